@@ -1,0 +1,81 @@
+/**
+ * The mind-hooks command line (SPEC §1). Each command's module is imported
+ * only when that command runs, so `dispatch` pays for nothing else.
+ *
+ * Exit codes: 0 done; 1 bad input or usage (one `mind-hooks: …` line on
+ * stderr); 2 internal error.
+ * @module
+ */
+import { UsageError } from "./src/cli/args.ts";
+import denoJson from "./deno.json" with { type: "json" };
+
+/** The version printed by `--version` (from deno.json, the one place it is kept). */
+export const VERSION: string = denoJson.version;
+
+const HELP = `mind-hooks ${VERSION} — the lifecycle-hooks engine of the mind agent CLI
+
+Usage:
+  mind-hooks dispatch            one event JSON on stdin -> one result JSON on stdout
+  mind-hooks serve               JSON-RPC 2.0 over stdio, one message per line
+  mind-hooks list [--json]       every hook with its status and coverage label
+  mind-hooks review              interactive review (trust, untrust, enable, disable)
+  mind-hooks trust KEY...|--all  trust the current content of hooks
+  mind-hooks untrust|enable|disable KEY...
+  mind-hooks project trust|untrust|status [DIR]
+  mind-hooks validate [FILE...]  check config files
+  mind-hooks transcript append|path|show ...
+  mind-hooks session-end --session ID
+  mind-hooks schema [input|output|config|result] [EVENT]
+  mind-hooks --version | --help | COMMAND --help
+
+Common options: --home DIR, --cwd DIR, --profile NAME, -c KEY=VALUE, --hooks-file FILE,
+  --requirements FILE, --temp-dir DIR, --dangerously-bypass-hook-trust`;
+
+type Command = (args: string[]) => Promise<number>;
+
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  dispatch: async () => (await import("./src/cli/dispatch.ts")).dispatchCommand,
+  trust: async () => (await import("./src/cli/state.ts")).trustCommand,
+  untrust: async () => (await import("./src/cli/state.ts")).untrustCommand,
+  enable: async () => (await import("./src/cli/state.ts")).enableCommand,
+  disable: async () => (await import("./src/cli/state.ts")).disableCommand,
+  list: async () => (await import("./src/cli/list.ts")).listCommand,
+  project: async () => (await import("./src/cli/project.ts")).projectCommand,
+  validate: async () => (await import("./src/cli/validate.ts")).validateCommand,
+  schema: async () => (await import("./src/cli/schema.ts")).schemaCommand,
+  transcript: async () => (await import("./src/cli/transcript.ts")).transcriptCommand,
+  "session-end": async () => (await import("./src/cli/session_end.ts")).sessionEndCommand,
+  review: async () => (await import("./src/cli/review.ts")).reviewCommand,
+  serve: async () => (await import("./src/cli/serve.ts")).serveCommand,
+  "__async-run": async () => (await import("./src/cli/async_run.ts")).asyncRunCommand,
+};
+
+/** Runs the CLI with `args`; returns the exit code. Never throws. */
+export async function main(args: string[]): Promise<number> {
+  const [name, ...rest] = args;
+  try {
+    if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+      console.log(HELP);
+      return name === undefined ? 1 : 0;
+    }
+    if (name === "--version" || name === "-V") {
+      console.log(`mind-hooks ${VERSION}`);
+      return 0;
+    }
+    const load = COMMANDS[name];
+    if (!load) throw new UsageError(`unknown command ${JSON.stringify(name)} (see mind-hooks --help)`);
+    return await (await load())(rest);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      console.error(`mind-hooks: ${e.message}`);
+      return 1;
+    }
+    const msg = e instanceof Error ? e.message : String(e);
+    console.error(`mind-hooks: internal error: ${msg.split("\n", 1)[0]}`);
+    return 2;
+  }
+}
+
+if (import.meta.main) {
+  Deno.exitCode = await main(Deno.args);
+}

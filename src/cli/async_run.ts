@@ -1,0 +1,14 @@
+/**
+ * `mind-hooks __async-run --home H JOB...`: the detached runner that owns a
+ * one-shot dispatch's async handlers (SPEC §7.2). Internal; not in --help.
+ * @module
+ */
+import { parseArgs } from "./args.ts";
+import { runAsyncJobs } from "../session/async.ts";
+
+/** Runs the job files given. */
+export async function asyncRunCommand(args: string[]): Promise<number> {
+  const { positionals } = parseArgs(args, { home: { type: "string" } });
+  await runAsyncJobs(positionals);
+  return 0;
+}

@@ -1,0 +1,81 @@
+/**
+ * `mind-hooks dispatch`: one event JSON on stdin → one result JSON on stdout
+ * (SPEC §1, §9). Exit 0 whatever the hooks decided; 1 for bad input.
+ * @module
+ */
+import { COMMON_OPTIONS, parseArgs, UsageError } from "./args.ts";
+import { configOptions, envRecord, resolveTempDir } from "./context.ts";
+import { parseEventText, validateEvent } from "../dispatch/input.ts";
+import { loadCatalog } from "../config/discovery.ts";
+import { dispatchEvent } from "../dispatch/dispatch.ts";
+import { absolute } from "../util/paths.ts";
+
+/** Reads all of stdin as text. */
+export async function readStdin(): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  for await (const c of Deno.stdin.readable) chunks.push(c);
+  const bytes = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let off = 0;
+  for (const c of chunks) {
+    bytes.set(c, off);
+    off += c.length;
+  }
+  return new TextDecoder().decode(bytes);
+}
+
+/** Usage text of the command. */
+export const DISPATCH_HELP = `mind-hooks dispatch [options] < event.json
+
+Reads one event JSON object on stdin, runs the trusted hooks that match it,
+and prints one result JSON object on stdout (SPEC §9).
+
+Options: --home DIR, --cwd DIR, --profile NAME, -c KEY=VALUE, --hooks-file FILE,
+         --requirements FILE, --temp-dir DIR, --dangerously-bypass-hook-trust`;
+
+/** Runs the command; returns the exit code. */
+export async function dispatchCommand(args: string[]): Promise<number> {
+  const { options } = parseArgs(args, {
+    ...COMMON_OPTIONS,
+    protocol: { type: "string" },
+  });
+  if (options.help) {
+    console.log(DISPATCH_HELP);
+    return 0;
+  }
+  if (options.protocol !== undefined && options.protocol !== "mind") {
+    throw new UsageError(
+      `--protocol ${options.protocol} is not supported (mind)`,
+    );
+  }
+  const env = envRecord();
+  const processCwd = Deno.cwd();
+  const text = await readStdin();
+  const parsed = parseEventText(text);
+  if (!parsed.ok) throw new UsageError(parsed.error);
+  const cfgBase = configOptions(options, env, processCwd, processCwd);
+  const validated = await validateEvent(parsed.value, async (sid) => {
+    const { transcriptPath } = await import("../session/transcript.ts");
+    return await transcriptPath(cfgBase.home, sid);
+  });
+  if (!validated.ok) throw new UsageError(validated.error);
+  const ev = validated.value;
+  const cwd = options.cwd ? absolute(options.cwd as string, processCwd) : String(ev.input.cwd);
+  const catalog = await loadCatalog({ ...cfgBase, cwd });
+  if ("error" in catalog) throw new UsageError(catalog.error);
+  const { takeAsyncResults } = await import("../session/async.ts");
+  const result = await dispatchEvent(ev, catalog, {
+    tempDir: resolveTempDir(options, env, processCwd),
+    takeAsync: (sid) => takeAsyncResults(catalog.home, sid),
+  });
+  await writeStdout(JSON.stringify(result) + "\n");
+  return 0;
+}
+
+/** Writes all of `text` to stdout. */
+export async function writeStdout(text: string): Promise<void> {
+  const bytes = new TextEncoder().encode(text);
+  let off = 0;
+  while (off < bytes.length) {
+    off += await Deno.stdout.write(bytes.subarray(off));
+  }
+}

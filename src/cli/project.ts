@@ -1,0 +1,54 @@
+/**
+ * `mind-hooks project trust|untrust|status [DIR]` (SPEC §2.3): the trust of a
+ * project's `.mind/` layer, stored as `[projects."<real path>"] trust_level`
+ * in the user config.toml.
+ * @module
+ */
+import { COMMON_OPTIONS, parseArgs, UsageError } from "./args.ts";
+import { configOptions, envRecord } from "./context.ts";
+import { findProjectRoot, loadCatalog } from "../config/discovery.ts";
+import { absolute, join } from "../util/paths.ts";
+import { writeProjectTrust } from "../trust/state_writer.ts";
+
+/** Runs the command. */
+export async function projectCommand(args: string[]): Promise<number> {
+  const { options, positionals } = parseArgs(args, COMMON_OPTIONS);
+  const [action, dirArg, ...extra] = positionals;
+  if (options.help || action === undefined) {
+    console.log(
+      "mind-hooks project trust|untrust|status [DIR]\n\nTrust or untrust the .mind/ layer of the project that holds DIR (default: the current directory).",
+    );
+    return options.help ? 0 : 1;
+  }
+  if (!["trust", "untrust", "status"].includes(action)) {
+    throw new UsageError(`project: unknown action ${JSON.stringify(action)} (trust, untrust or status)`);
+  }
+  if (extra.length) throw new UsageError("project takes at most one DIR");
+  const env = envRecord();
+  const processCwd = Deno.cwd();
+  const dir = absolute(dirArg ?? (options.cwd as string | undefined) ?? processCwd, processCwd);
+  try {
+    await Deno.stat(dir);
+  } catch {
+    throw new UsageError(`no such directory: ${dir}`);
+  }
+  const cfg = configOptions(options, env, processCwd, dir);
+  const root = await findProjectRoot(dir, cfg.home);
+  if (!root) throw new UsageError(`no project found: neither ${dir} nor any parent holds a .mind/ directory`);
+  if (action === "status") {
+    const catalog = await loadCatalog(cfg);
+    if ("error" in catalog) throw new UsageError(catalog.error);
+    const p = catalog.project!;
+    console.log(
+      `${p.root}: ${p.trusted ? "trusted" : "not trusted"}${
+        p.trusted ? "" : ` (run: mind-hooks project trust ${p.root})`
+      }`,
+    );
+    return 0;
+  }
+  const res = await writeProjectTrust(join(cfg.home, "config.toml"), root, action === "trust" ? "trusted" : null);
+  if (!res.ok) throw new UsageError(`${join(cfg.home, "config.toml")}: ${res.error.message} (file unchanged)`);
+  console.log(`${action === "trust" ? "trusted" : "untrusted"} project ${root}`);
+  if (action === "trust") console.log("its hooks still need review one by one: mind-hooks review (or mind-hooks list)");
+  return 0;
+}

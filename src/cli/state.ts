@@ -1,0 +1,75 @@
+/**
+ * `mind-hooks trust KEY...|--all [--layer L]`, `untrust`, `enable`,
+ * `disable` (SPEC §1, §3.3). Unknown keys and managed hooks are clear errors
+ * with nothing written.
+ * @module
+ */
+import { COMMON_OPTIONS, parseArgs, UsageError } from "./args.ts";
+import { configOptions, envRecord } from "./context.ts";
+import { loadCatalog } from "../config/discovery.ts";
+import { absolute } from "../util/paths.ts";
+import { applyAction, resolveKeys, type TrustAction } from "../trust/actions.ts";
+import { LAYERS } from "../trust/hash.ts";
+
+async function stateCommand(action: TrustAction, args: string[]): Promise<number> {
+  const { options, positionals } = parseArgs(args, {
+    ...COMMON_OPTIONS,
+    all: { type: "boolean" },
+    layer: { type: "string" },
+  });
+  if (options.help) {
+    console.log(
+      `mind-hooks ${action} KEY...${
+        action === "trust" ? "|--all [--layer L]" : "|--all [--layer L]"
+      }\n\n${action} the given hooks (keys from mind-hooks list); the change is written to the user config.toml.`,
+    );
+    return 0;
+  }
+  const env = envRecord();
+  const processCwd = Deno.cwd();
+  const cwd = options.cwd ? absolute(options.cwd as string, processCwd) : processCwd;
+  const catalog = await loadCatalog(configOptions(options, env, processCwd, cwd));
+  if ("error" in catalog) throw new UsageError(catalog.error);
+  const layer = options.layer as string | undefined;
+  if (layer !== undefined && !(LAYERS as readonly string[]).includes(layer)) {
+    throw new UsageError(`--layer must be one of ${LAYERS.join(", ")}`);
+  }
+  let keys = positionals;
+  if (options.all) {
+    if (positionals.length) throw new UsageError("give either KEY... or --all, not both");
+    keys = catalog.handlers
+      .filter((h) => h.layer !== "managed" && (layer === undefined || h.layer === layer))
+      .filter((h) => action !== "trust" || h.status !== "trusted")
+      .map((h) => h.key);
+    if (keys.length === 0) {
+      console.log(`nothing to ${action}`);
+      return 0;
+    }
+  } else if (keys.length === 0) {
+    throw new UsageError(`${action} needs KEY... or --all`);
+  }
+  // A project key names its project: trust it from anywhere, not only from inside the project.
+  for (const key of keys) {
+    const m = /^project:(.*)[\\/]\.mind[\\/](?:hooks\.json|config\.toml):/.exec(key);
+    if (m && !catalog.handlers.some((h) => h.key === key) && m[1] !== catalog.project?.root) {
+      const other = await loadCatalog(configOptions(options, env, processCwd, m[1]));
+      if (!("error" in other)) catalog.handlers.push(...other.handlers.filter((h) => h.layer === "project"));
+    }
+  }
+  const resolved = resolveKeys(catalog, keys);
+  if ("error" in resolved) throw new UsageError(resolved.error);
+  const res = await applyAction(catalog, action, resolved.handlers);
+  if (!res.ok) throw new UsageError(res.error);
+  const past = { trust: "trusted", untrust: "untrusted", enable: "enabled", disable: "disabled" }[action];
+  for (const h of resolved.handlers) console.log(`${past} ${h.key}${action === "trust" ? ` ${h.hash}` : ""}`);
+  return 0;
+}
+
+/** `trust`. */
+export const trustCommand = (args: string[]) => stateCommand("trust", args);
+/** `untrust`. */
+export const untrustCommand = (args: string[]) => stateCommand("untrust", args);
+/** `enable`. */
+export const enableCommand = (args: string[]) => stateCommand("enable", args);
+/** `disable`. */
+export const disableCommand = (args: string[]) => stateCommand("disable", args);

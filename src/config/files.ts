@@ -1,0 +1,145 @@
+/**
+ * Reading one configuration file: TOML (`config.toml`, `requirements.toml`)
+ * with smol-toml, JSONC (`hooks.json`, plugin manifests) with `JSON.parse`
+ * first and jsonc-parser only when comments or trailing commas need it
+ * (importing jsonc-parser costs ~40 ms, so the common strict-JSON case skips it).
+ * A file that does not parse is a warning naming file, line and column.
+ * @module
+ */
+import { parse as parseToml } from "smol-toml";
+import type { JsonObject } from "../events/types.ts";
+import { type Warning, warning } from "./warnings.ts";
+
+/** The result of reading one file. */
+export type LoadedFile =
+  | { ok: true; data: JsonObject; text: string }
+  | { ok: false; missing: true }
+  | { ok: false; missing: false; warning: Warning };
+
+/** Files larger than this are refused: a hostile 100 MB hooks.json must not stall every dispatch. */
+export const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
+
+/** Line and column (1-based) of a UTF-16 offset in `text`. */
+export function positionOf(
+  text: string,
+  offset: number,
+): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < offset && i < text.length; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { line, column: offset - lineStart + 1 };
+}
+
+/** Reads a file's text, or says why not. */
+async function readText(
+  path: string,
+): Promise<{ text: string } | { missing: true } | { error: string }> {
+  try {
+    const info = await Deno.stat(path);
+    if (!info.isFile) return { error: "not a regular file" };
+    if (info.size > MAX_CONFIG_BYTES) {
+      return { error: `larger than ${MAX_CONFIG_BYTES / 1024 / 1024} MiB` };
+    }
+    return { text: await Deno.readTextFile(path) };
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return { missing: true };
+    return { error: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+/** Parses TOML text into a plain object, or a W_PARSE warning. */
+export function parseTomlText(
+  text: string,
+  source: string,
+): { data: JsonObject } | { warning: Warning } {
+  try {
+    return { data: toPlain(parseToml(text)) as JsonObject };
+  } catch (e) {
+    const err = e as { message?: string; line?: number; column?: number };
+    const first = String(err.message ?? e).split("\n", 1)[0];
+    return {
+      warning: warning("W_PARSE", `TOML does not parse: ${first}`, source, {
+        line: err.line,
+        column: err.column,
+      }),
+    };
+  }
+}
+
+/** smol-toml gives null-prototype objects and TomlDate values; hashing and validation want plain JSON. */
+function toPlain(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(toPlain);
+  if (value instanceof Date) return value.toISOString();
+  if (value && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = toPlain(v);
+    return out;
+  }
+  if (typeof value === "bigint") return Number(value);
+  return value;
+}
+
+/** Parses JSONC text (comments and trailing commas allowed) into an object, or a W_PARSE warning. */
+export async function parseJsoncText(
+  text: string,
+  source: string,
+): Promise<{ data: JsonObject } | { warning: Warning }> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    const jsonc = await import("jsonc-parser");
+    const errors: import("jsonc-parser").ParseError[] = [];
+    value = jsonc.parse(text, errors, {
+      allowTrailingComma: true,
+      disallowComments: false,
+    });
+    if (errors.length > 0) {
+      const e = errors[0];
+      const what = jsonc.printParseErrorCode(e.error);
+      return {
+        warning: warning(
+          "W_PARSE",
+          `JSON does not parse: ${what}`,
+          source,
+          positionOf(text, e.offset),
+        ),
+      };
+    }
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    return {
+      warning: warning("W_PARSE", "JSON root must be an object", source, {
+        line: 1,
+        column: 1,
+      }),
+    };
+  }
+  return { data: value as JsonObject };
+}
+
+/** Reads and parses a config file by its kind. */
+export async function loadConfigFile(
+  path: string,
+  kind: "toml" | "json",
+): Promise<LoadedFile> {
+  const read = await readText(path);
+  if ("missing" in read) return { ok: false, missing: true };
+  if ("error" in read) {
+    return {
+      ok: false,
+      missing: false,
+      warning: warning("W_UNREADABLE", `cannot read: ${read.error}`, path),
+    };
+  }
+  const parsed = kind === "toml" ? parseTomlText(read.text, path) : await parseJsoncText(read.text, path);
+  if ("warning" in parsed) {
+    return { ok: false, missing: false, warning: parsed.warning };
+  }
+  return { ok: true, data: parsed.data, text: read.text };
+}

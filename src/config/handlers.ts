@@ -1,0 +1,441 @@
+/**
+ * From a parsed `hooks` object (event → matcher groups → handlers) to
+ * normalized handlers with keys, with per-group and per-handler fault
+ * tolerance (SPEC §2.2): a bad matcher skips its group, a bad handler skips
+ * itself, unknown fields and unknown events are warnings.
+ * @module
+ */
+import { type EventName, isEventName, MATCHERLESS_EVENTS } from "../events/names.ts";
+import type { JsonObject } from "../events/types.ts";
+import { compileMatcher, type Matcher } from "../matching/matcher.ts";
+import { type HookKey, hookKey, type Layer, type NormalizedHandler } from "../trust/hash.ts";
+import { type Warning, warning } from "./warnings.ts";
+
+/** Default handler timeout in seconds. */
+export const DEFAULT_TIMEOUT = 600;
+/** Default additionalContextLimit in approximate tokens. */
+export const DEFAULT_CONTEXT_LIMIT = 2500;
+
+/** Events that honour additionalContextLimit (context events, plus continuation prompts per the seed). */
+const LIMIT_EVENTS: ReadonlySet<EventName> = new Set([
+  "SessionStart",
+  "UserPromptSubmit",
+  "PreToolUse",
+  "PostToolUse",
+  "SubagentStart",
+  "Stop",
+  "SubagentStop",
+]);
+
+/** A handler as discovered, before trust is applied. */
+export type DiscoveredHandler = {
+  key: HookKey;
+  layer: Layer;
+  /** The file that holds the hook (real path), or `cli-override`. */
+  sourcePath: string;
+  event: EventName;
+  /** The matcher as written; null when absent or dropped (SPEC §4). */
+  matcher: string | null;
+  compiledMatcher: Matcher;
+  groupIndex: number;
+  handlerIndex: number;
+  /** The effective handler (defaults and clamps applied): what runs, and what is hashed. */
+  handler: NormalizedHandler;
+  /** Extra environment for the command (plugins, SPEC §2.6). */
+  env: Record<string, string>;
+  /** Set for plugin hooks. */
+  plugin?: string;
+};
+
+/** Where a hooks object came from. */
+export type HooksSource = {
+  layer: Layer;
+  /** The path used in keys (real path, `cli-override`, or `<manifest>#<n>`). */
+  keyPath: string;
+  /** Keys of the hooks table that are settings, not events (e.g. `state` in config.toml). */
+  reservedKeys?: ReadonlySet<string>;
+  env?: Record<string, string>;
+  plugin?: string;
+};
+
+const GROUP_FIELDS = new Set(["matcher", "hooks"]);
+const COMMAND_FIELDS = new Set([
+  "type",
+  "command",
+  "commandWindows",
+  "command_windows",
+  "statusMessage",
+  "timeout",
+  "async",
+  "additionalContextLimit",
+]);
+const MCP_FIELDS = new Set([
+  "type",
+  "server",
+  "tool",
+  "input",
+  "statusMessage",
+  "timeout",
+  "async",
+]);
+
+function isObject(v: unknown): v is JsonObject {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+/** Collects the handlers of one hooks object. */
+export function collectHandlers(
+  hooks: unknown,
+  src: HooksSource,
+): { handlers: DiscoveredHandler[]; warnings: Warning[] } {
+  const handlers: DiscoveredHandler[] = [];
+  const warnings: Warning[] = [];
+  if (hooks === undefined) return { handlers, warnings };
+  if (!isObject(hooks)) {
+    warnings.push(
+      warning(
+        "W_BAD_GROUP",
+        "`hooks` must be a table/object of events",
+        src.keyPath,
+      ),
+    );
+    return { handlers, warnings };
+  }
+  for (const [name, groups] of Object.entries(hooks)) {
+    if (src.reservedKeys?.has(name)) continue;
+    if (!isEventName(name)) {
+      warnings.push(
+        warning(
+          "W_UNKNOWN_EVENT",
+          `unknown event ${JSON.stringify(name)}; its hooks are ignored`,
+          src.keyPath,
+        ),
+      );
+      continue;
+    }
+    if (!Array.isArray(groups)) {
+      warnings.push(
+        warning(
+          "W_BAD_GROUP",
+          `${name} must be a list of matcher groups`,
+          src.keyPath,
+        ),
+      );
+      continue;
+    }
+    groups.forEach((group, gi) => collectGroup(name, group, gi, src, handlers, warnings));
+  }
+  return { handlers, warnings };
+}
+
+function collectGroup(
+  event: EventName,
+  group: unknown,
+  gi: number,
+  src: HooksSource,
+  out: DiscoveredHandler[],
+  warnings: Warning[],
+): void {
+  const where = `${event}[${gi}]`;
+  if (!isObject(group)) {
+    warnings.push(
+      warning(
+        "W_BAD_GROUP",
+        `${where} must be an object with matcher and hooks`,
+        src.keyPath,
+      ),
+    );
+    return;
+  }
+  for (const k of Object.keys(group)) {
+    if (!GROUP_FIELDS.has(k)) {
+      warnings.push(
+        warning(
+          "W_UNKNOWN_FIELD",
+          `${where}: unknown field ${JSON.stringify(k)} ignored`,
+          src.keyPath,
+        ),
+      );
+    }
+  }
+  let matcher: string | null = null;
+  if (group.matcher !== undefined) {
+    if (MATCHERLESS_EVENTS.has(event)) {
+      // Dropped before validation and hashing, so a matcher here never changes the hash.
+      warnings.push(
+        warning(
+          "W_MATCHER_IGNORED",
+          `${where}: ${event} ignores matchers; ${JSON.stringify(group.matcher)} dropped`,
+          src.keyPath,
+        ),
+      );
+    } else if (typeof group.matcher !== "string") {
+      warnings.push(
+        warning(
+          "W_BAD_MATCHER",
+          `${where}: matcher must be a string; group skipped`,
+          src.keyPath,
+        ),
+      );
+      return;
+    } else {
+      matcher = group.matcher;
+    }
+  }
+  const compiled = compileMatcher(matcher);
+  if ("error" in compiled) {
+    warnings.push(
+      warning(
+        "W_BAD_MATCHER",
+        `${where}: invalid matcher ${JSON.stringify(matcher)} (${compiled.error}); group skipped`,
+        src.keyPath,
+      ),
+    );
+    return;
+  }
+  if (!Array.isArray(group.hooks)) {
+    warnings.push(
+      warning(
+        "W_BAD_GROUP",
+        `${where}: hooks must be a list of handlers; group skipped`,
+        src.keyPath,
+      ),
+    );
+    return;
+  }
+  group.hooks.forEach((raw, hi) => {
+    const result = normalizeHandler(
+      event,
+      raw,
+      `${where}.hooks[${hi}]`,
+      src.keyPath,
+      warnings,
+    );
+    if (!result) return;
+    out.push({
+      key: hookKey(src.layer, src.keyPath, event, gi, hi),
+      layer: src.layer,
+      sourcePath: src.keyPath,
+      event,
+      matcher,
+      compiledMatcher: compiled,
+      groupIndex: gi,
+      handlerIndex: hi,
+      handler: result,
+      env: src.env ?? {},
+      ...(src.plugin ? { plugin: src.plugin } : {}),
+    });
+  });
+}
+
+/** Reads one integer field; undefined when absent, an error string when wrong. */
+function intField(
+  h: JsonObject,
+  key: string,
+  min: number,
+): number | undefined | { error: string } {
+  const v = h[key];
+  if (v === undefined) return undefined;
+  if (typeof v !== "number" || !Number.isInteger(v) || v < min) {
+    return { error: `${key} must be an integer ≥ ${min}` };
+  }
+  return v;
+}
+
+/** Effective timeout for the event, with SessionEnd/Interrupt clamps (SPEC §2.2). */
+function effectiveTimeout(
+  event: EventName,
+  given: number | undefined,
+  where: string,
+  source: string,
+  warnings: Warning[],
+): number {
+  if (event === "SessionEnd") {
+    if (given === undefined) return 1;
+    if (given > 3) {
+      warnings.push(
+        warning(
+          "W_TIMEOUT_CLAMPED",
+          `${where}: SessionEnd timeout ${given}s clamped to 3s`,
+          source,
+        ),
+      );
+      return 3;
+    }
+    return given;
+  }
+  if (event === "Interrupt") {
+    if (given === undefined) return 1;
+    const clamped = Math.min(3, Math.max(1, given));
+    if (clamped !== given) {
+      warnings.push(
+        warning(
+          "W_TIMEOUT_CLAMPED",
+          `${where}: Interrupt timeout ${given}s clamped to ${clamped}s`,
+          source,
+        ),
+      );
+    }
+    return clamped;
+  }
+  return given ?? DEFAULT_TIMEOUT;
+}
+
+/** Validates and normalizes one handler; null (with a warning) when it must be skipped. */
+export function normalizeHandler(
+  event: EventName,
+  raw: unknown,
+  where: string,
+  source: string,
+  warnings: Warning[],
+): NormalizedHandler | null {
+  if (!isObject(raw)) {
+    warnings.push(
+      warning(
+        "W_BAD_HANDLER",
+        `${where}: a handler must be an object; skipped`,
+        source,
+      ),
+    );
+    return null;
+  }
+  const type = raw.type;
+  if (type === "prompt" || type === "agent") {
+    warnings.push(
+      warning(
+        "W_UNSUPPORTED_HANDLER",
+        `${where}: handler type "${type}" is not supported; skipped`,
+        source,
+      ),
+    );
+    return null;
+  }
+  if (type !== "command" && type !== "mcp_tool") {
+    warnings.push(
+      warning(
+        "W_UNSUPPORTED_HANDLER",
+        `${where}: handler type ${JSON.stringify(type ?? null)} is not supported (command or mcp_tool); skipped`,
+        source,
+      ),
+    );
+    return null;
+  }
+  const known = type === "command" ? COMMAND_FIELDS : MCP_FIELDS;
+  for (const k of Object.keys(raw)) {
+    if (!known.has(k)) {
+      warnings.push(
+        warning(
+          "W_UNKNOWN_FIELD",
+          `${where}: unknown field ${JSON.stringify(k)} ignored`,
+          source,
+        ),
+      );
+    }
+  }
+  const bad = (msg: string) => {
+    warnings.push(
+      warning("W_BAD_FIELD", `${where}: ${msg}; handler skipped`, source),
+    );
+    return null;
+  };
+  for (
+    const k of [
+      "statusMessage",
+      "commandWindows",
+      "command_windows",
+      "server",
+      "tool",
+    ]
+  ) {
+    if (raw[k] !== undefined && typeof raw[k] !== "string") {
+      return bad(`${k} must be a string`);
+    }
+  }
+  if (raw.async !== undefined && typeof raw.async !== "boolean") {
+    return bad("async must be a boolean");
+  }
+  const timeoutGiven = intField(raw, "timeout", 1);
+  if (typeof timeoutGiven === "object") return bad(timeoutGiven.error);
+  const timeout = effectiveTimeout(
+    event,
+    timeoutGiven,
+    where,
+    source,
+    warnings,
+  );
+  const statusMessage = raw.statusMessage as string | undefined;
+
+  if (type === "mcp_tool") {
+    if (!raw.server || !raw.tool) {
+      return bad("mcp_tool needs non-empty server and tool");
+    }
+    if (raw.input !== undefined && !isObject(raw.input)) {
+      return bad("input must be an object");
+    }
+    if (raw.async === true) {
+      warnings.push(
+        warning(
+          "W_ASYNC_IGNORED",
+          `${where}: mcp_tool hooks always run synchronously`,
+          source,
+        ),
+      );
+    }
+    return {
+      type,
+      server: raw.server as string,
+      tool: raw.tool as string,
+      input: (raw.input as JsonObject | undefined) ?? {},
+      timeout,
+      ...(statusMessage !== undefined ? { statusMessage } : {}),
+    };
+  }
+  if (
+    raw.command === undefined || raw.command === "" ||
+    (typeof raw.command === "string" && raw.command.trim() === "")
+  ) {
+    warnings.push(
+      warning(
+        "W_EMPTY_COMMAND",
+        `${where}: empty or missing command; handler skipped`,
+        source,
+      ),
+    );
+    return null;
+  }
+  if (typeof raw.command !== "string") return bad("command must be a string");
+  const limit = intField(raw, "additionalContextLimit", 0);
+  if (typeof limit === "object") return bad(limit.error);
+  if (limit !== undefined && !LIMIT_EVENTS.has(event)) {
+    warnings.push(
+      warning(
+        "W_LIMIT_IGNORED",
+        `${where}: additionalContextLimit has no effect on ${event}`,
+        source,
+      ),
+    );
+  }
+  let isAsync = raw.async === true;
+  if (isAsync && event === "SessionEnd") {
+    warnings.push(
+      warning(
+        "W_ASYNC_IGNORED",
+        `${where}: SessionEnd hooks always run synchronously`,
+        source,
+      ),
+    );
+    isAsync = false;
+  }
+  const commandWindows = (raw.commandWindows ?? raw.command_windows) as
+    | string
+    | undefined;
+  return {
+    type,
+    command: raw.command,
+    timeout,
+    async: isAsync,
+    additionalContextLimit: limit ?? DEFAULT_CONTEXT_LIMIT,
+    ...(commandWindows !== undefined ? { commandWindows } : {}),
+    ...(statusMessage !== undefined ? { statusMessage } : {}),
+  };
+}

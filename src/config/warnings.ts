@@ -1,0 +1,64 @@
+/**
+ * Discovery and dispatch warnings: every one has a stable code (SPEC §2.2) and
+ * goes to the observation log, `list`/`review`, `validate` and the dispatch
+ * result.
+ * @module
+ */
+
+/** The stable warning codes. */
+export const WARNING_CODES = {
+  W_PARSE: "a configuration file does not parse; its hooks are not loaded",
+  W_BOTH_REPRESENTATIONS: "a layer has both config.toml hooks and hooks.json; both are loaded",
+  W_BAD_MATCHER: "a matcher is not a valid regular expression; its group is skipped",
+  W_MATCHER_IGNORED: "this event ignores matchers; the matcher was dropped",
+  W_UNSUPPORTED_HANDLER: "handler type not supported; the handler is skipped",
+  W_BAD_HANDLER: "a handler is malformed; it is skipped",
+  W_BAD_GROUP: "a matcher group is malformed; it is skipped",
+  W_EMPTY_COMMAND: "a command handler has no command; it is skipped",
+  W_BAD_FIELD: "a field has the wrong type or value; the handler is skipped",
+  W_UNKNOWN_FIELD: "an unknown field is ignored",
+  W_UNKNOWN_EVENT: "an unknown event name; its hooks are ignored",
+  W_TIMEOUT_CLAMPED: "a timeout was clamped to the event's range",
+  W_ASYNC_IGNORED: "async is not supported here; the handler runs synchronously",
+  W_LIMIT_IGNORED: "additionalContextLimit has no effect on this event",
+  W_STATE_NOT_AUTHORITATIVE: "hook or project state outside the user config is ignored",
+  W_DEPRECATED_ALIAS: "a deprecated setting name was used",
+  W_PROJECT_UNTRUSTED: "the project's .mind/ layer is not trusted; its hooks are not loaded",
+  W_UNKNOWN_INPUT_FIELD: "an unknown event input field was dropped",
+  W_STOP_LOOP_CAP: "consecutive Stop blocks exceeded the cap; the block was ignored",
+  W_UNREADABLE: "a configuration file or directory could not be read",
+  W_PLUGIN: "a plugin could not be loaded as configured",
+  W_MANAGED_ONLY: "managed policy allows managed hooks only; other hooks are not loaded",
+} as const;
+
+/** A stable warning code. */
+export type WarningCode = keyof typeof WARNING_CODES;
+
+/** One warning. */
+export type Warning = {
+  code: WarningCode;
+  message: string;
+  /** The file (or key, or `cli-override`) it is about. */
+  source: string;
+  line?: number;
+  column?: number;
+};
+
+/** Builds a warning. */
+export function warning(
+  code: WarningCode,
+  message: string,
+  source: string,
+  pos?: { line?: number; column?: number },
+): Warning {
+  const w: Warning = { code, message, source };
+  if (pos?.line !== undefined) w.line = pos.line;
+  if (pos?.column !== undefined) w.column = pos.column;
+  return w;
+}
+
+/** One line for people: `W_BAD_MATCHER /repo/.mind/hooks.json:3:5: …`. */
+export function formatWarning(w: Warning): string {
+  const pos = w.line !== undefined ? `:${w.line}${w.column !== undefined ? `:${w.column}` : ""}` : "";
+  return `${w.code} ${w.source}${pos}: ${w.message}`;
+}

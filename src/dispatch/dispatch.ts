@@ -1,0 +1,321 @@
+/**
+ * The dispatch pipeline (SPEC §6–§9): catalog → handlers of the event →
+ * matcher → trust/enabled → run (concurrently) → read each completion by the
+ * event's protocol → aggregate → spill → one result.
+ * @module
+ */
+import { CONTEXT_EVENTS, CONTINUATION_EVENTS, type EventName, TOOL_EVENTS } from "../events/names.ts";
+import { EVENTS } from "../events/registry.ts";
+import type { AggregationItem, HandlerOutcome, JsonObject } from "../events/types.ts";
+import { OUTPUT_SCHEMAS } from "../generated/schemas.ts";
+import type { JsonSchema } from "../schema/validate.ts";
+import { type Catalog, type HookHandler, skipReason } from "../config/discovery.ts";
+import { type Warning, warning } from "../config/warnings.ts";
+import { matcherMatches } from "../matching/matcher.ts";
+import { fromCompatInput, toolMatchSubjects } from "../matching/tool_names.ts";
+import { readCompletion } from "../output/protocol.ts";
+import { runCommand } from "../runner/command.ts";
+import type { RawCompletion } from "../runner/types.ts";
+import { DEFAULT_CONTEXT_LIMIT, spillIfLarge } from "../output/spill.ts";
+import { appendLog, type LogEntry } from "../log/observation.ts";
+import { recordStopDispatch } from "./stop_guard.ts";
+import { type EventInput, hookInputFor } from "./input.ts";
+import type { AsyncResult, DispatchResult, RunRecord } from "./result.ts";
+
+/** Per-invocation settings of a dispatch beyond the catalog. */
+export type DispatchContext = {
+  /** Root of spilled outputs (`--temp-dir`). */
+  tempDir: string;
+  /** Runs an mcp_tool handler; absent = the one-shot runner (Streamable HTTP only). */
+  runMcp?: (
+    h: HookHandler,
+    hookInput: JsonObject,
+    catalog: Catalog,
+  ) => Promise<RawCompletion>;
+  /** Starts async handlers; absent = the detached one-shot runner. */
+  startAsync?: (jobs: AsyncJob[], sessionId: string) => Promise<void>;
+  /** Takes the async results waiting for this session. */
+  takeAsync?: (sessionId: string) => Promise<AsyncResult[]>;
+  /** Write the observation log (default true). */
+  log?: boolean;
+};
+
+/** One async handler to start. */
+export type AsyncJob = {
+  key: string;
+  event: EventName;
+  command: string;
+  commandWindows?: string;
+  cwd: string;
+  stdin: string;
+  env: Record<string, string>;
+  timeoutSec: number;
+  additionalContextLimit: number;
+};
+
+/** The handlers of `event` whose matcher matches `input` (configuration order). */
+export function matchingHandlers(
+  catalog: Catalog,
+  event: EventName,
+  input: JsonObject,
+): HookHandler[] {
+  const module = EVENTS[event];
+  const subject = module.matcherSubject(input);
+  const subjects = subject === null ? null : TOOL_EVENTS.has(event) ? toolMatchSubjects(subject) : [subject];
+  return catalog.handlers.filter((h) =>
+    h.event === event &&
+    (subjects === null || matcherMatches(h.compiledMatcher, subjects))
+  );
+}
+
+/** The environment additions a handler's command gets (SPEC §7.1, §2.6). */
+export function handlerEnv(
+  h: HookHandler,
+  event: EventName,
+  catalog: Catalog,
+  cwd: string,
+): Record<string, string> {
+  const env: Record<string, string> = { MIND_HOOK_EVENT: event, ...h.env };
+  if (catalog.project) env.MIND_PROJECT_DIR = catalog.project.root;
+  // Hooks written for Claude Code read CLAUDE_PROJECT_DIR; give them the same answer.
+  env.CLAUDE_PROJECT_DIR = catalog.project?.root ?? cwd;
+  return env;
+}
+
+function emptyResult(event: EventName, warnings: Warning[]): DispatchResult {
+  return {
+    hook_event_name: event,
+    decision: null,
+    reason: null,
+    continue: true,
+    stopReason: null,
+    updatedInput: null,
+    continuationPrompt: null,
+    additionalContext: [],
+    systemMessages: [],
+    asyncResults: [],
+    runs: [],
+    warnings,
+  };
+}
+
+async function runOne(
+  h: HookHandler,
+  event: EventName,
+  hookInput: JsonObject,
+  stdin: string,
+  catalog: Catalog,
+  ctx: DispatchContext,
+  cwd: string,
+): Promise<RawCompletion> {
+  if (h.handler.type === "mcp_tool") {
+    const run = ctx.runMcp ?? (await import("../runner/mcp.ts")).runMcpOneShot;
+    return await run(h, hookInput, catalog);
+  }
+  if (h.plugin) {
+    await Deno.mkdir(h.env.PLUGIN_DATA, { recursive: true }).catch(() => {});
+  }
+  return await runCommand({
+    command: h.handler.command,
+    commandWindows: h.handler.commandWindows,
+    cwd,
+    stdin,
+    env: handlerEnv(h, event, catalog, cwd),
+    timeoutSec: h.handler.timeout,
+  });
+}
+
+function limitOf(h: HookHandler): number {
+  return h.handler.type === "command" ? h.handler.additionalContextLimit : DEFAULT_CONTEXT_LIMIT;
+}
+
+/** Dispatches one validated event against a loaded catalog. */
+export async function dispatchEvent(
+  ev: EventInput,
+  catalog: Catalog,
+  ctx: DispatchContext,
+): Promise<DispatchResult> {
+  const { event, input } = ev;
+  const sessionId = String(input.session_id);
+  const result = emptyResult(event, [...catalog.warnings, ...ev.warnings]);
+  const spill = (text: string, limit: number) => spillIfLarge(text, { limit, tempDir: ctx.tempDir, sessionId });
+
+  if (ctx.takeAsync) {
+    for (const r of await ctx.takeAsync(sessionId)) {
+      if (r.additionalContext) {
+        r.additionalContext = (await spill(r.additionalContext, DEFAULT_CONTEXT_LIMIT)).text;
+      }
+      result.asyncResults.push(r);
+    }
+  }
+  if (!catalog.hooksEnabled) {
+    await logDispatch(catalog, result, event, ctx);
+    return result;
+  }
+
+  const module = EVENTS[event];
+  const outputSchema = OUTPUT_SCHEMAS[event] as JsonSchema;
+  const matched = matchingHandlers(catalog, event, input);
+  const hookInput = hookInputFor(event, input);
+  const stdin = JSON.stringify(hookInput);
+  const cwd = String(input.cwd);
+
+  const records: RunRecord[] = matched.map((h) => ({
+    key: h.key,
+    layer: h.layer,
+    status: "skipped",
+    reason: null,
+    exit_code: null,
+    duration_ms: null,
+    statusMessage: h.handler.statusMessage ?? null,
+  }));
+  const outcomes: (HandlerOutcome | null)[] = matched.map(() => null);
+  const completedSeq: number[] = matched.map(() => 0);
+  let seq = 0;
+  let needReview = 0;
+  const asyncJobs: AsyncJob[] = [];
+  const running: Promise<void>[] = [];
+
+  matched.forEach((h, i) => {
+    const skip = skipReason(h, catalog.bypassTrust);
+    if (skip) {
+      records[i].reason = skip;
+      if (skip !== "disabled") needReview++;
+      return;
+    }
+    if (h.handler.type === "command" && h.handler.async) {
+      records[i].status = "started";
+      records[i].reason = "async";
+      asyncJobs.push({
+        key: h.key,
+        event,
+        command: h.handler.command,
+        commandWindows: h.handler.commandWindows,
+        cwd,
+        stdin,
+        env: handlerEnv(h, event, catalog, cwd),
+        timeoutSec: h.handler.timeout,
+        additionalContextLimit: h.handler.additionalContextLimit,
+      });
+      return;
+    }
+    running.push((async () => {
+      const raw = await runOne(h, event, hookInput, stdin, catalog, ctx, cwd);
+      completedSeq[i] = ++seq;
+      const outcome = readCompletion(module, outputSchema, raw);
+      outcomes[i] = outcome;
+      records[i].status = outcome.status;
+      records[i].exit_code = raw.exitCode;
+      records[i].duration_ms = Math.round(raw.durationMs);
+      if (outcome.status === "failed") records[i].reason = outcome.reason;
+    })());
+  });
+  if (asyncJobs.length > 0) {
+    const start = ctx.startAsync ??
+      (await import("../session/async.ts")).startDetachedAsync(catalog.home);
+    running.push(
+      start(asyncJobs, sessionId).catch((e) => {
+        result.systemMessages.push(
+          `async hooks could not be started: ${e instanceof Error ? e.message : String(e)}`,
+        );
+      }),
+    );
+  }
+  await Promise.all(running);
+
+  // Read outcomes in configuration order.
+  const items: AggregationItem[] = [];
+  for (let i = 0; i < matched.length; i++) {
+    const outcome = outcomes[i];
+    if (!outcome) continue;
+    if (outcome.status === "failed") {
+      const hint = outcome.systemMessage ? ` (${outcome.systemMessage})` : "";
+      result.systemMessages.push(
+        `hook ${matched[i].key} failed: ${outcome.reason}${hint}`,
+      );
+      continue;
+    }
+    const effect = { ...outcome.effect };
+    if (effect.systemMessage) result.systemMessages.push(effect.systemMessage);
+    if (CONTINUATION_EVENTS.has(event) && effect.blockReason !== undefined) {
+      // Seed 000: additionalContextLimit also bounds the continuation prompt.
+      effect.blockReason = (await spill(effect.blockReason, limitOf(matched[i]))).text;
+    }
+    items.push({ order: i, completedSeq: completedSeq[i], effect });
+    if (effect.additionalContext !== undefined && CONTEXT_EVENTS.has(event)) {
+      result.additionalContext.push(
+        (await spill(effect.additionalContext, limitOf(matched[i]))).text,
+      );
+    }
+  }
+
+  const decision = module.aggregate(items);
+  Object.assign(result, decision);
+  if (decision.updatedInput && TOOL_EVENTS.has(event)) {
+    result.updatedInput = fromCompatInput(
+      String(input.tool_name),
+      input.tool_input as JsonObject,
+      decision.updatedInput,
+    );
+  }
+  if (event === "PostToolUse" && result.reason !== null) {
+    result.reason = (await spill(result.reason, DEFAULT_CONTEXT_LIMIT)).text;
+  }
+  if (CONTINUATION_EVENTS.has(event)) {
+    const counterKey = event === "Stop" ? "Stop" : `SubagentStop:${String(input.agent_id ?? "")}`;
+    const guard = await recordStopDispatch(
+      catalog.home,
+      sessionId,
+      counterKey,
+      decision.decision === "block",
+      catalog.stopBlockCap,
+    );
+    if (!guard.allowed) {
+      result.warnings.push(
+        warning(
+          "W_STOP_LOOP_CAP",
+          `${event} blocked ${guard.count} times in a row (cap ${catalog.stopBlockCap}); this block is ignored`,
+          counterKey,
+        ),
+      );
+      result.systemMessages.push(
+        `${event} hooks blocked ${guard.count} times in a row; the block was ignored to end the loop (hooks.stop_block_cap = ${catalog.stopBlockCap})`,
+      );
+      result.decision = null;
+      result.reason = null;
+      result.continuationPrompt = null;
+    }
+  }
+  if (needReview > 0) {
+    result.systemMessages.push(
+      `${needReview} hook${needReview === 1 ? "" : "s"} need${
+        needReview === 1 ? "s" : ""
+      } review: run mind-hooks review`,
+    );
+  }
+  result.runs = records;
+  await logDispatch(catalog, result, event, ctx);
+  return result;
+}
+
+async function logDispatch(
+  catalog: Catalog,
+  result: DispatchResult,
+  event: EventName,
+  ctx: DispatchContext,
+): Promise<void> {
+  if (ctx.log === false) return;
+  const entries: LogEntry[] = [
+    ...result.warnings.map((w): LogEntry => ({ kind: "warning", ...w })),
+    ...result.runs.map((r): LogEntry => ({
+      kind: "run",
+      key: r.key,
+      event,
+      status: r.status,
+      duration_ms: r.duration_ms,
+      reason: r.reason,
+      exit_code: r.exit_code,
+    })),
+  ];
+  await appendLog(catalog.home, entries);
+}

@@ -1,0 +1,100 @@
+/**
+ * Reading the event a host sends (SPEC §5): a JSON object with a known
+ * `hook_event_name`, every required field of that event with the right type.
+ * Unknown fields are dropped with `W_UNKNOWN_INPUT_FIELD`; a missing
+ * `transcript_path` is filled with the session transcript path (§11).
+ * @module
+ */
+import { type EventName, isEventName, TOOL_EVENTS } from "../events/names.ts";
+import type { JsonObject } from "../events/types.ts";
+import { INPUT_SCHEMAS } from "../generated/schemas.ts";
+import { formatIssue, type JsonSchema, validateJson } from "../schema/validate.ts";
+import { type Warning, warning } from "../config/warnings.ts";
+import { toCompatTool } from "../matching/tool_names.ts";
+
+/** A validated event, in the host's form. */
+export type EventInput = {
+  event: EventName;
+  input: JsonObject;
+  warnings: Warning[];
+};
+
+/** Parses stdin text as an event; an error is one line naming the problem. */
+export function parseEventText(
+  text: string,
+): { ok: true; value: unknown } | { ok: false; error: string } {
+  if (text.trim() === "") {
+    return {
+      ok: false,
+      error: "stdin is empty: expected one event JSON object",
+    };
+  }
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (e) {
+    return {
+      ok: false,
+      error: `stdin is not valid JSON: ${e instanceof Error ? e.message : String(e)}`,
+    };
+  }
+}
+
+/** Validates a parsed event. `fillTranscript` supplies §11's path when `transcript_path` is missing. */
+export async function validateEvent(
+  value: unknown,
+  fillTranscript: (sessionId: string) => Promise<string>,
+): Promise<{ ok: true; value: EventInput } | { ok: false; error: string }> {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    return { ok: false, error: "the event must be a JSON object" };
+  }
+  const obj = value as JsonObject;
+  const name = obj.hook_event_name;
+  if (name === undefined) {
+    return { ok: false, error: "hook_event_name is required" };
+  }
+  if (!isEventName(name)) {
+    return {
+      ok: false,
+      error: `unknown event ${JSON.stringify(name)} in hook_event_name`,
+    };
+  }
+  const schema = INPUT_SCHEMAS[name] as JsonSchema;
+  const props = schema.properties ?? {};
+  const warnings: Warning[] = [];
+  const input: JsonObject = {};
+  for (const [k, v] of Object.entries(obj)) {
+    if (Object.hasOwn(props, k)) input[k] = v;
+    else {warnings.push(
+        warning(
+          "W_UNKNOWN_INPUT_FIELD",
+          `unknown ${name} input field ${JSON.stringify(k)} dropped`,
+          "stdin",
+        ),
+      );}
+  }
+  if (
+    !Object.hasOwn(input, "transcript_path") &&
+    typeof input.session_id === "string"
+  ) {
+    input.transcript_path = await fillTranscript(input.session_id);
+  }
+  const issue = validateJson(schema, input);
+  if (issue) {
+    return { ok: false, error: `invalid ${name} event: ${formatIssue(issue)}` };
+  }
+  return { ok: true, value: { event: name, input, warnings } };
+}
+
+/** The object a handler reads on stdin: tool events in the compatibility form (SPEC §5). */
+export function hookInputFor(event: EventName, input: JsonObject): JsonObject {
+  if (!TOOL_EVENTS.has(event)) return input;
+  const compat = toCompatTool(
+    String(input.tool_name),
+    input.tool_input as JsonObject,
+  );
+  return {
+    ...input,
+    tool_name: compat.tool_name,
+    tool_input: compat.tool_input,
+  };
+}

@@ -1,0 +1,56 @@
+/**
+ * The dispatch result (SPEC §9): the wire shape as a zod schema factory (the
+ * single source of truth; the TypeScript type is inferred from it) and the
+ * small constructors the dispatcher uses.
+ * @module
+ */
+import type * as zod from "zod";
+import type { Zod } from "../events/types.ts";
+
+/** Builds the zod schema of one dispatch result. */
+export function dispatchResultSchema(z: Zod) {
+  const runRecord = z.strictObject({
+    key: z.string(),
+    layer: z.enum(["managed", "user", "profile", "project", "plugin", "cli"]),
+    status: z.enum(["completed", "blocked", "failed", "skipped", "started"]),
+    reason: z.string().nullable(),
+    exit_code: z.int().nullable(),
+    duration_ms: z.number().nullable(),
+    statusMessage: z.string().nullable(),
+  });
+  const asyncResult = z.strictObject({
+    key: z.string(),
+    event: z.string(),
+    status: z.enum(["completed", "blocked", "failed"]),
+    reason: z.string().nullable(),
+    systemMessage: z.string().nullable(),
+    additionalContext: z.string().nullable(),
+  });
+  return z.strictObject({
+    hook_event_name: z.string(),
+    decision: z.enum(["allow", "deny", "block", "stop"]).nullable(),
+    reason: z.string().nullable(),
+    continue: z.boolean(),
+    stopReason: z.string().nullable(),
+    updatedInput: z.record(z.string(), z.unknown()).nullable(),
+    continuationPrompt: z.string().nullable(),
+    additionalContext: z.array(z.string()),
+    systemMessages: z.array(z.string()),
+    asyncResults: z.array(asyncResult),
+    runs: z.array(runRecord),
+    warnings: z.array(z.strictObject({
+      code: z.string(),
+      message: z.string(),
+      source: z.string(),
+      line: z.int().optional(),
+      column: z.int().optional(),
+    })),
+  });
+}
+
+/** One dispatch result (SPEC §9). */
+export type DispatchResult = zod.infer<ReturnType<typeof dispatchResultSchema>>;
+/** One entry of `runs`. */
+export type RunRecord = DispatchResult["runs"][number];
+/** One entry of `asyncResults`. */
+export type AsyncResult = DispatchResult["asyncResults"][number];

@@ -1,0 +1,26 @@
+/**
+ * Interrupt (SPEC §5, §8): no matcher; JSON with only an optional
+ * systemMessage, or nothing; plain text is invalid. Timeouts 1..3 s.
+ * @module
+ */
+import type { EventModule } from "./types.ts";
+import { NO_DECISION } from "./types.ts";
+import { commonInput, done, informational, PERMISSION_MODES } from "./common.ts";
+
+/** The Interrupt event. */
+export const interrupt: EventModule = {
+  name: "Interrupt",
+  schemas: (z) => ({
+    input: z.strictObject({
+      ...commonInput(z, "Interrupt", { model: true }),
+      turn_id: z.string(),
+      permission_mode: z.enum(PERMISSION_MODES),
+    }),
+    output: z.strictObject({ systemMessage: z.string().optional() }),
+  }),
+  matcherSubject: () => null,
+  exitTwoBlocks: false,
+  plainStdout: "invalid",
+  interpret: (output) => done(informational(output)),
+  aggregate: () => NO_DECISION,
+};

@@ -1,0 +1,95 @@
+/**
+ * PostToolUse (SPEC §5, §8, §9): runs only after a successful tool call.
+ * `decision: "block"` (+ required reason) rejects the tool result;
+ * `continue: false` stops with feedback `reason`, else `stopReason`, else a
+ * fixed text; additionalContext is separate context. Any undeclared field
+ * (result replacements, `suppressOutput`) fails the handler. All block and
+ * stop feedback joins in configuration order.
+ * @module
+ */
+import type { EventModule, HandlerEffect } from "./types.ts";
+import { NO_DECISION } from "./types.ts";
+import {
+  checkEventName,
+  commonInput,
+  contextOutput,
+  done,
+  fail,
+  informational,
+  joinFeedback,
+  stringField,
+  toolInput,
+} from "./common.ts";
+
+/** Feedback used when a stopping PostToolUse hook gives neither reason nor stopReason. */
+export const DEFAULT_STOP_FEEDBACK = "A PostToolUse hook stopped the session after this tool call.";
+
+/** The PostToolUse event. */
+export const postToolUse: EventModule = {
+  name: "PostToolUse",
+  schemas: (z) => ({
+    input: z.strictObject({
+      ...commonInput(z, "PostToolUse", { model: true }),
+      ...toolInput(z),
+      tool_use_id: z.string(),
+      tool_response: z.unknown(),
+    }),
+    output: z.strictObject({
+      continue: z.boolean().optional(),
+      stopReason: z.string().optional(),
+      systemMessage: z.string().optional(),
+      decision: z.literal("block").optional(),
+      reason: z.string().optional(),
+      hookSpecificOutput: contextOutput(z, "PostToolUse").optional(),
+    }),
+  }),
+  matcherSubject: (input) => String(input.tool_name),
+  exitTwoBlocks: true,
+  plainStdout: "ignore",
+  interpret(output) {
+    const bad = checkEventName("PostToolUse", output);
+    if (bad) return fail(bad);
+    const effect: HandlerEffect = informational(output);
+    const reason = stringField(output, "reason");
+    if (output.decision === "block") {
+      if (!reason?.trim()) {
+        return fail(
+          `PostToolUse hook returned decision "block" without a reason — the result was not rejected`,
+        );
+      }
+      effect.blockReason = reason;
+    }
+    if (output.continue === false) {
+      effect.stop = true;
+      const stopReason = stringField(output, "stopReason");
+      if (stopReason?.trim()) effect.stopReason = stopReason;
+      // With a block, `reason` is already the block feedback; the stop adds its own only when distinct.
+      const feedback = reason?.trim() && output.decision !== "block"
+        ? reason
+        : effect.stopReason ?? DEFAULT_STOP_FEEDBACK;
+      effect.stopFeedback = feedback;
+    }
+    return done(effect);
+  },
+  aggregate(items) {
+    const feedback: string[] = [];
+    for (const i of items) {
+      if (i.effect.blockReason !== undefined) {
+        feedback.push(i.effect.blockReason);
+      }
+      if (i.effect.stopFeedback !== undefined) {
+        feedback.push(i.effect.stopFeedback);
+      }
+    }
+    const blocked = items.some((i) => i.effect.blockReason !== undefined);
+    const stopItem = items.find((i) => i.effect.stop);
+    if (!blocked && !stopItem) return NO_DECISION;
+    return {
+      ...NO_DECISION,
+      decision: blocked ? "block" : "stop",
+      reason: joinFeedback(feedback),
+      continue: !stopItem,
+      stopReason: stopItem?.effect.stopReason ?? null,
+    };
+  },
+};

@@ -1,0 +1,26 @@
+/**
+ * SessionEnd (SPEC §5, §8): advisory and synchronous; matcher subject
+ * `reason`; no `model` in the input; output steers nothing, only a
+ * systemMessage is surfaced. Timeouts default to 1 s, clamped to 3 s.
+ * @module
+ */
+import type { EventModule } from "./types.ts";
+import { NO_DECISION } from "./types.ts";
+import { commonInput, commonOutput, done, informational } from "./common.ts";
+
+/** The SessionEnd event. */
+export const sessionEnd: EventModule = {
+  name: "SessionEnd",
+  schemas: (z) => ({
+    input: z.strictObject({
+      ...commonInput(z, "SessionEnd", { model: false }),
+      reason: z.string(),
+    }),
+    output: z.strictObject(commonOutput(z)),
+  }),
+  matcherSubject: (input) => String(input.reason),
+  exitTwoBlocks: false,
+  plainStdout: "ignore",
+  interpret: (output) => done({ systemMessage: informational(output).systemMessage }),
+  aggregate: () => NO_DECISION,
+};

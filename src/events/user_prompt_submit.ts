@@ -1,0 +1,75 @@
+/**
+ * UserPromptSubmit (SPEC §5, §8): no matcher; plain stdout or
+ * additionalContext is context; `decision: "block"` + reason (or exit 2 with
+ * stderr) blocks the prompt, and the batch's additionalContext is kept.
+ * @module
+ */
+import type { EventModule } from "./types.ts";
+import { NO_DECISION } from "./types.ts";
+import {
+  blockDecision,
+  checkEventName,
+  commonInput,
+  commonOutput,
+  contextOutput,
+  done,
+  fail,
+  informational,
+  PERMISSION_MODES,
+  stopEffect,
+} from "./common.ts";
+
+/** The UserPromptSubmit event. */
+export const userPromptSubmit: EventModule = {
+  name: "UserPromptSubmit",
+  schemas: (z) => ({
+    input: z.strictObject({
+      ...commonInput(z, "UserPromptSubmit", { model: true }),
+      turn_id: z.string(),
+      permission_mode: z.enum(PERMISSION_MODES),
+      prompt: z.string(),
+    }),
+    output: z.strictObject({
+      ...commonOutput(z),
+      decision: z.literal("block").optional(),
+      reason: z.string().optional(),
+      hookSpecificOutput: contextOutput(z, "UserPromptSubmit").optional(),
+    }),
+  }),
+  matcherSubject: () => null,
+  exitTwoBlocks: true,
+  plainStdout: "context",
+  interpret(output) {
+    const bad = checkEventName("UserPromptSubmit", output);
+    if (bad) return fail(bad);
+    const block = blockDecision("UserPromptSubmit", output);
+    if (block && "error" in block) return fail(block.error);
+    return done({
+      ...informational(output),
+      ...stopEffect(output),
+      ...(block ? { blockReason: block.reason } : {}),
+    });
+  },
+  aggregate(items) {
+    const block = items.find((i) => i.effect.blockReason !== undefined);
+    if (block) {
+      return {
+        ...NO_DECISION,
+        decision: "block",
+        reason: block.effect.blockReason!,
+      };
+    }
+    const stop = items.find((i) => i.effect.stop);
+    if (stop) {
+      const stopReason = stop.effect.stopReason ?? null;
+      return {
+        ...NO_DECISION,
+        decision: "stop",
+        continue: false,
+        stopReason,
+        reason: stopReason,
+      };
+    }
+    return NO_DECISION;
+  },
+};

@@ -1,0 +1,162 @@
+/**
+ * A small interpreter for the subset of JSON Schema that `z.toJSONSchema`
+ * emits for our wire shapes.
+ *
+ * Why not zod at run time: importing zod costs ~25 ms, more than the whole
+ * budget of a no-match dispatch (SPEC §15). The zod schemas stay the single
+ * source of truth; `deno task schema:gen` compiles them to JSON Schemas in
+ * `src/generated/schemas.ts`, and this validator checks values against those.
+ * A test keeps the generated file equal to what zod produces today.
+ * @module
+ */
+
+/** A JSON Schema node (the subset we generate). */
+export type JsonSchema = {
+  type?: string | string[];
+  const?: unknown;
+  enum?: unknown[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  additionalProperties?: boolean | JsonSchema;
+  items?: JsonSchema;
+  anyOf?: JsonSchema[];
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  [other: string]: unknown;
+};
+
+/** The first problem found, as a path and a human sentence. */
+export type SchemaIssue = { path: string; message: string };
+
+function typeOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  if (typeof value === "number") {
+    return Number.isInteger(value) ? "integer" : "number";
+  }
+  return typeof value;
+}
+
+function typeMatches(expected: string, actual: string): boolean {
+  return expected === actual || (expected === "number" && actual === "integer");
+}
+
+function describe(value: unknown): string {
+  const t = typeOf(value);
+  if (t === "string") {
+    return `string ${JSON.stringify(String(value).slice(0, 40))}`;
+  }
+  if (t === "integer" || t === "number" || t === "boolean") {
+    return `${t} ${String(value)}`;
+  }
+  return t;
+}
+
+function join(path: string, key: string | number): string {
+  return typeof key === "number" ? `${path}[${key}]` : path ? `${path}.${key}` : key;
+}
+
+/**
+ * Validates `value` against `schema`; returns null when it conforms, else the
+ * first issue (depth-first, properties in schema order).
+ */
+export function validateJson(
+  schema: JsonSchema,
+  value: unknown,
+  path = "",
+): SchemaIssue | null {
+  if (schema.anyOf) {
+    let first: SchemaIssue | null = null;
+    for (const option of schema.anyOf) {
+      const issue = validateJson(option, value, path);
+      if (!issue) return null;
+      first ??= issue;
+    }
+    const expected = schema.anyOf.map((o) => o.type ?? (o.const !== undefined ? JSON.stringify(o.const) : "value"))
+      .join(" or ");
+    return { path, message: `expected ${expected}, got ${describe(value)}` };
+  }
+  const actual = typeOf(value);
+  if (schema.type !== undefined) {
+    const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+    if (!types.some((t) => typeMatches(t, actual))) {
+      return {
+        path,
+        message: `expected ${types.join(" or ")}, got ${describe(value)}`,
+      };
+    }
+  }
+  if (schema.const !== undefined && value !== schema.const) {
+    return {
+      path,
+      message: `expected ${JSON.stringify(schema.const)}, got ${describe(value)}`,
+    };
+  }
+  if (schema.enum && !schema.enum.includes(value)) {
+    return {
+      path,
+      message: `expected one of ${schema.enum.map((e) => JSON.stringify(e)).join(", ")}, got ${describe(value)}`,
+    };
+  }
+  if (typeof value === "number") {
+    if (schema.minimum !== undefined && value < schema.minimum) {
+      return { path, message: `must be ≥ ${schema.minimum}` };
+    }
+    if (schema.maximum !== undefined && value > schema.maximum) {
+      return { path, message: `must be ≤ ${schema.maximum}` };
+    }
+  }
+  if (
+    typeof value === "string" && schema.minLength !== undefined &&
+    value.length < schema.minLength
+  ) {
+    return {
+      path,
+      message: schema.minLength === 1 ? "must not be empty" : `must have at least ${schema.minLength} characters`,
+    };
+  }
+  if (actual === "array" && schema.items) {
+    const arr = value as unknown[];
+    for (let i = 0; i < arr.length; i++) {
+      const issue = validateJson(schema.items, arr[i], join(path, i));
+      if (issue) return issue;
+    }
+  }
+  if (
+    actual === "object" &&
+    (schema.properties || schema.required ||
+      schema.additionalProperties !== undefined)
+  ) {
+    const obj = value as Record<string, unknown>;
+    const props = schema.properties ?? {};
+    for (const key of schema.required ?? []) {
+      if (!Object.hasOwn(obj, key)) {
+        return { path: join(path, key), message: "is required" };
+      }
+    }
+    for (const [key, sub] of Object.entries(props)) {
+      if (Object.hasOwn(obj, key)) {
+        const issue = validateJson(sub, obj[key], join(path, key));
+        if (issue) return issue;
+      }
+    }
+    const extra = schema.additionalProperties;
+    if (extra !== undefined && extra !== true) {
+      for (const key of Object.keys(obj)) {
+        if (Object.hasOwn(props, key)) continue;
+        if (extra === false) {
+          return { path: join(path, key), message: "is not an accepted field" };
+        }
+        const issue = validateJson(extra, obj[key], join(path, key));
+        if (issue) return issue;
+      }
+    }
+  }
+  return null;
+}
+
+/** Renders an issue as one line: `tool_name: expected string, got integer 3`. */
+export function formatIssue(issue: SchemaIssue): string {
+  return issue.path ? `${issue.path}: ${issue.message}` : issue.message;
+}

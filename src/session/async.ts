@@ -1,0 +1,240 @@
+/**
+ * Async command handlers (SPEC §7.2). In one-shot `dispatch` they outlive
+ * the dispatching process: the dispatcher writes one job file per handler
+ * under `$MIND_HOME/tmp/async/<session>/jobs/` and starts a detached runner
+ * (`mind-hooks __async-run`) that owns them. The runner takes one of 8 slots
+ * per session (a slot is a directory created atomically with `mkdir`), runs
+ * the job, and leaves its informational output in `results/`. The next
+ * dispatch of the session claims results by an atomic rename, so each is
+ * delivered exactly once. A job file is the job's liveness token: session end
+ * deletes the jobs, kills what runs, and discards every result.
+ * @module
+ */
+import { join } from "../util/paths.ts";
+import { safeSessionSegment } from "./session_id.ts";
+import type { AsyncJob } from "../dispatch/dispatch.ts";
+import type { AsyncResult } from "../dispatch/result.ts";
+import { killProcessTree } from "../runner/shell.ts";
+
+/** At most this many async handlers run at once per session. */
+export const ASYNC_SLOTS = 8;
+/** How often a queued job looks for a free slot. */
+const SLOT_POLL_MS = 25;
+
+/** The session's async folder. */
+export function asyncDir(home: string, sessionId: string): string {
+  return join(home, "tmp", "async", safeSessionSegment(sessionId));
+}
+
+/** The argv that re-enters this program (compiled binary, or `deno run` of main.ts with the declared permissions). */
+export function selfCommand(): string[] {
+  const exec = Deno.execPath();
+  const base = exec.replace(/^.*[\\/]/, "").toLowerCase();
+  if (base !== "deno" && base !== "deno.exe") return [exec];
+  const main = new URL(Deno.mainModule);
+  const config = new URL("./deno.json", main);
+  return [
+    exec,
+    "run",
+    "-q",
+    "-P",
+    "--no-prompt",
+    "--config",
+    decodeURIComponent(config.pathname),
+    decodeURIComponent(main.pathname),
+  ];
+}
+
+/** Starts async jobs in a detached runner that outlives this process. */
+export function startDetachedAsync(
+  home: string,
+): (jobs: AsyncJob[], sessionId: string) => Promise<void> {
+  return async (jobs, sessionId) => {
+    const dir = asyncDir(home, sessionId);
+    await Deno.mkdir(join(dir, "jobs"), { recursive: true });
+    const files: string[] = [];
+    for (const job of jobs) {
+      const file = join(
+        dir,
+        "jobs",
+        `${Date.now()}-${crypto.randomUUID()}.json`,
+      );
+      await Deno.writeTextFile(file, JSON.stringify({ ...job, sessionId }));
+      files.push(file);
+    }
+    const [program, ...args] = selfCommand();
+    const child = new Deno.Command(program, {
+      args: [...args, "__async-run", "--home", home, ...files],
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+      detached: Deno.build.os !== "windows",
+    }).spawn();
+    child.unref();
+  };
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    Deno.kill(pid, "SIGCONT");
+    return true;
+  } catch (e) {
+    return !(e instanceof Deno.errors.NotFound);
+  }
+}
+
+/** Takes a free slot; null when the job file disappeared meanwhile (session ended). */
+async function acquireSlot(
+  dir: string,
+  jobFile: string,
+): Promise<string | null> {
+  const running = join(dir, "running");
+  await Deno.mkdir(running, { recursive: true });
+  while (true) {
+    if (!(await exists(jobFile))) return null;
+    for (let i = 0; i < ASYNC_SLOTS; i++) {
+      const slot = join(running, `slot-${i}`);
+      try {
+        await Deno.mkdir(slot);
+        await Deno.writeTextFile(join(slot, "owner"), String(Deno.pid));
+        return slot;
+      } catch (e) {
+        if (!(e instanceof Deno.errors.AlreadyExists)) throw e;
+        // Reclaim a slot whose owning runner died without releasing it.
+        const owner = Number(
+          await Deno.readTextFile(join(slot, "owner")).catch(() => "0"),
+        );
+        if (owner > 0 && !pidAlive(owner)) {
+          await Deno.remove(slot, { recursive: true }).catch(() => {});
+        }
+      }
+    }
+    await new Promise((r) => setTimeout(r, SLOT_POLL_MS));
+  }
+}
+
+/** Runs the given job files (the detached runner's body). */
+export async function runAsyncJobs(jobFiles: string[]): Promise<void> {
+  const { runCommand } = await import("../runner/command.ts");
+  const { readCompletion } = await import("../output/protocol.ts");
+  const { EVENTS } = await import("../events/registry.ts");
+  const { OUTPUT_SCHEMAS } = await import("../generated/schemas.ts");
+  await Promise.all(jobFiles.map(async (jobFile) => {
+    let job: AsyncJob & { sessionId: string };
+    try {
+      job = JSON.parse(await Deno.readTextFile(jobFile));
+    } catch {
+      return;
+    }
+    const dir = jobFile.replace(/[\\/]jobs[\\/][^\\/]+$/, "");
+    const slot = await acquireSlot(dir, jobFile);
+    if (!slot) return;
+    try {
+      const raw = await runCommand({
+        command: job.command,
+        commandWindows: job.commandWindows,
+        cwd: job.cwd,
+        stdin: job.stdin,
+        env: job.env,
+        timeoutSec: job.timeoutSec,
+        onSpawn: (pid) => {
+          Deno.writeTextFileSync(join(slot, "pid"), String(pid));
+        },
+      });
+      const outcome = readCompletion(
+        EVENTS[job.event],
+        OUTPUT_SCHEMAS[job.event],
+        raw,
+      );
+      const result: AsyncResult = {
+        key: job.key,
+        event: job.event,
+        status: outcome.status,
+        reason: outcome.status === "failed" ? outcome.reason : null,
+        systemMessage: outcome.status === "failed" ? null : outcome.effect.systemMessage ?? null,
+        additionalContext: outcome.status === "failed" ? null : outcome.effect.additionalContext ?? null,
+      };
+      // The job file is the liveness token: gone means the session ended and output is discarded.
+      if (await exists(jobFile)) {
+        const results = join(dir, "results");
+        await Deno.mkdir(results, { recursive: true });
+        const name = `${Date.now()}-${crypto.randomUUID()}`;
+        await Deno.writeTextFile(
+          join(results, `.${name}.tmp`),
+          JSON.stringify(result),
+        );
+        await Deno.rename(
+          join(results, `.${name}.tmp`),
+          join(results, `${name}.json`),
+        );
+      }
+    } finally {
+      await Deno.remove(jobFile).catch(() => {});
+      await Deno.remove(slot, { recursive: true }).catch(() => {});
+    }
+  }));
+}
+
+/** Claims and returns the session's completed async results, oldest first; each is delivered once. */
+export async function takeAsyncResults(
+  home: string,
+  sessionId: string,
+): Promise<AsyncResult[]> {
+  const dir = join(asyncDir(home, sessionId), "results");
+  let names: string[];
+  try {
+    names = [];
+    for await (const e of Deno.readDir(dir)) {
+      if (e.isFile && e.name.endsWith(".json")) names.push(e.name);
+    }
+  } catch {
+    return [];
+  }
+  names.sort();
+  const out: AsyncResult[] = [];
+  for (const name of names) {
+    const claimed = join(dir, `.${name}.claimed-${crypto.randomUUID()}`);
+    try {
+      await Deno.rename(join(dir, name), claimed);
+    } catch {
+      continue; // another dispatch claimed it first
+    }
+    try {
+      out.push(JSON.parse(await Deno.readTextFile(claimed)));
+    } catch { /* a result that cannot be read is dropped */ }
+    await Deno.remove(claimed).catch(() => {});
+  }
+  return out;
+}
+
+/** Session end: queued jobs are dropped, running ones killed, undelivered output discarded. */
+export async function endSessionAsync(
+  home: string,
+  sessionId: string,
+): Promise<{ killed: number }> {
+  const dir = asyncDir(home, sessionId);
+  await Deno.remove(join(dir, "jobs"), { recursive: true }).catch(() => {});
+  let killed = 0;
+  try {
+    for await (const e of Deno.readDir(join(dir, "running"))) {
+      const pid = Number(
+        await Deno.readTextFile(join(dir, "running", e.name, "pid")).catch(() => "0"),
+      );
+      if (pid > 1) {
+        killed++;
+        await killProcessTree(pid).catch(() => {});
+      }
+    }
+  } catch { /* nothing running */ }
+  await Deno.remove(dir, { recursive: true }).catch(() => {});
+  return { killed };
+}
