@@ -1,0 +1,408 @@
+/**
+ * Platform plumbing for command handlers (SPEC §7.1) and for the paths that identify projects and
+ * hooks (§2.3, §3.1): how a hook command becomes a process, how a timed-out handler is killed with
+ * everything it started, and how Windows and POSIX paths are made canonical and walked upwards.
+ *
+ * Everything except {@linkcode killProcessTree} and {@linkcode currentPlatform} is pure and takes the
+ * platform as an argument, so both platforms are unit-tested on any OS.
+ *
+ * ## What was verified on Deno 2.9.6 (Linux x86_64), and what follows from it
+ *
+ * - `Deno.CommandOptions.detached: true` calls `setsid()` in the child before `exec` (unix only):
+ *   the child's pid, process-group id and session id are all equal, while a child spawned without it
+ *   shares the engine's process group. Without it, killing `sh` leaves `sh`'s own children running
+ *   (seen: a `sleep` reparented to init, still in the engine's group). So POSIX handlers are spawned
+ *   detached, which makes the handler's pid the id of a group that holds all its descendants (unless
+ *   one of them calls `setsid`/`setpgid` itself: such a deliberate escape is out of reach of any
+ *   group kill).
+ * - `Deno.kill(-pid, signal)` signals the whole group (documented, and seen: a backgrounded
+ *   grandchild in the group died with its parent). A group that no longer exists throws
+ *   `Deno.errors.NotFound` (ESRCH). `Deno.kill(-pid, 0)` probes the group without signalling it.
+ *   Members that have died but are not yet reaped (zombies, e.g. grandchildren reparented to an init
+ *   that reaps slowly) still count as members for that probe, so the probe can only shorten the grace
+ *   period, never lengthen it.
+ * - `detached: true` also turns off Deno's kill-on-drop for that child: if the engine itself dies, a
+ *   detached handler is not killed with it. The runner kills it on timeout; nothing else needs it.
+ * - `Deno.CommandOptions.windowsRawArguments` exists (documented "skips quoting and escaping of the
+ *   arguments on windows", ignored elsewhere). Deno implements it with Rust's
+ *   `std::os::windows::process::CommandExt::raw_arg`: each arg is appended to the command line
+ *   verbatim after one space (the program name is still quoted as usual). Without it, Deno/Rust quote each
+ *   argument by the MSVC C-runtime rules (wrap in `"…"`, escape inner quotes as `\"`). `cmd.exe` does
+ *   not parse its command line by those rules: it does not understand `\"`, so `echo "a b"` would
+ *   arrive as `echo \"a b\"`. Hence the Windows invocation below builds cmd's own syntax and passes
+ *   it raw. (`detached` is not used on Windows: the tree is killed with `taskkill /T` instead.)
+ *
+ * @module
+ */
+
+/** The two process models the engine knows. macOS, Linux and the BSDs are all `posix`. */
+export type Platform = "posix" | "windows";
+
+/**
+ * How to start a hook command. Pass the fields straight to `Deno.Command`:
+ *
+ * ```ts ignore
+ * const inv = buildShellInvocation({ platform: currentPlatform(), env, command });
+ * const child = new Deno.Command(inv.program, {
+ *   args: inv.args,
+ *   detached: inv.detached,
+ *   windowsRawArguments: inv.windowsRawArguments,
+ *   cwd, env, stdin: "piped", stdout: "piped", stderr: "piped",
+ * }).spawn();
+ * ```
+ *
+ * `program` and `args` are the §7.1 invocation; the two flags are what makes
+ * {@linkcode killProcessTree} and cmd.exe's quoting work.
+ */
+export type ShellInvocation = {
+  /** The shell executable (`$SHELL`, `/bin/sh`, `%COMSPEC%` or `cmd.exe`). */
+  program: string;
+  /** Its arguments; on Windows, raw command-line fragments (see `windowsRawArguments`). */
+  args: string[];
+  /**
+   * `true` on POSIX: the child calls `setsid()`, so its pid names a process group holding every
+   * process it starts, which is what {@linkcode killProcessTree} signals. `false` on Windows.
+   */
+  detached: boolean;
+  /**
+   * `true` on Windows: `args` are written to the command line as they are, because they are already
+   * in cmd.exe's syntax. Ignored by Deno on other platforms; `false` there.
+   */
+  windowsRawArguments: boolean;
+};
+
+/** The platform this process runs on, as far as shells and process trees are concerned. */
+export function currentPlatform(): Platform {
+  return Deno.build.os === "windows" ? "windows" : "posix";
+}
+
+/**
+ * Reads an environment variable the way the platform does: Windows names are case-insensitive
+ * (the variable is usually spelled `ComSpec`, and a record from `Deno.env.toObject()` keeps that
+ * spelling), POSIX names are exact. An empty value counts as unset, as a shell would treat it.
+ */
+function envLookup(
+  env: Record<string, string | undefined>,
+  name: string,
+  platform: Platform,
+): string | undefined {
+  if (platform === "posix") return env[name] || undefined;
+  const upper = name.toUpperCase();
+  for (const [key, value] of Object.entries(env)) {
+    if (key.toUpperCase() === upper && value) return value;
+  }
+  return undefined;
+}
+
+/**
+ * Builds the §7.1 shell invocation of a command handler.
+ *
+ * - POSIX: `[$SHELL or "/bin/sh", "-lc", command]`, `detached: true`. `-l` makes it a login shell,
+ *   as the spec says, so the user's profile sets up PATH the way their terminal has it. (`csh`/`tcsh`
+ *   accept `-l` only as the sole flag; users with such a login shell should set `SHELL` for the host.)
+ * - Windows: `[%COMSPEC% or "cmd.exe", "/S", "/C", "\"" + command + "\""]` with
+ *   `windowsRawArguments: true`, where the command is `commandWindows` when it is set and non-empty,
+ *   else `command`. The command line cmd.exe receives therefore ends in
+ *   `/S /C "<command>"`, the command exactly as written. With `/S`, cmd removes exactly the first and
+ *   the last quote character after `/C` and runs the rest unchanged, so every quote, `&`, `|`, `%VAR%`
+ *   and caret in the command means what it would at a cmd prompt. Without `/S`, cmd applies a
+ *   heuristic (keep the quotes when there are exactly two, no special characters, whitespace inside,
+ *   and the quoted text names an executable) that would make the result depend on the command's text.
+ *   `/S` changes only that quote handling, not what §7.1's `/C` means. `/D` (skip the AutoRun
+ *   registry commands) is deliberately not passed, mirroring `-l` on POSIX: the user's own shell
+ *   set-up runs.
+ *
+ * Windows limits that quoting cannot lift: cmd.exe runs only the first line of a command with line
+ * breaks (join lines with `&` or call a script), and a command line is at most 8191 characters.
+ *
+ * @param opts.platform which shell model to use (usually {@linkcode currentPlatform}).
+ * @param opts.env the environment the handler will get; only `SHELL` / `COMSPEC` are read.
+ * @param opts.command the handler's `command`.
+ * @param opts.commandWindows the handler's `commandWindows`, used on Windows only.
+ */
+export function buildShellInvocation(opts: {
+  platform: Platform;
+  env: Record<string, string | undefined>;
+  command: string;
+  commandWindows?: string;
+}): ShellInvocation {
+  const { platform, env, command, commandWindows } = opts;
+  if (platform === "posix") {
+    return {
+      program: envLookup(env, "SHELL", platform) ?? "/bin/sh",
+      args: ["-lc", command],
+      detached: true,
+      windowsRawArguments: false,
+    };
+  }
+  // An empty commandWindows is treated like an absent one (an empty command is not a command).
+  const text = commandWindows || command;
+  return {
+    program: envLookup(env, "COMSPEC", platform) ?? "cmd.exe",
+    args: ["/S", "/C", `"${text}"`],
+    detached: false,
+    windowsRawArguments: true,
+  };
+}
+
+/** §7.1: SIGTERM, then SIGKILL after 1 s. */
+export const DEFAULT_KILL_GRACE_MS = 1000;
+
+/** Send `signal` to the process group whose id is the handler's pid, `afterMs` after the kill starts. */
+export type SignalStep = {
+  signal: "SIGTERM" | "SIGKILL";
+  target: "group";
+  afterMs: number;
+};
+/** Run this command (argv), `afterMs` after the kill starts; its exit status does not matter. */
+export type RunStep = { run: string[]; afterMs: number };
+/** The steps that end a handler and everything it started, in order. */
+export type KillPlan = { steps: Array<SignalStep | RunStep> };
+
+/**
+ * The kill plan for a timed-out handler (§7.1). `afterMs` is measured from the start of the kill,
+ * not from the previous step.
+ *
+ * - POSIX: SIGTERM to the group `-pid` at 0 ms, SIGKILL to the group at `graceMs` (default 1000).
+ *   The handler must have been spawned with {@linkcode ShellInvocation.detached} so that its pid is a
+ *   group id.
+ * - Windows: `taskkill /T /F /PID <pid>` at 0 ms. There are no signals to ask politely with (`taskkill`
+ *   without `/F` posts WM_CLOSE, which console programs never read), so the tree is ended at once.
+ *   `taskkill` is taken from `%SystemRoot%\System32` when `systemRoot` is given, so that a
+ *   `taskkill.exe` in a project directory or early on PATH is never the one that runs. `/T` follows
+ *   parent pids: a grandchild whose parent already exited is no longer reachable from the handler's
+ *   pid (Windows has no process groups that Deno can use; a job object would be needed).
+ *
+ * @param platform which process model.
+ * @param pid the handler's pid (the shell's).
+ * @param options.graceMs POSIX delay between SIGTERM and SIGKILL; default {@linkcode DEFAULT_KILL_GRACE_MS}.
+ * @param options.systemRoot Windows `%SystemRoot%`, to locate `taskkill.exe`.
+ */
+export function killPlan(
+  platform: Platform,
+  pid: number,
+  options: { graceMs?: number; systemRoot?: string } = {},
+): KillPlan {
+  assertKillablePid(pid);
+  const graceMs = Math.max(0, options.graceMs ?? DEFAULT_KILL_GRACE_MS);
+  if (platform === "posix") {
+    return {
+      steps: [
+        { signal: "SIGTERM", target: "group", afterMs: 0 },
+        { signal: "SIGKILL", target: "group", afterMs: graceMs },
+      ],
+    };
+  }
+  const root = options.systemRoot?.replace(/[\\/]+$/, "");
+  const taskkill = root ? `${root}\\System32\\taskkill.exe` : "taskkill.exe";
+  return {
+    steps: [{ run: [taskkill, "/T", "/F", "/PID", String(pid)], afterMs: 0 }],
+  };
+}
+
+/**
+ * Refuses pids whose group kill would hit far more than a handler: `kill(-0)` is the caller's own
+ * group, `kill(-1)` is every process the user may signal, and the engine's own pid would be its own
+ * group if it leads one. A bug elsewhere must not turn a hook timeout into that.
+ */
+function assertKillablePid(pid: number): void {
+  if (!Number.isSafeInteger(pid) || pid <= 1) {
+    throw new RangeError(`refusing to kill process tree of pid ${pid}`);
+  }
+}
+
+const sleep = (ms: number) =>
+  new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** True when no process of the group exists any more (ESRCH); zombies still count as existing. */
+function groupGone(pid: number): boolean {
+  try {
+    Deno.kill(-pid, 0);
+    return false;
+  } catch (e) {
+    return e instanceof Deno.errors.NotFound;
+  }
+}
+
+/** Polls until the group is gone or `ms` elapsed; resolves true when it is gone. */
+async function waitGroupGone(pid: number, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (groupGone(pid)) return true;
+    await sleep(Math.min(25, Math.max(1, deadline - Date.now())));
+  }
+  return groupGone(pid);
+}
+
+/**
+ * Executes {@linkcode killPlan} for a handler's process tree and resolves when the plan is done
+ * (POSIX: at most `graceMs` plus a few ms; earlier when the group is gone after SIGTERM).
+ *
+ * It never throws for the races a timeout lives with: a group or process that already exited
+ * (ESRCH), or one the engine may not signal (EPERM, e.g. a hook that ran `sudo`), ends the kill
+ * quietly, and a failing `taskkill` (it exits 128 when the pid is gone) is ignored. It does throw
+ * `RangeError` for pids ≤ 1 (see {@linkcode killPlan}) and Deno's `NotCapable` when the `run`
+ * permission is missing, which are bugs, not races.
+ *
+ * Waiting for the handler's stdout/stderr to close is the caller's business: a descendant that left
+ * the group (or, on Windows, lost its parent) can keep a pipe open, so the runner must stop reading
+ * at its own deadline (§7.1: timeout + 2 s).
+ *
+ * @param pid the pid of a handler spawned from {@linkcode buildShellInvocation}.
+ * @param platform defaults to {@linkcode currentPlatform}.
+ * @param graceMs POSIX delay before SIGKILL; default {@linkcode DEFAULT_KILL_GRACE_MS}.
+ */
+export async function killProcessTree(
+  pid: number,
+  platform: Platform = currentPlatform(),
+  graceMs: number = DEFAULT_KILL_GRACE_MS,
+): Promise<void> {
+  const systemRoot = platform === "windows"
+    ? Deno.env.get("SystemRoot")
+    : undefined;
+  const plan = killPlan(platform, pid, { graceMs, systemRoot });
+  const start = Date.now();
+  for (const step of plan.steps) {
+    const wait = step.afterMs - (Date.now() - start);
+    if ("signal" in step) {
+      // Before an escalation, stop early when SIGTERM already did the job.
+      if (wait > 0 && await waitGroupGone(pid, wait)) return;
+      try {
+        Deno.kill(-pid, step.signal);
+      } catch (e) {
+        if (
+          e instanceof Deno.errors.NotFound ||
+          e instanceof Deno.errors.PermissionDenied
+        ) return;
+        throw e;
+      }
+    } else {
+      if (wait > 0) await sleep(wait);
+      const [program, ...args] = step.run;
+      try {
+        await new Deno.Command(program, {
+          args,
+          stdin: "null",
+          stdout: "null",
+          stderr: "null",
+        }).spawn().status;
+      } catch (e) {
+        // taskkill missing (NotFound) leaves nothing else to try; permission errors are bugs.
+        if (!(e instanceof Deno.errors.NotFound)) throw e;
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Paths (§2.3 project root search, §3.1 hook keys)
+
+/** Matches a Windows drive root prefix `C:\` (after slashes became backslashes). */
+const WIN_DRIVE = /^([A-Za-z]):(?:\\|$)/;
+
+/**
+ * Makes a path's text canonical for use in hook keys (§3.1) and `[projects."<path>"]` tables (§2.3).
+ * Input is meant to be what `Deno.realPath` returns (symlinks resolved, `..` gone); this function
+ * does no file-system access and does not resolve `..`, because doing that lexically is wrong across
+ * symlinks. It only removes the textual variations of one real path:
+ *
+ * - both: repeated separators collapse, `.` segments go, a trailing separator goes except on a root.
+ * - POSIX: nothing else; names are case-sensitive.
+ * - Windows: `/` becomes `\` (the separator `realPath` returns); the `\\?\` and `\\.\` long-path
+ *   prefixes are dropped (`\\?\C:\x` → `C:\x`, `\\?\UNC\srv\share\x` → `\\srv\share\x`) because Deno
+ *   may return either form for the same directory; the drive letter is upper-cased because `c:` and
+ *   `C:` reach users from different tools; roots keep their backslash (`C:\`, `\\srv\share\`). The
+ *   rest keeps its case: `realPath` already returns the on-disk case, and NTFS directories can be
+ *   case-sensitive, so folding case could merge two different projects.
+ *
+ * @param path an absolute path, ideally from `Deno.realPath`.
+ * @param platform the path syntax.
+ */
+export function normalizeKeyPath(path: string, platform: Platform): string {
+  if (platform === "posix") {
+    const absolute = path.startsWith("/");
+    const parts = path.split("/").filter((p) => p !== "" && p !== ".");
+    const joined = parts.join("/");
+    return absolute ? `/${joined}` : joined || ".";
+  }
+  let p = path.replace(/\//g, "\\");
+  // Long-path / device prefixes: keep the path they stand for.
+  const unc = /^\\\\[?.]\\UNC\\/i.exec(p);
+  if (unc) p = `\\\\${p.slice(unc[0].length)}`;
+  else if (/^\\\\[?.]\\[A-Za-z]:(?:\\|$)/.test(p)) p = p.slice(4);
+  let prefix = "";
+  let rest = p;
+  if (p.startsWith("\\\\")) {
+    // UNC (\\server\share\…) or a verbatim path we do not rewrite (\\?\Volume{…}\…): keep `\\`.
+    prefix = "\\\\";
+    rest = p.slice(2);
+  } else {
+    const drive = WIN_DRIVE.exec(p);
+    if (drive) {
+      prefix = `${drive[1].toUpperCase()}:\\`;
+      rest = p.slice(drive[0].length);
+    } else if (p.startsWith("\\")) {
+      prefix = "\\";
+      rest = p.slice(1);
+    }
+  }
+  const parts = rest.split("\\").filter((s) => s !== "" && s !== ".");
+  if (prefix === "\\\\") {
+    // \\server\share is the root of a UNC path and keeps its trailing backslash like C:\.
+    const joined = parts.join("\\");
+    return parts.length <= 2 ? `\\\\${joined}\\` : `\\\\${joined}`;
+  }
+  return prefix + parts.join("\\") || ".";
+}
+
+/**
+ * The root of a normalized absolute Windows path: `C:\`, `\\server\share\` or `\\?\<volume>\`;
+ * undefined for a path that is not fully qualified (`C:x`, `\x`, `x`, `\\server` without a share).
+ */
+function windowsRoot(p: string): string | undefined {
+  const drive = /^[A-Z]:\\/.exec(p);
+  if (drive) return drive[0];
+  const unc = /^\\\\[^\\]+\\[^\\]+\\/.exec(p);
+  return unc?.[0];
+}
+
+/**
+ * The directories from `start` up to its file-system root, both included, nearest first: the
+ * candidates of the §2.3 project-root search (the caller skips `$MIND_HOME` and checks `.mind/`).
+ *
+ * POSIX: `/a/b` → `["/a/b", "/a", "/"]`. Windows: `C:\a\b` → `["C:\a\b", "C:\a", "C:\"]`;
+ * `\\srv\share\a` → `["\\srv\share\a", "\\srv\share\"]` (a UNC share is a root: `\\srv` alone is not a
+ * directory). The start is first passed through {@linkcode normalizeKeyPath}, so the entries are in
+ * key form.
+ *
+ * @param start an absolute directory path, ideally from `Deno.realPath`.
+ * @param platform the path syntax.
+ * @throws TypeError when `start` is not absolute (a relative or drive-relative path has no defined
+ *   ancestors without the process cwd, which a pure function does not read).
+ */
+export function ancestorDirs(start: string, platform: Platform): string[] {
+  const p = normalizeKeyPath(start, platform);
+  const out: string[] = [];
+  if (platform === "posix") {
+    if (!p.startsWith("/")) {
+      throw new TypeError(`not an absolute path: ${start}`);
+    }
+    let dir = p;
+    out.push(dir);
+    while (dir !== "/") {
+      dir = dir.slice(0, dir.lastIndexOf("/")) || "/";
+      out.push(dir);
+    }
+    return out;
+  }
+  const root = windowsRoot(p);
+  if (!root) throw new TypeError(`not an absolute path: ${start}`);
+  let dir = p;
+  out.push(dir);
+  while (dir !== root) {
+    const parent = dir.slice(0, dir.lastIndexOf("\\"));
+    dir = parent.length < root.length ? root : parent;
+    out.push(dir);
+  }
+  return out;
+}
