@@ -7,8 +7,6 @@
  * The workflows cannot run here (no GitHub, no network for `denort`), so this is what keeps them
  * from drifting away from deno.json between releases.
  */
-// Until deno.json maps "yaml" (imports: "yaml": "npm:yaml@^2"), the full specifier is used here;
-// then this becomes `from "yaml"` and the lint-ignore goes.
 import { parse as parseYaml } from "yaml";
 import { parse as parseJsonc } from "jsonc-parser";
 
