@@ -1,0 +1,401 @@
+/**
+ * Tests of §10 spilling (`src/output/spill.ts`) and of session id sanitizing
+ * (`src/session/session_id.ts`).
+ */
+
+import assert from "node:assert/strict";
+import { dirname, join, resolve } from "node:path";
+import {
+  DEFAULT_CONTEXT_LIMIT,
+  estimateTokens,
+  removeSessionSpill,
+  spillDir,
+  spillIfLarge,
+  type SpillResult,
+  utf8Length,
+} from "../src/output/spill.ts";
+import { MAX_SEGMENT_LENGTH, safeSessionSegment, sha256Hex } from "../src/session/session_id.ts";
+
+const encoder = new TextEncoder();
+const bytesOf = (text: string) => encoder.encode(text).length;
+const MIDDLE =
+  /\[… (\d+) tokens \((\d+) bytes\) omitted; (?:full output saved to (.+) …|the full output could not be saved …)\]/;
+
+/** Splits a preview into head, the middle line's numbers and path, and tail. */
+function parsePreview(preview: string) {
+  const match = MIDDLE.exec(preview);
+  assert.ok(match, `no middle line in preview: ${preview.slice(0, 200)}`);
+  // joinPreview puts exactly one line break between a non-empty side and the middle line.
+  const before = preview.slice(0, match.index);
+  const after = preview.slice(match.index + match[0].length);
+  const head = before === "" ? "" : before.slice(0, -1);
+  const tail = after === "" ? "" : after.slice(1);
+  assert.ok(before === "" || before.endsWith("\n"));
+  assert.ok(after === "" || after.startsWith("\n"));
+  return {
+    head,
+    tail,
+    omittedTokens: Number(match[1]),
+    omittedBytes: Number(match[2]),
+    path: match[3] ?? null,
+  };
+}
+
+/** Checks everything a spilled result promises about `text`. */
+async function assertSpilled(
+  text: string,
+  result: SpillResult,
+  limit: number,
+): Promise<void> {
+  assert.equal(result.spilled, true);
+  assert.equal(result.tokens, Math.ceil(bytesOf(text) / 4));
+  assert.ok(
+    estimateTokens(result.text) <= limit,
+    `preview has ${estimateTokens(result.text)} tokens, limit ${limit}`,
+  );
+  assert.ok(!result.text.includes("\uFFFD"), "preview holds U+FFFD");
+  assert.ok(
+    !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
+      .test(result.text),
+    "preview holds a lone surrogate",
+  );
+  const { head, tail, omittedBytes, omittedTokens, path } = parsePreview(
+    result.text,
+  );
+  assert.ok(text.startsWith(head), "head is not a prefix of the text");
+  assert.ok(text.endsWith(tail), "tail is not a suffix of the text");
+  assert.equal(omittedBytes, bytesOf(text) - bytesOf(head) - bytesOf(tail));
+  assert.equal(omittedTokens, Math.ceil(omittedBytes / 4));
+  assert.equal(path, result.path);
+  if (result.path !== null) {
+    assert.equal(await Deno.readTextFile(result.path), text);
+  }
+}
+
+async function withTempDir(fn: (dir: string) => Promise<void>): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix: "spill_test_" });
+  try {
+    await fn(dir);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("estimateTokens is ceil(UTF-8 bytes / 4)", () => {
+  assert.equal(DEFAULT_CONTEXT_LIMIT, 2500);
+  assert.equal(estimateTokens(""), 0);
+  assert.equal(estimateTokens("abcd"), 1);
+  assert.equal(estimateTokens("abcde"), 2);
+  assert.equal(estimateTokens("é"), 1); // 2 bytes
+  assert.equal(estimateTokens("中文字"), 3); // 9 bytes
+  assert.equal(estimateTokens("😀😀"), 2); // 8 bytes
+  assert.equal(estimateTokens("😀a"), 2); // 5 bytes
+});
+
+Deno.test("utf8Length matches TextEncoder, lone surrogates included", () => {
+  const samples = [
+    "",
+    "ascii",
+    "é中😀",
+    "\uD800",
+    "a\uDC00b",
+    "\uD83D\uD83D\uDE00",
+    "\u07FF\u0800\uFFFF",
+  ];
+  for (const sample of samples) {
+    assert.equal(utf8Length(sample), bytesOf(sample), JSON.stringify(sample));
+  }
+});
+
+Deno.test("text at or below the limit comes back unchanged and nothing is written", async () => {
+  await withTempDir(async (tempDir) => {
+    const limit = 100;
+    for (const text of ["a".repeat(400), "a".repeat(399), "中".repeat(133)]) {
+      const result = await spillIfLarge(text, {
+        limit,
+        tempDir,
+        sessionId: "s1",
+      });
+      assert.deepEqual(result, {
+        text,
+        spilled: false,
+        path: null,
+        tokens: estimateTokens(text),
+      });
+    }
+    assert.deepEqual([...Deno.readDirSync(tempDir)], []);
+  });
+});
+
+Deno.test("one byte over the limit spills: preview within the limit, full text on disk", async () => {
+  await withTempDir(async (tempDir) => {
+    const limit = 100;
+    const text = "a".repeat(401);
+    const result = await spillIfLarge(text, {
+      limit,
+      tempDir,
+      sessionId: "s1",
+    });
+    await assertSpilled(text, result, limit);
+    assert.ok(result.path);
+    assert.equal(dirname(result.path), spillDir(tempDir, "s1"));
+    assert.match(result.path, /[0-9a-f-]{36}\.txt$/);
+    assert.equal(
+      dirname(dirname(result.path)),
+      resolve(tempDir, "hook_outputs"),
+    );
+  });
+});
+
+Deno.test("a large text keeps a head and a tail near half the budget each", async () => {
+  await withTempDir(async (tempDir) => {
+    const text = Array.from(
+      { length: 5000 },
+      (_, i) => `line ${i} ${"x".repeat(i % 50)}`,
+    ).join("\n");
+    const result = await spillIfLarge(text, {
+      limit: DEFAULT_CONTEXT_LIMIT,
+      tempDir,
+      sessionId: "s",
+    });
+    await assertSpilled(text, result, DEFAULT_CONTEXT_LIMIT);
+    const { head, tail } = parsePreview(result.text);
+    assert.ok(head.startsWith("line 0 "));
+    assert.ok(tail.endsWith(`line 4999 ${"x".repeat(4999 % 50)}`));
+    for (const part of [head, tail]) {
+      assert.ok(bytesOf(part) > 4000, `part too small: ${bytesOf(part)}`);
+    }
+    // Cuts land on line boundaries when one is near: whole lines on both sides.
+    assert.equal(text[head.length], "\n");
+    assert.equal(text[text.length - tail.length - 1], "\n");
+  });
+});
+
+Deno.test("cuts never split a multi-byte character or a surrogate pair", async () => {
+  await withTempDir(async (tempDir) => {
+    const units = ["😀", "中", "é", "𝄞a", "中😀é"];
+    const limit = 40;
+    for (const unit of units) {
+      // Shift the text by 0..3 ASCII bytes so both cuts meet every offset inside a character.
+      for (let pad = 0; pad < 4; pad++) {
+        for (let tailPad = 0; tailPad < 4; tailPad++) {
+          const text = "a".repeat(pad) + unit.repeat(200) + "b".repeat(tailPad);
+          const result = await spillIfLarge(text, {
+            limit,
+            tempDir,
+            sessionId: "mb",
+          });
+          await assertSpilled(text, result, limit);
+        }
+      }
+    }
+  });
+});
+
+Deno.test("cuts keep emoji ZWJ sequences whole", async () => {
+  await withTempDir(async (tempDir) => {
+    const family = "👨‍👩‍👧‍👦";
+    for (let pad = 0; pad < 4; pad++) {
+      const text = "a".repeat(pad) + family.repeat(100);
+      const result = await spillIfLarge(text, {
+        limit: 60,
+        tempDir,
+        sessionId: "zwj",
+      });
+      await assertSpilled(text, result, 60);
+      const { head, tail } = parsePreview(result.text);
+      assert.equal(
+        (head.length - pad) % family.length,
+        0,
+        "head cut a ZWJ sequence",
+      );
+      assert.equal(tail.length % family.length, 0, "tail cut a ZWJ sequence");
+    }
+  });
+});
+
+Deno.test("limit 0 never spills", async () => {
+  await withTempDir(async (tempDir) => {
+    const text = "z".repeat(1_000_000);
+    const result = await spillIfLarge(text, {
+      limit: 0,
+      tempDir,
+      sessionId: "s",
+    });
+    assert.equal(result.spilled, false);
+    assert.equal(result.text, text);
+    assert.equal(result.tokens, 250_000);
+    assert.deepEqual([...Deno.readDirSync(tempDir)], []);
+  });
+});
+
+Deno.test("an unwritable temp dir still yields a bounded preview, without a path", async () => {
+  await withTempDir(async (dir) => {
+    const notADir = join(dir, "file");
+    await Deno.writeTextFile(notADir, "I am a file");
+    const text = "0123456789\n".repeat(2000);
+    const result = await spillIfLarge(text, {
+      limit: 100,
+      tempDir: notADir,
+      sessionId: "s",
+    });
+    await assertSpilled(text, result, 100);
+    assert.equal(result.path, null);
+    assert.match(result.text, /the full output could not be saved/);
+    assert.ok(!result.text.includes(notADir));
+  });
+});
+
+Deno.test("a limit too small for the middle line gives just that line", async () => {
+  await withTempDir(async (tempDir) => {
+    const text = "q".repeat(100);
+    const result = await spillIfLarge(text, {
+      limit: 1,
+      tempDir,
+      sessionId: "s",
+    });
+    assert.equal(result.spilled, true);
+    const parsed = parsePreview(result.text);
+    assert.equal(parsed.head, "");
+    assert.equal(parsed.tail, "");
+    assert.equal(parsed.omittedBytes, 100);
+    assert.equal(await Deno.readTextFile(result.path!), text);
+  });
+});
+
+/** Ids meant to escape the folder, break file names or collide after sanitizing. */
+const HOSTILE_IDS = [
+  "",
+  ".",
+  "..",
+  "...",
+  "../",
+  "../../etc/passwd",
+  "..\\..\\windows",
+  "/abs/path",
+  "\\\\server\\share",
+  "a/b",
+  "a\\b",
+  "a_b",
+  "a\0b",
+  "a\u0001b",
+  "a\nb",
+  "a b",
+  "a~b",
+  "a_b~0000000000000000",
+  ".hidden",
+  "trailing.",
+  "CON",
+  "con.txt",
+  "nul",
+  "a\uD800",
+  "a\uDBFF",
+  "a\uFFFD",
+  "中文",
+  "😀",
+  "x".repeat(MAX_SEGMENT_LENGTH),
+  "x".repeat(MAX_SEGMENT_LENGTH + 1),
+  "x".repeat(10_000),
+  "x".repeat(10_000) + "y",
+  "sid_0190f5c2-1a2b-7c3d-8e4f-0123456789ab",
+];
+
+Deno.test("safeSessionSegment: safe, deterministic and collision-free on hostile ids", () => {
+  const seen = new Map<string, string>();
+  for (const id of HOSTILE_IDS) {
+    const segment = safeSessionSegment(id);
+    assert.match(segment, /^[A-Za-z0-9._~-]+$/, JSON.stringify(id));
+    assert.ok(segment.length <= MAX_SEGMENT_LENGTH);
+    assert.ok(
+      !segment.startsWith("."),
+      `dot-led segment for ${JSON.stringify(id)}`,
+    );
+    assert.equal(safeSessionSegment(id), segment);
+    const previous = seen.get(segment);
+    assert.equal(
+      previous,
+      undefined,
+      `${JSON.stringify(id.slice(0, 30))} and ${JSON.stringify(previous?.slice(0, 30))} share ${segment}`,
+    );
+    seen.set(segment, id);
+  }
+  // Plain ids are kept verbatim.
+  for (
+    const id of [
+      "sid_abc",
+      "0190f5c2-1a2b-7c3d-8e4f-0123456789ab",
+      "01ARZ3NDEKTSV4RRFFQ69G5FAV",
+    ]
+  ) {
+    assert.equal(safeSessionSegment(id), id);
+  }
+});
+
+Deno.test("hostile session ids spill inside their own folder only", async () => {
+  await withTempDir(async (tempDir) => {
+    const root = resolve(tempDir, "hook_outputs");
+    const text = "h".repeat(1000);
+    const folders = new Set<string>();
+    for (const sessionId of HOSTILE_IDS) {
+      const result = await spillIfLarge(text, {
+        limit: 10,
+        tempDir,
+        sessionId,
+      });
+      assert.ok(
+        result.path,
+        `not saved for ${JSON.stringify(sessionId.slice(0, 30))}`,
+      );
+      const folder = dirname(result.path);
+      assert.equal(dirname(folder), root);
+      assert.equal(folder, spillDir(tempDir, sessionId));
+      assert.equal(await Deno.readTextFile(result.path), text);
+      folders.add(folder);
+    }
+    assert.equal(folders.size, HOSTILE_IDS.length);
+    assert.deepEqual([...Deno.readDirSync(tempDir)].map((e) => e.name), [
+      "hook_outputs",
+    ]);
+  });
+});
+
+Deno.test("removeSessionSpill deletes only that session's folder and tolerates a missing one", async () => {
+  await withTempDir(async (tempDir) => {
+    const text = "r".repeat(1000);
+    const a = await spillIfLarge(text, {
+      limit: 10,
+      tempDir,
+      sessionId: "../a",
+    });
+    const b = await spillIfLarge(text, { limit: 10, tempDir, sessionId: "b" });
+    await removeSessionSpill(tempDir, "../a");
+    await assert.rejects(Deno.stat(dirname(a.path!)), Deno.errors.NotFound);
+    assert.equal(await Deno.readTextFile(b.path!), text);
+    await removeSessionSpill(tempDir, "../a");
+    await removeSessionSpill(join(tempDir, "missing"), "x");
+  });
+});
+
+Deno.test("spilled files are private to their owner", {
+  ignore: Deno.build.os === "windows",
+}, async () => {
+  await withTempDir(async (tempDir) => {
+    const result = await spillIfLarge("s".repeat(1000), {
+      limit: 10,
+      tempDir,
+      sessionId: "p",
+    });
+    assert.equal((await Deno.stat(result.path!)).mode! & 0o077, 0);
+    assert.equal((await Deno.stat(dirname(result.path!))).mode! & 0o077, 0);
+  });
+});
+
+Deno.test("sha256Hex matches Web Crypto across padding boundaries", async () => {
+  for (const length of [0, 1, 55, 56, 63, 64, 65, 119, 120, 1000, 20_001]) {
+    const data = crypto.getRandomValues(new Uint8Array(length));
+    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", data));
+    const expected = [...digest].map((b) => b.toString(16).padStart(2, "0"))
+      .join("");
+    assert.equal(sha256Hex(data), expected, `length ${length}`);
+  }
+});

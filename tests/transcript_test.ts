@@ -1,0 +1,641 @@
+/**
+ * Tests of the §11 session transcript (`src/session/transcript.ts`) and of creation dates in
+ * session ids (`src/session/session_id.ts`).
+ */
+
+import assert from "node:assert/strict";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import {
+  appendTranscript,
+  renderTranscriptLine,
+  sessionDateFromId,
+  subagentTranscriptPath,
+  subagentTranscriptPathSync,
+  TRANSCRIPT_EVENTS,
+  type TranscriptEntry,
+  transcriptPath,
+  transcriptPathSync,
+  TranscriptWriter,
+} from "../src/session/transcript.ts";
+import { TranscriptLine } from "../src/session/transcript_schema.ts";
+
+const WORKER = fileURLToPath(
+  new URL("./helpers/transcript_worker.ts", import.meta.url),
+);
+const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+/** A UUIDv7 whose embedded time is `date`. */
+function uuidV7(date: Date, rest = "7abc-9def-0123456789ab"): string {
+  const hex = date.getTime().toString(16).padStart(12, "0");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${rest}`;
+}
+
+/** A ULID whose embedded time is `date`. */
+function ulid(date: Date, random = "7ZYXWVTSRQPNMKJH"): string {
+  let ms = date.getTime();
+  let time = "";
+  for (let i = 0; i < 10; i++) {
+    time = CROCKFORD[ms % 32] + time;
+    ms = Math.floor(ms / 32);
+  }
+  return time + random;
+}
+
+async function withHome(fn: (home: string) => Promise<void>): Promise<void> {
+  const home = await Deno.makeTempDir({ prefix: "transcript_test_" });
+  try {
+    await fn(home);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+}
+
+/** The file's lines (without the final empty string after the last line break). */
+async function readLines(path: string): Promise<string[]> {
+  const text = await Deno.readTextFile(path);
+  assert.ok(text.endsWith("\n"), "transcript does not end with a line break");
+  return text.slice(0, -1).split("\n");
+}
+
+/** Parses and schema-checks every line. */
+async function readValidLines(path: string): Promise<TranscriptLine[]> {
+  return (await readLines(path)).map((line) => TranscriptLine.parse(JSON.parse(line)));
+}
+
+function entry(
+  event: string,
+  payload: Record<string, unknown> = {},
+  extra: Partial<TranscriptEntry> = {},
+): TranscriptEntry {
+  return { sessionId: "sid_plain", event, payload, ...extra };
+}
+
+const DAY = new Date("2026-08-01T10:20:30.123Z");
+
+Deno.test("the closed event list is §11's 13 names", () => {
+  assert.deepEqual([...TRANSCRIPT_EVENTS], [
+    "session.started",
+    "session.ended",
+    "turn.started",
+    "turn.completed",
+    "turn.failed",
+    "turn.interrupted",
+    "message.created",
+    "message.updated",
+    "tool.started",
+    "tool.completed",
+    "tool.failed",
+    "context.compacted",
+    "context.compaction.failed",
+  ]);
+});
+
+Deno.test("TranscriptLine accepts §11's example and rejects anything else", () => {
+  const example = {
+    timestamp: "2026-08-01T10:20:30.123Z",
+    event: "message.created",
+    session_id: "sid_1",
+    turn_id: "t1",
+    actor: "user",
+    payload: { content: "hello" },
+  };
+  assert.ok(TranscriptLine.safeParse(example).success);
+  assert.ok(
+    TranscriptLine.safeParse({ ...example, turn_id: null, actor: null })
+      .success,
+  );
+  const bad = [
+    { ...example, extra: 1 },
+    { ...example, event: "message.deleted" },
+    { ...example, payload: [] },
+    { ...example, payload: "text" },
+    { ...example, payload: null },
+    { ...example, timestamp: "2026-08-01 10:20:30" },
+    { ...example, session_id: "" },
+  ];
+  for (const line of bad) {
+    assert.equal(
+      TranscriptLine.safeParse(line).success,
+      false,
+      JSON.stringify(line),
+    );
+  }
+  const { actor: _actor, ...missing } = example;
+  assert.equal(TranscriptLine.safeParse(missing).success, false);
+});
+
+Deno.test("sessionDateFromId reads UUIDv7 and ULID times anywhere in the id", () => {
+  const when = new Date("2025-03-04T05:06:07.890Z");
+  const v7 = uuidV7(when);
+  const cases: [string, Date | null][] = [
+    [v7, when],
+    [v7.toUpperCase(), when],
+    [v7.replaceAll("-", ""), when],
+    [`sid_${v7}`, when],
+    [`agent-${v7}-resumed`, when],
+    [ulid(when), when],
+    [ulid(when).toLowerCase(), when],
+    [`sid_${ulid(when)}`, when],
+    [`${uuidV7(when)}/${uuidV7(new Date("2030-01-01T00:00:00Z"))}`, when],
+    // Not dates: plain ids, UUIDv4, wrong variant, out-of-range times, ids glued to other text.
+    ["sid_plain", null],
+    ["", null],
+    ["0190f5c2-1a2b-4c3d-8e4f-0123456789ab", null],
+    [uuidV7(when, "7abc-1def-0123456789ab"), null],
+    [uuidV7(new Date(0)), null],
+    ["7ZZZZZZZZZZZZZZZZZZZZZZZZZ", null],
+    ["00000000000000000000000000", null],
+    [`x${ulid(when)}`, null],
+    [`${ulid(when)}0`, null],
+    [`${v7}a`, null],
+    ["HELLOWORLDHELLOWORLDHELLOW", null],
+  ];
+  for (const [id, expected] of cases) {
+    assert.deepEqual(sessionDateFromId(id), expected, id);
+  }
+});
+
+Deno.test("transcriptPath dates UUIDv7 and ULID sessions by their id", async () => {
+  await withHome(async (home) => {
+    const when = new Date("2024-12-31T23:59:59.999Z");
+    const today = new Date("2026-01-15T12:00:00Z");
+    for (const id of [uuidV7(when), ulid(when), `sid_${ulid(when)}`]) {
+      const expected = join(home, "sessions/2024/12/31", `session-${id}.jsonl`);
+      assert.equal(await transcriptPath(home, id, today), expected);
+      assert.equal(transcriptPathSync(home, id, today), expected);
+    }
+  });
+});
+
+Deno.test("transcriptPath of a plain id: an existing file wins, else today", async () => {
+  await withHome(async (home) => {
+    const today = new Date("2026-01-15T12:00:00Z");
+    const todays = join(home, "sessions/2026/01/15/session-sid_plain.jsonl");
+    assert.equal(await transcriptPath(home, "sid_plain", today), todays);
+
+    const older = join(home, "sessions/2025/12/31/session-sid_plain.jsonl");
+    await Deno.mkdir(dirname(older), { recursive: true });
+    await Deno.writeTextFile(older, "");
+    assert.equal(await transcriptPath(home, "sid_plain", today), older);
+    assert.equal(transcriptPathSync(home, "sid_plain", today), older);
+    // Another session's file and stray folders do not matter.
+    assert.equal(
+      await transcriptPath(home, "sid_other", today),
+      join(home, "sessions/2026/01/15/session-sid_other.jsonl"),
+    );
+    await Deno.mkdir(join(home, "sessions/notayear/01/01"), {
+      recursive: true,
+    });
+    assert.equal(await transcriptPath(home, "sid_plain", today), older);
+  });
+});
+
+Deno.test("a plain-id session that spans midnight keeps appending to its first file", async () => {
+  await withHome(async (home) => {
+    const first = await appendTranscript(
+      home,
+      entry("session.started"),
+      new Date("2026-01-15T23:59:59.900Z"),
+    );
+    const second = await appendTranscript(
+      home,
+      entry("turn.started"),
+      new Date("2026-01-16T00:00:00.100Z"),
+    );
+    assert.ok(first.ok && second.ok);
+    assert.equal(second.path, first.path);
+    assert.equal(
+      first.path,
+      join(home, "sessions/2026/01/15/session-sid_plain.jsonl"),
+    );
+    assert.equal((await readValidLines(first.path)).length, 2);
+  });
+});
+
+Deno.test("hostile session ids keep the transcript inside sessions/YYYY/MM/DD", async () => {
+  await withHome(async (home) => {
+    for (
+      const id of [
+        "../../x",
+        "/etc/passwd",
+        "..",
+        "a\\..\\b",
+        "a\0b",
+        "x".repeat(10_000),
+      ]
+    ) {
+      const result = await appendTranscript(home, {
+        ...entry("session.started"),
+        sessionId: id,
+      }, DAY);
+      assert.ok(result.ok, JSON.stringify(result));
+      const rel = relative(join(home, "sessions"), result.path);
+      assert.match(rel, /^2026\/08\/01\/session-[A-Za-z0-9._~-]+\.jsonl$/);
+      const [line] = await readValidLines(result.path);
+      assert.equal(line.session_id, id); // the line keeps the real id
+    }
+  });
+});
+
+Deno.test("appendTranscript writes exactly the six fields, timestamp in ISO ms UTC", async () => {
+  await withHome(async (home) => {
+    const result = await appendTranscript(home, {
+      sessionId: "sid_plain",
+      event: "message.created",
+      turnId: "turn-1",
+      actor: "user",
+      payload: { content: "hello\nworld", nested: { n: [1, 2] } },
+    }, DAY);
+    assert.ok(result.ok);
+    assert.equal(
+      result.path,
+      join(home, "sessions/2026/08/01/session-sid_plain.jsonl"),
+    );
+    const [raw] = await readLines(result.path);
+    assert.deepEqual(JSON.parse(raw), {
+      timestamp: "2026-08-01T10:20:30.123Z",
+      event: "message.created",
+      session_id: "sid_plain",
+      turn_id: "turn-1",
+      actor: "user",
+      payload: { content: "hello\nworld", nested: { n: [1, 2] } },
+    });
+    assert.deepEqual(Object.keys(JSON.parse(raw)), [
+      "timestamp",
+      "event",
+      "session_id",
+      "turn_id",
+      "actor",
+      "payload",
+    ]);
+    // Absent turn and actor are null, not missing.
+    await appendTranscript(home, entry("turn.started"), DAY);
+    const [, second] = await readValidLines(result.path);
+    assert.equal(second.turn_id, null);
+    assert.equal(second.actor, null);
+  });
+});
+
+Deno.test("invalid entries are refused and nothing is written", async () => {
+  await withHome(async (home) => {
+    const bad: [TranscriptEntry, RegExp][] = [
+      [entry("message.deleted"), /unknown transcript event/],
+      [entry(""), /unknown transcript event/],
+      [{ ...entry("turn.started"), payload: [] as never }, /JSON object/],
+      [{ ...entry("turn.started"), payload: null as never }, /JSON object/],
+      [{ ...entry("turn.started"), payload: "text" as never }, /JSON object/],
+      [
+        { ...entry("turn.started"), payload: new Date() as never },
+        /JSON object/,
+      ],
+      [{ ...entry("turn.started"), payload: { n: 1n } }, /serializable/],
+      [{ ...entry("turn.started"), turnId: 5 as never }, /turnId/],
+      [{ ...entry("turn.started"), actor: {} as never }, /actor/],
+      [{ ...entry("turn.started"), sessionId: "" }, /sessionId/],
+    ];
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    bad.push([{ ...entry("turn.started"), payload: cyclic }, /serializable/]);
+    for (const [input, message] of bad) {
+      const result = await appendTranscript(home, input, DAY);
+      assert.equal(result.ok, false);
+      assert.ok(!result.ok && result.error.kind === "invalid");
+      assert.match(result.error.message, message);
+    }
+    assert.deepEqual([...Deno.readDirSync(home)], []);
+  });
+});
+
+Deno.test("a home that cannot hold files gives an io error", async () => {
+  await withHome(async (dir) => {
+    const home = join(dir, "file");
+    await Deno.writeTextFile(home, "");
+    const result = await appendTranscript(home, entry("session.started"), DAY);
+    assert.ok(!result.ok && result.error.kind === "io", JSON.stringify(result));
+  });
+});
+
+Deno.test("a line torn by a crash is isolated on its own line before the next append", async () => {
+  await withHome(async (home) => {
+    const first = await appendTranscript(home, entry("turn.started"), DAY);
+    assert.ok(first.ok);
+    const torn = '{"timestamp":"2026-08-01T10:20:30.123Z","event":"message.cre';
+    await Deno.writeTextFile(first.path, torn, { append: true });
+    await appendTranscript(home, entry("turn.completed"), DAY);
+    await appendTranscript(home, entry("turn.started"), DAY);
+    const lines = await readLines(first.path);
+    assert.equal(lines.length, 4);
+    assert.equal(lines[1], torn);
+    for (const i of [0, 2, 3]) TranscriptLine.parse(JSON.parse(lines[i]));
+    assert.equal(JSON.parse(lines[2]).event, "turn.completed");
+    assert.match(renderTranscriptLine(lines[1]), /^\[torn line skipped: /);
+    // A clean file gets no extra blank line.
+    assert.ok(!(await Deno.readTextFile(first.path)).includes("\n\n"));
+  });
+});
+
+Deno.test("resume appends to the same file, starting with a new session.started", async () => {
+  await withHome(async (home) => {
+    const id = uuidV7(new Date("2026-02-03T04:05:06Z"));
+    const events = [
+      "session.started",
+      "turn.started",
+      "message.created",
+      "turn.completed",
+      "session.ended",
+    ];
+    const paths = new Set<string>();
+    for (const event of [...events, ...events]) {
+      const result = await appendTranscript(
+        home,
+        { sessionId: id, event, payload: {} },
+        new Date("2026-02-09T00:00:00Z"),
+      );
+      assert.ok(result.ok);
+      paths.add(result.path);
+    }
+    assert.equal(paths.size, 1);
+    const [path] = paths;
+    assert.equal(
+      path,
+      join(home, "sessions/2026/02/03", `session-${id}.jsonl`),
+    );
+    const lines = await readValidLines(path);
+    assert.deepEqual(lines.map((l) => l.event), [...events, ...events]);
+    assert.equal(lines.filter((l) => l.event === "session.started").length, 2);
+  });
+});
+
+Deno.test("a subagent writes its own file next to its parent's", async () => {
+  await withHome(async (home) => {
+    const parent = ulid(new Date("2026-03-01T00:00:00Z"));
+    const expected = join(
+      home,
+      "sessions/2026/03/01",
+      `session-${parent}+agent-agent_7.jsonl`,
+    );
+    assert.equal(
+      await subagentTranscriptPath(home, parent, "agent_7"),
+      expected,
+    );
+    assert.equal(subagentTranscriptPathSync(home, parent, "agent_7"), expected);
+    const sub = await appendTranscript(home, {
+      sessionId: parent,
+      agentId: "agent_7",
+      event: "turn.started",
+      payload: {},
+    });
+    const root = await appendTranscript(home, {
+      sessionId: parent,
+      event: "turn.started",
+      payload: {},
+    });
+    assert.ok(sub.ok && root.ok);
+    assert.equal(sub.path, expected);
+    assert.notEqual(root.path, sub.path);
+    assert.equal((await readValidLines(sub.path))[0].session_id, parent);
+    // A root session can never be named like a subagent's file.
+    const lookalike = await transcriptPath(home, `${parent}+agent-agent_7`);
+    assert.notEqual(lookalike, expected);
+  });
+});
+
+Deno.test("a plain-id subagent follows its parent's existing file", async () => {
+  await withHome(async (home) => {
+    const started = await appendTranscript(
+      home,
+      entry("session.started"),
+      new Date("2026-01-15T10:00:00Z"),
+    );
+    assert.ok(started.ok);
+    const later = new Date("2026-01-20T10:00:00Z");
+    assert.equal(
+      await subagentTranscriptPath(home, "sid_plain", "a1", later),
+      join(dirname(started.path), "session-sid_plain+agent-a1.jsonl"),
+    );
+  });
+});
+
+Deno.test("renderTranscriptLine shows time, actor, event and a one-line summary", () => {
+  const line = JSON.stringify({
+    timestamp: "2026-08-01T10:20:30.123Z",
+    event: "message.created",
+    session_id: "s",
+    turn_id: "t",
+    actor: "user",
+    payload: { content: "hello\n  world" },
+  });
+  assert.equal(
+    renderTranscriptLine(line),
+    "10:20:30.123  user  message.created  hello world",
+  );
+  const noActor = JSON.stringify({
+    timestamp: "2026-08-01T10:20:30.123Z",
+    event: "tool.started",
+    session_id: "s",
+    turn_id: null,
+    actor: null,
+    payload: { tool: "Bash" },
+  });
+  assert.equal(
+    renderTranscriptLine(noActor),
+    '10:20:30.123  -  tool.started  {"tool":"Bash"}',
+  );
+  assert.match(
+    renderTranscriptLine('{"timestamp":"2026'),
+    /^\[torn line skipped: /,
+  );
+  assert.match(renderTranscriptLine('{"event":"x"}'), /^\[torn line skipped: /);
+  assert.equal(renderTranscriptLine(""), "");
+  const long = JSON.stringify({
+    timestamp: "2026-08-01T10:20:30.123Z",
+    event: "message.created",
+    session_id: "s",
+    turn_id: null,
+    actor: "assistant",
+    payload: { content: "😀".repeat(500) },
+  });
+  assert.equal(
+    renderTranscriptLine(long),
+    `10:20:30.123  assistant  message.created  ${"😀".repeat(200)}…`,
+  );
+});
+
+/** Runs `processes` workers appending `count` lines each to one session, all at once. */
+async function runWorkers(
+  home: string,
+  sessionId: string,
+  processes: number,
+  count: number,
+  mode: "append" | "writer",
+): Promise<void> {
+  const children = Array.from(
+    { length: processes },
+    (_, worker) =>
+      new Deno.Command(Deno.execPath(), {
+        args: [
+          "run",
+          "-A",
+          WORKER,
+          home,
+          sessionId,
+          String(worker),
+          String(count),
+          mode,
+        ],
+        stdout: "inherit",
+        stderr: "inherit",
+      }).output(),
+  );
+  for (const output of await Promise.all(children)) {
+    assert.equal(output.code, 0, "a worker failed");
+  }
+}
+
+/** Checks that every worker's lines are all there, once each, in order, and all valid. */
+async function assertAllLines(
+  path: string,
+  processes: number,
+  count: number,
+): Promise<void> {
+  const lines = await readValidLines(path);
+  assert.equal(lines.length, processes * count);
+  const next = new Array(processes).fill(0);
+  for (const line of lines) {
+    const { worker, seq, text } = line.payload as {
+      worker: number;
+      seq: number;
+      text: string;
+    };
+    assert.equal(seq, next[worker], `worker ${worker} out of order`);
+    assert.equal(text, "x".repeat(seq % 97));
+    assert.equal(line.actor, `worker-${worker}`);
+    next[worker]++;
+  }
+  assert.deepEqual(next, new Array(processes).fill(count));
+}
+
+Deno.test("8 processes × 2,000 appendTranscript calls: 16,000 whole lines", async () => {
+  await withHome(async (home) => {
+    const id = uuidV7(new Date());
+    await runWorkers(home, id, 8, 2000, "append");
+    await assertAllLines(await transcriptPath(home, id), 8, 2000);
+  });
+});
+
+Deno.test("8 processes × 2,000 TranscriptWriter appends: 16,000 whole lines", async () => {
+  await withHome(async (home) => {
+    await runWorkers(home, "sid_plain_writer", 8, 2000, "writer");
+    await assertAllLines(
+      await transcriptPath(home, "sid_plain_writer"),
+      8,
+      2000,
+    );
+  });
+});
+
+Deno.test("TranscriptWriter keeps call order, batches, and mixes safely with appendTranscript", async () => {
+  await withHome(async (home) => {
+    const writer = new TranscriptWriter(home);
+    const sessions = ["sid_a", "sid_b", uuidV7(new Date())];
+    const pending: Promise<unknown>[] = [];
+    for (let seq = 0; seq < 3000; seq++) {
+      for (const sessionId of sessions) {
+        pending.push(
+          writer.append({
+            sessionId,
+            event: "message.created",
+            actor: "w",
+            payload: { seq },
+          }),
+        );
+      }
+      if (seq % 10 === 0) {
+        pending.push(
+          appendTranscript(home, {
+            sessionId: "sid_a",
+            event: "tool.started",
+            actor: "x",
+            payload: {},
+          }),
+        );
+      }
+    }
+    const results = await Promise.all(pending) as { ok: boolean }[];
+    assert.ok(results.every((r) => r.ok));
+    await writer.close();
+    for (const sessionId of sessions) {
+      const lines = await readValidLines(await transcriptPath(home, sessionId));
+      const own = lines.filter((l) => l.actor === "w").map((l) => l.payload.seq);
+      assert.deepEqual(own, Array.from({ length: 3000 }, (_, i) => i));
+      assert.equal(lines.length - own.length, sessionId === "sid_a" ? 300 : 0);
+    }
+  });
+});
+
+Deno.test("TranscriptWriter: invalid entries, torn lines, deleted files, close", async () => {
+  await withHome(async (home) => {
+    const writer = new TranscriptWriter(home);
+    const invalid = await writer.append(entry("nope"));
+    assert.ok(!invalid.ok && invalid.error.kind === "invalid");
+    assert.deepEqual([...Deno.readDirSync(home)], []);
+
+    const first = await writer.append(entry("session.started"));
+    assert.ok(first.ok);
+    await Deno.writeTextFile(first.path, '{"torn', { append: true });
+    await writer.append(entry("turn.started"));
+    assert.deepEqual((await readLines(first.path)).map((l) => l.slice(0, 6)), [
+      '{"time',
+      '{"torn',
+      '{"time',
+    ]);
+
+    // The file is deleted while the writer holds it open: the line must not vanish with it.
+    await Deno.remove(first.path);
+    const afterDelete = await writer.append(entry("turn.completed"));
+    assert.ok(afterDelete.ok);
+    assert.equal(afterDelete.path, first.path);
+    assert.deepEqual((await readValidLines(first.path)).map((l) => l.event), [
+      "turn.completed",
+    ]);
+
+    await writer.close();
+    const closed = await writer.append(entry("turn.started"));
+    assert.ok(!closed.ok && closed.error.kind === "io");
+  });
+});
+
+Deno.test("TranscriptWriter keeps many sessions without running out of handles", async () => {
+  await withHome(async (home) => {
+    const writer = new TranscriptWriter(home);
+    const results = await Promise.all(
+      Array.from(
+        { length: 600 },
+        (_, i) => writer.append({ ...entry("session.started"), sessionId: `sid_${i}` }),
+      ),
+    );
+    assert.ok(results.every((r) => r.ok));
+    for (let i = 0; i < 600; i += 50) {
+      assert.ok(
+        (await writer.append({
+          ...entry("turn.started"),
+          sessionId: `sid_${i}`,
+        })).ok,
+      );
+      const path = await transcriptPath(home, `sid_${i}`);
+      assert.equal((await readValidLines(path)).length, 2);
+    }
+    await writer.close();
+  });
+});
+
+Deno.test("transcripts are private to their owner", {
+  ignore: Deno.build.os === "windows",
+}, async () => {
+  await withHome(async (home) => {
+    const result = await appendTranscript(home, entry("session.started"), DAY);
+    assert.ok(result.ok);
+    assert.equal((await Deno.stat(result.path)).mode! & 0o077, 0);
+  });
+});
