@@ -149,6 +149,9 @@ export async function dispatchEvent(
     }
   }
   if (!catalog.hooksEnabled) {
+    if (event === "SessionEnd") {
+      await (await import("../session/end.ts")).endSession(catalog.home, ctx.tempDir, sessionId);
+    }
     await logDispatch(catalog, result, event, ctx);
     return result;
   }
@@ -294,6 +297,11 @@ export async function dispatchEvent(
     );
   }
   result.runs = records;
+  if (event === "SessionEnd") {
+    // After the SessionEnd hooks ran (synchronously): kill leftovers, drop spilled files.
+    const { endSession } = await import("../session/end.ts");
+    await endSession(catalog.home, ctx.tempDir, sessionId);
+  }
   await logDispatch(catalog, result, event, ctx);
   return result;
 }
