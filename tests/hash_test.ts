@@ -1,0 +1,158 @@
+import { assert, assertEquals } from "./helpers/assert.ts";
+import { canonicalJson, contentHash, hookKey, parseHookKey } from "../src/trust/hash.ts";
+import { collectHandlers } from "../src/config/handlers.ts";
+import { parseTomlText } from "../src/config/files.ts";
+
+// Expected values computed independently (Python: json.dumps(sort_keys=True, separators=(",", ":"), ensure_ascii=False) + hashlib.sha256).
+const SEED_EXAMPLE = "sha256:fcedd5e9eb625b86a448eed6d3d1d7d03264452fa3f880f213ca08c3da2da241";
+
+Deno.test("canonical JSON sorts keys at every depth, no whitespace", () => {
+  assertEquals(
+    canonicalJson({ b: 1, a: { d: [1, { z: true, y: null }], c: "é" } }),
+    `{"a":{"c":"é","d":[1,{"y":null,"z":true}]},"b":1}`,
+  );
+});
+
+Deno.test("content hash: fixed expected values (SPEC §3.2)", async () => {
+  assertEquals(
+    await contentHash("PreToolUse", "shell_command|apply_patch", {
+      type: "command",
+      command: "python scripts/check_tool.py",
+      timeout: 10,
+      async: false,
+      additionalContextLimit: 2500,
+      statusMessage: "Checking tool call",
+    }),
+    SEED_EXAMPLE,
+  );
+  assertEquals(
+    await contentHash("Stop", null, {
+      type: "command",
+      command: "./stop.sh",
+      timeout: 600,
+      async: false,
+      additionalContextLimit: 2500,
+    }),
+    "sha256:a4eb5bead21468cab164bbaad99e573de249f8eb441880294d2eb89f437c7881",
+  );
+  assertEquals(
+    await contentHash("PreToolUse", "^Bash$", {
+      type: "mcp_tool",
+      server: "scanner",
+      tool: "scan",
+      input: { "ü": 1, patch: "${tool_input.command}" },
+      timeout: 600,
+    }),
+    "sha256:67acaf0e0c7a0f68946735b25c165f8b7ed026fabdbf879ee223ee6ed8173b1c",
+  );
+});
+
+async function hashesOf(hooks: unknown): Promise<string[]> {
+  const r = collectHandlers(hooks, { layer: "user", keyPath: "/x" });
+  return await Promise.all(r.handlers.map((h) => contentHash(h.event, h.matcher, h.handler)));
+}
+
+Deno.test("TOML and JSON forms, reordered keys and spelled-out defaults hash alike", async () => {
+  const toml = parseTomlText(
+    `[[hooks.PreToolUse]]
+matcher = "shell_command|apply_patch"
+hooks = [ { statusMessage = "Checking tool call", type = "command", timeout = 10, command = "python scripts/check_tool.py" } ]`,
+    "t",
+  );
+  assert("data" in toml);
+  const json = {
+    PreToolUse: [{
+      hooks: [{
+        type: "command",
+        command: "python scripts/check_tool.py",
+        statusMessage: "Checking tool call",
+        timeout: 10,
+        async: false,
+        additionalContextLimit: 2500,
+        unknownField: "ignored, never hashed",
+      }],
+      matcher: "shell_command|apply_patch",
+    }],
+  };
+  assertEquals(await hashesOf((toml.data as Record<string, unknown>).hooks), [SEED_EXAMPLE]);
+  assertEquals(await hashesOf(json), [SEED_EXAMPLE]);
+});
+
+Deno.test("command_windows alias folds into commandWindows before hashing", async () => {
+  const a = await hashesOf({ Stop: [{ hooks: [{ type: "command", command: "x", command_windows: "y" }] }] });
+  const b = await hashesOf({ Stop: [{ hooks: [{ type: "command", command: "x", commandWindows: "y" }] }] });
+  assertEquals(a, b);
+});
+
+Deno.test("anything that changes what runs, when, or how output is read changes the hash", async () => {
+  const base = { type: "command", command: "x" };
+  const h0 = (await hashesOf({ PreToolUse: [{ matcher: "Bash", hooks: [base] }] }))[0];
+  const variants = [
+    { PreToolUse: [{ matcher: "Bash", hooks: [{ ...base, command: "y" }] }] },
+    { PreToolUse: [{ matcher: "Edit", hooks: [base] }] },
+    { PostToolUse: [{ matcher: "Bash", hooks: [base] }] },
+    { PreToolUse: [{ matcher: "Bash", hooks: [{ ...base, timeout: 5 }] }] },
+    { PreToolUse: [{ matcher: "Bash", hooks: [{ ...base, async: true }] }] },
+    { PreToolUse: [{ matcher: "Bash", hooks: [{ ...base, additionalContextLimit: 10 }] }] },
+    { PreToolUse: [{ matcher: "Bash", hooks: [{ ...base, commandWindows: "z" }] }] },
+    { PreToolUse: [{ matcher: "Bash", hooks: [{ ...base, statusMessage: "s" }] }] },
+    { PreToolUse: [{ hooks: [base] }] },
+  ];
+  for (const v of variants) assert((await hashesOf(v))[0] !== h0, JSON.stringify(v));
+});
+
+Deno.test("matchers of matcherless events are dropped before hashing", async () => {
+  const a = await hashesOf({ Stop: [{ matcher: "whatever", hooks: [{ type: "command", command: "x" }] }] });
+  const b = await hashesOf({ Stop: [{ hooks: [{ type: "command", command: "x" }] }] });
+  assertEquals(a, b);
+});
+
+Deno.test("SessionEnd timeout defaults to 1 and clamps to 3 (the effective value is hashed)", async () => {
+  const clamped = collectHandlers({ SessionEnd: [{ hooks: [{ type: "command", command: "x", timeout: 30 }] }] }, {
+    layer: "user",
+    keyPath: "/x",
+  });
+  assertEquals(clamped.handlers[0].handler.timeout, 3);
+  assertEquals(clamped.warnings.map((w) => w.code), ["W_TIMEOUT_CLAMPED"]);
+  const def = collectHandlers({ SessionEnd: [{ hooks: [{ type: "command", command: "x" }] }] }, {
+    layer: "user",
+    keyPath: "/x",
+  });
+  assertEquals(def.handlers[0].handler.timeout, 1);
+  const intr = collectHandlers({ Interrupt: [{ hooks: [{ type: "command", command: "x", timeout: 9 }] }] }, {
+    layer: "user",
+    keyPath: "/x",
+  });
+  assertEquals(intr.handlers[0].handler.timeout, 3);
+});
+
+Deno.test("hook keys: format and round trip (SPEC §3.1)", () => {
+  const key = hookKey("project", "/home/a/repo/.mind/hooks.json", "PreToolUse", 0, 1);
+  assertEquals(key, "project:/home/a/repo/.mind/hooks.json:PreToolUse:0:1");
+  assertEquals(parseHookKey(key), {
+    layer: "project",
+    path: "/home/a/repo/.mind/hooks.json",
+    event: "PreToolUse",
+    group: 0,
+    handler: 1,
+  });
+  assertEquals(
+    parseHookKey("plugin:C:\\p\\.codex-plugin\\plugin.json#2:Stop:3:4")?.path,
+    "C:\\p\\.codex-plugin\\plugin.json#2",
+  );
+  assertEquals(parseHookKey("bogus:/x:Stop:0:0"), null);
+});
+
+Deno.test("indexes count skipped groups and handlers as written", () => {
+  const r = collectHandlers({
+    PreToolUse: [
+      { matcher: "([bad", hooks: [{ type: "command", command: "a" }] },
+      {
+        matcher: "Bash",
+        hooks: [{ type: "prompt", prompt: "x" }, { type: "command", command: "" }, { type: "command", command: "ok" }],
+      },
+    ],
+  }, { layer: "user", keyPath: "/f" });
+  assertEquals(r.handlers.map((h) => h.key), ["user:/f:PreToolUse:1:2"]);
+  assertEquals(r.warnings.map((w) => w.code).sort(), ["W_BAD_MATCHER", "W_EMPTY_COMMAND", "W_UNSUPPORTED_HANDLER"]);
+});
