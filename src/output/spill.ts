@@ -284,7 +284,9 @@ function isLowSurrogate(unit: number): boolean {
 
 /** Code units on each side of a cut that are segmented to find a grapheme boundary. */
 const GRAPHEME_WINDOW = 32;
-const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+// Created on first use: building a Segmenter loads ICU data (~20 ms), which every dispatch
+// would otherwise pay at import time even when nothing is spilled.
+let graphemes: Intl.Segmenter | undefined;
 
 /**
  * Moves a code point boundary `i` to the nearest grapheme boundary in `direction` (so an emoji ZWJ
@@ -301,7 +303,11 @@ function snapToGrapheme(
   const to = Math.min(text.length, i + GRAPHEME_WINDOW);
   let best = i;
   let found = false;
-  for (const { index } of graphemes.segment(text.slice(from, to))) {
+  for (
+    const { index } of (graphemes ??= new Intl.Segmenter(undefined, { granularity: "grapheme" })).segment(
+      text.slice(from, to),
+    )
+  ) {
     const at = from + index;
     // `from` itself is a real boundary only at the start of the text.
     if (direction === "back" && at <= i && (at > from || from === 0)) {
