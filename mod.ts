@@ -11,9 +11,8 @@
  */
 import { type Catalog, type ConfigOptions, loadCatalog } from "./src/config/discovery.ts";
 import { type DispatchContext, dispatchEvent } from "./src/dispatch/dispatch.ts";
-import { validateEvent } from "./src/dispatch/input.ts";
+import { transcriptFiller, validateEvent } from "./src/dispatch/input.ts";
 import type { DispatchResult } from "./src/dispatch/result.ts";
-import { transcriptPath } from "./src/session/transcript.ts";
 import { takeAsyncResults } from "./src/session/async.ts";
 
 export type { Catalog, ConfigOptions, HookHandler, TrustStatus } from "./src/config/discovery.ts";
@@ -23,7 +22,7 @@ export type { EventName } from "./src/events/names.ts";
 export { EVENT_NAMES } from "./src/events/names.ts";
 export { loadCatalog } from "./src/config/discovery.ts";
 export { canonicalJson, contentHash, hookKey } from "./src/trust/hash.ts";
-export { appendTranscript, TranscriptWriter, transcriptPath } from "./src/session/transcript.ts";
+export { appendTranscript, transcriptPath, TranscriptWriter } from "./src/session/transcript.ts";
 export { endSession } from "./src/session/end.ts";
 
 /** Options of {@link dispatch}: discovery options (cwd defaults to the event's) plus the spill root. */
@@ -44,7 +43,7 @@ export class InvalidEventError extends Error {
 
 /** Dispatches one event object; resolves to the SPEC §9 result. */
 export async function dispatch(event: unknown, options: DispatchOptions): Promise<DispatchResult> {
-  const validated = await validateEvent(event, (sid) => transcriptPath(options.home, sid));
+  const validated = await validateEvent(event, transcriptFiller(options.home));
   if (!validated.ok) throw new InvalidEventError(validated.error);
   const ev = validated.value;
   let catalog = options.catalog;

@@ -50,6 +50,8 @@ export type ProjectInfo = {
   root: string;
   trusted: boolean;
   trustLevel: string | null;
+  /** The project's `.mind/` holds a config.toml or hooks.json (so an untrusted project is worth a word). */
+  hasHookFiles: boolean;
 };
 
 /** An enabled plugin. */
@@ -331,7 +333,10 @@ export async function loadCatalog(
   if (root) {
     const entry = projectTrust[root];
     const level = isObject(entry) && typeof entry.trust_level === "string" ? entry.trust_level : null;
-    project = { root, trusted: level === "trusted", trustLevel: level };
+    const hookFiles = ["config.toml", "hooks.json"].map((f) => join(root, ".mind", f));
+    files.push(...hookFiles);
+    const present = await Promise.all(hookFiles.map((f) => Deno.stat(f).then((i) => i.isFile, () => false)));
+    project = { root, trusted: level === "trusted", trustLevel: level, hasHookFiles: present.some(Boolean) };
     if (project.trusted) {
       projectFiles = await loadLayerDir(
         "project",
@@ -482,10 +487,10 @@ export async function loadCatalog(
     }),
   );
 
-  const capRaw = tableOf(tableOf(cli, "hooks"), "stop_block_cap") ??
-    tableOf(userToml, "hooks")?.stop_block_cap;
+  // hooks.stop_block_cap: user layer, overridable by -c for this process.
   const cliCap = tableOf(cli, "hooks")?.stop_block_cap;
-  const capValue = typeof cliCap === "number" ? cliCap : typeof capRaw === "number" ? capRaw : 8;
+  const userCap = tableOf(userToml, "hooks")?.stop_block_cap;
+  const capValue = typeof cliCap === "number" ? cliCap : typeof userCap === "number" ? userCap : 8;
 
   const mcpServers: Record<string, JsonObject> = {};
   for (

@@ -289,6 +289,12 @@ export async function dispatchEvent(
       result.continuationPrompt = null;
     }
   }
+  if (catalog.project && !catalog.project.trusted && catalog.project.hasHookFiles) {
+    // Never silent: the repository has hooks that cannot run until the project is trusted.
+    result.systemMessages.push(
+      `project ${catalog.project.root} has hooks but is not trusted: run mind-hooks project trust ${catalog.project.root}`,
+    );
+  }
   if (needReview > 0) {
     result.systemMessages.push(
       `${needReview} hook${needReview === 1 ? "" : "s"} need${

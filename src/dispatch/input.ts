@@ -42,7 +42,7 @@ export function parseEventText(
 /** Validates a parsed event. `fillTranscript` supplies §11's path when `transcript_path` is missing. */
 export async function validateEvent(
   value: unknown,
-  fillTranscript: (sessionId: string) => Promise<string>,
+  fillTranscript: (sessionId: string, agentId?: string) => Promise<string>,
 ): Promise<{ ok: true; value: EventInput } | { ok: false; error: string }> {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     return { ok: false, error: "the event must be a JSON object" };
@@ -76,7 +76,10 @@ export async function validateEvent(
     !Object.hasOwn(input, "transcript_path") &&
     typeof input.session_id === "string"
   ) {
-    input.transcript_path = await fillTranscript(input.session_id);
+    // An event raised inside a subagent points at the subagent's own transcript (§11); the
+    // Subagent* events themselves are raised by the parent and point at the parent's.
+    const inSubagent = typeof input.agent_id === "string" && name !== "SubagentStart" && name !== "SubagentStop";
+    input.transcript_path = await fillTranscript(input.session_id, inSubagent ? input.agent_id as string : undefined);
   }
   const issue = validateJson(schema, input);
   if (issue) {
@@ -96,5 +99,15 @@ export function hookInputFor(event: EventName, input: JsonObject): JsonObject {
     ...input,
     tool_name: compat.tool_name,
     tool_input: compat.tool_input,
+  };
+}
+
+/** The usual `fillTranscript` for {@link validateEvent}: §11's path under `home` (loaded only when needed). */
+export function transcriptFiller(home: string): (sessionId: string, agentId?: string) => Promise<string> {
+  return async (sessionId, agentId) => {
+    const t = await import("../session/transcript.ts");
+    return agentId === undefined
+      ? await t.transcriptPath(home, sessionId)
+      : await t.subagentTranscriptPath(home, sessionId, agentId);
   };
 }
