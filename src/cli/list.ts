@@ -1,0 +1,104 @@
+/**
+ * `mind-hooks list [--json]` (SPEC §14): every hook grouped by layer and file
+ * — key, event, matcher, what runs, status, enabled, coverage label — then
+ * the project's trust, the coverage note, and the discovery warnings.
+ * `--json` prints the same as one JSON object (see `listData`).
+ * @module
+ */
+import { COMMON_OPTIONS, parseArgs, UsageError } from "./args.ts";
+import { configOptions, envRecord } from "./context.ts";
+import { loadCatalog } from "../config/discovery.ts";
+import { formatWarning } from "../config/warnings.ts";
+import { absolute } from "../util/paths.ts";
+import { buildView, type CatalogView, listData } from "../review/catalog_view.ts";
+import { COVERAGE_NOTE } from "../review/coverage.ts";
+import { sanitize } from "../review/text.ts";
+
+const HELP = `mind-hooks list [--json] [options]
+
+Lists every hook, grouped by layer and file: key, event, matcher, what runs,
+status (managed, trusted, modified, untrusted), enabled, and coverage label
+(client-full, server-approval-only, approval-events, client-only); then the
+discovery warnings. --json prints the same as one JSON object.
+
+Options: --home DIR, --cwd DIR, --profile NAME, -c KEY=VALUE, --hooks-file FILE,
+         --requirements FILE`;
+
+/** The text form of the list. */
+export function renderList(view: CatalogView): string {
+  const out: string[] = [];
+  const count = view.hooks.length;
+  const trusted = view.hooks.filter((h) => h.status === "trusted").length;
+  const managed = view.hooks.filter((h) => h.status === "managed").length;
+  const parts = [`${trusted} trusted`];
+  if (managed) parts.unshift(`${managed} managed`);
+  parts.push(`${view.needReview} need${view.needReview === 1 ? "s" : ""} review`);
+  out.push(`${count} hook${count === 1 ? "" : "s"}: ${parts.join(", ")}`);
+  if (view.project) {
+    const root = sanitize(view.project.root);
+    out.push(
+      view.project.trusted
+        ? `project ${root}: trusted`
+        : `project ${root}: NOT trusted — its .mind/ hooks are not loaded; to trust it run: ${
+          sanitize(view.project.trustCommand!)
+        }`,
+    );
+  }
+  if (!view.hooksEnabled) out.push("hooks are turned off ([features] hooks = false): no hook runs");
+  if (view.managedOnly) out.push("managed policy (allow_managed_hooks_only): only managed hooks are loaded");
+  if (view.bypassTrust) out.push("--dangerously-bypass-hook-trust: every enabled hook would run, trusted or not");
+  if (view.needReview > 0) out.push("review them with: mind-hooks review (or mind-hooks trust KEY...)");
+  for (const g of view.groups) {
+    out.push(
+      "",
+      `${g.layer}  ${sanitize(g.file ?? g.source)}${g.hooks[0].plugin ? `  (plugin ${g.hooks[0].plugin})` : ""}`,
+    );
+    for (const h of g.hooks) {
+      const run = h.handler.handler.type === "command" ? `command: ${h.summary}` : h.summary;
+      out.push(`  ${sanitize(h.key)}`);
+      out.push(
+        `    ${h.event}  matcher: ${h.matcher === null ? "(all)" : sanitize(JSON.stringify(h.matcher))}  ${
+          sanitize(run)
+        }`,
+      );
+      out.push(
+        `    status: ${h.status}  enabled: ${h.enabled ? "yes" : "no"}  coverage: ${h.coverage}${
+          h.line !== null ? `  line: ${h.line}` : ""
+        }`,
+      );
+    }
+  }
+  if (count === 0) out.push("", "no hooks configured");
+  out.push("", `Note: ${COVERAGE_NOTE}`);
+  if (view.warnings.length) {
+    out.push("", `Warnings (${view.warnings.length}):`);
+    for (const w of view.warnings) out.push(`  ${sanitize(formatWarning(w))}`);
+  }
+  return out.join("\n") + "\n";
+}
+
+/** Runs the command. */
+export async function listCommand(args: string[]): Promise<number> {
+  const { options, positionals } = parseArgs(args, { ...COMMON_OPTIONS, json: { type: "boolean" } });
+  if (options.help) {
+    console.log(HELP);
+    return 0;
+  }
+  if (positionals.length) throw new UsageError(`list takes no arguments (got ${JSON.stringify(positionals[0])})`);
+  const env = envRecord();
+  const processCwd = Deno.cwd();
+  const cwd = options.cwd ? absolute(options.cwd as string, processCwd) : processCwd;
+  const catalog = await loadCatalog(configOptions(options, env, processCwd, cwd));
+  if ("error" in catalog) throw new UsageError(catalog.error);
+  const view = await buildView(catalog);
+  const text = options.json ? JSON.stringify(listData(view), null, 2) + "\n" : renderList(view);
+  await writeAll(text);
+  return 0;
+}
+
+/** Writes all of `text` to stdout (a big list must not be cut by a partial write). */
+async function writeAll(text: string): Promise<void> {
+  const bytes = new TextEncoder().encode(text);
+  let off = 0;
+  while (off < bytes.length) off += await Deno.stdout.write(bytes.subarray(off));
+}

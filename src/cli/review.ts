@@ -1,0 +1,168 @@
+/**
+ * `mind-hooks review` (SPEC §14): a full-screen terminal UI over the catalog —
+ * move between hooks, read the full definition, its file and line, status,
+ * coverage and hashes, see what changed in a `modified` hook, and trust,
+ * untrust, enable or disable hooks (one, or all needing review) or the
+ * project. Each action is written at once and the screen reloaded from disk.
+ *
+ * Renderer: a small one of our own (src/review/render.ts, ~300 lines) that
+ * paints whole frames with plain ANSI sequences on the alternate screen. It
+ * adds no dependency and nothing to start-up, and it gives what prompt
+ * libraries do not: a two-pane layout, an always-visible key legend, and
+ * single-key actions applied in place.
+ *
+ * Without a terminal on stdin and stdout it exits 1 and points at `list` and
+ * `trust`. The terminal is restored (raw mode off, main screen, cursor shown)
+ * on every way out: quit, Ctrl-C, end of input, an error, or SIGINT / SIGTERM
+ * / SIGHUP from outside.
+ * @module
+ */
+import { COMMON_OPTIONS, parseArgs, UsageError } from "./args.ts";
+import { configOptions, envRecord } from "./context.ts";
+import { loadCatalog } from "../config/discovery.ts";
+import { absolute } from "../util/paths.ts";
+import { ReviewApp } from "../review/app.ts";
+import { parseKeys } from "../review/keys.ts";
+import { pageSize, renderFrame, type RenderOptions } from "../review/render.ts";
+
+const HELP = `mind-hooks review [options]
+
+Interactive review of every hook: move with the arrow keys (or j/k, PgUp/PgDn),
+read the full definition, file and line, status, coverage and hashes, and what
+changed in a modified hook; t trust, u untrust, e enable, d disable, A trust
+all needing review, p trust or untrust the project, w warnings, q quit.
+Each action is written to the user config.toml at once.
+
+Needs a terminal; elsewhere use mind-hooks list and mind-hooks trust KEY...
+
+Options: --home DIR, --cwd DIR, --profile NAME, -c KEY=VALUE, --hooks-file FILE,
+         --requirements FILE`;
+
+const ENTER = "\x1b[?1049h\x1b[?25l\x1b[?7l\x1b[2J";
+const LEAVE = "\x1b[0m\x1b[?7h\x1b[?25h\x1b[?1049l";
+
+const encoder = new TextEncoder();
+
+function writeAll(text: string): void {
+  const bytes = encoder.encode(text);
+  let off = 0;
+  while (off < bytes.length) off += Deno.stdout.writeSync(bytes.subarray(off));
+}
+
+function terminalSize(): { columns: number; rows: number } {
+  try {
+    const { columns, rows } = Deno.consoleSize();
+    if (columns > 0 && rows > 0) return { columns, rows };
+  } catch {
+    // not a console after all: fall back to the classic size
+  }
+  return { columns: 80, rows: 24 };
+}
+
+/** Runs the command. */
+export async function reviewCommand(args: string[]): Promise<number> {
+  const { options, positionals } = parseArgs(args, COMMON_OPTIONS);
+  if (options.help) {
+    console.log(HELP);
+    return 0;
+  }
+  if (positionals.length) throw new UsageError(`review takes no arguments (got ${JSON.stringify(positionals[0])})`);
+  if (!Deno.stdin.isTerminal() || !Deno.stdout.isTerminal()) {
+    throw new UsageError(
+      "review needs an interactive terminal; use mind-hooks list to see the hooks and mind-hooks trust KEY... to trust them",
+    );
+  }
+  const env = envRecord();
+  const processCwd = Deno.cwd();
+  const cwd = options.cwd ? absolute(options.cwd as string, processCwd) : processCwd;
+  const cfg = configOptions(options, env, processCwd, cwd);
+  const app = await ReviewApp.create(() => loadCatalog(cfg));
+  if ("error" in app) throw new UsageError(app.error);
+  const color = !env.NO_COLOR;
+  return await runTerminal(app, color);
+}
+
+/** The full-screen loop; restores the terminal however it ends. */
+async function runTerminal(app: ReviewApp, color: boolean): Promise<number> {
+  const listeners: [Deno.Signal, () => void][] = [];
+  let restored = false;
+  const restore = () => {
+    if (restored) return;
+    restored = true;
+    for (const [sig, fn] of listeners) {
+      try {
+        Deno.removeSignalListener(sig, fn);
+      } catch {
+        // already gone
+      }
+    }
+    try {
+      writeAll(LEAVE);
+    } catch {
+      // stdout is gone (terminal closed): nothing left to restore on it
+    }
+    try {
+      Deno.stdin.setRaw(false);
+    } catch {
+      // stdin is gone too
+    }
+  };
+  const options = (): RenderOptions => ({ ...terminalSize(), color });
+  const draw = () => {
+    const lines = renderFrame(app, options());
+    writeAll(lines.map((l, i) => `\x1b[${i + 1};1H${l}\x1b[K`).join(""));
+  };
+  const onSignal = (sig: Deno.Signal, code: number) => {
+    const fn = () => {
+      restore();
+      Deno.exit(code);
+    };
+    try {
+      Deno.addSignalListener(sig, fn);
+      listeners.push([sig, fn]);
+    } catch {
+      // this platform does not deliver that signal
+    }
+  };
+  try {
+    Deno.stdin.setRaw(true);
+    writeAll(ENTER);
+    onSignal("SIGINT", 130);
+    onSignal("SIGTERM", 143);
+    onSignal("SIGHUP", 129);
+    try {
+      const redraw = () => draw();
+      Deno.addSignalListener("SIGWINCH", redraw);
+      listeners.push(["SIGWINCH", redraw]);
+    } catch {
+      // no resize signal on this platform: the next key redraws
+    }
+    draw();
+    const buf = new Uint8Array(4096);
+    while (app.exitCode === null) {
+      const n = await Deno.stdin.read(buf);
+      if (n === null) {
+        app.exitCode = 0;
+        break;
+      }
+      for (const key of parseKeys(buf.slice(0, n))) {
+        if (key === "ctrl-l") {
+          writeAll("\x1b[2J");
+          continue;
+        }
+        try {
+          await app.handle(key, pageSize(app, options()));
+        } catch (e) {
+          // A failed write must not take the screen down: say so, and show what is on disk now.
+          app.message = { text: `failed: ${e instanceof Error ? e.message : String(e)}`, kind: "error" };
+          await app.reload().catch(() => {});
+        }
+        if (app.exitCode !== null) break;
+      }
+      if (app.exitCode === null) draw();
+    }
+  } finally {
+    restore();
+  }
+  return app.exitCode ?? 0;
+}

@@ -1,0 +1,223 @@
+/**
+ * The state and actions of `mind-hooks review`, kept apart from the terminal
+ * so they can be reasoned about (and driven) without one: which hook is
+ * selected, what the last action said, and what each key does. Every action
+ * is written at once through `applyAction` / `writeProjectTrust` (one locked,
+ * atomic write of the user config.toml, SPEC §3.3) and the catalog is then
+ * loaded again from disk, so the screen always shows what is stored — never a
+ * status the app merely assumes.
+ * @module
+ */
+import type { Catalog } from "../config/discovery.ts";
+import { applyAction, resolveKeys, type TrustAction } from "../trust/actions.ts";
+import { writeProjectTrust } from "../trust/state_writer.ts";
+import { readTrusted, type TrustedDefinition } from "../trust/trusted_store.ts";
+import { buildView, type CatalogView, type HookView } from "./catalog_view.ts";
+import type { Key } from "./keys.ts";
+
+/** A line for the message bar. */
+export type Message = { text: string; kind: "info" | "error" };
+
+/** Loads the catalog again (from disk, with the same options as at start). */
+export type CatalogLoader = () => Promise<Catalog | { error: string }>;
+
+/** The review session. */
+export class ReviewApp {
+  /** The catalog the screen shows. */
+  catalog: Catalog;
+  /** Its view model. */
+  view: CatalogView;
+  /** Index of the selected hook in `view.hooks`. */
+  selected = 0;
+  /** First list row shown (the renderer keeps the selection visible). */
+  listTop = 0;
+  /** First details line shown. */
+  detailTop = 0;
+  /** The details pane shows the warnings instead of the selected hook. */
+  showWarnings = false;
+  /** What the last action did. */
+  message: Message | null = null;
+  /** Stored trusted copies of the modified hooks, by key (null: no copy kept). */
+  trustedCopies = new Map<string, TrustedDefinition | null>();
+  /** Set when the user quits: the exit code. */
+  exitCode: number | null = null;
+  #load: CatalogLoader;
+
+  private constructor(catalog: Catalog, view: CatalogView, load: CatalogLoader) {
+    this.catalog = catalog;
+    this.view = view;
+    this.#load = load;
+  }
+
+  /** Loads the catalog and builds the first screen's state. */
+  static async create(load: CatalogLoader): Promise<ReviewApp | { error: string }> {
+    const catalog = await load();
+    if ("error" in catalog) return catalog;
+    const app = new ReviewApp(catalog, await buildView(catalog), load);
+    await app.#loadCopies();
+    return app;
+  }
+
+  /** The selected hook, if any. */
+  get current(): HookView | undefined {
+    return this.view.hooks[this.selected];
+  }
+
+  async #loadCopies(): Promise<void> {
+    this.trustedCopies.clear();
+    for (const h of this.view.hooks) {
+      if (h.status === "modified") this.trustedCopies.set(h.key, await readTrusted(this.catalog.home, h.key));
+    }
+  }
+
+  /** Re-reads everything from disk; the selection follows its hook by key. */
+  async reload(): Promise<void> {
+    const key = this.current?.key;
+    const catalog = await this.#load();
+    if ("error" in catalog) {
+      this.message = { text: catalog.error, kind: "error" };
+      return;
+    }
+    this.catalog = catalog;
+    this.view = await buildView(catalog);
+    await this.#loadCopies();
+    const idx = key === undefined ? -1 : this.view.hooks.findIndex((h) => h.key === key);
+    this.selected = idx >= 0 ? idx : Math.max(0, Math.min(this.selected, this.view.hooks.length - 1));
+  }
+
+  #move(to: number): void {
+    const max = this.view.hooks.length - 1;
+    const next = Math.max(0, Math.min(max, to));
+    if (next !== this.selected) this.detailTop = 0;
+    this.selected = next;
+  }
+
+  /** Handles one key; `page` is how many list rows one page holds. */
+  async handle(key: Key, page: number): Promise<void> {
+    switch (key) {
+      case "up":
+      case "k":
+        return this.#move(this.selected - 1);
+      case "down":
+      case "j":
+        return this.#move(this.selected + 1);
+      case "pageup":
+        return this.#move(this.selected - Math.max(1, page - 1));
+      case "pagedown":
+        return this.#move(this.selected + Math.max(1, page - 1));
+      case "home":
+      case "g":
+        return this.#move(0);
+      case "end":
+      case "G":
+        return this.#move(this.view.hooks.length - 1);
+      case "]":
+        this.detailTop++;
+        return;
+      case "[":
+        this.detailTop = Math.max(0, this.detailTop - 1);
+        return;
+      case "w":
+        this.showWarnings = !this.showWarnings;
+        this.detailTop = 0;
+        return;
+      case "t":
+        return await this.#hookAction("trust");
+      case "u":
+        return await this.#hookAction("untrust");
+      case "e":
+        return await this.#hookAction("enable");
+      case "d":
+        return await this.#hookAction("disable");
+      case "A":
+        return await this.#trustAll();
+      case "p":
+        return await this.#projectAction();
+      case "r":
+        await this.reload();
+        this.message = { text: "reloaded from disk", kind: "info" };
+        return;
+      case "q":
+      case "ctrl-d":
+        this.exitCode = 0;
+        return;
+      case "ctrl-c":
+        this.exitCode = 130;
+        return;
+    }
+  }
+
+  async #hookAction(action: TrustAction): Promise<void> {
+    const h = this.current;
+    if (!h) {
+      this.message = { text: "no hook selected", kind: "error" };
+      return;
+    }
+    if (h.layer === "managed") {
+      this.message = {
+        text: "managed hooks (requirements.toml) are read-only: always trusted and enabled; nothing written",
+        kind: "error",
+      };
+      return;
+    }
+    const already = {
+      trust: h.status === "trusted",
+      untrust: h.status === "untrusted",
+      enable: h.enabled,
+      disable: !h.enabled,
+    }[action];
+    if (already) {
+      const state = { trust: "trusted", untrust: "not trusted", enable: "enabled", disable: "disabled" }[action];
+      this.message = { text: `already ${state}: nothing to change`, kind: "info" };
+      return;
+    }
+    const resolved = resolveKeys(this.catalog, [h.key]);
+    if ("error" in resolved) {
+      this.message = { text: resolved.error, kind: "error" };
+      return;
+    }
+    const res = await applyAction(this.catalog, action, resolved.handlers);
+    if (!res.ok) {
+      this.message = { text: res.error, kind: "error" };
+      return;
+    }
+    const past = { trust: "trusted", untrust: "untrusted", enable: "enabled", disable: "disabled" }[action];
+    await this.reload();
+    const note = action === "trust" && !h.enabled ? " (still disabled: e enables it)" : "";
+    this.message = { text: `${past} ${h.key}${note}`, kind: "info" };
+  }
+
+  async #trustAll(): Promise<void> {
+    const pending = this.catalog.handlers.filter((h) =>
+      h.layer !== "managed" && (h.status === "untrusted" || h.status === "modified")
+    );
+    if (pending.length === 0) {
+      this.message = { text: "no hook needs review", kind: "info" };
+      return;
+    }
+    const res = await applyAction(this.catalog, "trust", pending);
+    if (!res.ok) {
+      this.message = { text: res.error, kind: "error" };
+      return;
+    }
+    await this.reload();
+    this.message = { text: `trusted ${pending.length} hook${pending.length === 1 ? "" : "s"}`, kind: "info" };
+  }
+
+  async #projectAction(): Promise<void> {
+    const p = this.catalog.project;
+    if (!p) {
+      this.message = { text: "no project here: no .mind/ directory in this directory or above", kind: "error" };
+      return;
+    }
+    const res = await writeProjectTrust(this.catalog.userConfigPath, p.root, p.trusted ? null : "trusted");
+    if (!res.ok) {
+      this.message = { text: `${this.catalog.userConfigPath}: ${res.error.message} (file unchanged)`, kind: "error" };
+      return;
+    }
+    await this.reload();
+    this.message = p.trusted
+      ? { text: `untrusted project ${p.root}: its hooks are no longer loaded`, kind: "info" }
+      : { text: `trusted project ${p.root}: its hooks are loaded and still need review one by one`, kind: "info" };
+  }
+}

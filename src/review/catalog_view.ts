@@ -1,0 +1,177 @@
+/**
+ * The view model shared by `list`, `list --json` and `review`: every hook of
+ * the catalog with what a person needs to decide about it (what runs, where it
+ * is written, its status, enabled flag and coverage label), grouped by layer
+ * and file in configuration order, plus the project's trust and the discovery
+ * warnings with line and column where the message says where.
+ *
+ * `listData` is the stable JSON shape of `list --json` (and a natural answer
+ * for `serve`'s `hooks/list`).
+ * @module
+ */
+import type { Catalog, HookHandler, ProjectInfo, TrustStatus } from "../config/discovery.ts";
+import type { Warning } from "../config/warnings.ts";
+import type { EventName } from "../events/names.ts";
+import type { Layer } from "../trust/hash.ts";
+import { shellQuote } from "../matching/tool_names.ts";
+import { type Coverage, COVERAGE_NOTE, coverageOf } from "./coverage.ts";
+import { PositionIndex } from "./positions.ts";
+
+/** One hook as shown. */
+export type HookView = {
+  key: string;
+  layer: Layer;
+  /** The key's path part: a file, `<manifest>#<n>`, or `cli-override`. */
+  source: string;
+  /** The file that holds the hook, or null (`-c` overrides). */
+  file: string | null;
+  /** 1-based line of the handler in `file`, when found. */
+  line: number | null;
+  event: EventName;
+  matcher: string | null;
+  status: TrustStatus;
+  enabled: boolean;
+  coverage: Coverage;
+  hash: string;
+  trustedHash: string | null;
+  /** One line saying what runs: the command, or `mcp_tool server/tool`. */
+  summary: string;
+  plugin: string | null;
+  handler: HookHandler;
+};
+
+/** Hooks of one layer file, in configuration order. */
+export type HookGroup = { layer: Layer; source: string; file: string | null; hooks: HookView[] };
+
+/** The project line (SPEC §2.3): the command that trusts an untrusted project. */
+export type ProjectView = ProjectInfo & { trustCommand: string | null };
+
+/** Everything `list` and `review` show. */
+export type CatalogView = {
+  project: ProjectView | null;
+  hooksEnabled: boolean;
+  managedOnly: boolean;
+  bypassTrust: boolean;
+  hooks: HookView[];
+  groups: HookGroup[];
+  /** Discovery warnings, with line and column added where the message says where. */
+  warnings: Warning[];
+  /** Non-managed hooks that are untrusted or modified. */
+  needReview: number;
+};
+
+/** What runs, in one line. */
+export function handlerSummary(h: HookHandler): string {
+  return h.handler.type === "command" ? h.handler.command : `mcp_tool ${h.handler.server}/${h.handler.tool}`;
+}
+
+/** The file part of a hook source (`cli-override` has none; an inline manifest entry is its manifest). */
+export function sourceFile(source: string): string | null {
+  if (source === "cli-override") return null;
+  return source.replace(/#\d+$/, "");
+}
+
+/** Builds the view of `catalog`; reads the config files again only to find lines. */
+export async function buildView(catalog: Catalog, positions = new PositionIndex()): Promise<CatalogView> {
+  const localServers = new Set(Object.keys(catalog.mcpServers));
+  const hooks = await Promise.all(catalog.handlers.map(async (h): Promise<HookView> => {
+    const pos = await positions.handler(h.sourcePath, h.event, h.groupIndex, h.handlerIndex);
+    return {
+      key: h.key,
+      layer: h.layer,
+      source: h.sourcePath,
+      file: sourceFile(h.sourcePath),
+      line: pos?.line ?? null,
+      event: h.event,
+      matcher: h.matcher,
+      status: h.status,
+      enabled: h.enabled,
+      coverage: coverageOf(h.event, h.matcher, localServers),
+      hash: h.hash,
+      trustedHash: h.trustedHash,
+      summary: handlerSummary(h),
+      plugin: h.plugin ?? null,
+      handler: h,
+    };
+  }));
+  const groups: HookGroup[] = [];
+  for (const v of hooks) {
+    const last = groups[groups.length - 1];
+    if (last && last.layer === v.layer && last.source === v.source) last.hooks.push(v);
+    else groups.push({ layer: v.layer, source: v.source, file: v.file, hooks: [v] });
+  }
+  const project = catalog.project
+    ? {
+      ...catalog.project,
+      trustCommand: catalog.project.trusted ? null : `mind-hooks project trust ${shellQuote(catalog.project.root)}`,
+    }
+    : null;
+  return {
+    project,
+    hooksEnabled: catalog.hooksEnabled,
+    managedOnly: catalog.managedOnly,
+    bypassTrust: catalog.bypassTrust,
+    hooks,
+    groups,
+    warnings: await positions.enrich(catalog.warnings),
+    needReview: hooks.filter((h) => h.layer !== "managed" && (h.status === "untrusted" || h.status === "modified"))
+      .length,
+  };
+}
+
+/** One hook as data (`list --json`). */
+export function hookData(v: HookView): Record<string, unknown> {
+  const h = v.handler.handler;
+  const base: Record<string, unknown> = {
+    key: v.key,
+    layer: v.layer,
+    source: v.source,
+    line: v.line,
+    event: v.event,
+    matcher: v.matcher,
+    type: h.type,
+  };
+  if (h.type === "command") {
+    base.command = h.command;
+    base.commandWindows = h.commandWindows ?? null;
+  } else {
+    base.server = h.server;
+    base.tool = h.tool;
+    base.input = h.input;
+  }
+  return {
+    ...base,
+    status: v.status,
+    enabled: v.enabled,
+    coverage: v.coverage,
+    hash: v.hash,
+    trustedHash: v.trustedHash,
+    statusMessage: h.statusMessage ?? null,
+    timeout: h.timeout,
+    async: h.type === "command" ? h.async : false,
+    ...(h.type === "command" ? { additionalContextLimit: h.additionalContextLimit } : {}),
+    plugin: v.plugin,
+  };
+}
+
+/**
+ * The stable JSON of `list --json`:
+ * `{project, hooksEnabled, managedOnly, hooks: [...], warnings: [...], note}`.
+ */
+export function listData(view: CatalogView): Record<string, unknown> {
+  return {
+    project: view.project
+      ? {
+        root: view.project.root,
+        trusted: view.project.trusted,
+        trustLevel: view.project.trustLevel,
+        trustCommand: view.project.trustCommand,
+      }
+      : null,
+    hooksEnabled: view.hooksEnabled,
+    managedOnly: view.managedOnly,
+    hooks: view.hooks.map(hookData),
+    warnings: view.warnings,
+    note: COVERAGE_NOTE,
+  };
+}
