@@ -1,0 +1,341 @@
+/**
+ * Shared helpers for end-to-end tests that drive the real `mind-hooks` CLI:
+ * spawning it exactly as `deno task mind-hooks` does (same entry point, same
+ * declared permission set), temp homes and projects, valid event inputs for
+ * all 12 events (SPEC §5), hook-configuration writers, and shell commands for
+ * the hook scripts under `fixtures/hooks/`.
+ *
+ * The child gets a cleaned environment: every `MIND_*` variable of the caller
+ * is dropped (a developer's own `MIND_HOME` or `MIND_PROFILE` must not leak
+ * into a test), `MIND_REQUIREMENTS` points at a file that does not exist (so a
+ * machine's `/etc/mind/requirements.toml` cannot change results) and `SHELL` is
+ * `/bin/sh` (a login bash costs ~130 ms per hook on a machine with a heavy
+ * profile; the engine itself is shell-agnostic).
+ * @module
+ */
+
+import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+
+/** The repository root. */
+export const REPO: string = fileURLToPath(new URL("../../", import.meta.url)).replace(/\/$/, "");
+/** The hook scripts used by the end-to-end tests. */
+export const HOOKS_DIR: string = join(REPO, "fixtures", "hooks");
+
+/** What one CLI run gave. */
+export type CliResult = {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** Wall time of the whole process, in milliseconds. */
+  ms: number;
+  /** stdout parsed as JSON (throws with the output when it is not). */
+  // deno-lint-ignore no-explicit-any
+  json<T = any>(): T;
+};
+
+/** Options of one CLI run. */
+export type CliOptions = {
+  /** Text written to stdin (then closed); stdin is empty when absent. */
+  stdin?: string;
+  /** Extra environment (added to the cleaned environment). */
+  env?: Record<string, string>;
+  /** The process working directory (default: the OS temp dir, never the repo). */
+  cwd?: string;
+};
+
+/** The caller's environment without any `MIND_*` variable. */
+function baseEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(Deno.env.toObject())) {
+    if (!k.startsWith("MIND_")) env[k] = v;
+  }
+  env.SHELL = "/bin/sh";
+  env.MIND_REQUIREMENTS = "/nonexistent/mind-hooks-tests/requirements.toml";
+  return env;
+}
+
+/** Runs `mind-hooks ARGS...` and collects its exit code and output. */
+export async function runCli(args: string[], opts: CliOptions = {}): Promise<CliResult> {
+  const started = performance.now();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-q", "-P", "--no-prompt", "--config", join(REPO, "deno.json"), join(REPO, "main.ts"), ...args],
+    cwd: opts.cwd ?? Deno.env.get("TMPDIR") ?? "/tmp",
+    env: { ...baseEnv(), ...opts.env },
+    clearEnv: true,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  // The CLI may exit before reading stdin (e.g. a usage error): a broken pipe is not a test failure.
+  await writer.write(new TextEncoder().encode(opts.stdin ?? "")).catch(() => {});
+  await writer.close().catch(() => {});
+  const out = await child.output();
+  const ms = performance.now() - started;
+  const stdout = new TextDecoder().decode(out.stdout);
+  const stderr = new TextDecoder().decode(out.stderr);
+  return {
+    code: out.code,
+    stdout,
+    stderr,
+    ms,
+    json() {
+      try {
+        return JSON.parse(stdout);
+      } catch {
+        throw new Error(`stdout is not JSON (exit ${out.code}):\n${stdout.slice(0, 2000)}\nstderr:\n${stderr}`);
+      }
+    },
+  };
+}
+
+/** A temp directory that removes itself. */
+export type TempDir = {
+  /** Its real path (keys use real paths). */
+  path: string;
+  cleanup(): Promise<void>;
+  [Symbol.asyncDispose](): Promise<void>;
+};
+
+async function tempDir(prefix: string): Promise<TempDir> {
+  const path = await Deno.realPath(await Deno.makeTempDir({ prefix }));
+  const cleanup = () => Deno.remove(path, { recursive: true }).catch(() => {});
+  return { path, cleanup, [Symbol.asyncDispose]: cleanup };
+}
+
+/** A fresh, empty application home (`--home`). */
+export function makeHome(): Promise<TempDir> {
+  return tempDir("mind-hooks-home-");
+}
+
+/** A project directory holding `.mind/` (not yet trusted); `mindDir` is the `.mind` path. */
+export async function makeProject(): Promise<TempDir & { mindDir: string }> {
+  const dir = await tempDir("mind-hooks-project-");
+  const mindDir = join(dir.path, ".mind");
+  await Deno.mkdir(mindDir);
+  return { ...dir, mindDir };
+}
+
+/** A JSON object. */
+export type Json = Record<string, unknown>;
+
+/** The 12 events (SPEC §2.2). */
+export const EVENT_NAMES = [
+  "SessionStart",
+  "SessionEnd",
+  "UserPromptSubmit",
+  "PreToolUse",
+  "PermissionRequest",
+  "PostToolUse",
+  "PreCompact",
+  "PostCompact",
+  "SubagentStart",
+  "SubagentStop",
+  "Stop",
+  "Interrupt",
+] as const;
+/** One event name. */
+export type EventName = typeof EVENT_NAMES[number];
+
+let sessionCounter = 0;
+
+/** A session id unique within this test process (the Stop loop guard counts per session). */
+export function sessionId(tag = "s"): string {
+  return `e2e-${tag}-${Deno.pid}-${++sessionCounter}`;
+}
+
+/**
+ * A valid SPEC §5 input for `name`, in the host's form (tool events use the
+ * host's canonical `exec_command` tool unless overridden). `overrides` replace
+ * or add fields; a value of `undefined` removes the field.
+ */
+export function event(name: EventName, overrides: Record<string, unknown> = {}): Json {
+  const common: Json = {
+    session_id: sessionId(),
+    transcript_path: null,
+    cwd: Deno.env.get("TMPDIR") ?? "/tmp",
+    hook_event_name: name,
+    model: "gpt-test",
+  };
+  const turn = { turn_id: "turn-1", permission_mode: "default" };
+  const tool = { ...turn, tool_name: "exec_command", tool_input: { cmd: "ls -la" } };
+  const extra: Record<EventName, Json> = {
+    SessionStart: { permission_mode: "default", source: "startup" },
+    SessionEnd: { reason: "other" },
+    UserPromptSubmit: { ...turn, prompt: "hello" },
+    PreToolUse: { ...tool, tool_use_id: "call-1" },
+    PermissionRequest: { ...tool },
+    PostToolUse: { ...tool, tool_use_id: "call-1", tool_response: { exit_code: 0, output: "ok" } },
+    PreCompact: { turn_id: "turn-1", trigger: "manual" },
+    PostCompact: { turn_id: "turn-1", trigger: "auto" },
+    SubagentStart: { ...turn, agent_id: "agent-1", agent_type: "explorer" },
+    SubagentStop: {
+      ...turn,
+      agent_id: "agent-1",
+      agent_type: "explorer",
+      agent_transcript_path: null,
+      stop_hook_active: false,
+      last_assistant_message: "done",
+    },
+    Stop: { ...turn, stop_hook_active: false, last_assistant_message: "done" },
+    Interrupt: { ...turn },
+  };
+  const out: Json = { ...common, ...extra[name] };
+  if (name === "SessionEnd") delete out.model;
+  for (const [k, v] of Object.entries(overrides)) {
+    if (v === undefined) delete out[k];
+    else out[k] = v;
+  }
+  return out;
+}
+
+/** POSIX single-quoting, for building hook command lines. */
+export function shq(word: string): string {
+  return "'" + word.replaceAll("'", `'"'"'`) + "'";
+}
+
+/** The interpreter for the Python hooks: the system one when present (a pyenv shim adds ~60 ms per run). */
+export const PYTHON: string = (() => {
+  for (const p of ["/usr/bin/python3", "/usr/local/bin/python3"]) {
+    try {
+      if (Deno.statSync(p).isFile) return p;
+    } catch { /* not here */ }
+  }
+  return "python3";
+})();
+
+/** A command line running the shell fixture `name` with `args` (and optional env assignments first). */
+export function shHook(name: string, args: string[] = [], env: Record<string, string> = {}): string {
+  const assigns = Object.entries(env).map(([k, v]) => `${k}=${shq(v)} `).join("");
+  return `${assigns}sh ${shq(join(HOOKS_DIR, name))}${args.map((a) => " " + shq(a)).join("")}`;
+}
+
+/** A command line running the Python fixture `name` with `args`. */
+export function pyHook(name: string, args: string[] = []): string {
+  return `${shq(PYTHON)} ${shq(join(HOOKS_DIR, name))}${args.map((a) => " " + shq(a)).join("")}`;
+}
+
+/** A command that prints `output` (a JSON value is serialized) and exits 0; with `opts` it may sleep, write stderr, exit non-zero. */
+export function echoHook(
+  output: unknown,
+  opts: { sleep?: number; stderr?: string; exit?: number } = {},
+): string {
+  const env: Record<string, string> = { HOOK_OUTPUT: typeof output === "string" ? output : JSON.stringify(output) };
+  if (opts.sleep !== undefined) env.HOOK_SLEEP = String(opts.sleep);
+  if (opts.stderr !== undefined) env.HOOK_STDERR = opts.stderr;
+  if (opts.exit !== undefined) env.HOOK_EXIT = String(opts.exit);
+  return shHook("echo_json.sh", [], env);
+}
+
+/** One command handler definition. */
+export function cmd(command: string, extra: Json = {}): Json {
+  return { type: "command", command, ...extra };
+}
+
+/** A hooks object: event → matcher groups. */
+export type HooksSpec = Partial<Record<string, Json[]>>;
+
+/** One matcher group; `matcher` undefined leaves the field out. */
+export function group(handlers: Json[], matcher?: string): Json {
+  return matcher === undefined ? { hooks: handlers } : { matcher, hooks: handlers };
+}
+
+/** Writes `<dir>/hooks.json` (creating `dir`) and returns its path. */
+export async function writeHooksJson(dir: string, hooks: HooksSpec, name = "hooks.json"): Promise<string> {
+  await Deno.mkdir(dir, { recursive: true });
+  const path = join(dir, name);
+  await Deno.writeTextFile(path, JSON.stringify({ hooks }, null, 2));
+  return path;
+}
+
+/** Writes `<dir>/config.toml` (creating `dir`) and returns its path. */
+export async function writeConfigToml(dir: string, text: string): Promise<string> {
+  await Deno.mkdir(dir, { recursive: true });
+  const path = join(dir, "config.toml");
+  await Deno.writeTextFile(path, text);
+  return path;
+}
+
+/** Runs `mind-hooks trust --all` for `home` (project searched from `cwd`); `args` adds e.g. `--hooks-file`. */
+export async function trustAll(home: string, cwd?: string, args: string[] = []): Promise<CliResult> {
+  const res = await runCli(["trust", "--all", "--home", home, ...(cwd ? ["--cwd", cwd] : []), ...args]);
+  if (res.code !== 0) throw new Error(`trust --all failed (${res.code}): ${res.stderr}`);
+  return res;
+}
+
+/** One run record of a dispatch result (SPEC §9). */
+export type RunRecord = {
+  key: string;
+  layer: string;
+  status: string;
+  reason: string | null;
+  exit_code: number | null;
+  duration_ms: number | null;
+  statusMessage: string | null;
+};
+
+/** A dispatch result (SPEC §9). */
+export type DispatchResult = {
+  hook_event_name: string;
+  decision: null | "allow" | "deny" | "block" | "stop";
+  reason: string | null;
+  continue: boolean;
+  stopReason: string | null;
+  updatedInput: Json | null;
+  continuationPrompt: string | null;
+  additionalContext: string[];
+  systemMessages: string[];
+  asyncResults: Json[];
+  runs: RunRecord[];
+  warnings: { code: string; message: string; source: string; line?: number; column?: number }[];
+};
+
+/** The fields every dispatch result holds (SPEC §9), in the documented order. */
+export const RESULT_FIELDS = [
+  "hook_event_name",
+  "decision",
+  "reason",
+  "continue",
+  "stopReason",
+  "updatedInput",
+  "continuationPrompt",
+  "additionalContext",
+  "systemMessages",
+  "asyncResults",
+  "runs",
+  "warnings",
+] as const;
+
+/**
+ * Runs `mind-hooks dispatch --home HOME ARGS...` with `input` on stdin and
+ * returns the parsed result (with the raw run as `_cli`); throws (with stderr)
+ * unless the exit code is 0.
+ */
+export async function dispatch(
+  home: string,
+  input: Json,
+  args: string[] = [],
+  opts: CliOptions = {},
+): Promise<DispatchResult & { readonly _cli: CliResult }> {
+  const res = await runCli(["dispatch", "--home", home, ...args], {
+    ...opts,
+    stdin: JSON.stringify(input),
+    env: { MIND_TEMP_DIR: join(home, "tmp-spill"), ...opts.env },
+  });
+  if (res.code !== 0) throw new Error(`dispatch exited ${res.code}: ${res.stderr}`);
+  // `_cli` is not enumerable so that checks of the result's exact field set are not disturbed.
+  return Object.defineProperty(res.json<DispatchResult>(), "_cli", { value: res, enumerable: false }) as
+    & DispatchResult
+    & { readonly _cli: CliResult };
+}
+
+/** The run records' keys, in result order. */
+export function runKeys(result: DispatchResult): string[] {
+  return result.runs.map((r) => r.key);
+}
+
+/** The warning codes of a result. */
+export function warningCodes(result: DispatchResult): string[] {
+  return result.warnings.map((w) => w.code);
+}
