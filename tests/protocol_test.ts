@@ -260,3 +260,8 @@ Deno.test("aggregation: SessionStart/PreCompact/PostCompact stop; UserPromptSubm
   const u = EVENTS.UserPromptSubmit.aggregate(items({ additionalContext: "c" }, { blockReason: "secret" }));
   assertEquals([u.decision, u.reason], ["block", "secret"]);
 });
+
+Deno.test("PreToolUse: a deny that also carries updatedInput still denies", () => {
+  const e = ok("PreToolUse", hso("PreToolUse", { permissionDecision: "deny", permissionDecisionReason: "no", updatedInput: { command: "x" } }));
+  assertEquals([e.blockReason, e.updatedInput], ["no", undefined]);
+});

@@ -119,6 +119,15 @@ function featureSwitch(
     );
     if (typeof features.hooks !== "boolean") return features.codex_hooks;
   }
+  if (features.hooks !== undefined && typeof features.hooks !== "boolean") {
+    warnings.push(
+      warning(
+        "W_BAD_FIELD",
+        `features.hooks must be true or false (got ${JSON.stringify(features.hooks)}); ignored`,
+        source,
+      ),
+    );
+  }
   return typeof features.hooks === "boolean" ? features.hooks : undefined;
 }
 

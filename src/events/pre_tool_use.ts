@@ -80,7 +80,8 @@ export const preToolUse: EventModule = {
       }
       effect.allow = true;
       effect.updatedInput = updated;
-    } else if (updated) {
+    } else if (updated && decision !== "deny") {
+      // With a deny the rewrite is moot: the deny stands (a deny that does not block is the worse failure).
       return fail(
         `updatedInput needs permissionDecision "allow" — the tool input was not changed`,
       );
