@@ -5,7 +5,7 @@
  */
 import { COMMON_OPTIONS, parseArgs, UsageError } from "./args.ts";
 import { configOptions, envRecord, resolveTempDir } from "./context.ts";
-import { parseEventText, validateEvent } from "../dispatch/input.ts";
+import { parseEventText, transcriptFiller, validateEvent } from "../dispatch/input.ts";
 import { loadCatalog } from "../config/discovery.ts";
 import { dispatchEvent } from "../dispatch/dispatch.ts";
 import { absolute } from "../util/paths.ts";
@@ -29,22 +29,31 @@ export const DISPATCH_HELP = `mind-hooks dispatch [options] < event.json
 Reads one event JSON object on stdin, runs the trusted hooks that match it,
 and prints one result JSON object on stdout (SPEC §9).
 
-Options: --home DIR, --cwd DIR, --profile NAME, -c KEY=VALUE, --hooks-file FILE,
+--protocol claude|codex reads the host's own hook input and answers in that
+host's own hook output format (docs/ADAPTERS.md); the default is mind.
+
+Options: --protocol mind|claude|codex, --home DIR, --cwd DIR, --profile NAME, -c KEY=VALUE, --hooks-file FILE,
          --requirements FILE, --temp-dir DIR, --dangerously-bypass-hook-trust`;
 
 /** Runs the command; returns the exit code. */
 export async function dispatchCommand(args: string[]): Promise<number> {
-  const { options } = parseArgs(args, {
+  const { options, positionals } = parseArgs(args, {
     ...COMMON_OPTIONS,
     protocol: { type: "string" },
   });
+  if (positionals.length) throw new UsageError(`dispatch takes no arguments (got ${JSON.stringify(positionals[0])})`);
   if (options.help) {
     console.log(DISPATCH_HELP);
     return 0;
   }
+  if (options.protocol === "claude" || options.protocol === "codex") {
+    // Adapter mode: the host's own hook stdin/stdout (src/adapter/), loaded only when asked for.
+    const { adapterDispatch } = await import("../adapter/run.ts");
+    return await adapterDispatch(options.protocol, options);
+  }
   if (options.protocol !== undefined && options.protocol !== "mind") {
     throw new UsageError(
-      `--protocol ${options.protocol} is not supported (mind)`,
+      `--protocol ${options.protocol} is not supported (mind, claude, codex)`,
     );
   }
   const env = envRecord();
@@ -53,10 +62,7 @@ export async function dispatchCommand(args: string[]): Promise<number> {
   const parsed = parseEventText(text);
   if (!parsed.ok) throw new UsageError(parsed.error);
   const cfgBase = configOptions(options, env, processCwd, processCwd);
-  const validated = await validateEvent(parsed.value, async (sid) => {
-    const { transcriptPath } = await import("../session/transcript.ts");
-    return await transcriptPath(cfgBase.home, sid);
-  });
+  const validated = await validateEvent(parsed.value, transcriptFiller(cfgBase.home));
   if (!validated.ok) throw new UsageError(validated.error);
   const ev = validated.value;
   const cwd = options.cwd ? absolute(options.cwd as string, processCwd) : String(ev.input.cwd);

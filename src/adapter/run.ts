@@ -1,0 +1,81 @@
+/**
+ * `mind-hooks dispatch --protocol claude|codex`: reads the host's own hook stdin, dispatches it as a mind
+ * event, and answers in the host's own hook stdout format, so the command can be registered as an
+ * ordinary hook of Claude Code or Codex.
+ *
+ * Hooks never take the agent down: when mind-hooks itself fails (unparseable stdin, an input it cannot
+ * map, a configuration it cannot load, an internal error) it answers nothing, exits 0 so the host's action
+ * proceeds, and says why in one stderr line.
+ * @module
+ */
+import type { ParsedOptions } from "../cli/args.ts";
+import { configOptions, envRecord, resolveTempDir } from "../cli/context.ts";
+import { parseEventText, validateEvent } from "../dispatch/input.ts";
+import { loadCatalog } from "../config/discovery.ts";
+import { dispatchEvent } from "../dispatch/dispatch.ts";
+import { absolute } from "../util/paths.ts";
+import { readStdin, writeStdout } from "../cli/dispatch.ts";
+import { CONTEXT_CAPABLE, type Host, HOST_NAMES, mapHostInput, mapResultToHost } from "./hosts.ts";
+import type { JsonObject } from "../events/types.ts";
+
+/** The outcome of one adapted dispatch, before it is written (exposed for tests and the benchmark). */
+export type AdapterOutcome = { stdout: JsonObject | null; problem: string | null };
+
+/** Runs one adapted dispatch on `text` (the host's stdin). Never throws. */
+export async function adaptText(host: Host, text: string, options: ParsedOptions): Promise<AdapterOutcome> {
+  try {
+    const parsed = parseEventText(text);
+    if (!parsed.ok) return { stdout: null, problem: parsed.error };
+    const env = envRecord();
+    const processCwd = Deno.cwd();
+    const mapped = mapHostInput(host, parsed.value, processCwd);
+    if (mapped.kind === "error") return { stdout: null, problem: mapped.message };
+    if (mapped.kind === "ignore") return { stdout: null, problem: null };
+    const cfgBase = configOptions(options, env, processCwd, processCwd);
+    const validated = await validateEvent(mapped.input, async (sid) => {
+      const { transcriptPath } = await import("../session/transcript.ts");
+      return await transcriptPath(cfgBase.home, sid);
+    });
+    if (!validated.ok) return { stdout: null, problem: validated.error };
+    const ev = validated.value;
+    const cwd = options.cwd ? absolute(options.cwd as string, processCwd) : String(ev.input.cwd);
+    const catalog = await loadCatalog({ ...cfgBase, cwd });
+    if ("error" in catalog) return { stdout: null, problem: catalog.error };
+    const { takeAsyncResults } = await import("../session/async.ts");
+    const result = await dispatchEvent(ev, catalog, {
+      tempDir: resolveTempDir(options, env, processCwd),
+      // Async output waits for an event that can hand it to the model.
+      takeAsync: CONTEXT_CAPABLE.has(ev.event) ? (sid) => takeAsyncResults(catalog.home, sid) : undefined,
+    });
+    return { stdout: mapResultToHost(host, ev.event, result, parsed.value as JsonObject), problem: null };
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : String(e);
+    return { stdout: null, problem: `internal error: ${msg.split("\n", 1)[0]}` };
+  }
+}
+
+/** The `dispatch --protocol claude|codex` command body: always exit 0. */
+export async function adapterDispatch(host: Host, options: ParsedOptions): Promise<number> {
+  let text: string;
+  try {
+    text = await readStdin();
+  } catch (e) {
+    report(host, `cannot read stdin: ${e instanceof Error ? e.message : String(e)}`);
+    return 0;
+  }
+  const outcome = await adaptText(host, text, options);
+  if (outcome.problem !== null) report(host, outcome.problem);
+  if (outcome.stdout !== null) {
+    try {
+      await writeStdout(JSON.stringify(outcome.stdout) + "\n");
+    } catch {
+      // The host closed our stdout; nothing more can be said to it.
+    }
+  }
+  return 0;
+}
+
+function report(host: Host, problem: string): void {
+  const line = problem.replaceAll(/\s*\n\s*/g, " ");
+  console.error(`mind-hooks: ${line} — no hooks ran; ${HOST_NAMES[host]} proceeds`);
+}

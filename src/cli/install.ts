@@ -1,0 +1,180 @@
+/**
+ * `mind-hooks install claude|codex [--user|--project DIR] [--uninstall] [--dry-run] [--command LAUNCHER]`:
+ * registers (or removes) one delegating hook entry per event the host supports, so that Claude Code or
+ * Codex runs every mind hook through `mind-hooks dispatch --protocol <host>` (docs/ADAPTERS.md).
+ *
+ * Files: Claude Code `~/.claude/settings.json` (`$CLAUDE_CONFIG_DIR/settings.json` when set) or
+ * `<DIR>/.claude/settings.json`; Codex `~/.codex/hooks.json` (`$CODEX_HOME/hooks.json` when set) or
+ * `<DIR>/.codex/hooks.json`. Everything else in the file is preserved; the write is atomic.
+ * @module
+ */
+import { parseArgs, UsageError } from "./args.ts";
+import { absolute, join } from "../util/paths.ts";
+import { type Host, HOST_NAMES, HOSTS } from "../adapter/hosts.ts";
+import { delegatingCommand, planEdit, SettingsError, unifiedDiff } from "../adapter/settings.ts";
+
+/** Usage text of the command. */
+export const INSTALL_HELP = `mind-hooks install claude|codex [--user | --project DIR] [--uninstall] [--dry-run]
+                   [--command LAUNCHER]
+
+Registers one hook entry per event that the host supports, each running
+"LAUNCHER dispatch --protocol claude|codex", in the host's own settings:
+  claude --user         $CLAUDE_CONFIG_DIR/settings.json, else ~/.claude/settings.json
+  claude --project DIR  DIR/.claude/settings.json
+  codex --user          $CODEX_HOME/hooks.json, else ~/.codex/hooks.json
+  codex --project DIR   DIR/.codex/hooks.json
+Everything else in the file is kept (comments included). Running it again changes nothing.
+
+  --user          the user's settings (the default)
+  --project DIR   a project's settings
+  --uninstall     remove the entries instead
+  --dry-run       print the change as a unified diff; write nothing
+  --command CMD   how the host starts mind-hooks (default: mind-hooks)`;
+
+/** Where `host` reads the hooks file that `install` edits. */
+export function settingsPath(
+  host: Host,
+  scope: { project?: string },
+  env: Record<string, string | undefined>,
+  cwd: string,
+): string {
+  if (scope.project !== undefined) {
+    return join(
+      absolute(scope.project, cwd),
+      host === "claude" ? ".claude" : ".codex",
+      host === "claude" ? "settings.json" : "hooks.json",
+    );
+  }
+  const home = env.HOME ?? env.USERPROFILE ?? cwd;
+  if (host === "claude") {
+    return join(env.CLAUDE_CONFIG_DIR ? absolute(env.CLAUDE_CONFIG_DIR, cwd) : join(home, ".claude"), "settings.json");
+  }
+  return join(env.CODEX_HOME ? absolute(env.CODEX_HOME, cwd) : join(home, ".codex"), "hooks.json");
+}
+
+async function readIfExists(path: string): Promise<string | null> {
+  try {
+    return await Deno.readTextFile(path);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return null;
+    throw new UsageError(`cannot read ${path}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+/** Writes `text` to `path` atomically (sibling temp file, fsync, rename), creating the directory. */
+async function writeAtomic(path: string, text: string): Promise<void> {
+  const dir = path.slice(0, path.lastIndexOf("/")) || "/";
+  await Deno.mkdir(dir, { recursive: true });
+  const tmp = `${path}.mind-hooks-${crypto.randomUUID()}.tmp`;
+  let mode: number | undefined;
+  try {
+    mode = (await Deno.stat(path)).mode ?? undefined;
+  } catch {
+    mode = undefined;
+  }
+  try {
+    const f = await Deno.open(tmp, { write: true, createNew: true, mode: mode ?? 0o644 });
+    try {
+      await f.write(new TextEncoder().encode(text));
+      await f.sync();
+    } finally {
+      f.close();
+    }
+    await Deno.rename(tmp, path);
+  } catch (e) {
+    await Deno.remove(tmp).catch(() => {});
+    throw e;
+  }
+}
+
+function trustAdvice(host: Host, path: string, project: boolean, launcher: string): string[] {
+  const cmd = delegatingCommand(host, launcher);
+  if (host === "codex") {
+    return [
+      `Codex runs these entries only after you trust them: start codex, open /hooks, and trust the entries`,
+      `from ${path} whose command is "${cmd}".`,
+      ...(project ? [`Codex loads a project's .codex/ hooks only when that project is trusted in Codex.`] : []),
+      `(For one-off automation that already vetted them: codex exec --dangerously-bypass-hook-trust.)`,
+      `mind hooks still need their own trust: run mind-hooks review.`,
+    ];
+  }
+  return [
+    `Claude Code reads hooks when a session starts: restart running sessions (/hooks lists them).`,
+    ...(project ? [`Claude Code asks to trust a project folder before running its hooks.`] : []),
+    `mind hooks still need their own trust: run mind-hooks review.`,
+  ];
+}
+
+/** Runs the command; returns the exit code. */
+export async function installCommand(args: string[]): Promise<number> {
+  const { options, positionals } = parseArgs(args, {
+    user: { type: "boolean" },
+    project: { type: "string" },
+    uninstall: { type: "boolean" },
+    "dry-run": { type: "boolean" },
+    command: { type: "string" },
+    help: { type: "boolean", short: "h" },
+  });
+  if (options.help) {
+    console.log(INSTALL_HELP);
+    return 0;
+  }
+  if (positionals.length !== 1 || !(HOSTS as readonly string[]).includes(positionals[0])) {
+    throw new UsageError(`install needs one host: claude or codex (see mind-hooks install --help)`);
+  }
+  const host = positionals[0] as Host;
+  if (options.user && options.project !== undefined) throw new UsageError(`--user and --project exclude each other`);
+  const launcher = (options.command as string | undefined) ?? "mind-hooks";
+  if (launcher.trim() === "") throw new UsageError(`--command needs a non-empty launcher`);
+  const uninstall = options.uninstall === true;
+  const project = options.project as string | undefined;
+  const path = settingsPath(host, { project }, Deno.env.toObject(), Deno.cwd());
+
+  const before = await readIfExists(path);
+  let plan;
+  try {
+    plan = planEdit(host, before, { launcher, uninstall, file: path });
+  } catch (e) {
+    if (e instanceof SettingsError) throw new UsageError(e.message);
+    throw e;
+  }
+  const name = HOST_NAMES[host];
+  if (options["dry-run"]) {
+    if (!plan.changed) {
+      console.log(`${path}: already ${uninstall ? "without" : "has"} the mind-hooks entries; nothing to change`);
+    } else {
+      const after = plan.text ?? "";
+      await writeStdoutText(
+        unifiedDiff(before ?? "", after, before === null ? "/dev/null" : path, plan.text === null ? "/dev/null" : path),
+      );
+    }
+    return 0;
+  }
+  if (!plan.changed) {
+    console.log(
+      `${path}: ${name} ${
+        uninstall ? "has no mind-hooks entries" : "already delegates to mind-hooks"
+      }; nothing changed`,
+    );
+    return 0;
+  }
+  if (plan.text === null) await Deno.remove(path);
+  else await writeAtomic(path, plan.text);
+  if (uninstall) {
+    console.log(
+      `${path}: removed the mind-hooks entries (${plan.events.join(", ")})${
+        plan.text === null ? "; the file held nothing else and was deleted" : ""
+      }`,
+    );
+    return 0;
+  }
+  console.log(`${path}: ${name} now delegates ${plan.events.join(", ")} to "${delegatingCommand(host, launcher)}"`);
+  for (const line of trustAdvice(host, path, project !== undefined, launcher)) console.log(line);
+  return 0;
+}
+
+async function writeStdoutText(text: string): Promise<void> {
+  const bytes = new TextEncoder().encode(text);
+  let off = 0;
+  while (off < bytes.length) off += await Deno.stdout.write(bytes.subarray(off));
+}
