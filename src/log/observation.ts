@@ -5,7 +5,7 @@
  * Logging must never fail a dispatch, so every error here is swallowed.
  * @module
  */
-import { join } from "../util/paths.ts";
+import { dirname, join } from "../util/paths.ts";
 
 /** Rotation threshold. */
 export const LOG_ROTATE_BYTES = 10 * 1024 * 1024;
@@ -37,25 +37,60 @@ export function logPath(home: string): string {
   return join(home, "logs", "hooks.jsonl");
 }
 
-/** Rotates `path` when it is at or over `limit` bytes: path → .1 → .2; the oldest is dropped. */
+/** Longest text field (`reason`, `message`) kept in a log line: a reason can quote a hook's output. */
+export const LOG_FIELD_MAX = 500;
+
+/**
+ * Rotates `path` when it is at or over `limit` bytes: path → .1 → .2; the oldest is dropped
+ * (`kept` files in all, the live one included; with `kept` ≤ 1 the live file is just removed).
+ *
+ * Processes share the log, so two of them can find it over the limit at once; run one after the
+ * other, both would rotate and the second would push a fresh generation out. The rotation is
+ * therefore done under an exclusive lock on `.<name>.lock` beside it, after checking the size again. The
+ * common case — under the limit — costs one stat and no lock.
+ */
 export async function rotateIfNeeded(
   path: string,
   limit = LOG_ROTATE_BYTES,
   kept = LOG_FILES_KEPT,
 ): Promise<void> {
-  let size = 0;
+  if (!(await isOver(path, limit))) return;
+  const name = path.slice(dirname(path).length + 1);
+  const lock = await Deno.open(join(dirname(path), `.${name}.lock`), { write: true, create: true, mode: 0o600 });
   try {
-    size = (await Deno.stat(path)).size;
+    await lock.lock(true);
+    if (!(await isOver(path, limit))) return; // another process rotated meanwhile
+    if (kept <= 1) {
+      await Deno.remove(path).catch(() => {});
+      return;
+    }
+    for (let i = kept - 1; i >= 1; i--) {
+      const from = i === 1 ? path : `${path}.${i - 1}`;
+      try {
+        await Deno.rename(from, `${path}.${i}`);
+      } catch { /* a missing generation is fine */ }
+    }
+  } finally {
+    lock.close(); // closing releases the lock
+  }
+}
+
+async function isOver(path: string, limit: number): Promise<boolean> {
+  try {
+    return (await Deno.stat(path)).size >= limit;
   } catch {
-    return;
+    return false;
   }
-  if (size < limit) return;
-  for (let i = kept - 1; i >= 1; i--) {
-    const from = i === 1 ? path : `${path}.${i - 1}`;
-    try {
-      await Deno.rename(from, `${path}.${i}`);
-    } catch { /* a missing generation is fine */ }
+}
+
+/** An entry with its text fields cut to {@link LOG_FIELD_MAX} characters. */
+function bounded(entry: LogEntry): LogEntry {
+  const out: Record<string, unknown> = { ...entry };
+  for (const key of ["reason", "message"]) {
+    const v = out[key];
+    if (typeof v === "string" && v.length > LOG_FIELD_MAX) out[key] = v.slice(0, LOG_FIELD_MAX) + "…";
   }
+  return out as LogEntry;
 }
 
 /** Appends entries (with a timestamp) to the log; never throws. */
@@ -67,8 +102,7 @@ export async function appendLog(
   if (entries.length === 0) return;
   const path = logPath(home);
   const ts = new Date().toISOString();
-  const text = entries.map((e) => JSON.stringify({ timestamp: ts, ...e })).join("\n") +
-    "\n";
+  const text = entries.map((e) => JSON.stringify({ timestamp: ts, ...bounded(e) })).join("\n") + "\n";
   try {
     await Deno.mkdir(join(home, "logs"), { recursive: true });
     await rotateIfNeeded(path, limit);

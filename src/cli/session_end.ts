@@ -1,0 +1,49 @@
+/**
+ * `mind-hooks session-end --session ID [--home DIR] [--temp-dir DIR]` (SPEC §10, §7.2): what a
+ * host runs when a session ends without a `SessionEnd` dispatch (or in addition to one). Kills the
+ * session's unfinished async hooks, discards their undelivered output, deletes the session's
+ * spilled outputs and resets its Stop loop counters. Safe to repeat.
+ * @module
+ */
+import { parseArgs, UsageError } from "./args.ts";
+import { envRecord, resolveHome, resolveTempDir } from "./context.ts";
+import { endSession } from "../session/end.ts";
+import { spillDir } from "../output/spill.ts";
+
+/** Usage text of the command. */
+export const SESSION_END_HELP = `mind-hooks session-end --session ID [--home DIR] [--temp-dir DIR]
+
+Ends a session's engine-side state: kills its unfinished async hooks, discards
+their undelivered output, and deletes its spilled outputs
+(<temp-dir>/hook_outputs/<session>/). Prints a one-line summary.`;
+
+/** Runs the command; returns the exit code. */
+export async function sessionEndCommand(args: string[]): Promise<number> {
+  const { options, positionals } = parseArgs(args, {
+    home: { type: "string" },
+    "temp-dir": { type: "string" },
+    session: { type: "string" },
+    help: { type: "boolean", short: "h" },
+  });
+  if (options.help) {
+    console.log(SESSION_END_HELP);
+    return 0;
+  }
+  if (positionals.length > 0) {
+    throw new UsageError(`session-end: unexpected argument ${JSON.stringify(positionals[0])}`);
+  }
+  const sessionId = options.session;
+  if (typeof sessionId !== "string") throw new UsageError("--session ID is required");
+  if (sessionId === "") throw new UsageError("--session must not be empty");
+  const env = envRecord();
+  const cwd = Deno.cwd();
+  const home = resolveHome(options, env, cwd);
+  const tempDir = resolveTempDir(options, env, cwd);
+  const { killedAsync } = await endSession(home, tempDir, sessionId);
+  const hooks = `${killedAsync} running async hook${killedAsync === 1 ? "" : "s"} killed`;
+  console.log(
+    `session ${JSON.stringify(sessionId)} ended: ${hooks}, undelivered async output discarded, ` +
+      `spilled outputs removed (${spillDir(tempDir, sessionId)})`,
+  );
+  return 0;
+}
