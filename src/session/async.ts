@@ -26,13 +26,24 @@ export function asyncDir(home: string, sessionId: string): string {
   return join(home, "tmp", "async", safeSessionSegment(sessionId));
 }
 
+/**
+ * This checkout's entry point, located from this module rather than from `Deno.mainModule`: inside
+ * the sandbox Worker `Deno.mainModule` is undefined, and when a test or the library calls in
+ * directly it names that caller, not main.ts.
+ */
+const MAIN_URL = new URL("../../main.ts", import.meta.url);
+
+/** A `file:` URL as a local path (on Windows with a drive letter and backslashes). */
+function urlPath(url: URL): string {
+  const path = decodeURIComponent(url.pathname);
+  return Deno.build.os === "windows" ? path.replace(/^\/([A-Za-z]:)/, "$1").replaceAll("/", "\\") : path;
+}
+
 /** The argv that re-enters this program (compiled binary, or `deno run` of main.ts with the declared permissions). */
 export function selfCommand(): string[] {
   const exec = Deno.execPath();
   const base = exec.replace(/^.*[\\/]/, "").toLowerCase();
   if (base !== "deno" && base !== "deno.exe") return [exec];
-  const main = new URL(Deno.mainModule);
-  const config = new URL("./deno.json", main);
   return [
     exec,
     "run",
@@ -40,8 +51,8 @@ export function selfCommand(): string[] {
     "-P",
     "--no-prompt",
     "--config",
-    decodeURIComponent(config.pathname),
-    decodeURIComponent(main.pathname),
+    urlPath(new URL("./deno.json", MAIN_URL)),
+    urlPath(MAIN_URL),
   ];
 }
 
@@ -98,7 +109,9 @@ async function acquireSlot(
   jobFile: string,
 ): Promise<string | null> {
   const running = join(dir, "running");
-  await Deno.mkdir(running, { recursive: true });
+  // Not recursive: if session end already removed the session folder, recreating it here would
+  // leave a stray folder behind (and the job is gone anyway).
+  if (!(await mkdirQuiet(running))) return null;
   while (true) {
     if (!(await exists(jobFile))) return null;
     for (let i = 0; i < ASYNC_SLOTS; i++) {
@@ -108,6 +121,8 @@ async function acquireSlot(
         await Deno.writeTextFile(join(slot, "owner"), String(Deno.pid));
         return slot;
       } catch (e) {
+        // The session folder vanished under us: session end.
+        if (e instanceof Deno.errors.NotFound) return null;
         if (!(e instanceof Deno.errors.AlreadyExists)) throw e;
         // Reclaim a slot whose owning runner died without releasing it.
         const owner = Number(
@@ -120,6 +135,60 @@ async function acquireSlot(
     }
     await new Promise((r) => setTimeout(r, SLOT_POLL_MS));
   }
+}
+
+/** Creates `dir` (its parent must exist); false when the parent is gone. */
+async function mkdirQuiet(dir: string): Promise<boolean> {
+  try {
+    await Deno.mkdir(dir);
+  } catch (e) {
+    if (e instanceof Deno.errors.AlreadyExists) return true;
+    return false;
+  }
+  return true;
+}
+
+/**
+ * Records a started hook's pid in its slot, where session end looks for it. Session end may have
+ * run between taking the slot and the spawn (it then found no pid to kill, and the slot may be
+ * gone): the job file tells, and such a hook is killed at once rather than left running unowned.
+ * Checking the job file after writing the pid closes the race: either session end saw the pid, or
+ * it had already removed the job file before this check.
+ */
+function recordPid(slot: string, jobFile: string, pid: number): void {
+  let recorded = true;
+  try {
+    Deno.writeTextFileSync(join(slot, "pid"), String(pid));
+  } catch {
+    recorded = false;
+  }
+  let alive = false;
+  try {
+    alive = Deno.statSync(jobFile).isFile;
+  } catch { /* gone: the session ended */ }
+  if (!recorded || !alive) killProcessTree(pid).catch(() => {});
+}
+
+/**
+ * Publishes a result under `results/` (write a hidden temp file, then rename, so a dispatch never
+ * reads half of one). Not recursive: a session that ended has no folder to publish into. If the
+ * session ended between the caller's check and the rename, the result is withdrawn again so
+ * nothing of an ended session is delivered.
+ */
+async function publishResult(dir: string, jobFile: string, result: AsyncResult): Promise<void> {
+  const results = join(dir, "results");
+  if (!(await mkdirQuiet(results))) return;
+  const name = `${Date.now()}-${crypto.randomUUID()}`;
+  const tmp = join(results, `.${name}.tmp`);
+  const final = join(results, `${name}.json`);
+  try {
+    await Deno.writeTextFile(tmp, JSON.stringify(result));
+    await Deno.rename(tmp, final);
+  } catch {
+    await Deno.remove(tmp).catch(() => {});
+    return;
+  }
+  if (!(await exists(jobFile))) await Deno.remove(final).catch(() => {});
 }
 
 /** Runs the given job files (the detached runner's body). */
@@ -146,9 +215,7 @@ export async function runAsyncJobs(jobFiles: string[]): Promise<void> {
         stdin: job.stdin,
         env: job.env,
         timeoutSec: job.timeoutSec,
-        onSpawn: (pid) => {
-          Deno.writeTextFileSync(join(slot, "pid"), String(pid));
-        },
+        onSpawn: (pid) => recordPid(slot, jobFile, pid),
       });
       const outcome = readCompletion(
         EVENTS[job.event],
@@ -164,19 +231,7 @@ export async function runAsyncJobs(jobFiles: string[]): Promise<void> {
         additionalContext: outcome.status === "failed" ? null : outcome.effect.additionalContext ?? null,
       };
       // The job file is the liveness token: gone means the session ended and output is discarded.
-      if (await exists(jobFile)) {
-        const results = join(dir, "results");
-        await Deno.mkdir(results, { recursive: true });
-        const name = `${Date.now()}-${crypto.randomUUID()}`;
-        await Deno.writeTextFile(
-          join(results, `.${name}.tmp`),
-          JSON.stringify(result),
-        );
-        await Deno.rename(
-          join(results, `.${name}.tmp`),
-          join(results, `${name}.json`),
-        );
-      }
+      if (await exists(jobFile)) await publishResult(dir, jobFile, result);
     } finally {
       await Deno.remove(jobFile).catch(() => {});
       await Deno.remove(slot, { recursive: true }).catch(() => {});
@@ -223,18 +278,19 @@ export async function endSessionAsync(
 ): Promise<{ killed: number }> {
   const dir = asyncDir(home, sessionId);
   await Deno.remove(join(dir, "jobs"), { recursive: true }).catch(() => {});
-  let killed = 0;
+  // Kill in parallel: each kill may wait out the SIGTERM grace period, and 8 hooks that ignore
+  // SIGTERM must cost one grace period, not eight.
+  const pids: number[] = [];
   try {
     for await (const e of Deno.readDir(join(dir, "running"))) {
       const pid = Number(
         await Deno.readTextFile(join(dir, "running", e.name, "pid")).catch(() => "0"),
       );
-      if (pid > 1) {
-        killed++;
-        await killProcessTree(pid).catch(() => {});
-      }
+      if (pid > 1) pids.push(pid);
     }
   } catch { /* nothing running */ }
+  await Promise.all(pids.map((pid) => killProcessTree(pid).catch(() => {})));
+  const killed = pids.length;
   await Deno.remove(dir, { recursive: true }).catch(() => {});
   return { killed };
 }
