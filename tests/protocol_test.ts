@@ -265,3 +265,9 @@ Deno.test("PreToolUse: a deny that also carries updatedInput still denies", () =
   const e = ok("PreToolUse", hso("PreToolUse", { permissionDecision: "deny", permissionDecisionReason: "no", updatedInput: { command: "x" } }));
   assertEquals([e.blockReason, e.updatedInput], ["no", undefined]);
 });
+
+Deno.test("invalid JSON failures never quote the hook's output (it may hold secrets)", () => {
+  const reason = failed("PreToolUse", '{"token": SECRET_TOKEN_123');
+  assert(reason.startsWith("invalid JSON"), reason);
+  assert(!reason.includes("SECRET"), reason);
+});

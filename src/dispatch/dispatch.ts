@@ -51,6 +51,8 @@ export type AsyncJob = {
   env: Record<string, string>;
   timeoutSec: number;
   additionalContextLimit: number;
+  /** Root of spilled outputs: the runner spills the handler's context with its own limit. */
+  tempDir?: string;
 };
 
 /** The handlers of `event` whose matcher matches `input` (configuration order). */
@@ -141,12 +143,8 @@ export async function dispatchEvent(
   const spill = (text: string, limit: number) => spillIfLarge(text, { limit, tempDir: ctx.tempDir, sessionId });
 
   if (ctx.takeAsync) {
-    for (const r of await ctx.takeAsync(sessionId)) {
-      if (r.additionalContext) {
-        r.additionalContext = (await spill(r.additionalContext, DEFAULT_CONTEXT_LIMIT)).text;
-      }
-      result.asyncResults.push(r);
-    }
+    // Async runners spill each result with its handler's limit before storing it (SPEC §10).
+    result.asyncResults.push(...await ctx.takeAsync(sessionId));
   }
   if (!catalog.hooksEnabled) {
     if (event === "SessionEnd") {
@@ -199,6 +197,7 @@ export async function dispatchEvent(
         env: handlerEnv(h, event, catalog, cwd),
         timeoutSec: h.handler.timeout,
         additionalContextLimit: h.handler.additionalContextLimit,
+        tempDir: ctx.tempDir,
       });
       return;
     }

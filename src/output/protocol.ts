@@ -77,10 +77,7 @@ export function readCompletion(
     try {
       parsed = JSON.parse(trimmed);
     } catch (e) {
-      return {
-        status: "failed",
-        reason: `invalid JSON: ${e instanceof Error ? e.message : String(e)}`,
-      };
+      return { status: "failed", reason: `invalid JSON: ${jsonErrorWhere(e)}` };
     }
     if (
       parsed === null || typeof parsed !== "object" || Array.isArray(parsed)
@@ -118,4 +115,17 @@ export function readCompletion(
 function stderrHint(raw: RawCompletion): string | undefined {
   const line = firstLine(raw.stderr);
   return line === "" ? undefined : line;
+}
+
+/**
+ * Where JSON.parse failed, without V8's excerpt of the text: that excerpt quotes hook output, which
+ * may hold secrets and would land in the result and the observation log.
+ */
+export function jsonErrorWhere(e: unknown): string {
+  const msg = e instanceof Error ? e.message : String(e);
+  const pos = /line (\d+) column (\d+)/.exec(msg) ?? /position (\d+)/.exec(msg);
+  if (pos && pos.length === 3) return `does not parse (line ${pos[1]}, column ${pos[2]})`;
+  if (pos) return `does not parse (at character ${pos[1]})`;
+  if (/end of (JSON )?input/i.test(msg)) return "does not parse (unexpected end of input)";
+  return "does not parse";
 }

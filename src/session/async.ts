@@ -230,6 +230,16 @@ export async function runAsyncJobs(jobFiles: string[]): Promise<void> {
         systemMessage: outcome.status === "failed" ? null : outcome.effect.systemMessage ?? null,
         additionalContext: outcome.status === "failed" ? null : outcome.effect.additionalContext ?? null,
       };
+      // Large context is spilled here, with the handler's own limit (SPEC §10), so the result file
+      // already holds what the model may see.
+      if (result.additionalContext !== null && job.tempDir) {
+        const { spillIfLarge } = await import("../output/spill.ts");
+        result.additionalContext = (await spillIfLarge(result.additionalContext, {
+          limit: job.additionalContextLimit,
+          tempDir: job.tempDir,
+          sessionId: job.sessionId,
+        })).text;
+      }
       // The job file is the liveness token: gone means the session ended and output is discarded.
       if (await exists(jobFile)) await publishResult(dir, jobFile, result);
     } finally {
