@@ -508,6 +508,8 @@ export async function loadCatalog(
       ...profileFiles.map((f) => f.data),
       ...projectFiles.map((f) => f.data),
       cli,
+      // Managed last: a user cannot redirect a managed hook to a server of the same name.
+      managed,
     ]
   ) {
     const servers = tableOf(data, "mcp_servers");

@@ -212,6 +212,11 @@ export async function dispatchEvent(
       if (outcome.status === "failed") records[i].reason = outcome.reason;
     })());
   });
+  // Async plugin hooks get their PLUGIN_DATA too (the sync path creates it in runOne).
+  await Promise.all(
+    matched.filter((h, i) => h.plugin && records[i].status === "started")
+      .map((h) => Deno.mkdir(h.env.PLUGIN_DATA, { recursive: true }).catch(() => {})),
+  );
   if (asyncJobs.length > 0) {
     const start = ctx.startAsync ??
       (await import("../session/async.ts")).startDetachedAsync(catalog.home);

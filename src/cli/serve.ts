@@ -1,0 +1,53 @@
+/**
+ * `mind-hooks serve [options]`: the long-lived JSON-RPC 2.0 server on stdin/stdout (SPEC §13). The
+ * common options given here are the defaults of every request; a request's `options` override them.
+ * Exits 0 after `shutdown`, at end of input, or on SIGTERM/SIGINT (each a clean shutdown).
+ * @module
+ */
+import { COMMON_OPTIONS, parseArgs, UsageError } from "./args.ts";
+import { envRecord } from "./context.ts";
+
+/** Usage text of the command. */
+export const SERVE_HELP = `mind-hooks serve [options]
+
+JSON-RPC 2.0 over stdin/stdout, one message per line (SPEC §13).
+
+Methods:
+  dispatch            params: the hook input object [+ "options"] -> the dispatch result
+  transcript/append   params: {session_id, event, turn_id?, actor?, payload, agent_id?} -> {path}
+  session/end         params: {session_id} -> {killed}: async hooks killed, spilled outputs deleted
+  hooks/list          params: {options?} -> the hooks catalog as data
+  shutdown            ends every session, closes MCP servers, replies, exits 0
+Notification to the host: hooks/asyncCompleted {session_id, results}
+
+Per-request "options": home, cwd, profile, config[], hooksFile[], requirements, tempDir,
+  dangerouslyBypassHookTrust. The options below are their defaults.
+
+Options: --home DIR, --cwd DIR, --profile NAME, -c KEY=VALUE, --hooks-file FILE,
+         --requirements FILE, --temp-dir DIR, --dangerously-bypass-hook-trust`;
+
+/** Writes all of `bytes` to stdout. */
+async function writeAll(bytes: Uint8Array): Promise<void> {
+  let off = 0;
+  while (off < bytes.length) off += await Deno.stdout.write(bytes.subarray(off));
+}
+
+/** Runs the command; exits the process when serving ends. */
+export async function serveCommand(args: string[]): Promise<number> {
+  const { options, positionals } = parseArgs(args, COMMON_OPTIONS);
+  if (options.help) {
+    console.log(SERVE_HELP);
+    return 0;
+  }
+  if (positionals.length > 0) throw new UsageError(`serve takes no arguments (got ${JSON.stringify(positionals[0])})`);
+  const { HookServer } = await import("../serve/server.ts");
+  const server = new HookServer({ defaults: options, env: envRecord(), processCwd: Deno.cwd(), write: writeAll });
+  const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGTERM", "SIGINT"];
+  const onSignal = () => {
+    server.shutdown().finally(() => Deno.exit(0));
+  };
+  for (const sig of signals) Deno.addSignalListener(sig, onSignal);
+  const code = await server.run(Deno.stdin.readable);
+  // A pending stdin read, MCP child processes or timers must not keep the process alive.
+  Deno.exit(code);
+}

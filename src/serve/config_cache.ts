@@ -1,0 +1,153 @@
+/**
+ * The configuration cache of `serve` (SPEC §13): one loaded catalog per set of discovery options,
+ * re-read when any file it depends on changes, so a `trust` done in another terminal applies to the
+ * next event. Every request stats the watched paths (synchronously: a dozen stats cost tens of
+ * microseconds, less than handing them to the thread pool) and compares mtime, ctime, size and
+ * inode — an atomic rename, as the state writer does, always changes the inode.
+ *
+ * The watched paths are the catalog's `files` (every file read or that would be read), the
+ * `.mind` candidates between the cwd and the project root (a project created later), and the
+ * plugins folder (a plugin installed after it was enabled).
+ * @module
+ */
+import { type Catalog, type ConfigOptions, loadCatalog } from "../config/discovery.ts";
+import { existsSync } from "node:fs";
+import { join } from "../util/paths.ts";
+
+/** Catalogs kept at most (least recently used dropped first). */
+const MAX_ENTRIES = 64;
+/**
+ * A file modified this close to (or after) the start of a load may have changed while it was read
+ * with an mtime the signature cannot tell apart; such an entry is re-read once more on next use
+ * (the "racy clean" rule of git's index).
+ */
+const RACY_MS = 50;
+
+type Entry = {
+  catalog: Catalog;
+  watch: string[];
+  signature: string;
+  racy: boolean;
+};
+
+/** The stat signature of one path: missing, or its identity and change marks. */
+function statSignature(path: string): string {
+  // Most watched paths do not exist; a failing Deno.statSync builds an exception (~20 µs),
+  // existsSync answers in ~1 µs.
+  if (!existsSync(path)) return "-";
+  try {
+    const s = Deno.statSync(path);
+    return `${s.mtime?.getTime() ?? 0}/${s.ctime?.getTime() ?? 0}/${s.size}/${s.ino ?? 0}/${s.isFile ? "f" : "d"}`;
+  } catch {
+    return "-";
+  }
+}
+
+/** The signature of a list of paths. */
+function signatureOf(paths: readonly string[]): string {
+  let out = "";
+  for (const p of paths) out += statSignature(p) + "|";
+  return out;
+}
+
+/** Whether any of `paths` was modified at or after `since` (ms), less the racy margin. */
+function modifiedSince(paths: readonly string[], since: number): boolean {
+  for (const p of paths) {
+    if (!existsSync(p)) continue;
+    try {
+      const m = Deno.statSync(p).mtime?.getTime();
+      if (m !== undefined && m >= since - RACY_MS) return true;
+    } catch {
+      // missing: nothing to be racy about
+    }
+  }
+  return false;
+}
+
+/** `.mind` candidates from `cwd` up to the filesystem root (a project marker created later). */
+function projectCandidates(cwd: string): string[] {
+  const out: string[] = [];
+  let dir = cwd;
+  for (let depth = 0; depth < 64; depth++) {
+    out.push(join(dir, ".mind"));
+    const parent = dir.replace(/[\\/][^\\/]*$/, "") || "/";
+    if (parent === dir || dir === "/") break;
+    dir = parent;
+  }
+  return out;
+}
+
+/** The cache key of a set of discovery options (the environment is fixed for a serve process). */
+export function optionsKey(opts: ConfigOptions): string {
+  return JSON.stringify([
+    opts.home,
+    opts.cwd,
+    opts.profile ?? null,
+    opts.overrides ?? [],
+    opts.hooksFiles ?? [],
+    opts.requirements ?? null,
+    opts.bypassTrust === true,
+  ]);
+}
+
+/** Loaded catalogs by options, re-read on change. */
+export class CatalogCache {
+  readonly #entries = new Map<string, Entry>();
+  readonly #loading = new Map<string, Promise<Catalog | { error: string }>>();
+  readonly #onLoad: (catalog: Catalog) => void;
+  #loads = 0;
+
+  /** @param onLoad called with every freshly loaded catalog (serve opens its MCP servers there) */
+  constructor(onLoad: (catalog: Catalog) => void = () => {}) {
+    this.#onLoad = onLoad;
+  }
+
+  /** How many times a configuration was (re)loaded (diagnostics and tests). */
+  get loads(): number {
+    return this.#loads;
+  }
+
+  /** Every cached catalog. */
+  catalogs(): Catalog[] {
+    return [...this.#entries.values()].map((e) => e.catalog);
+  }
+
+  /** The catalog for `opts`, from the cache when no watched path changed. */
+  get(opts: ConfigOptions): Promise<Catalog | { error: string }> {
+    const key = optionsKey(opts);
+    const entry = this.#entries.get(key);
+    if (entry && !entry.racy && signatureOf(entry.watch) === entry.signature) {
+      // Map order is the LRU order.
+      this.#entries.delete(key);
+      this.#entries.set(key, entry);
+      return Promise.resolve(entry.catalog);
+    }
+    // Concurrent requests with the same options share one load.
+    let loading = this.#loading.get(key);
+    if (!loading) {
+      loading = this.#load(key, opts).finally(() => this.#loading.delete(key));
+      this.#loading.set(key, loading);
+    }
+    return loading;
+  }
+
+  async #load(key: string, opts: ConfigOptions): Promise<Catalog | { error: string }> {
+    const started = Date.now();
+    const catalog = await loadCatalog(opts);
+    this.#loads++;
+    if ("error" in catalog) {
+      this.#entries.delete(key);
+      return catalog;
+    }
+    const watch = [...new Set([...catalog.files, ...projectCandidates(opts.cwd), join(opts.home, "plugins")])];
+    const signature = signatureOf(watch);
+    const racy = modifiedSince(watch, started);
+    this.#entries.delete(key);
+    this.#entries.set(key, { catalog, watch, signature, racy });
+    while (this.#entries.size > MAX_ENTRIES) {
+      this.#entries.delete(this.#entries.keys().next().value!);
+    }
+    this.#onLoad(catalog);
+    return catalog;
+  }
+}

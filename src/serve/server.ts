@@ -1,0 +1,451 @@
+/**
+ * `mind-hooks serve` (SPEC §13): JSON-RPC 2.0 over a line stream, for hosts that keep the engine
+ * running. Methods:
+ *
+ * - `dispatch` — params: the hook input object, plus optional `options` (home, cwd, profile,
+ *   config[], hooksFile[], requirements, tempDir, dangerouslyBypassHookTrust) → §9's result.
+ * - `transcript/append` — params `{session_id, event, turn_id?, actor?, payload, agent_id?}` →
+ *   `{path}` (§11).
+ * - `session/end` — params `{session_id}`: async handlers killed, spill folder deleted, Stop guard
+ *   cleared (§7.2, §10) → `{killed}`.
+ * - `hooks/list` — params `{options?}` → the catalog as data, the same object as `list --json`.
+ * - `shutdown` — waits for the requests in flight, ends every session seen, closes the MCP pool,
+ *   replies, and the process exits 0.
+ *
+ * Engine → host notification: `hooks/asyncCompleted` `{session_id, results}`.
+ *
+ * Requests are handled concurrently (responses carry their ids, in completion order); a bad line
+ * gets a JSON-RPC error and serving goes on; end of input is a shutdown without a reply.
+ * Configuration is cached per options and re-read when a file it came from changes.
+ * @module
+ */
+import type { ParsedOptions } from "../cli/args.ts";
+import { configOptions, resolveHome, resolveTempDir } from "../cli/context.ts";
+import { type Catalog, skipReason } from "../config/discovery.ts";
+import { dispatchEvent } from "../dispatch/dispatch.ts";
+import { transcriptFiller, validateEvent } from "../dispatch/input.ts";
+import type { DispatchResult } from "../dispatch/result.ts";
+import type { JsonObject } from "../events/types.ts";
+import { McpPool } from "../runner/mcp.ts";
+import { endSession } from "../session/end.ts";
+import type { TranscriptWriter } from "../session/transcript.ts";
+import { absolute } from "../util/paths.ts";
+import { AsyncRunner } from "./async_runner.ts";
+import { CatalogCache } from "./config_cache.ts";
+import {
+  errorLine,
+  INTERNAL_ERROR,
+  INVALID_PARAMS,
+  INVALID_REQUEST,
+  METHOD_NOT_FOUND,
+  notificationLine,
+  parseMessage,
+  resultLine,
+  RpcError,
+  type RpcId,
+  SHUTTING_DOWN,
+} from "./jsonrpc.ts";
+import { requestOptions } from "./options.ts";
+import { catalogLogEntries, dispatchLogEntries, LogQueue } from "./log_queue.ts";
+
+/** The methods a host may call. */
+export const METHODS = ["dispatch", "transcript/append", "session/end", "hooks/list", "shutdown"] as const;
+
+/** Longest accepted line (UTF-16 units); a longer one is answered with an error and skipped, so memory stays bounded. */
+export const MAX_LINE_BYTES = 64 * 1024 * 1024;
+/** Dispatches handled at once; more wait their turn (each may run up to 64 hooks of its own). */
+export const MAX_CONCURRENT_DISPATCHES = 64;
+
+/** How a server is set up. */
+export type ServeSetup = {
+  /** The common options `serve` was started with: the defaults of every request. */
+  defaults: ParsedOptions;
+  env: Record<string, string | undefined>;
+  processCwd: string;
+  /** Writes text (whole lines) to the host; called one write at a time. */
+  write: (bytes: Uint8Array) => Promise<void>;
+};
+
+/** Serializes writes so that lines never interleave, coalescing lines queued during a write. */
+class LineWriter {
+  readonly #write: (bytes: Uint8Array) => Promise<void>;
+  #queue: string[] = [];
+  #flushing: Promise<void> | null = null;
+  #broken = false;
+  readonly #encoder = new TextEncoder();
+
+  constructor(write: (bytes: Uint8Array) => Promise<void>) {
+    this.#write = write;
+  }
+
+  send(line: string): void {
+    if (this.#broken) return;
+    this.#queue.push(line);
+    this.#flushing ??= this.#flush();
+  }
+
+  /** Settles once everything sent so far is written. */
+  async drained(): Promise<void> {
+    while (this.#flushing) await this.#flushing;
+  }
+
+  async #flush(): Promise<void> {
+    try {
+      while (this.#queue.length > 0) {
+        const text = this.#queue.join("\n") + "\n";
+        this.#queue = [];
+        try {
+          await this.#write(this.#encoder.encode(text));
+        } catch {
+          // The host closed our stdout: nobody is listening any more; drop what follows.
+          this.#broken = true;
+          this.#queue = [];
+        }
+      }
+    } finally {
+      this.#flushing = null;
+    }
+  }
+}
+
+/** A counting semaphore. */
+class Semaphore {
+  #free: number;
+  readonly #waiting: (() => void)[] = [];
+  constructor(n: number) {
+    this.#free = n;
+  }
+  async acquire(): Promise<void> {
+    if (this.#free > 0) {
+      this.#free--;
+      return;
+    }
+    await new Promise<void>((r) => this.#waiting.push(r));
+  }
+  release(): void {
+    const next = this.#waiting.shift();
+    if (next) next();
+    else this.#free++;
+  }
+}
+
+function isObject(v: unknown): v is JsonObject {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+function oneLine(e: unknown): string {
+  const msg = e instanceof Error ? e.message : String(e);
+  return msg.split("\n", 1)[0];
+}
+
+/** Where a session's files live: its home (async jobs, Stop guard) and temp root (spills). */
+type Place = { home: string; tempDir: string };
+
+/** The JSON-RPC hooks server. */
+export class HookServer {
+  readonly #setup: ServeSetup;
+  readonly #out: LineWriter;
+  readonly #pool = new McpPool();
+  readonly #cache: CatalogCache;
+  readonly #async: AsyncRunner;
+  readonly #dispatchSlots = new Semaphore(MAX_CONCURRENT_DISPATCHES);
+  readonly #writers = new Map<string, TranscriptWriter>();
+  readonly #log = new LogQueue();
+  /** Sessions seen, with every place they used: shutdown ends each of them. */
+  readonly #sessions = new Map<string, Map<string, Place>>();
+  /** Lines being handled (their responses not yet queued). */
+  readonly #inFlight = new Set<Promise<void>>();
+  /** Method calls other than shutdown in progress: shutdown waits for these. */
+  readonly #work = new Set<Promise<unknown>>();
+  #shuttingDown = false;
+  #stopReading: (() => void) | null = null;
+
+  /** @param setup defaults, environment and the output sink */
+  constructor(setup: ServeSetup) {
+    this.#setup = setup;
+    this.#out = new LineWriter(setup.write);
+    this.#async = new AsyncRunner((sessionId, results) => {
+      this.#out.send(notificationLine("hooks/asyncCompleted", { session_id: sessionId, results }));
+    });
+    this.#cache = new CatalogCache((catalog) => this.#onCatalogLoaded(catalog));
+  }
+
+  /** How often configuration was loaded (tests). */
+  get configLoads(): number {
+    return this.#cache.loads;
+  }
+
+  /**
+   * Reads messages from `input` until end of input or a `shutdown` request; returns the exit code
+   * once every response is written. End of input shuts down like `shutdown`, without a reply.
+   */
+  async run(input: ReadableStream<Uint8Array>): Promise<number> {
+    const reader = input.getReader();
+    const stopped = new Promise<null>((resolve) => {
+      this.#stopReading = () => resolve(null);
+    });
+    const decoder = new TextDecoder();
+    let buf = "";
+    let skipping = false;
+    try {
+      while (!this.#shuttingDown) {
+        const chunk = await Promise.race([reader.read(), stopped]);
+        if (chunk === null || chunk.done) break;
+        buf += decoder.decode(chunk.value, { stream: true });
+        let nl: number;
+        while ((nl = buf.indexOf("\n")) >= 0 && !this.#shuttingDown) {
+          const line = buf.slice(0, nl);
+          buf = buf.slice(nl + 1);
+          if (skipping) {
+            skipping = false;
+            continue;
+          }
+          this.#accept(line);
+        }
+        if (buf.length > MAX_LINE_BYTES) {
+          // An endless line: answer once, then drop input up to its end.
+          this.#out.send(
+            errorLine(
+              null,
+              new RpcError(INVALID_REQUEST, `a line longer than ${MAX_LINE_BYTES} characters was skipped`),
+            ),
+          );
+          buf = "";
+          skipping = true;
+        }
+      }
+      if (!this.#shuttingDown) {
+        buf += decoder.decode();
+        if (buf.trim() !== "" && !skipping) this.#accept(buf);
+        await this.shutdown();
+      }
+    } finally {
+      reader.releaseLock();
+    }
+    await this.#waitInFlight();
+    await this.#out.drained();
+    return 0;
+  }
+
+  /** Handles one line in the background, tracking it until its response is sent. */
+  #accept(line: string): void {
+    if (line.trim() === "") return;
+    const p = this.handleLine(line).catch(() => {});
+    this.#inFlight.add(p);
+    p.finally(() => this.#inFlight.delete(p));
+  }
+
+  async #waitInFlight(): Promise<void> {
+    while (this.#inFlight.size > 0) await Promise.all([...this.#inFlight]);
+  }
+
+  /** Handles one message line; the response (if any) is queued for output. */
+  async handleLine(line: string): Promise<void> {
+    const msg = parseMessage(line.endsWith("\r") ? line.slice(0, -1) : line);
+    if (msg.kind === "invalid") {
+      this.#out.send(errorLine(msg.id, msg.error));
+      return;
+    }
+    const id: RpcId | undefined = msg.kind === "request" ? msg.id : undefined;
+    try {
+      if (this.#shuttingDown && msg.method !== "shutdown") {
+        throw new RpcError(SHUTTING_DOWN, "the server is shutting down");
+      }
+      let result: unknown;
+      if (msg.method === "shutdown") {
+        await this.shutdown();
+        result = null;
+      } else {
+        const work = this.#call(msg.method, msg.params, id !== undefined);
+        this.#work.add(work);
+        try {
+          result = await work;
+        } finally {
+          this.#work.delete(work);
+        }
+      }
+      if (id !== undefined) this.#out.send(resultLine(id, result));
+    } catch (e) {
+      // JSON-RPC: a notification is never answered, not even with an error.
+      if (id === undefined) return;
+      const err = e instanceof RpcError ? e : new RpcError(INTERNAL_ERROR, `internal error: ${oneLine(e)}`);
+      this.#out.send(errorLine(id, err));
+    }
+  }
+
+  #call(method: string, params: unknown, isRequest: boolean): Promise<unknown> {
+    switch (method) {
+      case "dispatch":
+        return this.#dispatch(params);
+      case "transcript/append":
+        return this.#transcriptAppend(params);
+      case "session/end":
+        return this.#sessionEnd(params);
+      case "hooks/list":
+        return this.#hooksList(params);
+    }
+    if (!isRequest) return Promise.resolve(null);
+    return Promise.reject(
+      new RpcError(METHOD_NOT_FOUND, `unknown method ${JSON.stringify(method)} (methods: ${METHODS.join(", ")})`),
+    );
+  }
+
+  #params(params: unknown, method: string): JsonObject {
+    if (params === undefined) return {};
+    if (!isObject(params)) throw new RpcError(INVALID_PARAMS, `${method} params must be an object`);
+    return params;
+  }
+
+  #place(opts: ParsedOptions): Place {
+    const { env, processCwd } = this.#setup;
+    return { home: resolveHome(opts, env, processCwd), tempDir: resolveTempDir(opts, env, processCwd) };
+  }
+
+  #remember(sessionId: string, place: Place): void {
+    let places = this.#sessions.get(sessionId);
+    if (!places) {
+      places = new Map();
+      this.#sessions.set(sessionId, places);
+    }
+    const key = `${place.home}\0${place.tempDir}`;
+    if (!places.has(key)) places.set(key, place);
+  }
+
+  async #catalog(opts: ParsedOptions, cwd: string): Promise<Catalog> {
+    const { env, processCwd } = this.#setup;
+    const catalog = await this.#cache.get(configOptions(opts, env, processCwd, cwd));
+    if ("error" in catalog) throw new RpcError(INVALID_PARAMS, catalog.error);
+    return catalog;
+  }
+
+  #onCatalogLoaded(catalog: Catalog): void {
+    this.#log.add(catalog.home, catalogLogEntries(catalog));
+    // Servers whose entry changed or vanished from every loaded configuration are closed;
+    // the ones this configuration's runnable hooks use start opening now, not at their first event.
+    const keep: [string, JsonObject][] = [];
+    for (const c of this.#cache.catalogs()) keep.push(...Object.entries(c.mcpServers));
+    keep.push(...Object.entries(catalog.mcpServers));
+    this.#pool.retain(keep).catch(() => {});
+    if (catalog.hooksEnabled) this.#pool.prewarm(catalog, (h) => skipReason(h, catalog.bypassTrust) === null);
+  }
+
+  async #dispatch(params: unknown): Promise<DispatchResult> {
+    const p = this.#params(params, "dispatch");
+    const { options: rawOptions, ...event } = p;
+    const opts = requestOptions(rawOptions, this.#setup.defaults);
+    const place = this.#place(opts);
+    const validated = await validateEvent(event, transcriptFiller(place.home));
+    if (!validated.ok) throw new RpcError(INVALID_PARAMS, validated.error);
+    const ev = validated.value;
+    const cwd = opts.cwd ? absolute(opts.cwd as string, this.#setup.processCwd) : String(ev.input.cwd);
+    const sessionId = String(ev.input.session_id);
+    await this.#dispatchSlots.acquire();
+    try {
+      const catalog = await this.#catalog(opts, cwd);
+      this.#remember(sessionId, place);
+      const result = await dispatchEvent(ev, catalog, {
+        tempDir: place.tempDir,
+        // Logged below, after the response is on its way (log_queue.ts says why).
+        log: false,
+        runMcp: (h, input, c) => this.#pool.run(h, input, c),
+        startAsync: (jobs, sid) => this.#async.start(jobs, sid, place.tempDir),
+        takeAsync: (sid) => Promise.resolve(this.#async.take(sid)),
+      });
+      this.#log.add(catalog.home, dispatchLogEntries(result, catalog));
+      // A SessionEnd dispatch ends the session (SPEC §10): its async hooks and spills go.
+      if (ev.event === "SessionEnd") await this.#endSession(sessionId);
+      return result;
+    } finally {
+      this.#dispatchSlots.release();
+    }
+  }
+
+  async #transcriptAppend(params: unknown): Promise<{ path: string }> {
+    const p = this.#params(params, "transcript/append");
+    const opts = requestOptions(p.options, this.#setup.defaults);
+    const place = this.#place(opts);
+    if (typeof p.session_id !== "string" || p.session_id === "") {
+      throw new RpcError(INVALID_PARAMS, "transcript/append needs session_id (a non-empty string)");
+    }
+    if (typeof p.event !== "string") throw new RpcError(INVALID_PARAMS, "transcript/append needs event (a string)");
+    for (const k of ["turn_id", "actor", "agent_id"]) {
+      if (p[k] !== undefined && p[k] !== null && typeof p[k] !== "string") {
+        throw new RpcError(INVALID_PARAMS, `${k} must be a string or null`);
+      }
+    }
+    if (!isObject(p.payload)) throw new RpcError(INVALID_PARAMS, "transcript/append needs payload (an object)");
+    let writer = this.#writers.get(place.home);
+    if (!writer) {
+      const { TranscriptWriter } = await import("../session/transcript.ts");
+      writer = this.#writers.get(place.home) ?? new TranscriptWriter(place.home);
+      this.#writers.set(place.home, writer);
+    }
+    this.#remember(p.session_id, place);
+    const res = await writer.append({
+      sessionId: p.session_id,
+      event: p.event,
+      turnId: (p.turn_id as string | null | undefined) ?? null,
+      actor: (p.actor as string | null | undefined) ?? null,
+      payload: p.payload,
+      agentId: (p.agent_id as string | null | undefined) ?? null,
+    });
+    if (!res.ok) {
+      throw new RpcError(res.error.kind === "invalid" ? INVALID_PARAMS : INTERNAL_ERROR, res.error.message);
+    }
+    return { path: res.path };
+  }
+
+  async #sessionEnd(params: unknown): Promise<{ killed: number }> {
+    const p = this.#params(params, "session/end");
+    if (typeof p.session_id !== "string" || p.session_id === "") {
+      throw new RpcError(INVALID_PARAMS, "session/end needs session_id (a non-empty string)");
+    }
+    // A session never seen here may still have one-shot leftovers under the requested (or default) home.
+    this.#remember(p.session_id, this.#place(requestOptions(p.options, this.#setup.defaults)));
+    return await this.#endSession(p.session_id);
+  }
+
+  /** Ends one session in every place it used: async hooks killed, spills deleted, Stop guard cleared. */
+  async #endSession(sessionId: string): Promise<{ killed: number }> {
+    const places = [...(this.#sessions.get(sessionId)?.values() ?? [])];
+    this.#sessions.delete(sessionId);
+    // In-process async hooks first, then what one-shot dispatches left on disk, in every place.
+    let { killed } = await this.#async.endSession(sessionId);
+    const reports = await Promise.all(places.map(({ home, tempDir }) => endSession(home, tempDir, sessionId)));
+    for (const r of reports) killed += r.killedAsync;
+    return { killed };
+  }
+
+  /** The catalog as data: exactly what `mind-hooks list --json` prints (one format for both). */
+  async #hooksList(params: unknown): Promise<unknown> {
+    const p = this.#params(params, "hooks/list");
+    const opts = requestOptions(p.options, this.#setup.defaults);
+    const cwd = opts.cwd ? absolute(opts.cwd as string, this.#setup.processCwd) : this.#setup.processCwd;
+    const catalog = await this.#catalog(opts, cwd);
+    const { buildView, listData } = await import("../review/catalog_view.ts");
+    return listData(await buildView(catalog));
+  }
+
+  /**
+   * Shuts down: no new requests, waits for the ones in flight, ends every session seen (killing
+   * async hooks), closes the MCP pool and transcript files. Idempotent.
+   */
+  shutdown(): Promise<void> {
+    this.#shutdownDone ??= this.#shutdown();
+    return this.#shutdownDone;
+  }
+
+  #shutdownDone: Promise<void> | null = null;
+
+  async #shutdown(): Promise<void> {
+    this.#shuttingDown = true;
+    this.#stopReading?.();
+    // Requests that arrived before the shutdown are answered first.
+    while (this.#work.size > 0) await Promise.allSettled([...this.#work]);
+    const sessions = new Set([...this.#sessions.keys(), ...this.#async.sessions()]);
+    await Promise.all([...sessions].map((sid) => this.#endSession(sid)));
+    await this.#pool.close();
+    await Promise.all([...this.#writers.values()].map((w) => w.close().catch(() => {})));
+    await this.#log.flushed();
+  }
+}
