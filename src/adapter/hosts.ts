@@ -14,7 +14,7 @@
  * @module
  */
 import type { JsonObject } from "../events/types.ts";
-import { type EventName, isEventName } from "../events/names.ts";
+import { EVENT_NAMES, type EventName, isEventName } from "../events/names.ts";
 import { PERMISSION_MODES } from "../events/common.ts";
 import type { DispatchResult } from "../dispatch/result.ts";
 
@@ -32,34 +32,9 @@ export const HOST_NAMES: Record<Host, string> = { claude: "Claude Code", codex: 
  * `Interrupt`; its other events (`Notification`, `StopFailure`, `PostToolUseFailure`, …) have no mind
  * counterpart and are answered with nothing if they arrive anyway.
  */
-export const HOST_EVENTS: Record<Host, readonly EventName[]> = {
-  claude: [
-    "SessionStart",
-    "SessionEnd",
-    "UserPromptSubmit",
-    "PreToolUse",
-    "PermissionRequest",
-    "PostToolUse",
-    "PreCompact",
-    "PostCompact",
-    "SubagentStart",
-    "SubagentStop",
-    "Stop",
-  ],
-  codex: [
-    "SessionStart",
-    "SessionEnd",
-    "UserPromptSubmit",
-    "PreToolUse",
-    "PermissionRequest",
-    "PostToolUse",
-    "PreCompact",
-    "PostCompact",
-    "SubagentStart",
-    "SubagentStop",
-    "Stop",
-  ],
-};
+// Neither host raises mind's Interrupt; every other mind event exists in both.
+const BOTH_HOSTS_EVENTS: readonly EventName[] = EVENT_NAMES.filter((e) => e !== "Interrupt");
+export const HOST_EVENTS: Record<Host, readonly EventName[]> = { claude: BOTH_HOSTS_EVENTS, codex: BOTH_HOSTS_EVENTS };
 
 /**
  * The placeholder put in a required string field the host did not send (`model` for Claude Code, a

@@ -203,17 +203,8 @@ export function interpretStopLike(
  * continuation prompt.
  */
 export function aggregateStopLike(items: AggregationItem[]): EventDecision {
-  const stop = items.find((i) => i.effect.stop);
-  if (stop) {
-    const stopReason = stop.effect.stopReason ?? null;
-    return {
-      ...NO_DECISION,
-      decision: "stop",
-      continue: false,
-      stopReason,
-      reason: stopReason,
-    };
-  }
+  const stopped = aggregateStopOnly(items);
+  if (stopped.decision === "stop") return stopped;
   const reasons = items.flatMap((i) => i.effect.blockReason !== undefined ? [i.effect.blockReason] : []);
   if (reasons.length === 0) return NO_DECISION;
   const prompt = joinFeedback(reasons);

@@ -7,6 +7,7 @@
 import type { EventModule } from "./types.ts";
 import { NO_DECISION } from "./types.ts";
 import {
+  aggregateStopOnly,
   blockDecision,
   checkEventName,
   commonInput,
@@ -59,17 +60,6 @@ export const userPromptSubmit: EventModule = {
         reason: block.effect.blockReason!,
       };
     }
-    const stop = items.find((i) => i.effect.stop);
-    if (stop) {
-      const stopReason = stop.effect.stopReason ?? null;
-      return {
-        ...NO_DECISION,
-        decision: "stop",
-        continue: false,
-        stopReason,
-        reason: stopReason,
-      };
-    }
-    return NO_DECISION;
+    return aggregateStopOnly(items);
   },
 };
