@@ -7,6 +7,7 @@
  * @module
  */
 import { UsageError } from "./src/cli/args.ts";
+import { runInSandbox } from "./src/sandbox/launch.ts";
 import denoJson from "./deno.json" with { type: "json" };
 
 /** The version printed by `--version` (from deno.json, the one place it is kept). */
@@ -26,6 +27,8 @@ Usage:
   mind-hooks transcript append|path|show ...
   mind-hooks session-end --session ID
   mind-hooks schema [input|output|config|result] [EVENT]
+  mind-hooks doctor              the sandbox's permission set, proven; shell, config and trust checks
+  mind-hooks install claude|codex [--user|--project DIR] [--uninstall] [--dry-run]
   mind-hooks --version | --help | COMMAND --help
 
 Common options: --home DIR, --cwd DIR, --profile NAME, -c KEY=VALUE, --hooks-file FILE,
@@ -47,7 +50,9 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   "session-end": async () => (await import("./src/cli/session_end.ts")).sessionEndCommand,
   review: async () => (await import("./src/cli/review.ts")).reviewCommand,
   serve: async () => (await import("./src/cli/serve.ts")).serveCommand,
+  install: async () => (await import("./src/cli/install.ts")).installCommand,
   "__async-run": async () => (await import("./src/cli/async_run.ts")).asyncRunCommand,
+  doctor: async () => (await import("./src/cli/doctor.ts")).doctorCommand,
 };
 
 /** Runs the CLI with `args`; returns the exit code. Never throws. */
@@ -64,7 +69,8 @@ export async function main(args: string[]): Promise<number> {
     }
     const load = COMMANDS[name];
     if (!load) throw new UsageError(`unknown command ${JSON.stringify(name)} (see mind-hooks --help)`);
-    return await (await load())(rest);
+    // SPEC §15: the command runs in a Worker holding only this run's permissions (src/sandbox/).
+    return await runInSandbox(name, rest, async () => await (await load())(rest));
   } catch (e) {
     if (e instanceof UsageError) {
       console.error(`mind-hooks: ${e.message}`);
@@ -72,8 +78,19 @@ export async function main(args: string[]): Promise<number> {
     }
     const msg = e instanceof Error ? e.message : String(e);
     console.error(`mind-hooks: internal error: ${msg.split("\n", 1)[0]}`);
-    return 2;
+    // Registered as a Claude Code or Codex hook, exit 2 would block every tool call of the host:
+    // when the engine itself fails there, the host's action must proceed (SPEC §1: hooks never
+    // take the agent down).
+    return isAdapterMode(args) ? 0 : 2;
   }
+}
+
+/** True for `dispatch --protocol claude|codex`, where the host reads our exit code as its own. */
+function isAdapterMode(args: string[]): boolean {
+  const i = args.findIndex((a) => a === "--protocol" || a.startsWith("--protocol="));
+  if (i < 0) return false;
+  const value = args[i].includes("=") ? args[i].slice(args[i].indexOf("=") + 1) : args[i + 1];
+  return value === "claude" || value === "codex";
 }
 
 if (import.meta.main) {

@@ -8,7 +8,7 @@
  * @module
  */
 import type { JsonObject } from "../events/types.ts";
-import { contentHash, type HookKey, type Layer } from "../trust/hash.ts";
+import { contentHashSync, type HookKey, type Layer } from "../trust/hash.ts";
 import { collectHandlers, type DiscoveredHandler } from "./handlers.ts";
 import { loadConfigFile } from "./files.ts";
 import { type Warning, warning } from "./warnings.ts";
@@ -477,24 +477,22 @@ export async function loadCatalog(
   readState(userToml, state);
   readState(cli, state);
 
-  const handlers = await Promise.all(
-    discovered.map(async (d): Promise<HookHandler> => {
-      const hash = await contentHash(d.event, d.matcher, d.handler);
-      if (d.layer === "managed") {
-        return {
-          ...d,
-          hash,
-          status: "managed",
-          enabled: true,
-          trustedHash: null,
-        };
-      }
-      const s = state.get(d.key);
-      const trustedHash = s?.trusted_hash ?? null;
-      const status: TrustStatus = trustedHash === null ? "untrusted" : trustedHash === hash ? "trusted" : "modified";
-      return { ...d, hash, status, enabled: s?.enabled ?? true, trustedHash };
-    }),
-  );
+  const handlers = discovered.map((d): HookHandler => {
+    const hash = contentHashSync(d.event, d.matcher, d.handler);
+    if (d.layer === "managed") {
+      return {
+        ...d,
+        hash,
+        status: "managed",
+        enabled: true,
+        trustedHash: null,
+      };
+    }
+    const s = state.get(d.key);
+    const trustedHash = s?.trusted_hash ?? null;
+    const status: TrustStatus = trustedHash === null ? "untrusted" : trustedHash === hash ? "trusted" : "modified";
+    return { ...d, hash, status, enabled: s?.enabled ?? true, trustedHash };
+  });
 
   // hooks.stop_block_cap: user layer, overridable by -c for this process.
   const cliCap = tableOf(cli, "hooks")?.stop_block_cap;

@@ -19,6 +19,19 @@ export type EventInput = {
   warnings: Warning[];
 };
 
+/**
+ * A message as one line: V8's JSON.parse errors quote a piece of the input, which may hold line
+ * breaks or other control characters; they are escaped, and the whole is capped.
+ */
+export function oneLine(message: string, max = 300): string {
+  const escaped = message.replace(
+    // deno-lint-ignore no-control-regex -- control characters are exactly what must be escaped
+    /[\u0000-\u001f\u007f\u2028\u2029]/g,
+    (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0"),
+  );
+  return escaped.length > max ? escaped.slice(0, max) + "…" : escaped;
+}
+
 /** Parses stdin text as an event; an error is one line naming the problem. */
 export function parseEventText(
   text: string,
@@ -34,7 +47,7 @@ export function parseEventText(
   } catch (e) {
     return {
       ok: false,
-      error: `stdin is not valid JSON: ${e instanceof Error ? e.message : String(e)}`,
+      error: `stdin is not valid JSON: ${oneLine(e instanceof Error ? e.message : String(e))}`,
     };
   }
 }

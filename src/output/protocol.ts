@@ -8,13 +8,14 @@ import type { RawCompletion } from "../runner/types.ts";
 import { formatIssue, type JsonSchema, validateJson } from "../schema/validate.ts";
 
 function firstLine(text: string, max = 200): string {
-  const line = text.trim().split("\n", 1)[0] ?? "";
+  const line = text.trim().split(/[\r\n\u2028\u2029]/, 1)[0] ?? "";
   return line.length > max ? line.slice(0, max) + "…" : line;
 }
 
 /** The reason text for a completion that did not exit normally, or null. */
 function abnormalEnd(raw: RawCompletion): string | null {
-  if (raw.spawnError !== null) return `spawn failed: ${raw.spawnError}`;
+  // One line (SPEC §8 reasons): an MCP transport error may span lines.
+  if (raw.spawnError !== null) return `spawn failed: ${firstLine(raw.spawnError, 500) || "unknown error"}`;
   if (raw.timedOut) return `timeout after ${raw.timeoutSec}s`;
   if (raw.exitCode === null) {
     return `killed by signal ${raw.signal ?? "unknown"}`;

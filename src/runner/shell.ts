@@ -211,13 +211,53 @@ function assertKillablePid(pid: number): void {
   }
 }
 
-const sleep = (ms: number) =>
-  new Promise<void>((resolve) => setTimeout(resolve, ms));
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Signals a process group (signal 0 = probe). `Deno.kill` needs an unrestricted `run` permission;
+ * the sandbox (src/sandbox/) grants `run` for the hook shell and `/bin/sh` only, so there the signal
+ * is sent by `/bin/sh`'s `kill` builtin instead. Throws `Deno.errors.NotFound` for a group that
+ * does not exist (ESRCH) and `PermissionDenied` for one the engine may not signal (EPERM), like
+ * `Deno.kill`.
+ */
+export function signalGroup(pid: number, signal: Deno.Signal | 0): void {
+  assertKillablePid(pid);
+  sendSignal(-pid, signal);
+}
+
+/** Signals one process (signal 0 = probe), with the same fallback and errors as {@linkcode signalGroup}. */
+export function signalProcess(pid: number, signal: Deno.Signal | 0): void {
+  assertKillablePid(pid);
+  sendSignal(pid, signal);
+}
+
+function sendSignal(target: number, signal: Deno.Signal | 0): void {
+  try {
+    Deno.kill(target, signal as Deno.Signal);
+    return;
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotCapable)) throw e;
+  }
+  // `kill -SIG -PGID` (not `kill -s SIG -- -PGID`): the form dash, bash and zsh all accept.
+  const flag = signal === 0 ? "-0" : `-${signal.replace(/^SIG/, "")}`;
+  const out = new Deno.Command("/bin/sh", {
+    args: ["-c", `kill ${flag} ${target}`],
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+    clearEnv: true,
+    env: { PATH: "/usr/bin:/bin" },
+  }).outputSync();
+  if (out.success) return;
+  const why = new TextDecoder().decode(out.stderr).trim();
+  if (/not permitted|permission/i.test(why)) throw new Deno.errors.PermissionDenied(why);
+  throw new Deno.errors.NotFound(why || `no process ${target}`);
+}
 
 /** True when no process of the group exists any more (ESRCH); zombies still count as existing. */
 function groupGone(pid: number): boolean {
   try {
-    Deno.kill(-pid, 0);
+    signalGroup(pid, 0);
     return false;
   } catch (e) {
     return e instanceof Deno.errors.NotFound;
@@ -257,9 +297,7 @@ export async function killProcessTree(
   platform: Platform = currentPlatform(),
   graceMs: number = DEFAULT_KILL_GRACE_MS,
 ): Promise<void> {
-  const systemRoot = platform === "windows"
-    ? Deno.env.get("SystemRoot")
-    : undefined;
+  const systemRoot = platform === "windows" ? Deno.env.get("SystemRoot") : undefined;
   const plan = killPlan(platform, pid, { graceMs, systemRoot });
   const start = Date.now();
   for (const step of plan.steps) {
@@ -268,7 +306,7 @@ export async function killProcessTree(
       // Before an escalation, stop early when SIGTERM already did the job.
       if (wait > 0 && await waitGroupGone(pid, wait)) return;
       try {
-        Deno.kill(-pid, step.signal);
+        signalGroup(pid, step.signal);
       } catch (e) {
         if (
           e instanceof Deno.errors.NotFound ||

@@ -9,6 +9,7 @@
  * @module
  */
 import type { EventName } from "../events/names.ts";
+import { sha256Hex } from "../util/sha256.ts";
 
 /** The six layers, lowest to highest in configuration order. */
 export const LAYERS = [
@@ -98,22 +99,12 @@ export function hashSubject(
   return { event, matcher, handler };
 }
 
-const HEX = Array.from(
-  { length: 256 },
-  (_, i) => i.toString(16).padStart(2, "0"),
-);
-
 /** `sha256:<64 hex>` of the canonical JSON of the hash subject. */
-export async function contentHash(
-  event: EventName,
-  matcher: string | null,
-  handler: NormalizedHandler,
-): Promise<string> {
-  const bytes = new TextEncoder().encode(
-    canonicalJson(hashSubject(event, matcher, handler)),
-  );
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-  let hex = "";
-  for (const b of digest) hex += HEX[b];
-  return `sha256:${hex}`;
+export function contentHashSync(event: EventName, matcher: string | null, handler: NormalizedHandler): string {
+  return `sha256:${sha256Hex(new TextEncoder().encode(canonicalJson(hashSubject(event, matcher, handler))))}`;
+}
+
+/** Async form of {@link contentHashSync}, kept for library callers. */
+export function contentHash(event: EventName, matcher: string | null, handler: NormalizedHandler): Promise<string> {
+  return Promise.resolve(contentHashSync(event, matcher, handler));
 }

@@ -1,0 +1,216 @@
+/**
+ * `mind-hooks doctor [options]` (SPEC §15): prints the effective permission set of this run and
+ * proves it — inside the sandbox it tries a read and a write outside the granted paths and a network
+ * connection, each of which Deno must refuse — then checks the hook shell, the configuration files
+ * (parse errors) and the trust state (hooks needing review), and prints what to fix.
+ *
+ * Exit 0 when nothing needs fixing, 1 when something does (each item is printed with its fix).
+ * @module
+ */
+import { COMMON_OPTIONS, parseArgs, UsageError } from "./args.ts";
+import { configOptions, envRecord } from "./context.ts";
+import { loadCatalog } from "../config/discovery.ts";
+import { formatWarning } from "../config/warnings.ts";
+import { absolute, join } from "../util/paths.ts";
+import { sandboxPlan } from "../sandbox/launch.ts";
+import type { Grant, SandboxPlan } from "../sandbox/plan.ts";
+
+const HELP = `mind-hooks doctor [options]
+
+Prints the permission set this engine runs with (the sandbox, SECURITY.md) and
+proves it by trying, inside the sandbox, a read and a write outside it and a
+network connection: each must be denied. Then checks the hook shell, the
+configuration files and the trust state, and prints what to fix.
+Exit 0: nothing to fix; 1: see the lines marked "fix:".
+
+Options: --home DIR, --cwd DIR, --profile NAME, -c KEY=VALUE, --hooks-file FILE,
+         --requirements FILE, --temp-dir DIR`;
+
+/** The outcome of one probe. */
+export type ProbeResult = { what: string; denied: boolean; detail: string };
+
+function describe(g: Grant): string {
+  if (g === true) return "unrestricted";
+  if (g === false || g.length === 0) return "none";
+  return g.join(", ");
+}
+
+/** The permission table of a plan, one line per kind. */
+export function permissionLines(plan: SandboxPlan): string[] {
+  const rows: [string, string, string | undefined][] = [
+    ["read", describe(plan.read), plan.why.read],
+    ["write", describe(plan.write), plan.why.write],
+    ["run", describe(plan.run), plan.why.run],
+    ["net", describe(plan.net), plan.why.net],
+    ["env", "unrestricted", "hooks get the engine's environment (SPEC §7.1)"],
+    ["sys", "none", undefined],
+    ["ffi", "none", undefined],
+  ];
+  return rows.map(([k, v, why]) => `  ${k.padEnd(5)} ${v}${why ? `\n        (${why})` : ""}`);
+}
+
+function outcome(what: string, e: unknown): ProbeResult {
+  if (e instanceof Deno.errors.NotCapable || e instanceof Deno.errors.PermissionDenied) {
+    return { what, denied: true, detail: "denied by Deno" };
+  }
+  return { what, denied: false, detail: `not denied by the sandbox (${e instanceof Error ? e.name : String(e)})` };
+}
+
+/** A path that no grant of `plan` covers, under `base`. */
+function outside(plan: SandboxPlan, base: string, name: string): string {
+  const granted = (g: Grant, p: string) =>
+    g === true || (Array.isArray(g) && g.some((x) => p === x || p.startsWith(x.endsWith("/") ? x : x + "/")));
+  let p = join(base, name);
+  for (let i = 0; granted(plan.read, p) || granted(plan.write, p); i++) p = join(base, `${name}-${i}`);
+  return p;
+}
+
+/** Tries what the sandbox must refuse: a read and a write outside it, and a network connection. */
+export async function probeSandbox(plan: SandboxPlan): Promise<ProbeResult[]> {
+  const results: ProbeResult[] = [];
+  // A file every POSIX system has, unless the plan grants it (then a made-up one beside it).
+  const readTarget = Deno.build.os === "windows" ? "C:\\Windows\\win.ini" : outside(plan, "/etc", "passwd");
+  try {
+    await Deno.readTextFile(readTarget);
+    results.push({ what: `read ${readTarget}`, denied: false, detail: "the read succeeded" });
+  } catch (e) {
+    results.push(
+      e instanceof Deno.errors.NotFound
+        ? { what: `read ${readTarget}`, denied: false, detail: "not denied (the file does not exist)" }
+        : outcome(`read ${readTarget}`, e),
+    );
+  }
+  const writeTarget = outside(plan, plan.facts.tempRoot, `mind-hooks-doctor-${crypto.randomUUID()}`);
+  try {
+    await Deno.writeTextFile(writeTarget, "doctor probe\n");
+    await Deno.remove(writeTarget).catch(() => {});
+    results.push({ what: `write ${writeTarget}`, denied: false, detail: "the write succeeded (file removed)" });
+  } catch (e) {
+    results.push(outcome(`write ${writeTarget}`, e));
+  }
+  // 192.0.2.1 (TEST-NET-1, RFC 5737) is never a configured MCP host; the attempt must fail before any
+  // packet leaves, at the permission check.
+  const host = "192.0.2.1";
+  try {
+    const conn = await Deno.connect({ hostname: host, port: 80 });
+    conn.close();
+    results.push({ what: `connect ${host}:80`, denied: false, detail: "the connection opened" });
+  } catch (e) {
+    results.push(outcome(`connect ${host}:80`, e));
+  }
+  return results;
+}
+
+/** Checks that the hook shell starts; returns a line and whether it needs fixing. */
+async function checkShell(env: Record<string, string | undefined>): Promise<{ line: string; fix: string | null }> {
+  if (Deno.build.os === "windows") {
+    const comspec = env.ComSpec ?? env.COMSPEC ?? "cmd.exe";
+    return { line: `shell: ${comspec} /S /C (Windows)`, fix: null };
+  }
+  const shell = env.SHELL || "/bin/sh";
+  const started = performance.now();
+  try {
+    const out = await new Deno.Command(shell, {
+      args: ["-lc", "exit 0"],
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+    })
+      .output();
+    const ms = Math.round(performance.now() - started);
+    if (!out.success) {
+      return { line: `shell: ${shell} -lc exited ${out.code}`, fix: `make "${shell} -lc 'exit 0'" succeed` };
+    }
+    const slow = ms > 300
+      ? `every hook pays ${ms} ms for the login profile of ${shell}; set SHELL=/bin/sh for the host, or slim the profile`
+      : null;
+    return { line: `shell: ${shell} -lc starts in ${ms} ms`, fix: slow };
+  } catch (e) {
+    return {
+      line: `shell: ${shell} cannot start (${e instanceof Error ? e.message.split("\n")[0] : String(e)})`,
+      fix: `set SHELL to an installed shell (hooks run as $SHELL -lc)`,
+    };
+  }
+}
+
+/** Runs the command; returns the exit code. */
+export async function doctorCommand(args: string[]): Promise<number> {
+  const { options, positionals } = parseArgs(args, COMMON_OPTIONS);
+  if (options.help) {
+    console.log(HELP);
+    return 0;
+  }
+  if (positionals.length > 0) throw new UsageError(`doctor takes no arguments (got ${JSON.stringify(positionals[0])})`);
+  const env = envRecord();
+  const processCwd = Deno.cwd();
+  const fixes: string[] = [];
+  const out: string[] = [];
+  const plan = sandboxPlan();
+
+  out.push("sandbox");
+  if (!plan) {
+    out.push("  NOT sandboxed: MIND_HOOKS_SANDBOX=off (or not started through main.ts); the engine holds");
+    out.push("  the whole static permission set of deno.json");
+    fixes.push("unset MIND_HOOKS_SANDBOX to run the engine in its sandbox");
+  } else {
+    out.push(`  permissions of this run (a Worker; the same set as dispatch here):`);
+    out.push(...permissionLines(plan));
+    for (const n of plan.notes) out.push(`  note: ${n}`);
+    const { sandboxReason } = await import("../sandbox/launch.ts");
+    const why = await sandboxReason(plan, args);
+    out.push(
+      why
+        ? `  dispatch from ${plan.facts.searchFrom} runs in the sandbox: ${why}`
+        : `  dispatch from ${plan.facts.searchFrom} takes the fast path (only your own and managed files are parsed):` +
+          `\n    static permissions, network revoked unless an MCP server is configured`,
+    );
+    out.push("  proof (each must be denied):");
+    for (const r of await probeSandbox(plan)) {
+      out.push(`    ${r.denied ? "ok  " : "FAIL"} ${r.what}: ${r.detail}`);
+      if (!r.denied) fixes.push(`the sandbox let "${r.what}" through: report this as a security bug`);
+    }
+  }
+
+  out.push("", "hook shell");
+  const shell = await checkShell(env);
+  out.push(`  ${shell.line}`);
+  if (shell.fix) fixes.push(shell.fix);
+
+  out.push("", "configuration");
+  const cwd = options.cwd ? absolute(options.cwd as string, processCwd) : processCwd;
+  const catalog = await loadCatalog(configOptions(options, env, processCwd, cwd));
+  if ("error" in catalog) {
+    out.push(`  -c: ${catalog.error}`);
+    fixes.push(`fix the -c value: ${catalog.error}`);
+  } else {
+    const broken = catalog.warnings.filter((w) => w.code === "W_PARSE" || w.code === "W_UNREADABLE");
+    const other = catalog.warnings.length - broken.length;
+    out.push(
+      `  ${catalog.handlers.length} hook(s) from ${new Set(catalog.handlers.map((h) => h.sourcePath)).size} source(s)`,
+    );
+    for (const w of broken) {
+      out.push(`  ${formatWarning(w)}`);
+      fixes.push(`fix ${w.source}${w.line ? `:${w.line}` : ""} (${w.code}); the rest of the configuration still loads`);
+    }
+    if (other > 0) out.push(`  ${other} other warning(s): see mind-hooks list`);
+    if (!catalog.hooksEnabled) out.push("  hooks are turned off ([features] hooks = false)");
+
+    out.push("", "trust");
+    if (catalog.project) {
+      out.push(`  project ${catalog.project.root}: ${catalog.project.trusted ? "trusted" : "NOT trusted"}`);
+      if (!catalog.project.trusted) {
+        fixes.push(`the project's hooks are not loaded: mind-hooks project trust ${catalog.project.root}`);
+      }
+    } else out.push("  no project layer here");
+    const review = catalog.handlers.filter((h) => h.enabled && (h.status === "untrusted" || h.status === "modified"));
+    const modified = review.filter((h) => h.status === "modified").length;
+    out.push(`  ${review.length} hook(s) need review (${modified} modified since trusted)`);
+    if (review.length > 0) fixes.push(`${review.length} hook(s) will not run until trusted: mind-hooks review`);
+  }
+
+  out.push("");
+  if (fixes.length === 0) out.push("nothing to fix");
+  else for (const f of fixes) out.push(`fix: ${f}`);
+  console.log(out.join("\n"));
+  return fixes.length === 0 ? 0 : 1;
+}

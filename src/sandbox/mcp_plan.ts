@@ -1,0 +1,49 @@
+/**
+ * The planning pass of the sandbox: inside a read-only Worker, load the configuration as the command
+ * would and list what its MCP servers need (SPEC §2.7): the `host:port` of every HTTP server and the
+ * program of every stdio server. Only runs when a configuration file mentions `mcp_servers`.
+ * @module
+ */
+import type { SandboxPlan } from "./plan.ts";
+import { scanArgs } from "./plan.ts";
+import { absolute } from "../util/paths.ts";
+
+/** `host:port` of an http(s) URL, or null. */
+export function netTarget(url: string): string | null {
+  try {
+    const u = new URL(url);
+    if (u.protocol !== "http:" && u.protocol !== "https:") return null;
+    const port = u.port || (u.protocol === "https:" ? "443" : "80");
+    return `${u.hostname}:${port}`;
+  } catch {
+    return null;
+  }
+}
+
+/** What the configured MCP servers need, loaded with the command line of this run. */
+export async function mcpNeeds(plan: SandboxPlan): Promise<{ hosts: string[]; programs: string[] }> {
+  const { loadCatalog } = await import("../config/discovery.ts");
+  const { options } = scanArgs(Deno.args.slice(1));
+  const cwd = Deno.cwd();
+  const catalog = await loadCatalog({
+    home: plan.facts.home,
+    cwd: plan.facts.searchFrom,
+    profile: options.profile?.at(-1),
+    overrides: [...(options.config ?? []), ...(options.c ?? [])],
+    hooksFiles: (options["hooks-file"] ?? []).map((f) => absolute(f, cwd)),
+    requirements: plan.facts.requirements,
+    env: Deno.env.toObject(),
+  });
+  const hosts = new Set<string>();
+  const programs = new Set<string>();
+  if ("error" in catalog) return { hosts: [], programs: [] };
+  for (const cfg of Object.values(catalog.mcpServers)) {
+    if (typeof cfg.url === "string") {
+      const t = netTarget(cfg.url);
+      if (t) hosts.add(t);
+    } else if (typeof cfg.command === "string" && cfg.command.trim() !== "") {
+      programs.add(cfg.command.trim());
+    }
+  }
+  return { hosts: [...hosts], programs: [...programs] };
+}

@@ -1,0 +1,360 @@
+/**
+ * The sandbox plan (SPEC §15 "Sandbox"): which paths, programs and hosts one run of the engine may
+ * touch, resolved at run time from the command line and the environment, before any configuration
+ * file is read. The entry point (src/sandbox/launch.ts) then runs the command in a Worker whose Deno
+ * permissions are exactly this plan, so Deno itself refuses everything else.
+ *
+ * The static set in deno.json (`permissions.default`, loaded by `-P`) is the ceiling: Deno cannot
+ * express "this user's home" in a flag baked into a compiled binary, so the ceiling is broad and
+ * this module narrows it per run. Computing a plan reads no configuration file: it stats paths,
+ * resolves symlinks and lists `$MIND_HOME/plugins/`, nothing more — parsing what strangers commit
+ * happens only inside the sandbox.
+ * @module
+ */
+import { absolute, join } from "../util/paths.ts";
+
+/** One permission of the plan: `true` = unrestricted, `false` = none, a list = only those. */
+export type Grant = boolean | string[];
+
+/** The narrowed permission set of one run, with the reason for each grant. */
+export type SandboxPlan = {
+  /** The command the plan is for. */
+  command: string;
+  read: Grant;
+  write: Grant;
+  run: Grant;
+  net: Grant;
+  /** The engine hands its environment to hooks (SPEC §7.1), so it may read it. */
+  env: true;
+  sys: false;
+  ffi: false;
+  /** Why each non-empty grant is there, one line per kind, for `doctor` and SECURITY.md. */
+  why: Partial<Record<"read" | "write" | "run" | "net", string>>;
+  /** Deliberate widenings (e.g. `run` unrestricted because LD_PRELOAD is set), each one line. */
+  notes: string[];
+  /** Resolved facts the launcher and `doctor` reuse. */
+  facts: PlanFacts;
+};
+
+/** Paths and programs resolved while planning. */
+export type PlanFacts = {
+  home: string;
+  tempRoot: string;
+  spillDir: string;
+  /** Where the project search starts (`--cwd`, the event's cwd, else the process cwd). */
+  searchFrom: string;
+  requirements: string;
+  shells: string[];
+  /** Environment variables that force an unrestricted `run` (Deno refuses to spawn with them otherwise). */
+  loaderVars: string[];
+};
+
+/** The inputs of planning: the command line, the environment and the process cwd. */
+export type PlanInput = {
+  command: string;
+  args: readonly string[];
+  env: Record<string, string | undefined>;
+  processCwd: string;
+  /** dispatch only: the `cwd` field of the event read from stdin, when it has one. */
+  eventCwd?: string;
+  /** HTTP MCP hosts (`host:port`) and stdio MCP programs, when a planning pass found them. */
+  mcp?: { hosts: string[]; programs: string[] };
+  os?: typeof Deno.build.os;
+};
+
+/** Options that take a value, per command (the rest are flags); unknown options are ignored here. */
+const VALUE_OPTIONS = new Set([
+  "home",
+  "cwd",
+  "profile",
+  "config",
+  "c",
+  "hooks-file",
+  "requirements",
+  "temp-dir",
+  "protocol",
+  "project",
+  "command",
+  "session",
+  "agent",
+  "event",
+  "turn",
+  "actor",
+  "payload",
+]);
+
+/** Options of the command line that matter for planning. Never throws: the command itself reports usage errors. */
+export function scanArgs(args: readonly string[]): { options: Record<string, string[]>; positionals: string[] } {
+  const options: Record<string, string[]> = {};
+  const positionals: string[] = [];
+  const put = (k: string, v: string) => (options[k] ??= []).push(v);
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === "--") {
+      positionals.push(...args.slice(i + 1));
+      break;
+    }
+    if (a.startsWith("--")) {
+      const eq = a.indexOf("=");
+      const name = eq > 0 ? a.slice(2, eq) : a.slice(2);
+      if (eq > 0) put(name, a.slice(eq + 1));
+      else if (VALUE_OPTIONS.has(name) && i + 1 < args.length) put(name, args[++i]);
+      else put(name, "");
+    } else if (a.startsWith("-") && a.length > 1) {
+      const name = a.slice(1, 2);
+      if (a.length > 2) put(name, a.slice(2));
+      else if (VALUE_OPTIONS.has(name) && i + 1 < args.length) put(name, args[++i]);
+      else put(name, "");
+    } else positionals.push(a);
+  }
+  return { options, positionals };
+}
+
+/** Environment variables with which Deno spawns only under an unrestricted `run` permission. */
+export function loaderVariables(env: Record<string, string | undefined>): string[] {
+  return Object.keys(env).filter((k) => /^(LD_|DYLD_)/.test(k)).sort();
+}
+
+async function real(path: string): Promise<string | null> {
+  try {
+    return await Deno.realPath(path);
+  } catch {
+    return null;
+  }
+}
+
+/** `path` and, when it differs and exists, its real path: Deno checks the path as the engine names it. */
+async function bothForms(path: string): Promise<string[]> {
+  const r = await real(path);
+  return r && r !== path ? [path, r] : [path];
+}
+
+/** The ancestors of an absolute POSIX or Windows path, nearest first, itself included. */
+export function ancestors(path: string): string[] {
+  const out: string[] = [];
+  let dir = path.replace(/[\\/]+$/, "") || path.slice(0, 1);
+  for (let i = 0; i < 4096; i++) {
+    out.push(dir);
+    const parent = dir.replace(/[\\/][^\\/]*$/, "") || (dir.startsWith("/") ? "/" : dir);
+    if (parent === dir || dir === "/" || /^[A-Za-z]:$/.test(parent)) {
+      if (/^[A-Za-z]:$/.test(parent) && parent + "\\" !== dir) out.push(parent + "\\");
+      break;
+    }
+    dir = parent;
+  }
+  return out;
+}
+
+/** The `.mind` candidates of the project search (SPEC §2.3) from `start`, for the given and the real path. */
+async function projectChain(start: string): Promise<{ reads: string[]; needsStart: boolean }> {
+  const r = await real(start);
+  const reads = new Set<string>();
+  for (const base of r && r !== start ? [start, r] : [start]) {
+    for (const dir of ancestors(base)) reads.add(join(dir, ".mind"));
+  }
+  // The engine resolves the start's real path, which Deno allows only with read access to the start
+  // itself (and so to everything below it). When the start is already real, the fallback of that
+  // failed resolution gives the same path, so the grant is not needed.
+  return { reads: [...reads], needsStart: r !== null && r !== start };
+}
+
+/** The shell(s) hooks run under (SPEC §7.1) plus `/bin/sh`, which signals process groups on the engine's behalf. */
+export function shellsFor(env: Record<string, string | undefined>, os: typeof Deno.build.os): string[] {
+  if (os === "windows") {
+    const comspec = Object.entries(env).find(([k, v]) => k.toUpperCase() === "COMSPEC" && v)?.[1] ?? "cmd.exe";
+    const root = Object.entries(env).find(([k, v]) => k.toUpperCase() === "SYSTEMROOT" && v)?.[1];
+    return [comspec, root ? `${root.replace(/[\\/]+$/, "")}\\System32\\taskkill.exe` : "taskkill.exe"];
+  }
+  const shell = env.SHELL || "/bin/sh";
+  return shell === "/bin/sh" ? ["/bin/sh"] : [shell, "/bin/sh"];
+}
+
+/** The program that re-enters this engine (the detached async runner, SPEC §7.2). */
+export function selfProgram(): string {
+  return Deno.execPath();
+}
+
+function resolveHome(opts: Record<string, string[]>, env: PlanInput["env"], cwd: string): string {
+  const given = opts.home?.at(-1) ?? env.MIND_HOME;
+  if (given) return absolute(given, cwd);
+  return join(env.HOME ?? env.USERPROFILE ?? cwd, ".mind");
+}
+
+function resolveTemp(opts: Record<string, string[]>, env: PlanInput["env"], cwd: string, os: string): string {
+  const given = opts["temp-dir"]?.at(-1) ?? env.MIND_TEMP_DIR;
+  if (given) return absolute(given, cwd);
+  return env.TMPDIR ?? env.TEMP ?? env.TMP ?? (os === "windows" ? "C:\\Windows\\Temp" : "/tmp");
+}
+
+async function pluginRoots(home: string): Promise<string[]> {
+  const out: string[] = [];
+  try {
+    for await (const e of Deno.readDir(join(home, "plugins"))) {
+      const r = await real(join(home, "plugins", e.name));
+      if (r) out.push(r);
+    }
+  } catch { /* no plugins folder */ }
+  return out;
+}
+
+/** Commands whose plan is the dispatch plan (they read configuration and may run hooks or kill them). */
+const ENGINE_COMMANDS = new Set(["dispatch", "doctor", "__async-run", "session-end"]);
+/** Commands that read configuration and write only the home (state, trusted copies, logs). */
+const CONFIG_COMMANDS = new Set([
+  "list",
+  "review",
+  "trust",
+  "untrust",
+  "enable",
+  "disable",
+  "project",
+  "validate",
+  "transcript",
+]);
+
+/** The paths and programs of one run, from the command line and the environment alone (no file access). */
+export function resolveFacts(input: PlanInput): PlanFacts {
+  const os = input.os ?? Deno.build.os;
+  const { options } = scanArgs(input.args);
+  const cwd = input.processCwd;
+  const home = resolveHome(options, input.env, cwd);
+  const tempRoot = resolveTemp(options, input.env, cwd, os);
+  const givenCwd = options.cwd?.at(-1);
+  const searchFrom = givenCwd ? absolute(givenCwd, cwd) : input.eventCwd ? absolute(input.eventCwd, cwd) : cwd;
+  const requirements = options.requirements?.at(-1)
+    ? absolute(options.requirements.at(-1)!, cwd)
+    : input.env.MIND_REQUIREMENTS ?? "/etc/mind/requirements.toml";
+  return {
+    home,
+    tempRoot,
+    spillDir: join(tempRoot, "hook_outputs"),
+    searchFrom,
+    requirements,
+    shells: shellsFor(input.env, os),
+    loaderVars: loaderVariables(input.env),
+  };
+}
+
+/** Builds the plan of one run. Reads no configuration file. */
+export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
+  const { options, positionals } = scanArgs(input.args);
+  const cwd = input.processCwd;
+  const facts = resolveFacts(input);
+  const { home, spillDir, searchFrom, requirements, shells, loaderVars } = facts;
+  const plan: SandboxPlan = {
+    command: input.command,
+    read: false,
+    write: false,
+    run: false,
+    net: false,
+    env: true,
+    sys: false,
+    ffi: false,
+    why: {},
+    notes: [],
+    facts,
+  };
+  const cmd = input.command;
+  if (!ENGINE_COMMANDS.has(cmd) && !CONFIG_COMMANDS.has(cmd) && cmd !== "serve" && cmd !== "install") {
+    // schema, help, unknown commands: they read nothing from disk.
+    return plan;
+  }
+
+  const reads = new Set<string>();
+  const add = async (set: Set<string>, p: string) => {
+    for (const f of await bothForms(p)) set.add(f);
+  };
+  await add(reads, home);
+  await add(reads, requirements);
+  for (const f of options["hooks-file"] ?? []) await add(reads, absolute(f, cwd));
+  const chain = await projectChain(searchFrom);
+  for (const p of chain.reads) reads.add(p);
+  if (chain.needsStart) reads.add(searchFrom);
+  for (const p of await pluginRoots(home)) reads.add(p);
+  const readWhy = ["the home", "the requirements file", "the .mind/ chain of the project search", "plugin roots"];
+  if ((options["hooks-file"] ?? []).length) readWhy.push("--hooks-file files");
+
+  const writes = new Set<string>();
+  await add(writes, home);
+  const writeWhy = ["the home (state, trusted copies, logs, sessions, async jobs)"];
+
+  if (cmd === "validate") {
+    for (const f of positionals) await add(reads, absolute(f, cwd));
+    readWhy.push("the files named on the command line");
+  }
+  if (cmd === "project" && positionals[1] !== undefined) {
+    const dir = absolute(positionals[1], cwd);
+    for (const p of (await projectChain(dir)).reads) reads.add(p);
+    await add(reads, dir);
+    readWhy.push("the project named on the command line");
+  }
+  if (cmd === "install") {
+    // The host's own settings file (src/cli/install.ts): its folder, for the atomic sibling write.
+    const host = positionals[0];
+    const proj = options.project?.at(-1);
+    const dirs: string[] = [];
+    for (const h of host === "claude" || host === "codex" ? [host] : ["claude", "codex"]) {
+      const sub = h === "claude" ? ".claude" : ".codex";
+      if (proj !== undefined) dirs.push(join(absolute(proj, cwd), sub));
+      else {
+        const envDir = h === "claude" ? input.env.CLAUDE_CONFIG_DIR : input.env.CODEX_HOME;
+        dirs.push(envDir ? absolute(envDir, cwd) : join(input.env.HOME ?? input.env.USERPROFILE ?? cwd, sub));
+      }
+    }
+    for (const d of dirs) {
+      await add(reads, d);
+      await add(writes, d);
+    }
+    readWhy.push("the host's settings folder");
+    writeWhy.push("the host's settings folder");
+  }
+  if (ENGINE_COMMANDS.has(cmd) || cmd === "serve") {
+    await add(reads, spillDir);
+    await add(writes, spillDir);
+    readWhy.push("the spill folder");
+    writeWhy.push("the spill folder (<temp>/hook_outputs)");
+    const programs = [...shells, selfProgram(), ...(input.mcp?.programs ?? [])];
+    plan.run = [...new Set(programs)];
+    plan.why.run = "the hook shell, /bin/sh (process-group signals), this engine (the async runner)" +
+      (input.mcp?.programs.length ? ", configured stdio MCP commands" : "");
+    if (input.mcp?.hosts.length) {
+      plan.net = [...new Set(input.mcp.hosts)];
+      plan.why.net = "the hosts of configured HTTP MCP servers";
+    }
+  }
+  if (cmd === "serve") {
+    // Every request names its own cwd (and may name other options), so the project search may start
+    // anywhere: serve keeps read unrestricted and narrows write, run and net.
+    plan.read = true;
+    plan.why.read = "unrestricted: each serve request names its own cwd, so the project search may start anywhere";
+  } else {
+    plan.read = [...reads];
+    plan.why.read = readWhy.join(", ");
+  }
+  plan.write = [...writes];
+  plan.why.write = writeWhy.join(", ");
+  if (plan.run !== false && loaderVars.length > 0) {
+    plan.run = true;
+    plan.why.run = "unrestricted: " + loaderVars.join(", ") + " is set";
+    plan.notes.push(
+      `run is unrestricted because ${loaderVars.join(", ")} ${
+        loaderVars.length > 1 ? "are" : "is"
+      } set in the environment: Deno spawns a program with a loader variable only under an unrestricted run permission (a program allow-list means nothing once a library can be preloaded into it). Hooks keep the variable; read, write and net stay narrowed. Unset it to narrow run.`,
+    );
+  }
+  return plan;
+}
+
+/** The Worker `deno.permissions` option for a plan. */
+export function workerPermissions(plan: SandboxPlan): Deno.PermissionOptionsObject {
+  return {
+    read: plan.read,
+    write: plan.write,
+    run: plan.run,
+    net: plan.net,
+    env: plan.env,
+    sys: plan.sys,
+    ffi: plan.ffi,
+    import: false,
+  };
+}

@@ -1,0 +1,404 @@
+/**
+ * The sandbox (SPEC §15, SECURITY.md): the declared permission set, the per-run plan, the Worker
+ * that enforces it (proved by `doctor`), the dispatch fast path, loader variables (LD_*), process-
+ * group kills without `Deno.kill`, MCP hosts, and exit codes relayed from the Worker.
+ */
+import { assert, assertEquals, assertStringIncludes } from "./helpers/assert.ts";
+import {
+  cmd,
+  dispatch,
+  event,
+  group,
+  makeHome,
+  makeProject,
+  REPO,
+  runCli,
+  shq,
+  trustAll,
+  writeHooksJson,
+} from "./helpers/cli.ts";
+import { buildPlan, loaderVariables, scanArgs } from "../src/sandbox/plan.ts";
+import { netTarget } from "../src/sandbox/mcp_plan.ts";
+import { sandboxReason } from "../src/sandbox/launch.ts";
+import { signalGroup, signalProcess } from "../src/runner/shell.ts";
+import { join } from "node:path";
+
+/** Asserts that `text` matches `re`. */
+function assertMatch(text: string, re: RegExp, msg?: string): void {
+  assert(re.test(text), msg ?? `${re} does not match:\n${text}`);
+}
+
+const DENO_JSON = JSON.parse(await Deno.readTextFile(join(REPO, "deno.json")));
+
+Deno.test("deno.json: one declared set, no allow-all, no ffi, no sys, prompts off, worker-options on", () => {
+  const set = DENO_JSON.permissions.default;
+  assertEquals(Object.keys(DENO_JSON.permissions), ["default"]);
+  assert(!("ffi" in set), "ffi must not be granted");
+  assert(!("sys" in set), "sys is not needed by the engine");
+  assert(!("all" in set), "no allow-all");
+  assert(DENO_JSON.unstable.includes("worker-options"));
+  assertMatch(DENO_JSON.tasks["mind-hooks"], /^deno run -q -P --no-prompt main\.ts$/);
+});
+
+Deno.test("deno compile embeds the declared set and the worker-options feature", async () => {
+  // The runtime base binary cannot be downloaded here; any ELF file stands in for it, and the
+  // metadata deno compile appends is what a compiled binary starts from.
+  const dir = await Deno.makeTempDir({ prefix: "mind-compile-" });
+  try {
+    const base = join(dir, "base");
+    await Deno.copyFile(Deno.execPath().includes("deno") ? "/bin/true" : Deno.execPath(), base);
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["compile", "-q", "-P", "--no-prompt", "--no-check", "-o", join(dir, "bin"), join(REPO, "main.ts")],
+      cwd: REPO,
+      env: { DENORT_BIN: base },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert(out.success, new TextDecoder().decode(out.stderr));
+    const bytes = await Deno.readFile(join(dir, "bin"));
+    const text = new TextDecoder("latin1").decode(bytes);
+    assertMatch(text, /"features":\["worker-options"\]/);
+    const perms = text.match(/"permissions":\{"allow_env"[^}]*\}/)?.[0] ?? "";
+    assertStringIncludes(perms, '"allow_ffi":null', "ffi stays denied in the binary");
+    assertStringIncludes(perms, '"allow_sys":null');
+    assertStringIncludes(perms, '"prompt":false');
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("plan: dispatch reads the home, the .mind chain, requirements and spill; writes home and spill only", async () => {
+  await using home = await makeHome();
+  await using proj = await makeProject();
+  const plan = await buildPlan({
+    command: "dispatch",
+    args: ["--home", home.path, "--requirements", "/nonexistent/req.toml"],
+    env: { SHELL: "/bin/bash", MIND_TEMP_DIR: "/tmp/spill-root" },
+    processCwd: "/",
+    eventCwd: proj.path,
+  });
+  const read = plan.read as string[];
+  for (const p of [home.path, "/nonexistent/req.toml", proj.mindDir, "/.mind", "/tmp/spill-root/hook_outputs"]) {
+    assert(read.includes(p), `read should include ${p}: ${read}`);
+  }
+  assert(!read.includes(proj.path), "the project tree itself is not granted (its path is already real)");
+  assertEquals(plan.write, [home.path, "/tmp/spill-root/hook_outputs"]);
+  assertEquals(plan.net, false);
+  assert(Array.isArray(plan.run));
+  assert((plan.run as string[]).includes("/bin/bash") && (plan.run as string[]).includes("/bin/sh"));
+  assertEquals(plan.sys, false);
+  assertEquals(plan.ffi, false);
+});
+
+Deno.test("plan: schema reads and writes nothing; serve reads anywhere but writes only home and spill", async () => {
+  const schema = await buildPlan({ command: "schema", args: [], env: {}, processCwd: "/" });
+  assertEquals([schema.read, schema.write, schema.run, schema.net], [false, false, false, false]);
+  const serve = await buildPlan({ command: "serve", args: ["--home", "/h"], env: { TMPDIR: "/t" }, processCwd: "/" });
+  assertEquals(serve.read, true);
+  assertEquals(serve.write, ["/h", "/t/hook_outputs"]);
+  const list = await buildPlan({ command: "list", args: ["--home", "/h"], env: {}, processCwd: "/" });
+  assertEquals(list.run, false);
+  assertEquals(list.write, ["/h"]);
+});
+
+Deno.test("plan: a loader variable (LD_*, DYLD_*) makes run unrestricted, with a note; nothing else widens", async () => {
+  assertEquals(loaderVariables({ LD_PRELOAD: "x", DYLD_INSERT_LIBRARIES: "y", PATH: "/bin" }), [
+    "DYLD_INSERT_LIBRARIES",
+    "LD_PRELOAD",
+  ]);
+  const plan = await buildPlan({
+    command: "dispatch",
+    args: ["--home", "/h"],
+    env: { LD_LIBRARY_PATH: "/opt/lib" },
+    processCwd: "/",
+  });
+  assertEquals(plan.run, true);
+  assertMatch(plan.notes.join("\n"), /LD_LIBRARY_PATH/);
+  assert(Array.isArray(plan.read) && Array.isArray(plan.write));
+  assertEquals(plan.net, false);
+});
+
+Deno.test("plan: options are scanned without throwing; MCP URLs become host:port", () => {
+  assertEquals(scanArgs(["--home=/a", "-c", "x=1", "--bogus", "pos"]).options.home, ["/a"]);
+  assertEquals(scanArgs(["--home"]).options.home, [""]);
+  assertEquals(netTarget("http://127.0.0.1:8123/mcp"), "127.0.0.1:8123");
+  assertEquals(netTarget("https://mcp.example.test/x"), "mcp.example.test:443");
+  assertEquals(netTarget("file:///etc/passwd"), null);
+  assertEquals(netTarget("not a url"), null);
+});
+
+Deno.test("fast path: only without a trusted project layer, plugins or --hooks-file", async () => {
+  await using home = await makeHome();
+  await using proj = await makeProject();
+  const bare = await Deno.makeTempDir({ prefix: "mind-bare-" });
+  try {
+    const plan = (cwd: string) =>
+      buildPlan({ command: "dispatch", args: ["--home", home.path], env: {}, processCwd: "/", eventCwd: cwd });
+    assertEquals(await sandboxReason(await plan(bare), []), null);
+    // An untrusted project's files are never parsed: still the fast path.
+    assertEquals(await sandboxReason(await plan(proj.path), []), null);
+    // Named in the user's config (as `project trust` writes it) or on the command line: the Worker.
+    assertMatch(
+      (await sandboxReason(await plan(proj.path), ["-c", `projects."${proj.path}".trust_level="trusted"`]))!,
+      /project layer/,
+    );
+    await Deno.writeTextFile(
+      join(home.path, "config.toml"),
+      `[projects.${JSON.stringify(proj.path)}]\ntrust_level = "trusted"\n`,
+    );
+    assertMatch((await sandboxReason(await plan(proj.path), []))!, /project layer/);
+    assertMatch((await sandboxReason(await plan(bare), ["--hooks-file", "/x.json"]))!, /hooks-file/);
+    // A cwd reached through a symlink: the engine searches the real path's ancestors, so must this.
+    await Deno.mkdir(join(proj.path, "sub"));
+    await Deno.symlink(join(proj.path, "sub"), join(bare, "link"));
+    assertMatch((await sandboxReason(await plan(join(bare, "link")), []))!, /project layer/);
+    await Deno.mkdir(join(home.path, "plugins", "p"), { recursive: true });
+    assertMatch((await sandboxReason(await plan(bare), []))!, /plugins/);
+  } finally {
+    await Deno.remove(bare, { recursive: true });
+  }
+});
+
+Deno.test("doctor: prints the permission set and proves read, write and net are denied", async () => {
+  await using home = await makeHome();
+  await using proj = await makeProject();
+  const res = await runCli(["doctor", "--home", home.path], { cwd: proj.path });
+  assertEquals(res.stderr, "");
+  const out = res.stdout;
+  assertMatch(out, /read {2}.*\.mind/);
+  assertMatch(out, /write .*hook_outputs/);
+  assertMatch(out, /net {3}none/);
+  assertMatch(out, /ok {3}read \/etc\/passwd: denied by Deno/);
+  assertMatch(out, /ok {3}write .*mind-hooks-doctor-.*: denied by Deno/);
+  assertMatch(out, /ok {3}connect 192\.0\.2\.1:80: denied by Deno/);
+  assert(!out.includes("FAIL"), out);
+  assertMatch(out, /shell: \/bin\/sh -lc starts in \d+ ms/);
+  // The project exists but is not trusted: that is something to fix.
+  assertMatch(out, /fix: the project's hooks are not loaded: mind-hooks project trust /);
+  assertEquals(res.code, 1);
+});
+
+Deno.test("doctor: a clean home has nothing to fix (exit 0); a broken file is named with its fix", async () => {
+  await using home = await makeHome();
+  const bare = await Deno.makeTempDir({ prefix: "mind-bare-" });
+  try {
+    const ok = await runCli(["doctor", "--home", home.path], { cwd: bare });
+    assertEquals(ok.code, 0, ok.stdout);
+    assertStringIncludes(ok.stdout, "nothing to fix");
+    assertStringIncludes(ok.stdout, "takes the fast path");
+    await Deno.writeTextFile(join(home.path, "hooks.json"), '{"hooks": {"Stop": [ }');
+    const bad = await runCli(["doctor", "--home", home.path], { cwd: bare });
+    assertEquals(bad.code, 1);
+    assertMatch(bad.stdout, /W_PARSE/);
+    assertMatch(bad.stdout, /fix: fix .*hooks\.json:1 \(W_PARSE\)/);
+  } finally {
+    await Deno.remove(bare, { recursive: true });
+  }
+});
+
+Deno.test("doctor: a loader variable shows run as unrestricted and says why", async () => {
+  await using home = await makeHome();
+  await using proj = await makeProject();
+  const res = await runCli(["doctor", "--home", home.path], {
+    cwd: proj.path,
+    env: { LD_LIBRARY_PATH: "/nonexistent-mind" },
+  });
+  assertMatch(res.stdout, /run {3}unrestricted/);
+  assertMatch(res.stdout, /note: run is unrestricted because LD_LIBRARY_PATH is set/);
+  assert(!res.stdout.includes("FAIL"), res.stdout);
+});
+
+/** A trusted project whose UserPromptSubmit hook runs `command` (plain stdout becomes context). */
+async function projectWithHook(home: string, command: string, extra: Record<string, unknown> = {}) {
+  const proj = await makeProject();
+  await writeHooksJson(proj.mindDir, { UserPromptSubmit: [group([cmd(command, extra)])] });
+  const t = await runCli(["project", "trust", proj.path, "--home", home]);
+  assertEquals(t.code, 0, t.stderr);
+  await trustAll(home, proj.path);
+  return proj;
+}
+
+Deno.test("sandboxed dispatch: hooks keep the user's rights and a loader variable reaches them", async () => {
+  await using home = await makeHome();
+  const outside = await Deno.makeTempDir({ prefix: "mind-hook-writes-" });
+  try {
+    const marker = join(outside, "written-by-hook");
+    await using proj = await projectWithHook(
+      home.path,
+      `cat >/dev/null; echo x > ${shq(marker)}; echo "lib=$LD_LIBRARY_PATH"`,
+    );
+    const res = await dispatch(home.path, event("UserPromptSubmit", { cwd: proj.path }), [], {
+      env: { LD_LIBRARY_PATH: "/nonexistent-mind" },
+    });
+    assertEquals(res.runs.map((r) => r.status), ["completed"]);
+    assertEquals(res.additionalContext, ["lib=/nonexistent-mind"]);
+    // The hook (not the engine) wrote outside the engine's folders: hooks are the user's programs.
+    assertEquals(await Deno.readTextFile(marker), "x\n");
+  } finally {
+    await Deno.remove(outside, { recursive: true });
+  }
+});
+
+Deno.test("sandboxed dispatch: a hook past its timeout is killed with its process group", async () => {
+  await using home = await makeHome();
+  const dir = await Deno.makeTempDir({ prefix: "mind-kill-" });
+  try {
+    const pidFile = join(dir, "pid");
+    // A grandchild in the hook's process group records its pid; the group kill must reach it.
+    await using proj = await projectWithHook(
+      home.path,
+      `cat >/dev/null; sleep 30 & echo $! > ${shq(pidFile)}; wait`,
+      { timeout: 1 },
+    );
+    const started = performance.now();
+    const res = await dispatch(home.path, event("UserPromptSubmit", { cwd: proj.path }));
+    const ms = performance.now() - started;
+    assertEquals(res.runs[0].status, "failed");
+    assertMatch(res.runs[0].reason ?? "", /timeout/);
+    assert(ms < 1000 + 2000 + 1500, `dispatch took ${ms} ms`);
+    const pid = Number(await Deno.readTextFile(pidFile));
+    let alive = true;
+    for (let i = 0; i < 40 && alive; i++) {
+      try {
+        Deno.kill(pid, "SIGCONT");
+        await new Promise((r) => setTimeout(r, 50));
+      } catch {
+        alive = false;
+      }
+    }
+    assert(!alive, `grandchild ${pid} survived the timeout kill`);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("signalGroup: falls back to /bin/sh's kill where Deno.kill is not permitted", async () => {
+  // A child Deno with run limited to /bin/sh (as in the sandbox) signals a detached group.
+  const script = `
+    import { signalGroup, signalProcess } from ${JSON.stringify(join(REPO, "src/runner/shell.ts"))};
+    const c = new Deno.Command("/bin/sh", { args: ["-c", "sleep 30"], detached: true }).spawn();
+    signalGroup(c.pid, 0);
+    signalProcess(c.pid, 0);
+    signalGroup(c.pid, "SIGKILL");
+    const s = await c.status;
+    // A group that does not exist (pids stay below 2^22 on Linux): ESRCH becomes NotFound.
+    let gone = false;
+    try { signalGroup(4194300, 0); } catch (e) { gone = e instanceof Deno.errors.NotFound; }
+    console.log(JSON.stringify({ signal: s.signal, gone }));
+  `;
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", "--no-prompt", "--allow-run=/bin/sh", "--allow-read", script],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert(out.success, new TextDecoder().decode(out.stderr));
+  assertEquals(JSON.parse(new TextDecoder().decode(out.stdout)), { signal: "SIGKILL", gone: true });
+  assertEquals([typeof signalGroup, typeof signalProcess], ["function", "function"]);
+});
+
+Deno.test("sandboxed commands relay exit codes: usage error 1 with one line; unknown command unaffected", async () => {
+  await using home = await makeHome();
+  const bad = await runCli(["list", "--home", home.path, "--bogus"]);
+  assertEquals(bad.code, 1);
+  assertEquals(bad.stderr.trim().split("\n").length, 1);
+  assertMatch(bad.stderr, /^mind-hooks: unknown option --bogus/);
+  const sandboxedBadStdin = await runCli(["dispatch", "--home", home.path], {
+    stdin: "{not json",
+    env: { MIND_HOOKS_SANDBOX: "always" },
+  });
+  assertEquals(sandboxedBadStdin.code, 1);
+  assertMatch(sandboxedBadStdin.stderr, /^mind-hooks: stdin is not valid JSON/);
+});
+
+Deno.test("serve in the sandbox: shutdown exits 0 through the Worker's Deno.exit", async () => {
+  await using home = await makeHome();
+  const res = await runCli(["serve", "--home", home.path], {
+    stdin: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "shutdown" }) + "\n",
+  });
+  assertEquals(res.code, 0, res.stderr);
+  assertMatch(res.stdout, /"id":1/);
+});
+
+Deno.test("HTTP MCP servers: their host (only) is granted net, and the engine reaches it from the sandbox", async () => {
+  await using home = await makeHome();
+  // A bare TCP listener stands in for the server: what matters is that the sandboxed engine's
+  // connection arrives (Deno allowed it); the call itself then fails as a transport error.
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  let connections = 0;
+  const serving = (async () => {
+    for await (const conn of listener) {
+      connections++;
+      const body = "not an MCP server";
+      await conn.write(
+        new TextEncoder().encode(
+          `HTTP/1.1 500 Oops\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`,
+        ),
+      ).catch(() => {});
+      conn.close();
+    }
+  })().catch(() => {});
+  try {
+    const url = `http://127.0.0.1:${port}/mcp`;
+    await Deno.writeTextFile(join(home.path, "config.toml"), `[mcp_servers.scan]\nurl = ${JSON.stringify(url)}\n`);
+    await using proj = await makeProject();
+    await writeHooksJson(proj.mindDir, {
+      UserPromptSubmit: [group([{ type: "mcp_tool", server: "scan", tool: "text", timeout: 5 }])],
+    });
+    assertEquals((await runCli(["project", "trust", proj.path, "--home", home.path])).code, 0);
+    await trustAll(home.path, proj.path);
+    const doc = await runCli(["doctor", "--home", home.path], { cwd: proj.path });
+    assertMatch(doc.stdout, new RegExp(`net {3}127\\.0\\.0\\.1:${port}\\n`));
+    assertMatch(doc.stdout, /ok {3}connect 192\.0\.2\.1:80: denied by Deno/);
+    const res = await dispatch(home.path, event("UserPromptSubmit", { cwd: proj.path, prompt: "hi" }));
+    assertEquals(res.runs.map((r) => r.status), ["failed"]);
+    assert(!/NotCapable|Requires net access/i.test(res.runs[0].reason ?? ""), res.runs[0].reason ?? "");
+    assert(connections > 0, `the engine never connected to the configured MCP host: ${JSON.stringify(res.runs)}`);
+  } finally {
+    listener.close();
+    await serving;
+  }
+});
+
+Deno.test("fast path: dispatch without strangers' files keeps the static set minus the network", async () => {
+  await using home = await makeHome();
+  // A stand-in command run through runInSandbox on the fast path (the Worker path runs main.ts's own
+  // commands, and doctor proves it): it tries a connection and a write, as a buggy engine might.
+  const stray = join(home.path, "..", `mind-fast-path-${crypto.randomUUID()}`);
+  const script = `
+    import { runInSandbox } from ${JSON.stringify(join(REPO, "src/sandbox/launch.ts"))};
+    const probe = async () => {
+      const out = [];
+      try { (await Deno.connect({ hostname: "127.0.0.1", port: 9 })).close(); out.push("net:open"); }
+      catch (e) { out.push("net:" + e.constructor.name); }
+      try { await Deno.writeTextFile(${JSON.stringify(stray)}, "x"); out.push("write:ok"); }
+      catch (e) { out.push("write:" + e.constructor.name); }
+      console.log(out.join(" "), JSON.parse(await new Response(Deno.stdin.readable).text()).cwd !== undefined);
+      return 0;
+    };
+    Deno.exitCode = await runInSandbox("dispatch", ["--home", ${JSON.stringify(home.path)}], probe);
+  `;
+  const file = join(home.path, "probe.ts");
+  await Deno.writeTextFile(file, script);
+  const bare = await Deno.makeTempDir({ prefix: "mind-bare-" });
+  try {
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", "-q", "-P", "--no-prompt", "--config", join(REPO, "deno.json"), file],
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+      env: { SHELL: "/bin/sh" },
+    }).spawn();
+    const w = child.stdin.getWriter();
+    await w.write(new TextEncoder().encode(JSON.stringify({ cwd: bare })));
+    await w.close();
+    const out = await child.output();
+    assert(out.success, new TextDecoder().decode(out.stderr));
+    // The network is revoked; the static set still writes (only the Worker narrows paths); the
+    // event read by the launcher is replayed as the command's stdin.
+    assertEquals(new TextDecoder().decode(out.stdout).trim(), "net:NotCapable write:ok true");
+  } finally {
+    await Deno.remove(bare, { recursive: true });
+    await Deno.remove(stray).catch(() => {});
+  }
+});
