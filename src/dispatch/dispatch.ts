@@ -7,18 +7,17 @@
 import { CONTEXT_EVENTS, CONTINUATION_EVENTS, type EventName, TOOL_EVENTS } from "../events/names.ts";
 import { EVENTS } from "../events/registry.ts";
 import type { AggregationItem, HandlerOutcome, JsonObject } from "../events/types.ts";
-import { OUTPUT_SCHEMAS } from "../generated/schemas.ts";
 import type { JsonSchema } from "../schema/validate.ts";
 import { type Catalog, type HookHandler, skipReason } from "../config/discovery.ts";
 import { type Warning, warning } from "../config/warnings.ts";
 import { matcherMatches } from "../matching/matcher.ts";
 import { fromCompatInput, toolMatchSubjects } from "../matching/tool_names.ts";
-import { readCompletion } from "../output/protocol.ts";
-import { runCommand } from "../runner/command.ts";
 import type { RawCompletion } from "../runner/types.ts";
-import { DEFAULT_CONTEXT_LIMIT, spillIfLarge } from "../output/spill.ts";
+import { DEFAULT_CONTEXT_LIMIT } from "../config/handlers.ts";
+
+/** The lazily loaded part of dispatch. */
+type Runtime = typeof import("./runtime.ts");
 import { appendLog, type LogEntry } from "../log/observation.ts";
-import { recordStopDispatch } from "./stop_guard.ts";
 import { type EventInput, hookInputFor } from "./input.ts";
 import type { AsyncResult, DispatchResult, RunRecord } from "./result.ts";
 
@@ -102,6 +101,7 @@ function emptyResult(event: EventName, warnings: Warning[]): DispatchResult {
 }
 
 async function runOne(
+  rt: Runtime,
   h: HookHandler,
   event: EventName,
   hookInput: JsonObject,
@@ -117,7 +117,7 @@ async function runOne(
   if (h.plugin) {
     await Deno.mkdir(h.env.PLUGIN_DATA, { recursive: true }).catch(() => {});
   }
-  return await runCommand({
+  return await rt.runCommand({
     command: h.handler.command,
     commandWindows: h.handler.commandWindows,
     cwd,
@@ -140,7 +140,11 @@ export async function dispatchEvent(
   const { event, input } = ev;
   const sessionId = String(input.session_id);
   const result = emptyResult(event, [...catalog.warnings, ...ev.warnings]);
-  const spill = (text: string, limit: number) => spillIfLarge(text, { limit, tempDir: ctx.tempDir, sessionId });
+  // Loaded only when something will run or the Stop loop guard must count.
+  let runtime: Runtime | null = null;
+  const rt = async () => runtime ??= await import("./runtime.ts");
+  const spill = async (text: string, limit: number) =>
+    (await rt()).spillIfLarge(text, { limit, tempDir: ctx.tempDir, sessionId });
 
   if (ctx.takeAsync) {
     // Async runners spill each result with its handler's limit before storing it (SPEC §10).
@@ -155,7 +159,6 @@ export async function dispatchEvent(
   }
 
   const module = EVENTS[event];
-  const outputSchema = OUTPUT_SCHEMAS[event] as JsonSchema;
   const matched = matchingHandlers(catalog, event, input);
   const hookInput = hookInputFor(event, input);
   const stdin = JSON.stringify(hookInput);
@@ -202,9 +205,10 @@ export async function dispatchEvent(
       return;
     }
     running.push((async () => {
-      const raw = await runOne(h, event, hookInput, stdin, catalog, ctx, cwd);
+      const r = await rt();
+      const raw = await runOne(r, h, event, hookInput, stdin, catalog, ctx, cwd);
       completedSeq[i] = ++seq;
-      const outcome = readCompletion(module, outputSchema, raw);
+      const outcome = r.readCompletion(module, r.OUTPUT_SCHEMAS[event] as JsonSchema, raw);
       outcomes[i] = outcome;
       records[i].status = outcome.status;
       records[i].exit_code = raw.exitCode;
@@ -270,7 +274,7 @@ export async function dispatchEvent(
   }
   if (CONTINUATION_EVENTS.has(event)) {
     const counterKey = event === "Stop" ? "Stop" : `SubagentStop:${String(input.agent_id ?? "")}`;
-    const guard = await recordStopDispatch(
+    const guard = await (await rt()).recordStopDispatch(
       catalog.home,
       sessionId,
       counterKey,
