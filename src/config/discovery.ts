@@ -477,22 +477,7 @@ export async function loadCatalog(
   readState(userToml, state);
   readState(cli, state);
 
-  const handlers = discovered.map((d): HookHandler => {
-    const hash = contentHashSync(d.event, d.matcher, d.handler);
-    if (d.layer === "managed") {
-      return {
-        ...d,
-        hash,
-        status: "managed",
-        enabled: true,
-        trustedHash: null,
-      };
-    }
-    const s = state.get(d.key);
-    const trustedHash = s?.trusted_hash ?? null;
-    const status: TrustStatus = trustedHash === null ? "untrusted" : trustedHash === hash ? "trusted" : "modified";
-    return { ...d, hash, status, enabled: s?.enabled ?? true, trustedHash };
-  });
+  const handlers = discovered.map((d) => withTrust(d, d.layer === "managed" ? undefined : state.get(d.key)));
 
   // hooks.stop_block_cap: user layer, overridable by -c for this process.
   const cliCap = tableOf(cli, "hooks")?.stop_block_cap;
@@ -531,6 +516,27 @@ export async function loadCatalog(
     files,
     bypassTrust: opts.bypassTrust === true,
   };
+}
+
+/**
+ * Adds the trust facts to a discovered handler. The hash (and so the status) is computed on first
+ * read and then kept: a dispatch only reads it for the handlers its event matched, so a catalog of
+ * 1,000 handlers does not pay 1,000 SHA-256s on every tool call; `list` and `review` read them all.
+ */
+function withTrust(d: DiscoveredHandler, state: HookState | undefined): HookHandler {
+  const managed = d.layer === "managed";
+  const trustedHash = managed ? null : state?.trusted_hash ?? null;
+  let hash: string | undefined;
+  const h = { ...d, enabled: managed ? true : state?.enabled ?? true, trustedHash } as HookHandler;
+  Object.defineProperties(h, {
+    hash: { enumerable: true, get: () => hash ??= contentHashSync(d.event, d.matcher, d.handler) },
+    status: {
+      enumerable: true,
+      get: (): TrustStatus =>
+        managed ? "managed" : trustedHash === null ? "untrusted" : trustedHash === h.hash ? "trusted" : "modified",
+    },
+  });
+  return h;
 }
 
 /** May this handler run now (SPEC §3.4, §6)? Returns null when yes, else the skip reason. */

@@ -74,6 +74,9 @@ const K = new Uint32Array([
   0xc67178f2,
 ]);
 
+/** The message schedule, reused across calls (the function is synchronous, so never shared). */
+const W = new Uint32Array(64);
+
 /**
  * SHA-256 of `data` as 64 lowercase hex digits.
  *
@@ -102,7 +105,7 @@ export function sha256Hex(data: Uint8Array): string {
     0x1f83d9ab,
     0x5be0cd19,
   ]);
-  const w = new Uint32Array(64);
+  const w = W;
   for (let block = 0; block < blocks; block++) {
     for (let t = 0; t < 16; t++) w[t] = view.getUint32(block * 64 + t * 4);
     for (let t = 16; t < 64; t++) {
@@ -110,13 +113,20 @@ export function sha256Hex(data: Uint8Array): string {
       const s1 = rotr(w[t - 2], 17) ^ rotr(w[t - 2], 19) ^ (w[t - 2] >>> 10);
       w[t] = w[t - 16] + s0 + w[t - 7] + s1;
     }
-    let [a, b, c, d, e, f, g, hh] = h;
+    let a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
     for (let t = 0; t < 64; t++) {
-      const t1 = hh + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) +
-        ((e & f) ^ (~e & g)) + K[t] + w[t];
-      const t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) +
-        ((a & b) ^ (a & c) ^ (b & c));
-      [hh, g, f, e, d, c, b, a] = [g, f, e, (d + t1) >>> 0, c, b, a, (t1 + t2) >>> 0];
+      const t1 = (hh + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + K[t] + w[t]) >>> 0;
+      const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) >>> 0;
+      // Plain assignments, no array destructuring: this loop runs 64 times a block, mostly before
+      // the JIT warms up in a one-shot CLI, where temporary arrays dominated the cost.
+      hh = g;
+      g = f;
+      f = e;
+      e = (d + t1) >>> 0;
+      d = c;
+      c = b;
+      b = a;
+      a = (t1 + t2) >>> 0;
     }
     h[0] += a, h[1] += b, h[2] += c, h[3] += d;
     h[4] += e, h[5] += f, h[6] += g, h[7] += hh;
