@@ -93,6 +93,23 @@ function isAdapterMode(args: string[]): boolean {
   return value === "claude" || value === "codex";
 }
 
+/**
+ * `deno task mind-hooks` runs in the directory of deno.json; the task passes the directory it was
+ * started from, so that cwd-relative commands (`project trust`, `list`, `trust KEY`) behave as the
+ * compiled binary does. The variable is removed so that hooks never see it.
+ */
+function restoreTaskCwd(): void {
+  const from = Deno.env.get("MIND_HOOKS_INVOKED_FROM");
+  if (from === undefined) return;
+  Deno.env.delete("MIND_HOOKS_INVOKED_FROM");
+  try {
+    if (from) Deno.chdir(from);
+  } catch {
+    // The directory vanished: stay where the task put us.
+  }
+}
+
 if (import.meta.main) {
+  restoreTaskCwd();
   Deno.exitCode = await main(Deno.args);
 }

@@ -282,8 +282,9 @@ export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
     for (const f of positionals) await add(reads, absolute(f, cwd));
     readWhy.push("the files named on the command line");
   }
-  if (cmd === "project" && positionals[1] !== undefined) {
-    const dir = absolute(positionals[1], cwd);
+  if (cmd === "project") {
+    // The project command stats its DIR (default: --cwd, else the process cwd) before searching up.
+    const dir = absolute(positionals[1] ?? options.cwd?.at(-1) ?? cwd, cwd);
     for (const p of (await projectChain(dir)).reads) reads.add(p);
     await add(reads, dir);
     readWhy.push("the project named on the command line");
