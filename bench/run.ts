@@ -56,7 +56,10 @@ const many = await home({
 });
 const one = await home({ PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "true" }] }] });
 const sixtyFour = await home({
-  PreToolUse: [{ matcher: "Bash", hooks: Array.from({ length: 64 }, (_, i) => ({ type: "command", command: `sleep 0.2; echo ${i} >/dev/null` })) }],
+  PreToolUse: [{
+    matcher: "Bash",
+    hooks: Array.from({ length: 64 }, (_, i) => ({ type: "command", command: `sleep 0.2; echo ${i} >/dev/null` })),
+  }],
 });
 
 const cases: [string, string][] = [
@@ -69,7 +72,8 @@ const cases: [string, string][] = [
   ["dispatch, 64 matching hooks × sleep 0.2 s", `${run} dispatch --home ${sixtyFour} < ${eventFile}`],
 ];
 
-const hasHyperfine = (await new Deno.Command("sh", { args: ["-c", "command -v hyperfine"], stdout: "null" }).output()).success;
+const hasHyperfine =
+  (await new Deno.Command("sh", { args: ["-c", "command -v hyperfine"], stdout: "null" }).output()).success;
 if (!hasHyperfine) {
   console.error("bench: hyperfine is not installed (apt-get install hyperfine)");
   Deno.exit(1);
@@ -78,17 +82,31 @@ const json = `${cwd}/hyperfine.json`;
 const runs = Deno.args.includes("--quick") ? 10 : 30;
 await sh(
   `hyperfine -N --style none -w 3 -r ${runs} --export-json ${json} ` +
-    cases.map(([name, cmd]) => `-n '${name}' '${cmd.includes("<") ? `sh -c "${cmd}"` : cmd}'`).join(" ") + " >/dev/null",
+    cases.map(([name, cmd]) => `-n '${name}' '${cmd.includes("<") ? `sh -c "${cmd}"` : cmd}'`).join(" ") +
+    " >/dev/null",
 ).catch(async () => {
   // -N cannot redirect stdin; fall back to hyperfine's default shell.
-  await sh(`hyperfine --style none -w 3 -r ${runs} --export-json ${json} ` + cases.map(([name, cmd]) => `-n '${name}' '${cmd}'`).join(" ") + " >/dev/null");
+  await sh(
+    `hyperfine --style none -w 3 -r ${runs} --export-json ${json} ` + cases.map(([name, cmd]) =>
+      `-n '${name}' '${cmd}'`
+    ).join(" ") + " >/dev/null",
+  );
 });
-const results = JSON.parse(await Deno.readTextFile(json)).results as { command: string; mean: number; stddev: number; median: number }[];
+const results = JSON.parse(await Deno.readTextFile(json)).results as {
+  command: string;
+  mean: number;
+  stddev: number;
+  median: number;
+}[];
 const hello = results[0].median;
 console.log(`| case | median | mean ± σ | × hello |`);
 console.log(`| --- | ---: | ---: | ---: |`);
 for (const r of results) {
   const ms = (s: number) => `${(s * 1000).toFixed(1)} ms`;
-  console.log(`| ${r.command} | ${ms(r.median)} | ${ms(r.mean)} ± ${(r.stddev * 1000).toFixed(1)} | ${(r.median / hello).toFixed(2)} |`);
+  console.log(
+    `| ${r.command} | ${ms(r.median)} | ${ms(r.mean)} ± ${(r.stddev * 1000).toFixed(1)} | ${
+      (r.median / hello).toFixed(2)
+    } |`,
+  );
 }
 for (const d of [noMatch, many, one, sixtyFour, cwd]) await Deno.remove(d, { recursive: true }).catch(() => {});

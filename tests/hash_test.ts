@@ -107,7 +107,7 @@ Deno.test("matchers of matcherless events are dropped before hashing", async () 
   assertEquals(a, b);
 });
 
-Deno.test("SessionEnd timeout defaults to 1 and clamps to 3 (the effective value is hashed)", async () => {
+Deno.test("SessionEnd timeout defaults to 1 and clamps to 3 (the effective value is hashed)", () => {
   const clamped = collectHandlers({ SessionEnd: [{ hooks: [{ type: "command", command: "x", timeout: 30 }] }] }, {
     layer: "user",
     keyPath: "/x",

@@ -59,16 +59,33 @@ Deno.test("tool normalization into the compatibility form (SPEC §5)", () => {
     tool_name: "Bash",
     tool_input: { workdir: "/x", command: "ls -la" },
   });
-  assertEquals(toCompatTool("shell_command", { command: ["git", "commit", "-m", "it's done"] }).tool_input.command, `git commit -m 'it'"'"'s done'`);
-  assertEquals(toCompatTool("apply_patch", { input: "*** Begin Patch" }), { tool_name: "apply_patch", tool_input: { command: "*** Begin Patch" } });
-  assertEquals(toCompatTool("write_stdin", { chars: "y\n", session_id: 3 }), { tool_name: "Bash", tool_input: { session_id: 3, command: "y\n" } });
-  assertEquals(toCompatTool("mcp__fs__read", { path: "/a" }), { tool_name: "mcp__fs__read", tool_input: { path: "/a" } });
+  assertEquals(
+    toCompatTool("shell_command", { command: ["git", "commit", "-m", "it's done"] }).tool_input.command,
+    `git commit -m 'it'"'"'s done'`,
+  );
+  assertEquals(toCompatTool("apply_patch", { input: "*** Begin Patch" }), {
+    tool_name: "apply_patch",
+    tool_input: { command: "*** Begin Patch" },
+  });
+  assertEquals(toCompatTool("write_stdin", { chars: "y\n", session_id: 3 }), {
+    tool_name: "Bash",
+    tool_input: { session_id: 3, command: "y\n" },
+  });
+  assertEquals(toCompatTool("mcp__fs__read", { path: "/a" }), {
+    tool_name: "mcp__fs__read",
+    tool_input: { path: "/a" },
+  });
 });
 
 Deno.test("updatedInput.command goes back into the local parameter", () => {
-  assertEquals(fromCompatInput("exec_command", { cmd: "rm -rf /" }, { command: "echo safe", workdir: "/w" }), { cmd: "echo safe", workdir: "/w" });
+  assertEquals(fromCompatInput("exec_command", { cmd: "rm -rf /" }, { command: "echo safe", workdir: "/w" }), {
+    cmd: "echo safe",
+    workdir: "/w",
+  });
   assertEquals(fromCompatInput("apply_patch", { input: "p" }, { command: "q" }), { input: "q" });
-  assertEquals(fromCompatInput("shell_command", { command: ["ls"] }, { command: "ls -l" }), { command: ["bash", "-lc", "ls -l"] });
+  assertEquals(fromCompatInput("shell_command", { command: ["ls"] }, { command: "ls -l" }), {
+    command: ["bash", "-lc", "ls -l"],
+  });
   assertEquals(fromCompatInput("Read", { file_path: "/a" }, { file_path: "/b" }), { file_path: "/b" });
 });
 

@@ -262,7 +262,10 @@ Deno.test("aggregation: SessionStart/PreCompact/PostCompact stop; UserPromptSubm
 });
 
 Deno.test("PreToolUse: a deny that also carries updatedInput still denies", () => {
-  const e = ok("PreToolUse", hso("PreToolUse", { permissionDecision: "deny", permissionDecisionReason: "no", updatedInput: { command: "x" } }));
+  const e = ok(
+    "PreToolUse",
+    hso("PreToolUse", { permissionDecision: "deny", permissionDecisionReason: "no", updatedInput: { command: "x" } }),
+  );
   assertEquals([e.blockReason, e.updatedInput], ["no", undefined]);
 });
 

@@ -38,7 +38,10 @@ Deno.test("deno.json: one declared set, no allow-all, no ffi, no sys, prompts of
   assert(!("all" in set), "no allow-all");
   assert(DENO_JSON.unstable.includes("worker-options"));
   // The task passes the caller's directory on (MIND_HOOKS_INVOKED_FROM), then runs main.ts with the set.
-  assertMatch(DENO_JSON.tasks["mind-hooks"], /^MIND_HOOKS_INVOKED_FROM="\$INIT_CWD" deno run -q -P --no-prompt main\.ts$/);
+  assertMatch(
+    DENO_JSON.tasks["mind-hooks"],
+    /^MIND_HOOKS_INVOKED_FROM="\$INIT_CWD" deno run -q -P --no-prompt main\.ts$/,
+  );
 });
 
 Deno.test("deno compile embeds the declared set and the worker-options feature", async () => {

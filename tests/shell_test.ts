@@ -298,8 +298,7 @@ Deno.test({
   name: "posix: the shell receives the command intact, as a login shell",
   ignore: IS_WINDOWS,
   async fn() {
-    const command =
-      `printf '%s|' "a  b" 'it'"'"'s' "$MIND_X"; case $- in *i*) echo interactive;; esac`;
+    const command = `printf '%s|' "a  b" 'it'"'"'s' "$MIND_X"; case $- in *i*) echo interactive;; esac`;
     const inv = buildShellInvocation({
       platform: "posix",
       env: { SHELL: "/bin/sh" },

@@ -49,16 +49,13 @@ const WORKFLOWS = [".github/workflows/ci.yml", ".github/workflows/release.yml"];
 const ci = loadWorkflow(WORKFLOWS[0]);
 const release = loadWorkflow(WORKFLOWS[1]);
 
-const steps = (wf: Workflow): Step[] =>
-  Object.values(wf.jobs).flatMap((j) => j.steps);
+const steps = (wf: Workflow): Step[] => Object.values(wf.jobs).flatMap((j) => j.steps);
 /** Every shell script of a workflow, with `\`-continued lines joined into one. */
 const scripts = (wf: Workflow): string[] =>
   steps(wf).flatMap((s) => (s.run ? [s.run.replace(/\\\r?\n\s*/g, " ")] : []));
 /** The shell lines (after joining continuations) of all scripts that contain `needle`. */
 const linesWith = (wf: Workflow, needle: RegExp): string[] =>
-  scripts(wf).flatMap((s) => s.split("\n")).filter((l) =>
-    needle.test(l) && !/^\s*#/.test(l)
-  );
+  scripts(wf).flatMap((s) => s.split("\n")).filter((l) => needle.test(l) && !/^\s*#/.test(l));
 
 function denoJson(): Any {
   return parseJsonc(read("deno.json"));
@@ -87,23 +84,15 @@ const RELEASE_TARGETS = [
 Deno.test("workflows parse, and every job checks out and installs Deno 2.9.x first", () => {
   for (const wf of [ci, release]) {
     for (const [id, job] of Object.entries(wf.jobs)) {
-      const setup = job.steps.filter((s) =>
-        s.uses?.startsWith("denoland/setup-deno@")
-      );
+      const setup = job.steps.filter((s) => s.uses?.startsWith("denoland/setup-deno@"));
       for (const s of setup) {
         assertEquals(s.with?.["deno-version"], "v2.9.x", `${wf.name}/${id}`);
       }
       const runsDeno = job.steps.some((s) => /\bdeno\s/.test(s.run ?? ""));
       if (!runsDeno) continue;
-      const checkout = job.steps.findIndex((s) =>
-        s.uses?.startsWith("actions/checkout@")
-      );
-      const setupAt = job.steps.findIndex((s) =>
-        s.uses?.startsWith("denoland/setup-deno@")
-      );
-      const firstDeno = job.steps.findIndex((s) =>
-        /\bdeno\s/.test(s.run ?? "")
-      );
+      const checkout = job.steps.findIndex((s) => s.uses?.startsWith("actions/checkout@"));
+      const setupAt = job.steps.findIndex((s) => s.uses?.startsWith("denoland/setup-deno@"));
+      const firstDeno = job.steps.findIndex((s) => /\bdeno\s/.test(s.run ?? ""));
       assert(
         checkout >= 0 && checkout < firstDeno,
         `${wf.name}/${id}: checkout before deno`,
@@ -157,9 +146,7 @@ Deno.test("ci: fmt, lint, check, tests and the compiled-binary smoke test", () =
   // The fmt check must see LF files on Windows too: autocrlf is turned off before checkout.
   const job = ci.jobs.test.steps;
   const lf = job.findIndex((s) => /core\.autocrlf false/.test(s.run ?? ""));
-  const checkout = job.findIndex((s) =>
-    s.uses?.startsWith("actions/checkout@")
-  );
+  const checkout = job.findIndex((s) => s.uses?.startsWith("actions/checkout@"));
   assert(lf >= 0 && lf < checkout, "autocrlf disabled before checkout");
 });
 
@@ -303,9 +290,7 @@ Deno.test({
   ignore: Deno.build.os === "windows",
   async fn() {
     // Runs the workflow's own script with bash against a scratch deno.json.
-    const step = release.jobs.version.steps.find((s) =>
-      s.name === "Read version from deno.json"
-    )!;
+    const step = release.jobs.version.steps.find((s) => s.name === "Read version from deno.json")!;
     const dir = await Deno.makeTempDir();
     // The script calls `deno`: make it the one running these tests.
     const denoDir = Deno.execPath().replace(/[\\/][^\\/]+$/, "");

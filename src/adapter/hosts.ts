@@ -39,7 +39,7 @@ export const HOST_EVENTS: Record<Host, readonly EventName[]> = { claude: BOTH_HO
 /**
  * The placeholder put in a required string field the host did not send (`model` for Claude Code, a
  * `turn_id` when no `prompt_id` stands in for it, a missing `tool_use_id`, `agent_id`, `agent_type`).
- * Documented in docs/ADAPTERS.md; a hook can test for it.
+ * Documented in the README ("Claude Code and Codex"); a hook can test for it.
  */
 export const UNKNOWN = "unknown";
 

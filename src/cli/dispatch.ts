@@ -36,7 +36,7 @@ Reads one event JSON object on stdin, runs the trusted hooks that match it,
 and prints one result JSON object on stdout (SPEC §9).
 
 --protocol claude|codex reads the host's own hook input and answers in that
-host's own hook output format (docs/ADAPTERS.md); the default is mind.
+host's own hook output format (README: "Claude Code and Codex"); the default is mind.
 
 Options: --protocol mind|claude|codex, --home DIR, --cwd DIR, --profile NAME, -c KEY=VALUE, --hooks-file FILE,
          --requirements FILE, --temp-dir DIR, --dangerously-bypass-hook-trust`;

@@ -1,7 +1,7 @@
 /**
  * `mind-hooks install claude|codex [--user|--project DIR] [--uninstall] [--dry-run] [--command LAUNCHER]`:
  * registers (or removes) one delegating hook entry per event the host supports, so that Claude Code or
- * Codex runs every mind hook through `mind-hooks dispatch --protocol <host>` (docs/ADAPTERS.md).
+ * Codex runs every mind hook through `mind-hooks dispatch --protocol <host>` (README: "Claude Code and Codex").
  *
  * Files: Claude Code `~/.claude/settings.json` (`$CLAUDE_CONFIG_DIR/settings.json` when set) or
  * `<DIR>/.claude/settings.json`; Codex `~/.codex/hooks.json` (`$CODEX_HOME/hooks.json` when set) or

@@ -29,7 +29,9 @@ export function assert(cond: unknown, msg = "assertion failed"): asserts cond {
 
 /** Throws unless `text` contains `part`. */
 export function assertStringIncludes(text: string, part: string, msg?: string): void {
-  if (!text.includes(part)) throw new Error(`${msg ? msg + ": " : ""}expected ${JSON.stringify(text)} to include ${JSON.stringify(part)}`);
+  if (!text.includes(part)) {
+    throw new Error(`${msg ? msg + ": " : ""}expected ${JSON.stringify(text)} to include ${JSON.stringify(part)}`);
+  }
 }
 
 /** Throws unless `fn` throws. */
