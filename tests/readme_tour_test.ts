@@ -12,7 +12,9 @@ async function mindHooks(cwd: string, home: string, args: string[], stdin?: stri
   const child = new Deno.Command(Deno.execPath(), {
     args: ["task", "-q", "--config", config, "mind-hooks", ...args],
     cwd,
-    env: { MIND_HOME: home, SHELL: "/bin/sh", MIND_REQUIREMENTS: `${home}/no-requirements.toml` },
+    // INIT_CWD as a shell started in `cwd` has it: deno task keeps an inherited INIT_CWD (as npm
+    // does), and this test itself may run under `deno task ci`.
+    env: { MIND_HOME: home, SHELL: "/bin/sh", MIND_REQUIREMENTS: `${home}/no-requirements.toml`, INIT_CWD: cwd },
     stdin: stdin === undefined ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",
