@@ -14,7 +14,7 @@ import { parseEventText, validateEvent } from "../dispatch/input.ts";
 import { loadCatalog } from "../config/discovery.ts";
 import { dispatchEvent } from "../dispatch/dispatch.ts";
 import { absolute } from "../util/paths.ts";
-import { readStdin, writeStdout } from "../cli/dispatch.ts";
+import { readStdin, writeStdout } from "../util/stdio.ts";
 import { CONTEXT_CAPABLE, type Host, HOST_NAMES, mapHostInput, mapResultToHost } from "./hosts.ts";
 import type { JsonObject } from "../events/types.ts";
 

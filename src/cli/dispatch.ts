@@ -9,25 +9,7 @@ import { parseEventText, transcriptFiller, validateEvent } from "../dispatch/inp
 import { loadCatalog } from "../config/discovery.ts";
 import { dispatchEvent } from "../dispatch/dispatch.ts";
 import { absolute } from "../util/paths.ts";
-
-/** Reads all of stdin as text. */
-export async function readStdin(): Promise<string> {
-  // A read loop rather than `Deno.stdin.readable`: the first ReadableStream makes the runtime load
-  // its streams implementation (~5 ms), which a no-match dispatch would otherwise pay.
-  let buf = new Uint8Array(64 * 1024);
-  let size = 0;
-  while (true) {
-    if (size === buf.length) {
-      const next = new Uint8Array(buf.length * 2);
-      next.set(buf);
-      buf = next;
-    }
-    const n = await Deno.stdin.read(buf.subarray(size));
-    if (n === null) break;
-    size += n;
-  }
-  return new TextDecoder().decode(buf.subarray(0, size));
-}
+import { readStdin, writeStdout } from "../util/stdio.ts";
 
 /** Usage text of the command. */
 export const DISPATCH_HELP = `mind-hooks dispatch [options] < event.json
@@ -81,13 +63,4 @@ export async function dispatchCommand(args: string[]): Promise<number> {
   });
   await writeStdout(JSON.stringify(result) + "\n");
   return 0;
-}
-
-/** Writes all of `text` to stdout. */
-export async function writeStdout(text: string): Promise<void> {
-  const bytes = new TextEncoder().encode(text);
-  let off = 0;
-  while (off < bytes.length) {
-    off += await Deno.stdout.write(bytes.subarray(off));
-  }
 }

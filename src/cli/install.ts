@@ -12,6 +12,7 @@ import { parseArgs, UsageError } from "./args.ts";
 import { absolute, join } from "../util/paths.ts";
 import { type Host, HOST_NAMES, HOSTS } from "../adapter/hosts.ts";
 import { delegatingCommand, planEdit, SettingsError, unifiedDiff } from "../adapter/settings.ts";
+import { writeStdout } from "../util/stdio.ts";
 
 /** Usage text of the command. */
 export const INSTALL_HELP = `mind-hooks install claude|codex [--user | --project DIR] [--uninstall] [--dry-run]
@@ -144,7 +145,7 @@ export async function installCommand(args: string[]): Promise<number> {
       console.log(`${path}: already ${uninstall ? "without" : "has"} the mind-hooks entries; nothing to change`);
     } else {
       const after = plan.text ?? "";
-      await writeStdoutText(
+      await writeStdout(
         unifiedDiff(before ?? "", after, before === null ? "/dev/null" : path, plan.text === null ? "/dev/null" : path),
       );
     }
@@ -171,10 +172,4 @@ export async function installCommand(args: string[]): Promise<number> {
   console.log(`${path}: ${name} now delegates ${plan.events.join(", ")} to "${delegatingCommand(host, launcher)}"`);
   for (const line of trustAdvice(host, path, project !== undefined, launcher)) console.log(line);
   return 0;
-}
-
-async function writeStdoutText(text: string): Promise<void> {
-  const bytes = new TextEncoder().encode(text);
-  let off = 0;
-  while (off < bytes.length) off += await Deno.stdout.write(bytes.subarray(off));
 }

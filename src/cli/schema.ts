@@ -8,6 +8,7 @@
 import { parseArgs, UsageError } from "./args.ts";
 import { CONFIG_SCHEMA, INPUT_SCHEMAS, OUTPUT_SCHEMAS, RESULT_SCHEMA } from "../generated/schemas.ts";
 import { EVENT_NAMES, eventFileStem, type EventName, isEventName } from "../events/names.ts";
+import { writeStdout } from "../util/stdio.ts";
 
 /** The schema kinds. */
 export const SCHEMA_KINDS = ["input", "output", "config", "result"] as const;
@@ -49,12 +50,6 @@ export function schemaText(kind: string, event?: string): string {
       throw new UsageError(`unknown schema kind ${JSON.stringify(kind)} (kinds: ${SCHEMA_KINDS.join(", ")})`);
   }
   return JSON.stringify(value, null, 2) + "\n";
-}
-
-async function writeStdout(text: string): Promise<void> {
-  const bytes = new TextEncoder().encode(text);
-  let off = 0;
-  while (off < bytes.length) off += await Deno.stdout.write(bytes.subarray(off));
 }
 
 /** Runs the command; returns the exit code. */

@@ -20,6 +20,7 @@ import {
   TRANSCRIPT_EVENTS,
   transcriptPath,
 } from "../session/transcript.ts";
+import { readStdin, writeStdout } from "../util/stdio.ts";
 
 /** Usage text of the command. */
 export const TRANSCRIPT_HELP = `mind-hooks transcript append|path|show [options]
@@ -49,21 +50,6 @@ const ACTION_OPTIONS: Record<string, Record<string, OptionSpec>> = {
   path: BASE,
   show: { ...BASE, follow: { type: "boolean", short: "f" } },
 };
-
-/**
- * All of stdin as text. Kept here rather than imported from the dispatch command, whose module
- * statically loads the whole dispatch pipeline.
- */
-async function readStdin(): Promise<string> {
-  return await new Response(Deno.stdin.readable).text();
-}
-
-/** Writes all of `text` to stdout (a write may be partial). */
-async function writeStdout(text: string): Promise<void> {
-  const bytes = new TextEncoder().encode(text);
-  let off = 0;
-  while (off < bytes.length) off += await Deno.stdout.write(bytes.subarray(off));
-}
 
 /** How often `show --follow` looks at the file. Polling works on every platform and file system. */
 const FOLLOW_POLL_MS = 100;

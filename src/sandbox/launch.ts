@@ -17,6 +17,7 @@
  */
 import { buildPlan, type PlanFacts, resolveFacts, type SandboxPlan, workerPermissions } from "./plan.ts";
 import { absolute, join } from "../util/paths.ts";
+import { readStdinBytes } from "../util/stdio.ts";
 
 /** The Worker name prefix that marks code running inside the sandbox. */
 export const SANDBOX_WORKER_NAME = "mind-hooks-sandbox";
@@ -131,23 +132,6 @@ async function runInside(run: () => Promise<number>): Promise<number> {
 
 // ---------------------------------------------------------------------------------------------
 // In the launcher
-
-/** Reads all of stdin (a plain read loop: a web stream costs ~5 ms to set up). */
-async function readAll(): Promise<Uint8Array> {
-  let buf = new Uint8Array(64 * 1024);
-  let size = 0;
-  while (true) {
-    if (size === buf.length) {
-      const next = new Uint8Array(buf.length * 2);
-      next.set(buf);
-      buf = next;
-    }
-    const n = await Deno.stdin.read(buf.subarray(size));
-    if (n === null) break;
-    size += n;
-  }
-  return buf.slice(0, size);
-}
 
 /** The `cwd` field of a dispatch event, when the bytes are a JSON object holding one. */
 function eventCwd(bytes: Uint8Array): string | undefined {
@@ -294,7 +278,7 @@ async function launch(name: string, args: string[], run: () => Promise<number>):
   let stdin: Uint8Array | null = null;
   let evCwd: string | undefined;
   if (name === "dispatch" && !args.includes("--help") && !args.includes("-h")) {
-    stdin = await readAll();
+    stdin = await readStdinBytes();
     evCwd = eventCwd(stdin);
   }
   const input = { command: name, args, env, processCwd, eventCwd: evCwd };

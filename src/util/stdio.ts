@@ -1,0 +1,36 @@
+/**
+ * Whole-stream stdin reads and complete stdout writes, shared by every command.
+ *
+ * A plain read loop rather than `Deno.stdin.readable`: the first ReadableStream makes the runtime
+ * load its streams implementation (~5 ms), which a no-match dispatch would otherwise pay.
+ * @module
+ */
+
+/** Reads all of stdin as bytes. */
+export async function readStdinBytes(): Promise<Uint8Array> {
+  let buf = new Uint8Array(64 * 1024);
+  let size = 0;
+  while (true) {
+    if (size === buf.length) {
+      const next = new Uint8Array(buf.length * 2);
+      next.set(buf);
+      buf = next;
+    }
+    const n = await Deno.stdin.read(buf.subarray(size));
+    if (n === null) break;
+    size += n;
+  }
+  return buf.slice(0, size);
+}
+
+/** Reads all of stdin as UTF-8 text. */
+export async function readStdin(): Promise<string> {
+  return new TextDecoder().decode(await readStdinBytes());
+}
+
+/** Writes all of `text` to stdout (a single write may be partial). */
+export async function writeStdout(text: string): Promise<void> {
+  const bytes = new TextEncoder().encode(text);
+  let off = 0;
+  while (off < bytes.length) off += await Deno.stdout.write(bytes.subarray(off));
+}
