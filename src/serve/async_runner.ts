@@ -8,14 +8,10 @@
  */
 import type { AsyncJob } from "../dispatch/dispatch.ts";
 import type { AsyncResult } from "../dispatch/result.ts";
-import { EVENTS } from "../events/registry.ts";
-import { OUTPUT_SCHEMAS } from "../generated/schemas.ts";
-import { readCompletion } from "../output/protocol.ts";
-import { spillIfLarge } from "../output/spill.ts";
 import { runCommand } from "../runner/command.ts";
 import { killProcessTree } from "../runner/shell.ts";
-import type { JsonSchema } from "../schema/validate.ts";
 import { ASYNC_SLOTS } from "../session/async.ts";
+import { asyncResultOf } from "../session/async_result.ts";
 
 /** Longest wait at session end for killed handlers to be reaped. */
 const REAP_WAIT_MS = 3000;
@@ -147,24 +143,7 @@ export class AsyncRunner {
         },
       });
       if (s.ended) return null;
-      const outcome = readCompletion(EVENTS[job.event], OUTPUT_SCHEMAS[job.event] as JsonSchema, raw);
-      const failed = outcome.status === "failed";
-      let additionalContext = failed ? null : outcome.effect.additionalContext ?? null;
-      if (additionalContext !== null) {
-        additionalContext = (await spillIfLarge(additionalContext, {
-          limit: job.additionalContextLimit,
-          tempDir,
-          sessionId,
-        })).text;
-      }
-      return {
-        key: job.key,
-        event: job.event,
-        status: outcome.status,
-        reason: failed ? outcome.reason : null,
-        systemMessage: failed ? null : outcome.effect.systemMessage ?? null,
-        additionalContext,
-      };
+      return await asyncResultOf(job, raw, { tempDir, sessionId });
     } catch (e) {
       if (s.ended) return null;
       return {

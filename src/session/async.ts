@@ -195,9 +195,7 @@ async function publishResult(dir: string, jobFile: string, result: AsyncResult):
 /** Runs the given job files (the detached runner's body). */
 export async function runAsyncJobs(jobFiles: string[]): Promise<void> {
   const { runCommand } = await import("../runner/command.ts");
-  const { readCompletion } = await import("../output/protocol.ts");
-  const { EVENTS } = await import("../events/registry.ts");
-  const { OUTPUT_SCHEMAS } = await import("../generated/schemas.ts");
+  const { asyncResultOf } = await import("./async_result.ts");
   await Promise.all(jobFiles.map(async (jobFile) => {
     let job: AsyncJob & { sessionId: string };
     try {
@@ -218,29 +216,13 @@ export async function runAsyncJobs(jobFiles: string[]): Promise<void> {
         timeoutSec: job.timeoutSec,
         onSpawn: (pid) => recordPid(slot, jobFile, pid),
       });
-      const outcome = readCompletion(
-        EVENTS[job.event],
-        OUTPUT_SCHEMAS[job.event],
-        raw,
-      );
-      const result: AsyncResult = {
-        key: job.key,
-        event: job.event,
-        status: outcome.status,
-        reason: outcome.status === "failed" ? outcome.reason : null,
-        systemMessage: outcome.status === "failed" ? null : outcome.effect.systemMessage ?? null,
-        additionalContext: outcome.status === "failed" ? null : outcome.effect.additionalContext ?? null,
-      };
       // Large context is spilled here, with the handler's own limit (SPEC §10), so the result file
       // already holds what the model may see.
-      if (result.additionalContext !== null && job.tempDir) {
-        const { spillIfLarge } = await import("../output/spill.ts");
-        result.additionalContext = (await spillIfLarge(result.additionalContext, {
-          limit: job.additionalContextLimit,
-          tempDir: job.tempDir,
-          sessionId: job.sessionId,
-        })).text;
-      }
+      const result = await asyncResultOf(
+        job,
+        raw,
+        job.tempDir ? { tempDir: job.tempDir, sessionId: job.sessionId } : null,
+      );
       // The job file is the liveness token: gone means the session ended and output is discarded.
       if (await exists(jobFile)) await publishResult(dir, jobFile, result);
     } finally {
