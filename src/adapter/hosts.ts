@@ -14,7 +14,8 @@
  * @module
  */
 import type { JsonObject } from "../events/types.ts";
-import { EVENT_NAMES, type EventName, isEventName } from "../events/names.ts";
+import { CONTEXT_EVENTS, EVENT_NAMES, type EventName, isEventName } from "../events/names.ts";
+import { INPUT_SCHEMAS } from "../generated/schemas.ts";
 import { PERMISSION_MODES } from "../events/common.ts";
 import type { DispatchResult } from "../dispatch/result.ts";
 
@@ -51,29 +52,12 @@ export type MappedInput =
 
 const SESSION_SOURCES = ["startup", "resume", "clear", "compact"];
 const TRIGGERS = ["manual", "auto"];
-const NEEDS_TURN: ReadonlySet<EventName> = new Set([
-  "UserPromptSubmit",
-  "PreToolUse",
-  "PermissionRequest",
-  "PostToolUse",
-  "PreCompact",
-  "PostCompact",
-  "SubagentStart",
-  "SubagentStop",
-  "Stop",
-  "Interrupt",
-]);
-const NEEDS_MODE: ReadonlySet<EventName> = new Set([
-  "SessionStart",
-  "UserPromptSubmit",
-  "PreToolUse",
-  "PermissionRequest",
-  "PostToolUse",
-  "SubagentStart",
-  "SubagentStop",
-  "Stop",
-  "Interrupt",
-]);
+/** The events whose §5 input requires `field` (from the generated input schemas, so never out of step). */
+function requiring(field: string): ReadonlySet<EventName> {
+  return new Set(EVENT_NAMES.filter((e) => (INPUT_SCHEMAS[e].required ?? []).includes(field)));
+}
+const NEEDS_TURN = requiring("turn_id");
+const NEEDS_MODE = requiring("permission_mode");
 
 function isObject(v: unknown): v is JsonObject {
   return v !== null && typeof v === "object" && !Array.isArray(v);
@@ -145,16 +129,11 @@ export function mapHostInput(host: Host, raw: unknown, cwd: string): MappedInput
 }
 
 /**
- * Events on which the host shows `hookSpecificOutput.additionalContext` to the model. Async results are
- * only taken on these, so their context is never consumed by an event that cannot deliver it.
+ * Events on which the host shows `hookSpecificOutput.additionalContext` to the model: mind's context
+ * events. Async results are only taken on these, so their context is never consumed by an event that
+ * cannot deliver it.
  */
-export const CONTEXT_CAPABLE: ReadonlySet<EventName> = new Set([
-  "SessionStart",
-  "UserPromptSubmit",
-  "PreToolUse",
-  "PostToolUse",
-  "SubagentStart",
-]);
+export const CONTEXT_CAPABLE: ReadonlySet<EventName> = CONTEXT_EVENTS;
 
 /**
  * Maps a dispatch result to the host's hook stdout object, or null when there is nothing to say.
