@@ -369,8 +369,10 @@ export async function loadCatalog(
     ...(tableOf(userToml, "plugins") ?? {}),
     ...(tableOf(cli, "plugins") ?? {}),
   };
-  const { loadPlugins } = await import("./plugins.ts");
-  const pluginResult = await loadPlugins(home, pluginCfg, files);
+  // Most homes enable no plugin: then the plugin loader is not even imported.
+  const pluginResult = Object.keys(pluginCfg).length === 0
+    ? { handlers: [], warnings: [], plugins: [] }
+    : await (await import("./plugins.ts")).loadPlugins(home, pluginCfg, files);
   warnings.push(...pluginResult.warnings);
 
   // CLI layer: -c overrides, then --hooks-file files.
