@@ -1,4 +1,5 @@
 import { assert, assertEquals } from "./helpers/assert.ts";
+import fc from "fast-check";
 import { canonicalJson, contentHash, hookKey, parseHookKey } from "../src/trust/hash.ts";
 import { collectHandlers } from "../src/config/handlers.ts";
 import { parseTomlText } from "../src/config/files.ts";
@@ -10,6 +11,25 @@ Deno.test("canonical JSON sorts keys at every depth, no whitespace", () => {
   assertEquals(
     canonicalJson({ b: 1, a: { d: [1, { z: true, y: null }], c: "é" } }),
     `{"a":{"c":"é","d":[1,{"y":null,"z":true}]},"b":1}`,
+  );
+});
+
+Deno.test("canonical JSON is iterative: a 200,000-deep value renders, equal to the recursive definition on random values", () => {
+  const depth = 200_000;
+  const deep = JSON.parse("[".repeat(depth) + '{"b":1,"a":[]}' + "]".repeat(depth));
+  assertEquals(canonicalJson(deep), "[".repeat(depth) + '{"a":[],"b":1}' + "]".repeat(depth));
+  // The recursive definition the iterative renderer replaced (RFC 8785 for our value domain).
+  const reference = (v: unknown): string => {
+    if (v === null || typeof v !== "object") return JSON.stringify(v);
+    if (Array.isArray(v)) return `[${v.map(reference).join(",")}]`;
+    const o = v as Record<string, unknown>;
+    const keys = Object.keys(o).filter((k) => o[k] !== undefined).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${reference(o[k])}`).join(",")}}`;
+  };
+  fc.assert(fc.property(fc.jsonValue(), (v) => canonicalJson(v) === reference(v)), { numRuns: 500 });
+  assertEquals(
+    canonicalJson({ a: undefined, b: [1, "x", { c: false }], "\u2028": "é" }),
+    reference({ b: [1, "x", { c: false }], "\u2028": "é" }),
   );
 });
 

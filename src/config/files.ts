@@ -9,6 +9,7 @@
 import { parse as parseToml } from "smol-toml";
 import type { JsonObject } from "../events/types.ts";
 import { type Warning, warning } from "./warnings.ts";
+import { formatValuePath, MAX_NESTING, TOO_DEEP, tooDeepOffset, tooDeepPath } from "../util/nesting.ts";
 
 /** The result of reading one file. */
 export type LoadedFile =
@@ -52,16 +53,29 @@ async function readText(
   }
 }
 
+/** The W_PARSE warning of a file nesting deeper than {@link MAX_NESTING} levels (SPEC §15). */
+function tooDeepWarning(
+  kind: "TOML" | "JSON",
+  source: string,
+  where: { line?: number; column?: number; path?: (string | number)[] },
+): Warning {
+  const at = where.path && where.path.length > 0 ? ` (at ${formatValuePath(where.path)})` : "";
+  return warning("W_PARSE", `${kind} ${TOO_DEEP}${at}; the file is not loaded`, source, where);
+}
+
 /** Parses TOML text into a plain object, or a W_PARSE warning. */
 export function parseTomlText(
   text: string,
   source: string,
 ): { data: JsonObject } | { warning: Warning } {
+  let parsed: unknown;
   try {
-    return { data: toPlain(parseToml(text)) as JsonObject };
+    // smol-toml bounds inline arrays and tables itself; past that it would only build values we refuse.
+    parsed = parseToml(text, { maxDepth: MAX_NESTING });
   } catch (e) {
     const err = e as { message?: string; line?: number; column?: number };
     const first = String(err.message ?? e).split("\n", 1)[0];
+    if (/excessively nested/.test(first)) return { warning: tooDeepWarning("TOML", source, err) };
     return {
       warning: warning("W_PARSE", `TOML does not parse: ${first}`, source, {
         line: err.line,
@@ -69,15 +83,25 @@ export function parseTomlText(
       }),
     };
   }
+  // Dotted keys and table headers nest without limit in TOML; smol-toml does not count them.
+  const deep = tooDeepPath(parsed);
+  if (deep) return { warning: tooDeepWarning("TOML", source, { path: deep }) };
+  return { data: toPlain(parsed) as JsonObject };
 }
 
-/** smol-toml gives null-prototype objects and TomlDate values; hashing and validation want plain JSON. */
+/**
+ * smol-toml gives null-prototype objects and TomlDate values; hashing and validation want plain
+ * JSON. A key such as `__proto__` stays an own property (as JSON.parse makes it), never the new
+ * object's prototype. Recursive: callers have bounded the depth.
+ */
 function toPlain(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(toPlain);
   if (value instanceof Date) return value.toISOString();
   if (value && typeof value === "object") {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = toPlain(v);
+    for (const [k, v] of Object.entries(value)) {
+      Object.defineProperty(out, k, { value: toPlain(v), enumerable: true, writable: true, configurable: true });
+    }
     return out;
   }
   if (typeof value === "bigint") return Number(value);
@@ -93,6 +117,9 @@ export async function parseJsoncText(
   try {
     value = JSON.parse(text);
   } catch {
+    // jsonc-parser recurses: deep text must not reach it (SPEC §15).
+    const deepAt = tooDeepOffset(text);
+    if (deepAt >= 0) return { warning: tooDeepWarning("JSON", source, positionOf(text, deepAt)) };
     const jsonc = await import("jsonc-parser");
     const errors: import("jsonc-parser").ParseError[] = [];
     value = jsonc.parse(text, errors, {
@@ -111,6 +138,10 @@ export async function parseJsoncText(
         ),
       };
     }
+  }
+  if (tooDeepPath(value)) {
+    // JSON.parse is iterative; what follows it (hashing, expansion, review) must not see this depth.
+    return { warning: tooDeepWarning("JSON", source, positionOf(text, tooDeepOffset(text))) };
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     return {

@@ -6,6 +6,7 @@
  */
 import { parse as parseToml } from "smol-toml";
 import type { JsonObject } from "../events/types.ts";
+import { MAX_NESTING, TOO_DEEP, tooDeepPath } from "../util/nesting.ts";
 
 /** Splits `a."b.c".d` into `["a", "b.c", "d"]`; null when malformed. */
 export function splitKeyPath(key: string): string[] | null {
@@ -38,7 +39,7 @@ export function splitKeyPath(key: string): string[] | null {
 /** Parses one VALUE as TOML, falling back to the raw string. */
 export function parseOverrideValue(value: string): unknown {
   try {
-    const doc = parseToml(`v = ${value}`) as Record<string, unknown>;
+    const doc = parseToml(`v = ${value}`, { maxDepth: MAX_NESTING }) as Record<string, unknown>;
     return JSON.parse(JSON.stringify(doc.v));
   } catch {
     return value;
@@ -63,13 +64,21 @@ export function buildOverrides(
     }
     let node = data;
     for (const seg of path.slice(0, -1)) {
-      const next = node[seg];
-      if (next === null || typeof next !== "object" || Array.isArray(next)) {
-        node[seg] = {};
-      }
+      // Own properties only: `-c __proto__.x=1` names a key, never Object.prototype (SPEC §15).
+      const next = Object.hasOwn(node, seg) ? node[seg] : undefined;
+      if (next === null || typeof next !== "object" || Array.isArray(next)) setOwn(node, seg, {});
       node = node[seg] as JsonObject;
     }
-    node[path[path.length - 1]] = parseOverrideValue(item.slice(eq + 1).trim());
+    setOwn(node, path[path.length - 1], parseOverrideValue(item.slice(eq + 1).trim()));
+    if (tooDeepPath(data)) {
+      const key = item.slice(0, eq);
+      return { error: `-c ${JSON.stringify(key.length > 60 ? key.slice(0, 60) + "…" : key)} ${TOO_DEEP}` };
+    }
   }
   return { data };
+}
+
+/** Sets an own, enumerable data property, whatever the key (`__proto__` included). */
+function setOwn(obj: JsonObject, key: string, value: unknown): void {
+  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
 }

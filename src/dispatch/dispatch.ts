@@ -9,11 +9,12 @@ import { EVENTS } from "../events/registry.ts";
 import type { AggregationItem, HandlerOutcome, JsonObject } from "../events/types.ts";
 import type { JsonSchema } from "../schema/validate.ts";
 import { type Catalog, type HookHandler, skipReason } from "../config/discovery.ts";
-import { type Warning, warning } from "../config/warnings.ts";
+import { warning } from "../config/warnings.ts";
 import { matcherMatches } from "../matching/matcher.ts";
 import { fromCompatInput, toolMatchSubjects } from "../matching/tool_names.ts";
 import type { RawCompletion } from "../runner/types.ts";
 import { DEFAULT_CONTEXT_LIMIT } from "../config/handlers.ts";
+import { ENGINE_FAILED, failSafeDecision, HANDLER_INTERNAL_ERROR } from "./fail_safe.ts";
 
 /** The lazily loaded part of dispatch. */
 type Runtime = typeof import("./runtime.ts");
@@ -83,7 +84,7 @@ export function handlerEnv(
   return env;
 }
 
-function emptyResult(event: EventName, warnings: Warning[]): DispatchResult {
+function emptyResult(event: EventName, warnings: DispatchResult["warnings"]): DispatchResult {
   return {
     hook_event_name: event,
     decision: null,
@@ -205,14 +206,22 @@ export async function dispatchEvent(
       return;
     }
     running.push((async () => {
-      const r = await rt();
-      const raw = await runOne(r, h, event, hookInput, stdin, catalog, ctx, cwd);
+      const started = performance.now();
+      let outcome: HandlerOutcome;
+      try {
+        const r = await rt();
+        const raw = await runOne(r, h, event, hookInput, stdin, catalog, ctx, cwd);
+        outcome = r.readCompletion(module, r.OUTPUT_SCHEMAS[event] as JsonSchema, raw);
+        records[i].exit_code = raw.exitCode;
+        records[i].duration_ms = Math.round(raw.durationMs);
+      } catch {
+        // Every handler is isolated (SPEC §15): the engine failing on one is that handler's failure.
+        outcome = { status: "failed", reason: HANDLER_INTERNAL_ERROR };
+        records[i].duration_ms = Math.round(performance.now() - started);
+      }
       completedSeq[i] = ++seq;
-      const outcome = r.readCompletion(module, r.OUTPUT_SCHEMAS[event] as JsonSchema, raw);
       outcomes[i] = outcome;
       records[i].status = outcome.status;
-      records[i].exit_code = raw.exitCode;
-      records[i].duration_ms = Math.round(raw.durationMs);
       if (outcome.status === "failed") records[i].reason = outcome.reason;
     })());
   });
@@ -225,7 +234,7 @@ export async function dispatchEvent(
     const start = ctx.startAsync ??
       (await import("../session/async.ts")).startDetachedAsync(catalog.home);
     running.push(
-      start(asyncJobs, sessionId).catch((e) => {
+      Promise.resolve().then(() => start(asyncJobs, sessionId)).catch((e) => {
         result.systemMessages.push(
           `async hooks could not be started: ${e instanceof Error ? e.message : String(e)}`,
         );
@@ -233,17 +242,82 @@ export async function dispatchEvent(
     );
   }
   await Promise.all(running);
+  result.runs = records;
 
+  // From here on the handlers' effects are known: an internal failure must not lose a deny (SPEC §15).
+  const early = [...result.systemMessages];
+  try {
+    return await finish({ ev, catalog, ctx, result, matched, outcomes, completedSeq, needReview, spill, rt });
+  } catch {
+    const safe = failSafeDecision(module, effectItems(outcomes, completedSeq), (updated) => {
+      if (!TOOL_EVENTS.has(event)) return updated;
+      return fromCompatInput(String(input.tool_name), input.tool_input as JsonObject, updated);
+    });
+    const out: DispatchResult = {
+      ...emptyResult(event, result.warnings),
+      ...safe,
+      systemMessages: [...early, ...failureLines(matched, outcomes), ...reviewLines(needReview), ENGINE_FAILED],
+      asyncResults: result.asyncResults,
+      runs: records,
+    };
+    await logDispatch(catalog, out, event, ctx).catch(() => {});
+    return out;
+  }
+}
+
+/** The completed (non-failed) outcomes as aggregation items, in configuration order. */
+function effectItems(outcomes: readonly (HandlerOutcome | null)[], completedSeq: readonly number[]): AggregationItem[] {
+  const items: AggregationItem[] = [];
+  outcomes.forEach((o, i) => {
+    if (o && o.status !== "failed") items.push({ order: i, completedSeq: completedSeq[i], effect: o.effect });
+  });
+  return items;
+}
+
+/** The "N hooks need review" line, when any matched hook was skipped for trust (SPEC §6). */
+function reviewLines(needReview: number): string[] {
+  if (needReview === 0) return [];
+  return [
+    `${needReview} hook${needReview === 1 ? "" : "s"} need${needReview === 1 ? "s" : ""} review: run mind-hooks review`,
+  ];
+}
+
+/** The system message line of a failed handler (SPEC §8: a failure is never silent). */
+function failureLine(h: HookHandler, o: { reason: string; systemMessage?: string }): string {
+  return `hook ${h.key} failed: ${o.reason}${o.systemMessage ? ` (${o.systemMessage})` : ""}`;
+}
+
+/** One {@link failureLine} per failed handler, in configuration order. */
+function failureLines(matched: readonly HookHandler[], outcomes: readonly (HandlerOutcome | null)[]): string[] {
+  return outcomes.flatMap((o, i) => o?.status === "failed" ? [failureLine(matched[i], o)] : []);
+}
+
+/** What {@link finish} works on: the dispatch once every handler completed. */
+type Finishing = {
+  ev: EventInput;
+  catalog: Catalog;
+  ctx: DispatchContext;
+  result: DispatchResult;
+  matched: HookHandler[];
+  outcomes: (HandlerOutcome | null)[];
+  completedSeq: number[];
+  needReview: number;
+  spill: (text: string, limit: number) => Promise<{ text: string }>;
+  rt: () => Promise<Runtime>;
+};
+
+/** Aggregates, spills, applies the Stop loop guard, ends the session and logs: the engine's own work. */
+async function finish(f: Finishing): Promise<DispatchResult> {
+  const { ev: { event, input }, catalog, ctx, result, matched, outcomes, completedSeq, needReview, spill, rt } = f;
+  const sessionId = String(input.session_id);
+  const module = EVENTS[event];
   // Read outcomes in configuration order.
   const items: AggregationItem[] = [];
   for (let i = 0; i < matched.length; i++) {
     const outcome = outcomes[i];
     if (!outcome) continue;
     if (outcome.status === "failed") {
-      const hint = outcome.systemMessage ? ` (${outcome.systemMessage})` : "";
-      result.systemMessages.push(
-        `hook ${matched[i].key} failed: ${outcome.reason}${hint}`,
-      );
+      result.systemMessages.push(failureLine(matched[i], outcome));
       continue;
     }
     const effect = { ...outcome.effect };
@@ -303,14 +377,7 @@ export async function dispatchEvent(
       `project ${catalog.project.root} has hooks but is not trusted: run mind-hooks project trust ${catalog.project.root}`,
     );
   }
-  if (needReview > 0) {
-    result.systemMessages.push(
-      `${needReview} hook${needReview === 1 ? "" : "s"} need${
-        needReview === 1 ? "s" : ""
-      } review: run mind-hooks review`,
-    );
-  }
-  result.runs = records;
+  result.systemMessages.push(...reviewLines(needReview));
   if (event === "SessionEnd") {
     // After the SessionEnd hooks ran (synchronously): kill leftovers, drop spilled files.
     const { endSession } = await import("../session/end.ts");

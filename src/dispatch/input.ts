@@ -11,6 +11,7 @@ import { INPUT_SCHEMAS } from "../generated/schemas.ts";
 import { formatIssue, type JsonSchema, validateJson } from "../schema/validate.ts";
 import { type Warning, warning } from "../config/warnings.ts";
 import { toCompatTool } from "../matching/tool_names.ts";
+import { formatValuePath, TOO_DEEP, tooDeepPath } from "../util/nesting.ts";
 
 /** A validated event, in the host's form. */
 export type EventInput = {
@@ -60,6 +61,9 @@ export async function validateEvent(
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     return { ok: false, error: "the event must be a JSON object" };
   }
+  // Hooks, expansion and logging would otherwise meet this depth in recursive code (SPEC §15).
+  const deep = tooDeepPath(value);
+  if (deep) return { ok: false, error: `the event ${TOO_DEEP} (at ${formatValuePath(deep)})` };
   const obj = value as JsonObject;
   const name = obj.hook_event_name;
   if (name === undefined) {

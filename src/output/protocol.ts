@@ -6,6 +6,7 @@
 import type { EventModule, HandlerOutcome, JsonObject } from "../events/types.ts";
 import type { RawCompletion } from "../runner/types.ts";
 import { formatIssue, type JsonSchema, validateJson } from "../schema/validate.ts";
+import { nestsTooDeep, TOO_DEEP } from "../util/nesting.ts";
 
 function firstLine(text: string, max = 200): string {
   const line = text.trim().split(/[\r\n\u2028\u2029]/, 1)[0] ?? "";
@@ -79,6 +80,10 @@ export function readCompletion(
       parsed = JSON.parse(trimmed);
     } catch (e) {
       return { status: "failed", reason: `invalid JSON: ${jsonErrorWhere(e)}` };
+    }
+    if (nestsTooDeep(parsed)) {
+      // What reads it next (rewrites, the adapter's mappings, logging) must never meet such depth.
+      return { status: "failed", reason: `invalid JSON: ${TOO_DEEP}` };
     }
     if (
       parsed === null || typeof parsed !== "object" || Array.isArray(parsed)

@@ -61,13 +61,48 @@ export function parseHookKey(
   };
 }
 
-/** RFC 8785 canonical JSON for our value domain. */
+/** A value still to render, on {@link canonicalJson}'s work stack (plain strings there are literal text). */
+type Pending = { value: unknown };
+
+/**
+ * RFC 8785 canonical JSON for our value domain. Iterative (an explicit work stack), so a value of
+ * any depth hashes without a stack overflow (SPEC §15).
+ */
 export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== "object") return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  const obj = value as Record<string, unknown>;
-  const keys = Object.keys(obj).filter((k) => obj[k] !== undefined).sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`).join(",")}}`;
+  let out = "";
+  const work: (string | Pending)[] = [{ value }];
+  while (work.length > 0) {
+    const item = work.pop()!;
+    if (typeof item === "string") {
+      out += item;
+      continue;
+    }
+    const v = item.value;
+    if (v === null || typeof v !== "object") {
+      // As `Array.prototype.join` renders an undefined element: nothing.
+      out += JSON.stringify(v) ?? "";
+      continue;
+    }
+    // Pushed in reverse: the stack pops the opening bracket's first element first.
+    if (Array.isArray(v)) {
+      out += "[";
+      work.push("]");
+      for (let i = v.length - 1; i >= 0; i--) {
+        work.push({ value: v[i] });
+        if (i > 0) work.push(",");
+      }
+      continue;
+    }
+    const obj = v as Record<string, unknown>;
+    const keys = Object.keys(obj).filter((k) => obj[k] !== undefined).sort();
+    out += "{";
+    work.push("}");
+    for (let i = keys.length - 1; i >= 0; i--) {
+      work.push({ value: obj[keys[i]] });
+      work.push(`${i > 0 ? "," : ""}${JSON.stringify(keys[i])}:`);
+    }
+  }
+  return out;
 }
 
 /** The normalized handler that enters the hash: exactly SPEC §3.2's keys. */

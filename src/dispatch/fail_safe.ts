@@ -1,0 +1,90 @@
+/**
+ * What a dispatch answers when the engine itself fails after its handlers ran (SPEC §15: "when the
+ * engine itself fails internally during dispatch, any deny already decided is still returned").
+ *
+ * The handlers' effects are known once they completed; everything after that (spilling, the Stop
+ * loop guard, format conversion, session end, logging) is the engine's own work and may fail. Then
+ * the dispatch does not crash — a crash reads as "no hooks ran" to the host, which would let a
+ * denied tool call through — but answers from the effects alone: every deny, block and stop stands,
+ * allows that need no conversion stand, and a rewrite that cannot be delivered denies the call
+ * rather than let it run unrewritten. Model-visible context is dropped (it cannot be spilled).
+ * @module
+ */
+import type { AggregationItem, EventDecision, EventModule, JsonObject } from "../events/types.ts";
+import { NO_DECISION } from "../events/types.ts";
+import { CONTINUATION_EVENTS, type EventName } from "../events/names.ts";
+
+/** The system message of a dispatch answered by {@link failSafeDecision}. */
+export const ENGINE_FAILED =
+  "mind-hooks failed internally while finishing this dispatch; the hooks' deny, block and stop decisions were kept, their context was dropped";
+
+/** The failure reason of a handler whose run or output made the engine itself fail (SPEC §15: handlers are isolated). */
+export const HANDLER_INTERNAL_ERROR = "mind-hooks failed internally while running this hook or reading its output";
+
+/** The deny reason when a hook's rewrite of the tool call could not be delivered. */
+export const REWRITE_LOST =
+  "a hook rewrote this tool call, but mind-hooks failed internally before it could deliver the rewrite; the call is blocked rather than run unrewritten";
+
+/** Without a spill file, a reason longer than this is cut (the model still sees its head). */
+export const FAIL_SAFE_TEXT_MAX = 16_000;
+
+/** Events whose blocking decision is called `deny` (the others call it `block`). */
+const DENY_EVENTS: ReadonlySet<EventName> = new Set(["PreToolUse", "PermissionRequest"]);
+
+function bounded(text: string | null): string | null {
+  return text !== null && text.length > FAIL_SAFE_TEXT_MAX ? text.slice(0, FAIL_SAFE_TEXT_MAX) + "…" : text;
+}
+
+/**
+ * The blocking part of `items` folded without the event's own aggregator (for when that is what
+ * failed): the first block reason denies; on Stop-like events all reasons form the continuation
+ * prompt; a `continue: false` stops.
+ */
+export function blockingFold(event: EventName, items: readonly AggregationItem[]): EventDecision {
+  const stop = items.find((i) => i.effect.stop);
+  if (stop) {
+    const stopReason = stop.effect.stopReason ?? null;
+    return { ...NO_DECISION, decision: "stop", continue: false, stopReason, reason: stopReason };
+  }
+  const reasons = items.flatMap((i) => i.effect.blockReason !== undefined ? [i.effect.blockReason] : []);
+  if (reasons.length === 0) return NO_DECISION;
+  if (DENY_EVENTS.has(event)) return { ...NO_DECISION, decision: "deny", reason: reasons[0] };
+  const joined = reasons.join("\n\n");
+  return {
+    ...NO_DECISION,
+    decision: "block",
+    reason: joined,
+    continuationPrompt: CONTINUATION_EVENTS.has(event) ? joined : null,
+  };
+}
+
+/**
+ * The decision of a dispatch whose finishing failed. `deliverRewrite` turns an `updatedInput` into
+ * the host's form (it may be what failed: then the call is denied with {@link REWRITE_LOST}).
+ * Never throws.
+ */
+export function failSafeDecision(
+  module: EventModule,
+  items: readonly AggregationItem[],
+  deliverRewrite: (updated: JsonObject) => JsonObject,
+): EventDecision {
+  let d: EventDecision;
+  try {
+    d = module.aggregate([...items]);
+  } catch {
+    d = blockingFold(module.name, items);
+  }
+  if (d.updatedInput !== null) {
+    try {
+      return { ...d, updatedInput: deliverRewrite(d.updatedInput) };
+    } catch {
+      return { ...NO_DECISION, decision: "deny", reason: REWRITE_LOST };
+    }
+  }
+  return {
+    ...d,
+    reason: bounded(d.reason),
+    stopReason: bounded(d.stopReason),
+    continuationPrompt: bounded(d.continuationPrompt),
+  };
+}

@@ -1,0 +1,220 @@
+/**
+ * SPEC §15 (r2): "when the engine itself fails internally during dispatch, any deny already
+ * decided is still returned", and every handler is isolated. The failures are injected into
+ * `dispatchEvent` (a catalog or context field that throws when the engine reads it after the hooks
+ * ran, a runner that throws); the hooks themselves are mcp_tool handlers answered by a fake runner.
+ */
+import { assertEquals } from "./helpers/assert.ts";
+import { type DispatchContext, dispatchEvent } from "../src/dispatch/dispatch.ts";
+import type { Catalog, HookHandler } from "../src/config/discovery.ts";
+import type { EventName } from "../src/events/names.ts";
+import type { JsonObject } from "../src/events/types.ts";
+import type { RawCompletion } from "../src/runner/types.ts";
+import { compileMatcher, type Matcher } from "../src/matching/matcher.ts";
+import {
+  blockingFold,
+  ENGINE_FAILED,
+  failSafeDecision,
+  HANDLER_INTERNAL_ERROR,
+  REWRITE_LOST,
+} from "../src/dispatch/fail_safe.ts";
+import { EVENTS } from "../src/events/registry.ts";
+
+/** A managed mcp_tool handler (managed: it runs without trust) whose fake tool is `tool`. */
+function handler(event: EventName, tool: string, index: number): HookHandler {
+  return {
+    key: `managed:/etc/mind/requirements.toml:${event}:0:${index}`,
+    layer: "managed",
+    sourcePath: "/etc/mind/requirements.toml",
+    event,
+    matcher: null,
+    compiledMatcher: compileMatcher(null) as Matcher,
+    groupIndex: 0,
+    handlerIndex: index,
+    handler: { type: "mcp_tool", server: "fake", tool, input: {}, timeout: 5 },
+    env: {},
+    hash: "sha256:" + "0".repeat(64),
+    status: "managed",
+    enabled: true,
+    trustedHash: null,
+  };
+}
+
+function catalog(handlers: HookHandler[]): Catalog {
+  return {
+    handlers,
+    warnings: [],
+    hooksEnabled: true,
+    project: null,
+    home: "/nonexistent/mind-hooks-fail-safe-home",
+    userConfigPath: "/nonexistent/mind-hooks-fail-safe-home/config.toml",
+    profile: null,
+    mcpServers: {},
+    stopBlockCap: 8,
+    managedOnly: false,
+    plugins: [],
+    files: [],
+    bypassTrust: false,
+  };
+}
+
+/** Makes reading `field` of `obj` throw: the injected internal failure. */
+function failOn<T extends object>(obj: T, field: keyof T): T {
+  Object.defineProperty(obj, field, {
+    get() {
+      throw new Error("injected internal failure");
+    },
+  });
+  return obj;
+}
+
+/** A completion whose stdout is `output` (JSON). */
+function answered(output: unknown): RawCompletion {
+  return {
+    stdout: JSON.stringify(output),
+    stderr: "",
+    exitCode: 0,
+    signal: null,
+    timedOut: false,
+    spawnError: null,
+    stdoutTruncated: false,
+    stderrTruncated: false,
+    invalidUtf8: false,
+    durationMs: 1,
+    timeoutSec: 5,
+  };
+}
+
+/** Fake tools: what each answers, or `throw` to make the runner itself throw. */
+const TOOLS: Record<string, unknown> = {
+  deny: {
+    hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "no rm" },
+  },
+  context: { hookSpecificOutput: { hookEventName: "PreToolUse", additionalContext: "ctx" } },
+  rewrite: {
+    hookSpecificOutput: {
+      hookEventName: "PreToolUse",
+      permissionDecision: "allow",
+      updatedInput: { command: "ls -l" },
+    },
+  },
+  block: { decision: "block", reason: "keep going" },
+};
+
+function context(extra: Partial<DispatchContext> = {}): DispatchContext {
+  return {
+    tempDir: "/nonexistent/mind-hooks-fail-safe-spill",
+    log: false,
+    runMcp: (h) => {
+      const tool = h.handler.type === "mcp_tool" ? h.handler.tool : "";
+      if (tool === "throw") return Promise.reject(new Error("the runner blew up"));
+      return Promise.resolve(answered(TOOLS[tool]));
+    },
+    ...extra,
+  };
+}
+
+function preToolUse(): { event: "PreToolUse"; input: JsonObject; warnings: [] } {
+  return {
+    event: "PreToolUse",
+    input: {
+      session_id: "fail-safe",
+      transcript_path: null,
+      cwd: "/",
+      hook_event_name: "PreToolUse",
+      model: "m",
+      turn_id: "t",
+      permission_mode: "default",
+      tool_name: "exec_command",
+      tool_use_id: "c",
+      tool_input: { cmd: "rm -rf /" },
+    },
+    warnings: [],
+  };
+}
+
+Deno.test("fail-safe: a deny survives an internal failure after the hooks ran (the catalog read throws)", async () => {
+  const cat = failOn(catalog([handler("PreToolUse", "context", 0), handler("PreToolUse", "deny", 1)]), "project");
+  const r = await dispatchEvent(preToolUse(), cat, context());
+  assertEquals([r.decision, r.reason, r.additionalContext], ["deny", "no rm", []]);
+  assertEquals(r.systemMessages, [ENGINE_FAILED]);
+  assertEquals(r.runs.map((x) => x.status), ["completed", "blocked"]);
+});
+
+Deno.test("fail-safe: a deny survives a failure while spilling another hook's context", async () => {
+  const ctx = failOn(context(), "tempDir");
+  const r = await dispatchEvent(
+    preToolUse(),
+    catalog([handler("PreToolUse", "context", 0), handler("PreToolUse", "deny", 1)]),
+    ctx,
+  );
+  assertEquals([r.decision, r.reason], ["deny", "no rm"]);
+});
+
+Deno.test("fail-safe: a Stop block survives a failing loop guard; a rewrite that can still be delivered stands", async () => {
+  const stopEvent = {
+    event: "Stop" as const,
+    input: {
+      session_id: "fail-safe",
+      transcript_path: null,
+      cwd: "/",
+      hook_event_name: "Stop",
+      model: "m",
+      turn_id: "t",
+      permission_mode: "default",
+      stop_hook_active: false,
+      last_assistant_message: null,
+    },
+    warnings: [] as [],
+  };
+  const stop = await dispatchEvent(
+    stopEvent,
+    failOn(catalog([handler("Stop", "block", 0)]), "stopBlockCap"),
+    context(),
+  );
+  assertEquals([stop.decision, stop.continuationPrompt], ["block", "keep going"]);
+  const cat = failOn(catalog([handler("PreToolUse", "rewrite", 0)]), "project");
+  const r = await dispatchEvent(preToolUse(), cat, context());
+  assertEquals([r.decision, r.updatedInput], ["allow", { cmd: "ls -l" }]);
+});
+
+Deno.test("fail-safe: a runner that throws fails only its own handler, with the fixed sentence", async () => {
+  const r = await dispatchEvent(
+    preToolUse(),
+    catalog([handler("PreToolUse", "throw", 0), handler("PreToolUse", "deny", 1)]),
+    context(),
+  );
+  assertEquals(r.runs.map((x) => [x.status, x.reason]), [["failed", HANDLER_INTERNAL_ERROR], ["blocked", null]]);
+  assertEquals([r.decision, r.reason], ["deny", "no rm"]);
+  assertEquals(r.systemMessages, [
+    `hook managed:/etc/mind/requirements.toml:PreToolUse:0:0 failed: ${HANDLER_INTERNAL_ERROR}`,
+  ]);
+});
+
+Deno.test("fail-safe decision: a failing aggregator falls back to the blocking fold; an undeliverable rewrite denies", () => {
+  const item = (effect: Record<string, unknown>, order = 0) => ({ order, completedSeq: order + 1, effect });
+  const broken = {
+    ...EVENTS.PreToolUse,
+    aggregate: () => {
+      throw new Error("boom");
+    },
+  };
+  assertEquals(
+    failSafeDecision(
+      broken,
+      [item({}), item({ blockReason: "first" }, 1), item({ blockReason: "second" }, 2)],
+      (u) => u,
+    ).reason,
+    "first",
+  );
+  const rewrite = failSafeDecision(EVENTS.PreToolUse, [item({ allow: true, updatedInput: { command: "x" } })], () => {
+    throw new Error("conversion failed");
+  });
+  assertEquals([rewrite.decision, rewrite.reason, rewrite.updatedInput], ["deny", REWRITE_LOST, null]);
+  assertEquals(
+    blockingFold("SubagentStop", [item({ blockReason: "a" }), item({ blockReason: "b" }, 1)]).continuationPrompt,
+    "a\n\nb",
+  );
+  assertEquals(blockingFold("PostToolUse", [item({ stop: true, stopReason: "halt" })]).continue, false);
+  assertEquals(blockingFold("UserPromptSubmit", []).decision, null);
+});
