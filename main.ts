@@ -67,7 +67,8 @@ export async function main(args: string[]): Promise<number> {
       console.log(`mind-hooks ${VERSION}`);
       return 0;
     }
-    const load = COMMANDS[name];
+    // An own property only: `mind-hooks toString` is an unknown command, not Object.prototype's.
+    const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
     if (!load) throw new UsageError(`unknown command ${JSON.stringify(name)} (see mind-hooks --help)`);
     // SPEC §15: the command runs in a Worker holding only this run's permissions (src/sandbox/).
     return await runInSandbox(name, rest, async () => await (await load())(rest));

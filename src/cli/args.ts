@@ -69,7 +69,8 @@ export function parseArgs(
       positionals.push(arg);
       continue;
     }
-    const s = spec[name];
+    // Own properties only: `--toString` is an unknown option, not Object.prototype's method.
+    const s = Object.hasOwn(spec, name) ? spec[name] : undefined;
     if (!s) throw new UsageError(`unknown option --${name}`);
     if (s.type === "boolean") {
       if (inline !== undefined) {

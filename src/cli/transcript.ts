@@ -61,7 +61,7 @@ export async function transcriptCommand(args: string[]): Promise<number> {
     console.log(TRANSCRIPT_HELP);
     return action === undefined ? 1 : 0;
   }
-  const spec = ACTION_OPTIONS[action];
+  const spec = Object.hasOwn(ACTION_OPTIONS, action) ? ACTION_OPTIONS[action] : undefined;
   if (!spec) {
     throw new UsageError(`transcript: unknown action ${JSON.stringify(action)} (append, path or show)`);
   }

@@ -6,28 +6,29 @@
  */
 import type { JsonObject } from "../events/types.ts";
 
-const SHELL_TOOLS: Record<string, string> = {
-  shell_command: "command",
-  exec_command: "cmd",
-  write_stdin: "chars",
-};
-const PATCH_TOOLS: Record<string, string> = { apply_patch: "input" };
+// Maps, not object literals: tool names come from the model, and `toString` must not find a method.
+const SHELL_TOOLS: ReadonlyMap<string, string> = new Map([
+  ["shell_command", "command"],
+  ["exec_command", "cmd"],
+  ["write_stdin", "chars"],
+]);
+const PATCH_TOOLS: ReadonlyMap<string, string> = new Map([["apply_patch", "input"]]);
 
-const ALIASES: Record<string, readonly string[]> = {
-  shell_command: ["Bash"],
-  exec_command: ["Bash"],
-  write_stdin: ["Bash"],
-  Bash: ["shell_command", "exec_command", "write_stdin"],
-  apply_patch: ["Edit", "Write"],
-  Edit: ["apply_patch"],
-  Write: ["apply_patch"],
-  spawn_agent: ["Agent"],
-  Agent: ["spawn_agent"],
-};
+const ALIASES: ReadonlyMap<string, readonly string[]> = new Map([
+  ["shell_command", ["Bash"]],
+  ["exec_command", ["Bash"]],
+  ["write_stdin", ["Bash"]],
+  ["Bash", ["shell_command", "exec_command", "write_stdin"]],
+  ["apply_patch", ["Edit", "Write"]],
+  ["Edit", ["apply_patch"]],
+  ["Write", ["apply_patch"]],
+  ["spawn_agent", ["Agent"]],
+  ["Agent", ["spawn_agent"]],
+]);
 
 /** The names a tool hook's matcher is tested against: the local name and its aliases. */
 export function toolMatchSubjects(toolName: string): string[] {
-  return [toolName, ...(ALIASES[toolName] ?? [])];
+  return [toolName, ...(ALIASES.get(toolName) ?? [])];
 }
 
 /** POSIX shell quoting of one word (safe words stay bare). */
@@ -43,7 +44,7 @@ export function joinArgv(argv: readonly unknown[]): string {
 
 /** Where the executable text of a local tool lives, when it is a shell or patch tool. */
 function commandField(toolName: string): string | undefined {
-  return SHELL_TOOLS[toolName] ?? PATCH_TOOLS[toolName];
+  return SHELL_TOOLS.get(toolName) ?? PATCH_TOOLS.get(toolName);
 }
 
 /**
@@ -65,7 +66,7 @@ export function toCompatTool(
     : source === undefined
     ? ""
     : JSON.stringify(source);
-  const name = toolName in SHELL_TOOLS ? "Bash" : "apply_patch";
+  const name = SHELL_TOOLS.has(toolName) ? "Bash" : "apply_patch";
   return { tool_name: name, tool_input: { ...rest, command } };
 }
 

@@ -85,7 +85,8 @@ const VALUE_OPTIONS = new Set([
 
 /** Options of the command line that matter for planning. Never throws: the command itself reports usage errors. */
 export function scanArgs(args: readonly string[]): { options: Record<string, string[]>; positionals: string[] } {
-  const options: Record<string, string[]> = {};
+  // No prototype: option names are the caller's (`--toString` must not find a method).
+  const options: Record<string, string[]> = Object.create(null);
   const positionals: string[] = [];
   const put = (k: string, v: string) => (options[k] ??= []).push(v);
   for (let i = 0; i < args.length; i++) {
