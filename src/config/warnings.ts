@@ -10,6 +10,8 @@ export const WARNING_CODES = {
   W_PARSE: "a configuration file does not parse; its hooks are not loaded",
   W_BOTH_REPRESENTATIONS: "a layer has both config.toml hooks and hooks.json; both are loaded",
   W_BAD_MATCHER: "a matcher is not a valid regular expression; its group is skipped",
+  W_MATCHER_UNCHECKED:
+    "an untrusted hook's matcher could not be evaluated safely; the hook counts as matched (and skipped)",
   W_MATCHER_IGNORED: "this event ignores matchers; the matcher was dropped",
   W_UNSUPPORTED_HANDLER: "handler type not supported; the handler is skipped",
   W_BAD_HANDLER: "a handler is malformed; it is skipped",

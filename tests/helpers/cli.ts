@@ -42,6 +42,8 @@ export type CliOptions = {
   env?: Record<string, string>;
   /** The process working directory (default: the OS temp dir, never the repo). */
   cwd?: string;
+  /** Kill the CLI (SIGTERM) after this many milliseconds: a test of a stall must not stall itself. */
+  killAfterMs?: number;
 };
 
 /** The caller's environment without any `MIND_*` variable. */
@@ -66,6 +68,7 @@ export async function runCli(args: string[], opts: CliOptions = {}): Promise<Cli
     stdin: "piped",
     stdout: "piped",
     stderr: "piped",
+    ...(opts.killAfterMs !== undefined ? { signal: AbortSignal.timeout(opts.killAfterMs) } : {}),
   }).spawn();
   const writer = child.stdin.getWriter();
   // The CLI may exit before reading stdin (e.g. a usage error): a broken pipe is not a test failure.

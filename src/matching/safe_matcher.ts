@@ -1,0 +1,90 @@
+/**
+ * Matching the regex matcher of a hook that will not run (untrusted or modified) without letting it
+ * stall the dispatch (SPEC §15: such a matcher costs at most 50 ms per dispatch).
+ *
+ * JavaScript's regex engine backtracks: `^(\w|\w\w)*!` against a 60-character tool name (the model
+ * picks tool names) runs for hours. A hook nobody trusted still has to be matched, because a matched
+ * skipped hook is reported (`runs`, "N hooks need review"). So those matchers run on re2js, a
+ * linear-time engine (loaded only when such a matcher is met), with bounded pattern and subject
+ * sizes and one time budget per dispatch. Whatever cannot be checked that way — a pattern the
+ * engine lacks (lookaround, backreferences), one too long, a subject too long, the budget spent —
+ * counts as matched: the hook is skipped anyway, and reporting it is the safe side.
+ * @module
+ */
+import type { Matcher } from "./matcher.ts";
+
+type Re2 = typeof import("re2js").RE2JS;
+type Re2Pattern = ReturnType<Re2["compile"]>;
+
+/** Longest pattern the linear-time engine compiles (its cost grows with pattern × subject). */
+export const SAFE_PATTERN_MAX = 256;
+/** Longest subject (tool name, agent type …) it is tested against. */
+export const SAFE_SUBJECT_MAX = 256;
+/**
+ * What all untrusted matchers of one dispatch may take together, engine import included; past it
+ * the rest count as matched. One evaluation within the size bounds costs a few milliseconds, so
+ * the whole stays under SPEC §15's 50 ms.
+ */
+export const SAFE_BUDGET_MS = 35;
+
+/** The `unchecked` reason once the budget is spent (callers report these together, not one by one). */
+export const BUDGET_SPENT = `the ${SAFE_BUDGET_MS} ms budget for untrusted matchers of one dispatch was spent`;
+
+/** The outcome for one hook: matched or not, and why it was not really checked (if it was not). */
+export type SafeOutcome = { matched: boolean; unchecked: string | null };
+
+let engine: Promise<Re2> | null = null;
+/** Compiled patterns per matcher (a `serve` catalog keeps its matchers across events). */
+const compiled = new WeakMap<Matcher, Re2Pattern | { error: string }>();
+
+/** The linear-time engine, imported on first use. */
+export function loadSafeEngine(): Promise<Re2> {
+  engine ??= import("re2js").then((m) => m.RE2JS);
+  return engine;
+}
+
+function compile(re2: Re2, m: Extract<Matcher, { kind: "regex" }>): Re2Pattern | { error: string } {
+  let c = compiled.get(m);
+  if (!c) {
+    try {
+      c = re2.compile(re2.translateRegExp(m.re.source));
+    } catch {
+      c = { error: "it uses syntax the linear-time engine lacks (lookaround or backreferences)" };
+    }
+    compiled.set(m, c);
+  }
+  return c;
+}
+
+/**
+ * One dispatch's evaluation of untrusted matchers: {@link SafeMatching.match} may be called for
+ * each such hook; all of them share the budget that starts at construction.
+ */
+export class SafeMatching {
+  readonly #deadline = performance.now() + SAFE_BUDGET_MS;
+  #re2: Re2 | null = null;
+
+  /** Whether `m` matches any of `subjects`, judged without backtracking. */
+  async match(m: Matcher, subjects: readonly string[]): Promise<SafeOutcome> {
+    if (m.kind !== "regex") throw new Error("SafeMatching is for regex matchers");
+    if (m.re.source.length > SAFE_PATTERN_MAX) {
+      return { matched: true, unchecked: `the pattern is longer than ${SAFE_PATTERN_MAX} characters` };
+    }
+    if (subjects.some((s) => s.length > SAFE_SUBJECT_MAX)) {
+      return {
+        matched: true,
+        unchecked: `the name it is tested against is longer than ${SAFE_SUBJECT_MAX} characters`,
+      };
+    }
+    if (performance.now() > this.#deadline) return this.#spent();
+    this.#re2 ??= await loadSafeEngine();
+    if (performance.now() > this.#deadline) return this.#spent();
+    const pattern = compile(this.#re2, m);
+    if ("error" in pattern) return { matched: true, unchecked: pattern.error };
+    return { matched: subjects.some((s) => pattern.matcher(s).find()), unchecked: null };
+  }
+
+  #spent(): SafeOutcome {
+    return { matched: true, unchecked: BUDGET_SPENT };
+  }
+}
