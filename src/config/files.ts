@@ -71,7 +71,9 @@ export function parseTomlText(
   let parsed: unknown;
   try {
     // smol-toml bounds inline arrays and tables itself; past that it would only build values we refuse.
-    parsed = parseToml(text, { maxDepth: MAX_NESTING });
+    // Integers past 2^53 become (rounded) numbers, as JSON.parse makes them, not a parse error:
+    // `timeout = 99999999999999999999` is a valid, if long, timeout (SPEC §15).
+    parsed = parseToml(text, { maxDepth: MAX_NESTING, integersAsBigInt: "asNeeded" });
   } catch (e) {
     const err = e as { message?: string; line?: number; column?: number };
     const first = String(err.message ?? e).split("\n", 1)[0];

@@ -8,6 +8,7 @@
 import type { RawCompletion } from "./types.ts";
 import { buildShellInvocation, currentPlatform, killProcessTree } from "./shell.ts";
 import { capture, CAPTURE_LIMIT, decodeUtf8 } from "./capture.ts";
+import { delay } from "../util/timer.ts";
 
 /** What to run. */
 export type CommandSpec = {
@@ -31,14 +32,6 @@ export type CommandSpec = {
 export const PIPE_GRACE_AFTER_EXIT_MS = 1000;
 /** After a timeout kill, the longest extra wait for pipes (SPEC: dispatch returns within timeout + 2 s). */
 export const PIPE_GRACE_AFTER_KILL_MS = 1500;
-
-function delay(ms: number): { promise: Promise<void>; cancel: () => void } {
-  let id: ReturnType<typeof setTimeout> | undefined;
-  const promise = new Promise<void>((resolve) => {
-    id = setTimeout(resolve, ms);
-  });
-  return { promise, cancel: () => clearTimeout(id) };
-}
 
 /** Runs the command and returns its raw completion. */
 export async function runCommand(spec: CommandSpec): Promise<RawCompletion> {
@@ -92,6 +85,7 @@ export async function runCommand(spec: CommandSpec): Promise<RawCompletion> {
       } catch { /* already released */ }
     });
 
+  // Chunked: a timeout past 2^31 ms (e.g. `timeout = 2200000`) must not fire at once (SPEC §15).
   const timeout = delay(spec.timeoutSec * 1000);
   const winner = await Promise.race([
     child.status.then((s) => ({ s })),

@@ -18,6 +18,7 @@ import type { JsonObject } from "../events/types.ts";
 import type { RawCompletion } from "./types.ts";
 import { CAPTURE_LIMIT } from "./capture.ts";
 import { canonicalJson } from "../trust/hash.ts";
+import { delay, MAX_TIMER_MS } from "../util/timer.ts";
 import denoJson from "../../deno.json" with { type: "json" };
 
 type SdkClient = import("@modelcontextprotocol/sdk/client/index.js").Client;
@@ -278,18 +279,25 @@ async function withDeadline<T>(
   work: (signal: AbortSignal) => Promise<T>,
 ): Promise<{ value: T } | { timedOut: true }> {
   const ctl = new AbortController();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<{ timedOut: true }>((resolve) => {
-    timer = setTimeout(() => {
-      ctl.abort(new Error("timeout"));
-      resolve({ timedOut: true });
-    }, ms);
+  // Chunked: a deadline past 2^31 ms must not expire at once (SPEC §15).
+  const timer = delay(ms);
+  const expired = timer.promise.then(() => {
+    ctl.abort(new Error("timeout"));
+    return { timedOut: true as const };
   });
   try {
     return await Promise.race([work(ctl.signal).then((value) => ({ value })), expired]);
   } finally {
-    clearTimeout(timer);
+    timer.cancel();
   }
+}
+
+/**
+ * The SDK's own request timer is a plain `setTimeout`: past 2^31 ms it would fire at once. Our
+ * chunked deadline ({@link withDeadline}) holds the real timeout; the SDK's is capped below it.
+ */
+function sdkTimeout(ms: number): number {
+  return Math.min(ms, MAX_TIMER_MS);
 }
 
 /** Closes without waiting longer than `ms`; never throws. */
@@ -343,7 +351,7 @@ async function listToolNames(client: SdkClient, signal: AbortSignal, timeoutMs: 
   for (let page = 0; page < 100; page++) {
     const res: Awaited<ReturnType<SdkClient["listTools"]>> = await client.listTools(
       cursor === undefined ? undefined : { cursor },
-      { signal, timeout: timeoutMs },
+      { signal, timeout: sdkTimeout(timeoutMs) },
     );
     for (const t of res.tools) names.add(t.name);
     cursor = res.nextCursor;
@@ -390,10 +398,12 @@ export async function runMcpOneShot(
       const c = new sdk.Client(CLIENT_INFO, { capabilities: {} });
       client = c;
       transport = httpTransport(sdk, spec);
-      await c.connect(transport, { signal, timeout: ms });
+      await c.connect(transport, { signal, timeout: sdkTimeout(ms) });
       const tools = await listToolNames(c, signal, ms);
       if (!tools.has(tool)) return { unavailable: true as const };
-      return { result: await c.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: ms }) };
+      return {
+        result: await c.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: sdkTimeout(ms) }),
+      };
     });
     if ("timedOut" in outcome) return completion(started, timeoutSec, { timedOut: true });
     if ("unavailable" in outcome.value) {
@@ -512,7 +522,10 @@ export class McpPool {
           if (!conn.tools.has(tool)) return { error: unavailable(label, name, tool) };
         }
         return {
-          result: await conn.client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: ms }),
+          result: await conn.client.callTool({ name: tool, arguments: args }, undefined, {
+            signal,
+            timeout: sdkTimeout(ms),
+          }),
         };
       });
       if ("timedOut" in outcome) return completion(started, timeoutSec, { timedOut: true });
@@ -580,7 +593,7 @@ export class McpPool {
         };
         const ms = (spec.kind === "stdio" ? spec.startupTimeoutSec : DEFAULT_STARTUP_TIMEOUT_SEC) * 1000;
         const opened = await withDeadline(ms, async (signal) => {
-          await client.connect(transport, { signal, timeout: ms });
+          await client.connect(transport, { signal, timeout: sdkTimeout(ms) });
           return await listToolNames(client, signal, ms);
         });
         if ("timedOut" in opened) {

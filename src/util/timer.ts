@@ -1,0 +1,40 @@
+/**
+ * Timers of any length (SPEC §15: "a `timeout` of any size works"). `setTimeout` holds a signed
+ * 32-bit delay: anything above 2^31 − 1 ms (24.8 days) fires at once, so `timeout = 2200000` (25
+ * days, in seconds) would kill a hook the moment it starts. Long delays are chunked here instead.
+ * @module
+ */
+
+/** The longest delay one `setTimeout` honours. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** A pending delay. */
+export type Delay = { promise: Promise<void>; cancel: () => void };
+
+/**
+ * Resolves after `ms` milliseconds, however large (chained timers of at most {@link MAX_TIMER_MS});
+ * `Infinity` never resolves, a negative or NaN delay resolves on the next turn. `cancel` stops it
+ * (the promise then never resolves) and lets the process exit.
+ */
+export function delay(ms: number): Delay {
+  let id: ReturnType<typeof setTimeout> | undefined;
+  let cancelled = false;
+  const promise = new Promise<void>((resolve) => {
+    if (ms === Infinity) return;
+    const due = performance.now() + (ms > 0 ? ms : 0);
+    const arm = () => {
+      if (cancelled) return;
+      const left = due - performance.now();
+      if (left <= 0) return resolve();
+      id = setTimeout(arm, Math.min(left, MAX_TIMER_MS));
+    };
+    id = setTimeout(arm, Math.min(ms > 0 ? ms : 0, MAX_TIMER_MS));
+  });
+  return {
+    promise,
+    cancel: () => {
+      cancelled = true;
+      clearTimeout(id);
+    },
+  };
+}
