@@ -18,6 +18,8 @@ import {
   writeHooksJson,
 } from "./helpers/cli.ts";
 import { join } from "node:path";
+import { jsonOffsets, tomlOffsets } from "../src/review/positions.ts";
+import { tooDeepOffset, tooDeepPath } from "../src/util/nesting.ts";
 
 /**
  * `{"n": {"n": … {"leaf": true}}}` as JSON text, `depth` objects above the leaf object. Built as
@@ -174,4 +176,20 @@ Deno.test("deep: serve answers a deep dispatch with an invalid-params error and 
   const deepKey = Array.from({ length: 70 }, () => "a").join(".");
   const res = await runCli(["dispatch", "--home", home.path, "-c", `${deepKey}=1`], { stdin: ev });
   assertOneLineError(res, `-c "${deepKey.slice(0, 60)}…" nests deeper than 64 levels`);
+});
+
+Deno.test("deep: the position scanners of list and review take deep text (a file that changed since discovery)", async () => {
+  const deepJson = `{"hooks": ${"[".repeat(50_000)}${"]".repeat(50_000)}}`;
+  assertEquals((await jsonOffsets(deepJson)).size, 0);
+  assert(tomlOffsets(`x = ${"[".repeat(50_000)}${"]".repeat(50_000)}\n`).size >= 0);
+});
+
+Deno.test("deep: the depth checks themselves (unit)", () => {
+  // nest(63) is 64 objects deep: the most accepted.
+  assertEquals(tooDeepPath(nest(63)), null);
+  assertEquals(tooDeepPath(nest(64))?.length, 64);
+  assertEquals(tooDeepPath([[1], { a: [[]] }], 2), [1, "a"]);
+  assertEquals(tooDeepOffset(`{"a": "[[[[", "b": [[1]]} // [[[[`, 2), 20);
+  assertEquals(tooDeepOffset(`/* {{{{ */ {"a": "\\"}`, 1), -1);
+  assertEquals(tooDeepOffset("[".repeat(65)), 64);
 });

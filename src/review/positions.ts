@@ -15,6 +15,7 @@
  */
 import { MAX_CONFIG_BYTES } from "../config/files.ts";
 import type { Warning } from "../config/warnings.ts";
+import { tooDeepOffset } from "../util/nesting.ts";
 
 /** A path to a value inside a parsed file: object keys and array indexes. */
 export type ValuePath = (string | number)[];
@@ -214,8 +215,10 @@ export function tomlOffsets(text: string): Map<string, number> {
 
 /** Offsets of every key (for object members) and element (for arrays) of a JSONC document. */
 export async function jsonOffsets(text: string): Promise<Map<string, number>> {
-  const jsonc = await import("jsonc-parser");
   const out = new Map<string, number>();
+  // jsonc-parser recurses; a file that grew deep since discovery read it gets no positions (SPEC §15).
+  if (tooDeepOffset(text) >= 0) return out;
+  const jsonc = await import("jsonc-parser");
   const root = jsonc.parseTree(text, [], { allowTrailingComma: true, disallowComments: false });
   if (!root) return out;
   const walk = (node: import("jsonc-parser").Node, path: ValuePath, at: number, depth: number) => {
