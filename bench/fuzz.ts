@@ -5,7 +5,9 @@
  * - `toml`: `parseTomlText` of config.toml / requirements.toml text, then `collectHandlers` of its hooks;
  * - `jsonc`: `parseJsoncText` of hooks.json / plugin manifest text, then `collectHandlers`;
  * - `handlers`: `collectHandlers` of arbitrary JSON values shaped like a hooks table;
- * - `completion`: the hook-output parser `readCompletion` for every event.
+ * - `completion`: the hook-output parser `readCompletion` for every event;
+ * - `tools`: tool-name aliasing and normalization (`toolMatchSubjects`, `toCompatTool`,
+ *   `fromCompatInput`) with the model's tool names, `Object.prototype`'s own names included.
  *
  * The property, for every target: no exception escapes, and every rejection is one clear line (a
  * non-empty string without line breaks, of bounded length). `tests/fuzz_test.ts` runs a small sample
@@ -23,6 +25,7 @@ import { OUTPUT_SCHEMAS } from "../src/generated/schemas.ts";
 import { EVENT_NAMES, type EventName } from "../src/events/names.ts";
 import type { RawCompletion } from "../src/runner/types.ts";
 import type { JsonSchema } from "../src/schema/validate.ts";
+import { fromCompatInput, toCompatTool, toolMatchSubjects } from "../src/matching/tool_names.ts";
 
 /** Longest acceptable one-line error (a reason shown to users and hosts must stay readable). */
 export const MAX_ERROR_LENGTH = 2000;
@@ -293,6 +296,30 @@ export const completion: fc.Arbitrary<{ event: EventName; raw: RawCompletion }> 
   }),
 });
 
+/** Tool names as a model may send them: real tools, Object.prototype's names, anything. */
+export const toolCall: fc.Arbitrary<
+  { name: string; input: Record<string, unknown>; updated: Record<string, unknown> }
+> = fc
+  .record({
+    name: fc.oneof(
+      fc.constantFrom("exec_command", "shell_command", "write_stdin", "apply_patch", "Bash", "Edit", "spawn_agent"),
+      fc.constantFrom(...Object.getOwnPropertyNames(Object.prototype)),
+      fc.string({ maxLength: 20 }),
+    ),
+    input: fc.dictionary(
+      fc.oneof(fc.constantFrom("cmd", "command", "input", "chars", "__proto__", "constructor"), fc.string()),
+      fc.jsonValue({ maxDepth: 2 }),
+      { maxKeys: 4 },
+    ),
+    updated: fc.dictionary(
+      fc.oneof(fc.constantFrom("command", "toString"), fc.string()),
+      fc.jsonValue({ maxDepth: 1 }),
+      {
+        maxKeys: 3,
+      },
+    ),
+  });
+
 // ---------------------------------------------------------------------------------------------
 // Properties
 
@@ -317,7 +344,7 @@ function checkHandlers(hooks: unknown): void {
 /** One fuzz target: its generator and its property. */
 export type Target = { name: string; arb: fc.Arbitrary<unknown>; check: (v: unknown) => Promise<void> | void };
 
-/** The five targets. */
+/** The six targets. */
 export const TARGETS: Target[] = [
   {
     name: "event",
@@ -362,6 +389,23 @@ export const TARGETS: Target[] = [
       } else if (out.status !== "completed" && out.status !== "blocked") {
         throw new Error(`unknown status ${JSON.stringify(out)}`);
       }
+    },
+  },
+  {
+    name: "tools",
+    arb: toolCall,
+    check: (v) => {
+      const { name, input, updated } = v as {
+        name: string;
+        input: Record<string, unknown>;
+        updated: Record<string, unknown>;
+      };
+      const subjects = toolMatchSubjects(name);
+      if (subjects[0] !== name || subjects.some((x) => typeof x !== "string")) throw new Error(`subjects ${subjects}`);
+      const compat = toCompatTool(name, input);
+      const shellOrPatch = ["exec_command", "shell_command", "write_stdin", "apply_patch"].includes(name);
+      if (!shellOrPatch && compat.tool_name !== name) throw new Error(`${name} became ${compat.tool_name}`);
+      if (typeof fromCompatInput(name, input, updated) !== "object") throw new Error("fromCompatInput");
     },
   },
 ];
