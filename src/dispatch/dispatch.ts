@@ -9,9 +9,9 @@ import { EVENTS } from "../events/registry.ts";
 import type { AggregationItem, HandlerOutcome, JsonObject } from "../events/types.ts";
 import type { JsonSchema } from "../schema/validate.ts";
 import { type Catalog, type HookHandler, skipReason } from "../config/discovery.ts";
-import { type Warning, warning } from "../config/warnings.ts";
-import { matcherMatches } from "../matching/matcher.ts";
-import { fromCompatInput, toolMatchSubjects } from "../matching/tool_names.ts";
+import { warning } from "../config/warnings.ts";
+import { fromCompatInput } from "../matching/tool_names.ts";
+import { matchingHandlers } from "./matching.ts";
 import type { RawCompletion } from "../runner/types.ts";
 import { DEFAULT_CONTEXT_LIMIT } from "../config/handlers.ts";
 import { ENGINE_FAILED, failSafeDecision, HANDLER_INTERNAL_ERROR } from "./fail_safe.ts";
@@ -54,63 +54,6 @@ export type AsyncJob = {
   /** Root of spilled outputs: the runner spills the handler's context with its own limit. */
   tempDir?: string;
 };
-
-/**
- * The handlers of `event` whose matcher matches `input` (configuration order), and a warning for
- * each untrusted matcher that could not be checked (it then counts as matched).
- *
- * A regex matcher of a hook that will run (managed, trusted, or any hook under the trust bypass) is
- * the user's own: it runs natively. Any other regex is a stranger's and may backtrack for hours
- * (SPEC §15): its hook's trust status is decided first (cheap: only such handlers are hashed), and
- * it runs on the linear-time engine (src/matching/safe_matcher.ts).
- */
-export async function matchingHandlers(
-  catalog: Catalog,
-  event: EventName,
-  input: JsonObject,
-): Promise<{ handlers: HookHandler[]; warnings: Warning[] }> {
-  const module = EVENTS[event];
-  const subject = module.matcherSubject(input);
-  const subjects = subject === null ? null : TOOL_EVENTS.has(event) ? toolMatchSubjects(subject) : [subject];
-  const handlers: HookHandler[] = [];
-  const warnings: Warning[] = [];
-  let safe: import("../matching/safe_matcher.ts").SafeMatching | null = null;
-  let overBudget = 0;
-  for (const h of catalog.handlers) {
-    if (h.event !== event) continue;
-    const m = h.compiledMatcher;
-    if (subjects === null || m.kind !== "regex" || runsOwnMatcher(h, catalog.bypassTrust)) {
-      if (subjects === null || matcherMatches(m, subjects)) handlers.push(h);
-      continue;
-    }
-    const engine = await import("../matching/safe_matcher.ts");
-    safe ??= new engine.SafeMatching();
-    const outcome = await safe.match(m, subjects);
-    if (outcome.unchecked === engine.BUDGET_SPENT) overBudget++;
-    else if (outcome.unchecked !== null) {
-      warnings.push(warning(
-        "W_MATCHER_UNCHECKED",
-        `the matcher of ${h.status} hook ${h.key} was not evaluated: ${outcome.unchecked}; counted as matched (the hook is skipped until reviewed)`,
-        h.sourcePath,
-      ));
-    }
-    if (outcome.matched) handlers.push(h);
-  }
-  if (overBudget > 0) {
-    const { BUDGET_SPENT } = await import("../matching/safe_matcher.ts");
-    warnings.push(warning(
-      "W_MATCHER_UNCHECKED",
-      `${overBudget} untrusted or modified hooks' matchers were not evaluated: ${BUDGET_SPENT}; counted as matched (skipped until reviewed)`,
-      "dispatch",
-    ));
-  }
-  return { handlers, warnings };
-}
-
-/** True when the hook would run if matched, so its matcher is trusted as much as its command. */
-function runsOwnMatcher(h: HookHandler, bypassTrust: boolean): boolean {
-  return bypassTrust || h.status === "managed" || h.status === "trusted";
-}
 
 /** The environment additions a handler's command gets (SPEC §7.1, §2.6). */
 export function handlerEnv(
