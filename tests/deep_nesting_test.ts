@@ -193,3 +193,24 @@ Deno.test("deep: the depth checks themselves (unit)", () => {
   assertEquals(tooDeepOffset(`/* {{{{ */ {"a": "\\"}`, 1), -1);
   assertEquals(tooDeepOffset("[".repeat(65)), 64);
 });
+
+Deno.test("deep: trust, untrust and disable refuse a user config.toml nested past the bound, leaving it unchanged", async () => {
+  await using home = await makeHome();
+  const path = await writeHooksJson(home.path, { UserPromptSubmit: [group([cmd("echo a")])] });
+  const key = `user:${path}:UserPromptSubmit:0:0`;
+  for (
+    const text of [
+      `[${Array.from({ length: 5_000 }, () => "a").join(".")}]\nx = 1\n`,
+      `x = ${"[".repeat(100)}${"]".repeat(100)}\n`,
+      `a.b = ${"[".repeat(63)}${"]".repeat(63)}\n`,
+    ]
+  ) {
+    const config = await writeConfigToml(home.path, text);
+    for (const args of [["trust", "--all"], ["trust", key], ["disable", key]]) {
+      const res = await runCli([...args, "--home", home.path]);
+      assertOneLineError(res, "refusing to edit it");
+      assert(/nests deeper than 64 levels|excessively nested/.test(res.stderr), res.stderr);
+      assertEquals(await Deno.readTextFile(config), text);
+    }
+  }
+});

@@ -29,6 +29,7 @@
  */
 
 import { parse as parseToml } from "smol-toml";
+import { MAX_NESTING, TOO_DEEP, tooDeepPath } from "../util/nesting.ts";
 
 /** Why a state write failed: the file (or the edit's result) is not valid TOML or has a shape the
  * writer will not edit (`parse`), or the file system refused (`io`). */
@@ -345,7 +346,8 @@ function errorText(e: unknown): string {
 /** Null when `text` is valid TOML, else "does not parse at line L, column C: reason". */
 function checkToml(text: string): string | null {
   try {
-    parseToml(text);
+    // The bound discovery reads with (SPEC §15): a file it refuses is not edited either.
+    if (tooDeepPath(parseToml(text, { maxDepth: MAX_NESTING }))) return TOO_DEEP;
     return null;
   } catch (e) {
     return describeParseError(e);
