@@ -77,11 +77,20 @@ export class SafeMatching {
       };
     }
     if (performance.now() > this.#deadline) return this.#spent();
-    this.#re2 ??= await loadSafeEngine();
+    try {
+      this.#re2 ??= await loadSafeEngine();
+    } catch {
+      // Never a reason to fail the dispatch: the hook is skipped anyway.
+      return { matched: true, unchecked: "the linear-time regex engine could not be loaded" };
+    }
     if (performance.now() > this.#deadline) return this.#spent();
     const pattern = compile(this.#re2, m);
     if ("error" in pattern) return { matched: true, unchecked: pattern.error };
-    return { matched: subjects.some((s) => pattern.matcher(s).find()), unchecked: null };
+    try {
+      return { matched: subjects.some((s) => pattern.matcher(s).find()), unchecked: null };
+    } catch {
+      return { matched: true, unchecked: "the linear-time regex engine failed on it" };
+    }
   }
 
   #spent(): SafeOutcome {
