@@ -8,6 +8,7 @@ import { assert, assertEquals, assertStringIncludes } from "./helpers/assert.ts"
 import {
   cmd,
   dispatch,
+  echoHook,
   event,
   group,
   makeHome,
@@ -124,4 +125,22 @@ Deno.test("names: serve answers methods named after Object.prototype with method
   assertEquals(res.code, 0, res.stderr);
   const codes = res.stdout.trim().split("\n").map((l) => JSON.parse(l).error?.code);
   assertEquals(codes, NAMES.map(() => -32601));
+});
+
+Deno.test("names: hook output keys after Object.prototype fail the hook by the schema, never reach a lookup", async () => {
+  await using home = await makeHome();
+  const outputs = NAMES.flatMap((n) => [
+    `{"hookSpecificOutput": {"hookEventName": "PreToolUse", "${n}": {"permissionDecision": "deny"}}}`,
+    `{"${n}": {"decision": "block", "reason": "x"}}`,
+    `{"hookSpecificOutput": {"hookEventName": "${n}"}}`,
+  ]);
+  await writeHooksJson(home.path, { PreToolUse: [group(outputs.map((o) => cmd(echoHook(o))))] });
+  await trustAll(home.path);
+  const r = await dispatch(home.path, event("PreToolUse"));
+  assertEquals(r.decision, null);
+  for (const run of r.runs) {
+    assertEquals(run.status, "failed", JSON.stringify(run));
+    assert(/^invalid PreToolUse output: /.test(run.reason ?? ""), run.reason ?? "");
+  }
+  assertEquals(r.runs.length, outputs.length);
 });
