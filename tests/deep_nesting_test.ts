@@ -194,7 +194,7 @@ Deno.test("deep: the depth checks themselves (unit)", () => {
   assertEquals(tooDeepOffset("[".repeat(65)), 64);
 });
 
-Deno.test("deep: trust, untrust and disable refuse a user config.toml nested past the bound, leaving it unchanged", async () => {
+Deno.test("deep: trust --all, trust KEY and disable refuse a user config.toml nested past the bound, leaving it unchanged", async () => {
   await using home = await makeHome();
   const path = await writeHooksJson(home.path, { UserPromptSubmit: [group([cmd("echo a")])] });
   const key = `user:${path}:UserPromptSubmit:0:0`;
