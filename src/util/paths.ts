@@ -21,6 +21,11 @@ export async function realPathOr(path: string): Promise<string> {
   }
 }
 
+/** True when `inner` is `root` or below it (both real, absolute paths). */
+export function isInside(root: string, inner: string): boolean {
+  return inner === root || inner.startsWith(root.endsWith("/") ? root : root + "/");
+}
+
 /** The directory part of a path. */
 export function dirname(path: string): string {
   const i = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
