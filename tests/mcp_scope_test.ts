@@ -57,7 +57,7 @@ async function trustProject(home: string, dir: string): Promise<void> {
   assertEquals(r.code, 0, r.stderr);
 }
 
-type ListHook = { key: string; status: string };
+type ListHook = { key: string; status: string; serverSource: string | null };
 async function listStatuses(home: string, cwd: string): Promise<Record<string, string>> {
   const r = await runCli(["list", "--json", "--home", home, "--cwd", cwd]);
   assertEquals(r.code, 0, r.stderr);
@@ -191,6 +191,11 @@ Deno.test("mcp scope: redefining the server a trusted hook calls makes it modifi
   assertEquals(Object.entries(projectDefined).map(([k, v]) => `${k.split(":")[0]}:${v}`), [
     "user:trusted",
     "project:modified",
+  ]);
+  const listed = await runCli(["list", "--json", "--home", home.path, "--cwd", proj.path]);
+  assertEquals(listed.json<{ hooks: ListHook[] }>().hooks.map((h) => h.serverSource), [
+    join(home.path, "config.toml"),
+    join(proj.mindDir, "config.toml"),
   ]);
 
   // The user changing the server's URL modifies the user hook.
@@ -326,4 +331,22 @@ Deno.test("mcp scope: a TOML key named __proto__ stays a key, so the hash covers
   await trustAll(home.path, proj.path);
   await write("http://127.0.0.1:9/two");
   assertEquals(Object.values(await listStatuses(home.path, proj.path)), ["modified"]);
+});
+
+Deno.test("mcp scope: the trusted copy of a definition (its server's headers included) is readable by the owner only", {
+  ignore: Deno.build.os === "windows",
+}, async () => {
+  await using home = await makeHome();
+  await writeConfigToml(
+    home.path,
+    `[mcp_servers.scanner]\nurl = "http://127.0.0.1:9/mcp"\nheaders = { Authorization = "Bearer literal" }\n`,
+  );
+  await writeHooksJson(home.path, { PreToolUse: [group([rewrite()])] });
+  await trustAll(home.path);
+  const dir = join(home.path, "hooks", "trusted");
+  const copies = [];
+  for await (const e of Deno.readDir(dir)) copies.push(join(dir, e.name));
+  assertEquals(copies.length, 1);
+  assert((await Deno.readTextFile(copies[0])).includes("Bearer literal"), "the copy holds the server table");
+  assertEquals([(await Deno.stat(copies[0])).mode! & 0o777, (await Deno.stat(dir)).mode! & 0o077], [0o600, 0]);
 });

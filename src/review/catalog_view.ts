@@ -139,6 +139,8 @@ export function hookData(v: HookView): Record<string, unknown> {
     base.server = h.server;
     base.tool = h.tool;
     base.input = h.input;
+    // Which file's [mcp_servers.<name>] this hook calls (SPEC §2.7), or null when none resolves.
+    base.serverSource = v.handler.server?.source ?? null;
   }
   return {
     ...base,
