@@ -20,6 +20,7 @@ import {
   writeHooksJson,
 } from "./helpers/cli.ts";
 import { join } from "node:path";
+import { isInside } from "../src/util/paths.ts";
 
 const HOOKS = { UserPromptSubmit: [group([cmd("echo trusted-elsewhere")])] };
 
@@ -146,3 +147,38 @@ for (
     assert(codes(r).includes("W_OUTSIDE_ROOT"), JSON.stringify(r.warnings));
   });
 }
+
+Deno.test("borrowed trust: a hard link is a file of its own — its key names this repo, so it is untrusted", async () => {
+  await using home = await makeHome();
+  await using a = await trustedProjectA(home);
+  await using b = await makeProject();
+  await Deno.link(join(a.mindDir, "hooks.json"), join(b.mindDir, "hooks.json"));
+  await trustProject(home.path, b.path);
+  const r = await dispatch(home.path, event("UserPromptSubmit", { cwd: b.path }));
+  assertEquals(r.runs.map((x) => [x.key, x.status]), [[
+    `project:${b.mindDir}/hooks.json:UserPromptSubmit:0:0`,
+    "skipped",
+  ]]);
+});
+
+Deno.test("borrowed trust: two enabled plugins that are one folder load once", async () => {
+  await using home = await makeHome();
+  const p1 = await trustedPlugin(home);
+  await Deno.symlink(p1, join(home.path, "plugins", "p2"));
+  const r = await dispatch(home.path, event("UserPromptSubmit"));
+  assertEquals(r.runs.map((x) => x.status), ["completed", "completed"]);
+  assert(
+    r.warnings.some((w) => w.code === "W_PLUGIN" && w.message.includes("same folder")),
+    JSON.stringify(r.warnings),
+  );
+});
+
+Deno.test("isInside: a root and what lies below it, never a sibling sharing its prefix (POSIX and Windows forms)", () => {
+  assertEquals(
+    [["/a", "/a"], ["/a", "/a/b"], ["/a", "/ab"], ["/a/", "/a/b"], ["/", "/x"], ["C:\\a", "C:\\a\\b"], [
+      "C:\\a",
+      "C:\\ab",
+    ]].map(([root, inner]) => isInside(root, inner)),
+    [true, true, false, true, true, true, false],
+  );
+});

@@ -350,3 +350,19 @@ Deno.test("mcp scope: the trusted copy of a definition (its server's headers inc
   assert((await Deno.readTextFile(copies[0])).includes("Bearer literal"), "the copy holds the server table");
   assertEquals([(await Deno.stat(copies[0])).mode! & 0o777, (await Deno.stat(dir)).mode! & 0o077], [0o600, 0]);
 });
+
+Deno.test("mcp scope: a plugin .mcp.json nested 100,000 deep is refused with a warning; dispatch answers", async () => {
+  await using home = await makeHome();
+  const root = join(home.path, "plugins", "deep");
+  await writeHooksJson(join(root, "hooks"), { PreToolUse: [group([mcpHook("deep", "allow")])] });
+  const depth = 100_000;
+  await Deno.writeTextFile(
+    join(root, ".mcp.json"),
+    `{"mcpServers": {"deep": {"command": "x", "env": ${'{"n":'.repeat(depth)}1${"}".repeat(depth)}}}}`,
+  );
+  await writeConfigToml(home.path, `[plugins.deep]\nenabled = true\n`);
+  await trustAll(home.path);
+  const r = await dispatch(home.path, pre("/"));
+  assertEquals(r.runs.map((x) => x.status), ["failed"]);
+  assert(r.warnings.some((w) => w.code === "W_BAD_FIELD" && w.message.includes("deeper than 64")), "no warning");
+});

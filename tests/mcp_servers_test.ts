@@ -86,3 +86,19 @@ Deno.test("readServers: a stranger's definition loses environment secrets, keeps
   assertEquals(mine.get("web")?.config, table.web);
   assertEquals(mine.get("local")?.config, table.local);
 });
+
+Deno.test("readServers: a table nested past 64 levels is refused with a warning, never a stack overflow", () => {
+  let deep: Record<string, unknown> = { leaf: true };
+  for (let i = 0; i < 100_000; i++) deep = { n: deep };
+  const shallow: Record<string, unknown> = { command: "x", env: {} };
+  const warnings: Warning[] = [];
+  const defs = readServers(
+    { deep: { command: "x", env: deep }, shallow },
+    { source: "/p/.mcp.json", layer: "plugin", userSide: false },
+    warnings,
+  );
+  assertEquals([...defs.keys()], ["shallow"]);
+  assertEquals(warnings.map((w) => [w.code, w.message]), [
+    ["W_BAD_FIELD", "[mcp_servers.deep] nests deeper than 64 levels; ignored"],
+  ]);
+});

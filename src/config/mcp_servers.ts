@@ -19,7 +19,7 @@
  */
 import type { JsonObject } from "../events/types.ts";
 import type { Layer } from "../trust/hash.ts";
-import { isObject } from "../util/json.ts";
+import { isObject, nestedDeeperThan } from "../util/json.ts";
 import { type Warning, warning } from "./warnings.ts";
 
 /** One server definition as a hook resolves it. */
@@ -48,6 +48,9 @@ export type McpServers = {
 export function noServers(): McpServers {
   return { userSide: new Map(), project: new Map(), plugins: new Map() };
 }
+
+/** Deepest nesting of a server table that is read (SPEC §15: deeper input is refused, never a stack overflow). */
+const MAX_SERVER_DEPTH = 64;
 
 /** Fields whose value comes from the engine's environment (Codex's names). */
 const ENV_SECRET_FIELDS = ["bearer_token_env_var", "env_http_headers", "env_vars"] as const;
@@ -128,6 +131,16 @@ export function readServers(
   for (const [name, cfg] of Object.entries(table)) {
     if (!isObject(cfg)) {
       warnings.push(warning("W_BAD_FIELD", `[mcp_servers.${name}] must be a table; ignored`, src.source));
+      continue;
+    }
+    if (nestedDeeperThan(cfg, MAX_SERVER_DEPTH)) {
+      warnings.push(
+        warning(
+          "W_BAD_FIELD",
+          `[mcp_servers.${name}] nests deeper than ${MAX_SERVER_DEPTH} levels; ignored`,
+          src.source,
+        ),
+      );
       continue;
     }
     const config = src.userSide ? cfg : strangerConfig(name, cfg, src.source, src.vars ?? new Map(), warnings);

@@ -21,9 +21,10 @@ export async function realPathOr(path: string): Promise<string> {
   }
 }
 
-/** True when `inner` is `root` or below it (both real, absolute paths). */
+/** True when `inner` is `root` or below it (both real, absolute paths; `\\`-separated on Windows). */
 export function isInside(root: string, inner: string): boolean {
-  return inner === root || inner.startsWith(root.endsWith("/") ? root : root + "/");
+  const sep = root.includes("\\") && !root.includes("/") ? "\\" : "/";
+  return inner === root || inner.startsWith(root.endsWith(sep) ? root : root + sep);
 }
 
 /** The directory part of a path. */
