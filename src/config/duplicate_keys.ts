@@ -34,13 +34,15 @@ function childLabel(parent: Frame | undefined): string {
 /** End (exclusive) of the string starting with the quote at `i`. */
 function stringEnd(text: string, i: number): number {
   let j = i + 1;
-  while (j < text.length) {
-    const c = text.charCodeAt(j);
-    if (c === 0x5c) j += 2; // backslash: skip the escaped character
-    else if (c === 0x22) return j + 1;
-    else j++;
+  for (;;) {
+    const q = text.indexOf('"', j);
+    if (q < 0) return text.length;
+    // The quote is escaped when an odd number of backslashes precede it.
+    let k = q - 1;
+    while (k > i && text.charCodeAt(k) === 0x5c) k--;
+    if ((q - 1 - k) % 2 === 0) return q + 1;
+    j = q + 1;
   }
-  return text.length;
 }
 
 /** Every repeated key of `text` (JSON with comments and trailing commas allowed), in text order. */
@@ -50,16 +52,26 @@ export function duplicateKeys(text: string): DuplicateKey[] {
   const n = text.length;
   let i = 0;
   while (i < n) {
+    const code = text.charCodeAt(i);
+    // Whitespace, digits and literals need no look: only quotes, slashes and structure do.
+    if (
+      code !== 0x22 && code !== 0x2f && code !== 0x7b && code !== 0x7d && code !== 0x5b && code !== 0x5d &&
+      code !== 0x2c
+    ) {
+      i++;
+      continue;
+    }
     const c = text[i];
     const top = stack[stack.length - 1];
     if (c === '"') {
       const end = stringEnd(text, i);
       if (top?.kind === "object" && top.expectKey) {
-        let key: string;
-        try {
-          key = JSON.parse(text.slice(i, end));
-        } catch {
-          key = text.slice(i + 1, end - 1);
+        const raw = text.slice(i + 1, end - 1);
+        let key = raw;
+        if (raw.includes("\\")) {
+          try {
+            key = JSON.parse(text.slice(i, end));
+          } catch { /* the raw text, then */ }
         }
         const first = top.keys.get(key);
         if (first === undefined) top.keys.set(key, i);
