@@ -54,6 +54,10 @@ Deno.test("borrowed trust: a repo whose .mind links into a trusted project runs 
   await using b = await makeProject();
   await Deno.remove(b.mindDir);
   await Deno.symlink(a.mindDir, b.mindDir);
+  // Untrusted, B gets no advice to trust it: its .mind holds none of its own hooks.
+  const before = await dispatch(home.path, event("UserPromptSubmit", { cwd: b.path }));
+  assertEquals([before.runs, before.systemMessages], [[], []]);
+  assert(codes(before).includes("W_OUTSIDE_ROOT"), JSON.stringify(before.warnings));
   // Trusting B directly is refused (one line, exit 1)...
   const refused = await runCli(["project", "trust", b.path, "--home", home.path]);
   assertEquals(refused.code, 1);

@@ -328,8 +328,10 @@ export async function loadCatalog(
     const hookFiles = ["config.toml", "hooks.json"].map((f) => join(root, ".mind", f));
     files.push(...hookFiles);
     const present = await Promise.all(hookFiles.map((f) => Deno.stat(f).then((i) => i.isFile, () => false)));
-    project = { root, trusted: level === "trusted", trustLevel: level, hasHookFiles: present.some(Boolean) };
-    const escape = project.trusted ? await projectLayerEscape(root) : null;
+    // A .mind leading elsewhere holds no hooks of this project: never loaded, never worth trusting.
+    const escape = await projectLayerEscape(root);
+    const hasHookFiles = escape === null && present.some(Boolean);
+    project = { root, trusted: level === "trusted", trustLevel: level, hasHookFiles };
     if (escape) {
       warnings.push(warning("W_OUTSIDE_ROOT", escape, join(root, ".mind")));
     } else if (project.trusted) {

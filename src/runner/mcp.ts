@@ -454,8 +454,10 @@ export type PoolConnection = {
 };
 
 /**
- * The MCP runtime of `serve` (SPEC §7.3, §13): each configured server is opened once — stdio
- * (`command`, `args`, `env`) or Streamable HTTP (`url`, `headers`) — and reused by every event. A
+ * The MCP runtime of `serve` (SPEC §7.3, §13): each server that a runnable hook resolves (SPEC §2.7)
+ * is opened once — stdio (`command`, `args`, `env`) or Streamable HTTP (`url`, `headers`) — and
+ * reused by every event; connections are keyed by name and effective definition, so a project's
+ * server never shares a connection (or a token) with a user-side one of the same name. A
  * hook never restarts a server: a server that failed to open or died stays failed until `serve`
  * restarts or its configuration changes (a changed entry is a new connection).
  */
@@ -498,8 +500,8 @@ export class McpPool {
   }
 
   /**
-   * Closes the connections whose (name, configuration) is not in `keep` — a server whose entry
-   * changed or disappeared from every loaded configuration.
+   * Closes the connections whose (name, configuration) is not in `keep` — a server that no hook
+   * of a loaded configuration resolves any more.
    */
   async retain(keep: Iterable<[string, JsonObject]>): Promise<void> {
     const live = new Set<string>();
