@@ -19,6 +19,7 @@ import {
   REWRITE_LOST,
 } from "../src/dispatch/fail_safe.ts";
 import { EVENTS } from "../src/events/registry.ts";
+import { noServers } from "../src/config/mcp_servers.ts";
 
 /** A managed mcp_tool handler (managed: it runs without trust) whose fake tool is `tool`. */
 function handler(event: EventName, tool: string, index: number): HookHandler {
@@ -31,7 +32,7 @@ function handler(event: EventName, tool: string, index: number): HookHandler {
     compiledMatcher: compileMatcher(null) as Matcher,
     groupIndex: 0,
     handlerIndex: index,
-    handler: { type: "mcp_tool", server: "fake", tool, input: {}, timeout: 5 },
+    handler: { type: "mcp_tool", server: "fake", tool, input: {}, timeout: 5, serverSpec: null },
     env: {},
     hash: "sha256:" + "0".repeat(64),
     status: "managed",
@@ -49,7 +50,7 @@ function catalog(handlers: HookHandler[]): Catalog {
     home: "/nonexistent/mind-hooks-fail-safe-home",
     userConfigPath: "/nonexistent/mind-hooks-fail-safe-home/config.toml",
     profile: null,
-    mcpServers: {},
+    mcpServers: noServers(),
     stopBlockCap: 8,
     managedOnly: false,
     plugins: [],

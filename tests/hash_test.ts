@@ -62,8 +62,21 @@ Deno.test("content hash: fixed expected values (SPEC §3.2)", async () => {
       tool: "scan",
       input: { "ü": 1, patch: "${tool_input.command}" },
       timeout: 600,
+      serverSpec: null,
     }),
-    "sha256:67acaf0e0c7a0f68946735b25c165f8b7ed026fabdbf879ee223ee6ed8173b1c",
+    "sha256:e48ae272e6db2d0c2e102db676488ab0ea105074d6652d2eda25bf2d4ff93974",
+  );
+  // The resolved server table, as written (SPEC §3.2): no environment value is expanded.
+  assertEquals(
+    await contentHash("PreToolUse", "^Bash$", {
+      type: "mcp_tool",
+      server: "scanner",
+      tool: "scan",
+      input: { "ü": 1, patch: "${tool_input.command}" },
+      timeout: 600,
+      serverSpec: { url: "http://127.0.0.1:8080/mcp", bearer_token_env_var: "SCANNER_TOKEN" },
+    }),
+    "sha256:41f114ad7bbcbb3352c2a7efdf09a4fcb074851dea63f990109faa5110e84689",
   );
 });
 

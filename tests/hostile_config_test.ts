@@ -222,10 +222,15 @@ Deno.test("hostile: plugin manifest paths escaping the plugin root are skipped w
   const res = await dispatch(a.home, event("UserPromptSubmit", { cwd: a.work }), ["--dangerously-bypass-hook-trust"], {
     env: a.env,
   });
-  const plugin = res.warnings.filter((w) => w.code === "W_PLUGIN").map((w) => w.message);
-  assertEquals(plugin.length, 4, plugin.join("\n"));
-  assertEquals(plugin.filter((m) => m.includes("escapes the plugin root")).length, 3, plugin.join("\n"));
-  assertEquals(plugin.filter((m) => m.includes('must start with "./"')).length, 1);
+  const plugin = res.warnings.filter((w) => w.code === "W_PLUGIN" || w.code === "W_OUTSIDE_ROOT");
+  const messages = plugin.map((w) => w.message).join("\n");
+  assertEquals(plugin.length, 4, messages);
+  assertEquals(
+    plugin.filter((w) => w.code === "W_OUTSIDE_ROOT" && w.message.includes("escapes the plugin root")).length,
+    3,
+    messages,
+  );
+  assertEquals(plugin.filter((w) => w.message.includes('must start with "./"')).length, 1);
   assertEquals(res.runs, [], "no hook from outside the plugin root may load, even with trust bypassed");
 });
 

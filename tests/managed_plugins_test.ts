@@ -316,7 +316,7 @@ Deno.test("plugins: manifest paths that leave the plugin root are skipped with a
     const r = await dispatch([...args, "--dangerously-bypass-hook-trust"], prompt("x"));
     assert.deepEqual(r.additionalContext, ["escaping-ok"]);
     assert.deepEqual(r.runs.map((x) => x.key), [`plugin:${root}/ok/hooks.json:UserPromptSubmit:0:0`]);
-    const escapes = r.warnings.filter((w) => w.code === "W_PLUGIN" && /escapes the plugin root/.test(w.message));
+    const escapes = r.warnings.filter((w) => w.code === "W_OUTSIDE_ROOT" && /escapes the plugin root/.test(w.message));
     assert.deepEqual(escapes.map((w) => JSON.parse(w.message.match(/path (".*?")/)![1])).sort(), [
       "./../outside/hooks.json",
       "./link-out/hooks.json",

@@ -282,7 +282,8 @@ Deno.test(
     const w = await makeWorld();
     try {
       await trustProject(w);
-      const defs = `${w.root}/defs`;
+      // Inside the repository: a link leaving it is never loaded at all (SPEC §3.6).
+      const defs = `${w.repo}/defs`;
       await Deno.mkdir(defs);
       await Deno.writeTextFile(`${defs}/a.json`, stopHooks(markCommand(w, "a")));
       await Deno.writeTextFile(`${defs}/b.json`, stopHooks(markCommand(w, "b")));

@@ -6,7 +6,7 @@
  */
 import { COMMON_OPTIONS, parseArgs, UsageError } from "./args.ts";
 import { configOptions, envRecord } from "./context.ts";
-import { findProjectRoot, loadCatalog } from "../config/discovery.ts";
+import { findProjectRoot, loadCatalog, projectLayerEscape } from "../config/discovery.ts";
 import { absolute, join } from "../util/paths.ts";
 import { writeProjectTrust } from "../trust/state_writer.ts";
 
@@ -46,6 +46,9 @@ export async function projectCommand(args: string[]): Promise<number> {
     );
     return 0;
   }
+  // A .mind that leads elsewhere would lend this folder another project's hooks (SPEC §3.6).
+  const escape = action === "trust" ? await projectLayerEscape(root) : null;
+  if (escape) throw new UsageError(`W_OUTSIDE_ROOT ${escape}; not trusted`);
   const res = await writeProjectTrust(join(cfg.home, "config.toml"), root, action === "trust" ? "trusted" : null);
   if (!res.ok) throw new UsageError(`${join(cfg.home, "config.toml")}: ${res.error.message} (file unchanged)`);
   console.log(`${action === "trust" ? "trusted" : "untrusted"} project ${root}`);

@@ -69,7 +69,7 @@ export async function validateFile(
   }
   const source = await realPathOr(path);
   const data = loaded.data;
-  const warnings: Warning[] = [];
+  const warnings: Warning[] = loaded.warnings.map((w) => ({ ...w, source }));
   const hooks = data.hooks;
   if (kind === "json") {
     for (const k of Object.keys(data)) {

@@ -11,9 +11,12 @@ import type { JsonObject } from "../events/types.ts";
 import { contentHashSync, type HookKey, type Layer } from "../trust/hash.ts";
 import { collectHandlers, type DiscoveredHandler } from "./handlers.ts";
 import { loadConfigFile } from "./files.ts";
-import { type Warning, warning } from "./warnings.ts";
+import { outsideRootWarning, type Warning, warning } from "./warnings.ts";
 import { buildOverrides } from "./overrides.ts";
-import { join, realPathOr } from "../util/paths.ts";
+import { isInside, join, realPathOr } from "../util/paths.ts";
+import { isObject } from "../util/json.ts";
+import { decideFeatures } from "./features.ts";
+import { type McpServers, noServers, readServers, resolveServer, scopedNameWarnings } from "./mcp_servers.ts";
 
 /** Trust status (SPEC §3.4). */
 export type TrustStatus = "managed" | "trusted" | "modified" | "untrusted";
@@ -72,7 +75,8 @@ export type Catalog = {
   home: string;
   userConfigPath: string;
   profile: string | null;
-  mcpServers: Record<string, JsonObject>;
+  /** Every MCP server definition by scope (SPEC §2.7); each mcp_tool handler holds the one it resolves. */
+  mcpServers: McpServers;
   stopBlockCap: number;
   managedOnly: boolean;
   plugins: PluginInfo[];
@@ -89,46 +93,12 @@ const HOOKS_SETTINGS = new Set([
   "windows_managed_dir",
 ]);
 
-function isObject(v: unknown): v is JsonObject {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
-
 function tableOf(
   data: JsonObject | undefined,
   key: string,
 ): JsonObject | undefined {
   const v = data?.[key];
   return isObject(v) ? v : undefined;
-}
-
-/** Reads `[features] hooks` (or the deprecated `codex_hooks`) from one config. */
-function featureSwitch(
-  data: JsonObject | undefined,
-  source: string,
-  warnings: Warning[],
-): boolean | undefined {
-  const features = tableOf(data, "features");
-  if (!features) return undefined;
-  if (typeof features.codex_hooks === "boolean") {
-    warnings.push(
-      warning(
-        "W_DEPRECATED_ALIAS",
-        "features.codex_hooks is deprecated; use features.hooks",
-        source,
-      ),
-    );
-    if (typeof features.hooks !== "boolean") return features.codex_hooks;
-  }
-  if (features.hooks !== undefined && typeof features.hooks !== "boolean") {
-    warnings.push(
-      warning(
-        "W_BAD_FIELD",
-        `features.hooks must be true or false (got ${JSON.stringify(features.hooks)}); ignored`,
-        source,
-      ),
-    );
-  }
-  return typeof features.hooks === "boolean" ? features.hooks : undefined;
 }
 
 /** The project root: nearest ancestor of cwd (inclusive) holding a `.mind/` directory, not the home itself. */
@@ -165,30 +135,43 @@ type LayerFile = {
   data: JsonObject;
 };
 
-/** Loads the config.toml and hooks.json of one layer directory. */
+/**
+ * Why a project's `.mind/` layer must not load: `.mind` is a symlink whose real path leaves the
+ * project's real root (SPEC §3.6) — one repository can never borrow another's hooks and trust.
+ * Null when it stays inside. `root` is a real path (as {@link findProjectRoot} returns it).
+ */
+export async function projectLayerEscape(root: string): Promise<string | null> {
+  const mind = join(root, ".mind");
+  const real = await realPathOr(mind);
+  return isInside(root, real) ? null : outsideRootWarning(mind, real, "project").message;
+}
+
+/**
+ * Loads the config.toml and hooks.json of one layer directory. With `within` (a real root), a file
+ * whose real path leaves it is skipped with W_OUTSIDE_ROOT. Keys use the real path; the file is read
+ * through its own path (the sandbox grants the layer folder, not every link target). A link swapped
+ * between the check and the read cannot lend trust: whatever is read is hashed under this root's key.
+ */
 async function loadLayerDir(
   layer: Layer,
   dir: string,
   files: string[],
   warnings: Warning[],
+  within?: string,
 ): Promise<LayerFile[]> {
   const out: LayerFile[] = [];
-  for (
-    const [name, kind] of [["config.toml", "toml"], [
-      "hooks.json",
-      "json",
-    ]] as const
-  ) {
+  for (const [name, kind] of [["config.toml", "toml"], ["hooks.json", "json"]] as const) {
     const path = join(dir, name);
     files.push(path);
+    const real = await realPathOr(path);
+    if (within !== undefined && !isInside(within, real)) {
+      warnings.push(outsideRootWarning(path, real, "project"));
+      continue;
+    }
     const loaded = await loadConfigFile(path, kind);
     if (loaded.ok) {
-      out.push({
-        layer,
-        path: await realPathOr(path),
-        kind,
-        data: loaded.data,
-      });
+      out.push({ layer, path: real, kind, data: loaded.data });
+      warnings.push(...loaded.warnings);
     } else if (!loaded.missing) warnings.push(loaded.warning);
   }
   const toml = out.find((f) => f.kind === "toml");
@@ -345,14 +328,14 @@ export async function loadCatalog(
     const hookFiles = ["config.toml", "hooks.json"].map((f) => join(root, ".mind", f));
     files.push(...hookFiles);
     const present = await Promise.all(hookFiles.map((f) => Deno.stat(f).then((i) => i.isFile, () => false)));
-    project = { root, trusted: level === "trusted", trustLevel: level, hasHookFiles: present.some(Boolean) };
-    if (project.trusted) {
-      projectFiles = await loadLayerDir(
-        "project",
-        join(root, ".mind"),
-        files,
-        warnings,
-      );
+    // A .mind leading elsewhere holds no hooks of this project: never loaded, never worth trusting.
+    const escape = await projectLayerEscape(root);
+    const hasHookFiles = escape === null && present.some(Boolean);
+    project = { root, trusted: level === "trusted", trustLevel: level, hasHookFiles };
+    if (escape) {
+      warnings.push(warning("W_OUTSIDE_ROOT", escape, join(root, ".mind")));
+    } else if (project.trusted) {
+      projectFiles = await loadLayerDir("project", join(root, ".mind"), files, warnings, root);
     } else {
       warnings.push(
         warning(
@@ -371,48 +354,40 @@ export async function loadCatalog(
   };
   // Most homes enable no plugin: then the plugin loader is not even imported.
   const pluginResult = Object.keys(pluginCfg).length === 0
-    ? { handlers: [], warnings: [], plugins: [] }
+    ? { handlers: [], warnings: [], plugins: [], servers: new Map() }
     : await (await import("./plugins.ts")).loadPlugins(home, pluginCfg, files);
   warnings.push(...pluginResult.warnings);
 
   // CLI layer: -c overrides, then --hooks-file files.
   const cliFiles: LayerFile[] = [];
   for (const hf of opts.hooksFiles ?? []) {
-    const loaded = await loadConfigFile(hf, "json");
     files.push(hf);
+    const real = await realPathOr(hf);
+    const loaded = await loadConfigFile(hf, "json");
     if (loaded.ok) {
-      cliFiles.push({
-        layer: "cli",
-        path: await realPathOr(hf),
-        kind: "json",
-        data: loaded.data,
-      });
-    } else {warnings.push(
-        loaded.missing ? warning("W_UNREADABLE", "--hooks-file not found", hf) : loaded.warning,
-      );}
+      cliFiles.push({ layer: "cli", path: real, kind: "json", data: loaded.data });
+      warnings.push(...loaded.warnings);
+    } else {
+      warnings.push(loaded.missing ? warning("W_UNREADABLE", "--hooks-file not found", hf) : loaded.warning);
+    }
   }
 
-  // Feature switch: highest layer that sets it wins; a managed value pins it.
-  let hooksEnabled = true;
-  const switchLayers: [JsonObject | undefined, string][] = [
-    ...userFiles.map((f) => [f.data, f.path] as [JsonObject, string]),
-    ...profileFiles.map((f) => [f.data, f.path] as [JsonObject, string]),
-    ...projectFiles.map((f) => [f.data, f.path] as [JsonObject, string]),
-    [cli, "cli-override"],
-  ];
-  for (const [data, source] of switchLayers) {
-    const v = featureSwitch(data, source, warnings);
-    if (v !== undefined) hooksEnabled = v;
-  }
-  const pinned = featureSwitch(managed, managedPath, warnings);
-  if (pinned !== undefined) hooksEnabled = pinned;
+  // Feature switch (SPEC §2.4) and MCP servers (SPEC §2.7): config.toml files only, never a hooks.json.
+  const tomlOf = (fs: LayerFile[]) => fs.find((f) => f.kind === "toml");
+  const projectToml = tomlOf(projectFiles);
+  const userSide: { data: JsonObject | undefined; source: string; layer: Layer }[] = [];
+  for (const f of [tomlOf(userFiles), tomlOf(profileFiles)]) if (f) userSide.push({ ...f, source: f.path });
+  userSide.push({ data: cli, source: "cli-override", layer: "cli" });
+  const { hooksEnabled, projectHooksOff } = decideFeatures(
+    userSide.map((l) => [l.data, l.source]),
+    [managed, managedPath],
+    projectToml ? [projectToml.data, projectToml.path] : null,
+    warnings,
+  );
 
   // Hooks of the ordinary layers, in configuration order.
-  const ordinary: { files: LayerFile[] }[] = [{ files: userFiles }, {
-    files: profileFiles,
-  }, { files: projectFiles }];
   const ordinaryHandlers: DiscoveredHandler[] = [];
-  for (const { files: layerFiles } of ordinary) {
+  for (const layerFiles of [userFiles, profileFiles, projectHooksOff ? [] : projectFiles]) {
     for (const f of layerFiles) {
       if (f.layer !== "user") stripForeignState(f, warnings);
       if (f.kind === "json") {
@@ -479,29 +454,32 @@ export async function loadCatalog(
   readState(userToml, state);
   readState(cli, state);
 
+  // Each mcp_tool hook resolves its server in its own scope first (SPEC §2.7); the table it
+  // resolves is part of its hash (SPEC §3.2).
+  const mcpServers = noServers();
+  // Managed last: a user cannot redirect a managed hook to a server of the same name.
+  for (const l of [...userSide, { data: managed, source: managedPath, layer: "managed" as Layer }]) {
+    const defs = readServers(l.data?.mcp_servers, { source: l.source, layer: l.layer, userSide: true }, warnings);
+    for (const [name, def] of defs) mcpServers.userSide.set(name, def);
+  }
+  if (projectToml && !projectHooksOff) {
+    const src = { source: projectToml.path, layer: "project" as Layer, userSide: false };
+    mcpServers.project = readServers(projectToml.data.mcp_servers, src, warnings);
+  }
+  mcpServers.plugins = pluginResult.servers;
+  warnings.push(...scopedNameWarnings(mcpServers));
+  for (const d of discovered) {
+    if (d.handler.type !== "mcp_tool") continue;
+    d.server = resolveServer(mcpServers, d, d.handler.server);
+    d.handler = { ...d.handler, serverSpec: d.server?.written ?? null };
+  }
+
   const handlers = discovered.map((d) => withTrust(d, d.layer === "managed" ? undefined : state.get(d.key)));
 
   // hooks.stop_block_cap: user layer, overridable by -c for this process.
   const cliCap = tableOf(cli, "hooks")?.stop_block_cap;
   const userCap = tableOf(userToml, "hooks")?.stop_block_cap;
   const capValue = typeof cliCap === "number" ? cliCap : typeof userCap === "number" ? userCap : 8;
-
-  const mcpServers: Record<string, JsonObject> = {};
-  for (
-    const data of [
-      userToml,
-      ...profileFiles.map((f) => f.data),
-      ...projectFiles.map((f) => f.data),
-      cli,
-      // Managed last: a user cannot redirect a managed hook to a server of the same name.
-      managed,
-    ]
-  ) {
-    const servers = tableOf(data, "mcp_servers");
-    for (const [name, cfg] of Object.entries(servers ?? {})) {
-      if (isObject(cfg)) mcpServers[name] = cfg;
-    }
-  }
 
   return {
     handlers,

@@ -10,10 +10,11 @@ import { parse as parseToml } from "smol-toml";
 import type { JsonObject } from "../events/types.ts";
 import { type Warning, warning } from "./warnings.ts";
 import { formatValuePath, MAX_NESTING, TOO_DEEP, tooDeepOffset, tooDeepPath } from "../util/nesting.ts";
+import { duplicateKeys } from "./duplicate_keys.ts";
 
 /** The result of reading one file. */
 export type LoadedFile =
-  | { ok: true; data: JsonObject; text: string }
+  | { ok: true; data: JsonObject; text: string; warnings: Warning[] }
   | { ok: false; missing: true }
   | { ok: false; missing: false; warning: Warning };
 
@@ -34,6 +35,25 @@ export function positionOf(
     }
   }
   return { line, column: offset - lineStart + 1 };
+}
+
+/** The offset where each line of `text` starts (for many {@link positionAt} look-ups). */
+export function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
+  return starts;
+}
+
+/** Line and column (1-based) of a UTF-16 offset, from {@link lineStarts}. */
+export function positionAt(starts: readonly number[], offset: number): { line: number; column: number } {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid] <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return { line: lo + 1, column: offset - starts[lo] + 1 };
 }
 
 /** Reads a file's text, or says why not. */
@@ -110,11 +130,40 @@ function toPlain(value: unknown): unknown {
   return value;
 }
 
+/** At most this many W_DUPLICATE_KEY warnings per file; then one line with the count. */
+const MAX_DUPLICATE_WARNINGS = 20;
+
+/** W_DUPLICATE_KEY warnings for the repeated keys of a JSON text that parsed (the last one is used). */
+export function duplicateKeyWarnings(text: string, source: string): Warning[] {
+  const dups = duplicateKeys(text);
+  if (dups.length === 0) return [];
+  const starts = lineStarts(text);
+  const at = (offset: number) => positionAt(starts, offset);
+  const out = dups.slice(0, MAX_DUPLICATE_WARNINGS).map((d) => {
+    const first = at(d.firstOffset);
+    const where = d.path === "" ? "the root object" : d.path;
+    return warning(
+      "W_DUPLICATE_KEY",
+      `duplicate key ${
+        JSON.stringify(d.key)
+      } in ${where} (also at ${first.line}:${first.column}): this last one is used`,
+      source,
+      at(d.offset),
+    );
+  });
+  if (dups.length > MAX_DUPLICATE_WARNINGS) {
+    out.push(
+      warning("W_DUPLICATE_KEY", `${dups.length - MAX_DUPLICATE_WARNINGS} more duplicate keys not listed`, source),
+    );
+  }
+  return out;
+}
+
 /** Parses JSONC text (comments and trailing commas allowed) into an object, or a W_PARSE warning. */
 export async function parseJsoncText(
   text: string,
   source: string,
-): Promise<{ data: JsonObject } | { warning: Warning }> {
+): Promise<{ data: JsonObject; warnings: Warning[] } | { warning: Warning }> {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -153,7 +202,7 @@ export async function parseJsoncText(
       }),
     };
   }
-  return { data: value as JsonObject };
+  return { data: value as JsonObject, warnings: duplicateKeyWarnings(text, source) };
 }
 
 /** Reads and parses a config file by its kind. */
@@ -170,9 +219,12 @@ export async function loadConfigFile(
       warning: warning("W_UNREADABLE", `cannot read: ${read.error}`, path),
     };
   }
-  const parsed = kind === "toml" ? parseTomlText(read.text, path) : await parseJsoncText(read.text, path);
-  if ("warning" in parsed) {
-    return { ok: false, missing: false, warning: parsed.warning };
+  if (kind === "toml") {
+    const parsed = parseTomlText(read.text, path);
+    if ("warning" in parsed) return { ok: false, missing: false, warning: parsed.warning };
+    return { ok: true, data: parsed.data, text: read.text, warnings: [] };
   }
-  return { ok: true, data: parsed.data, text: read.text };
+  const parsed = await parseJsoncText(read.text, path);
+  if ("warning" in parsed) return { ok: false, missing: false, warning: parsed.warning };
+  return { ok: true, data: parsed.data, text: read.text, warnings: parsed.warnings };
 }

@@ -10,6 +10,8 @@ import type { JsonObject } from "../events/types.ts";
 import { compileMatcher, type Matcher } from "../matching/matcher.ts";
 import { type HookKey, hookKey, type Layer, type NormalizedHandler } from "../trust/hash.ts";
 import { type Warning, warning } from "./warnings.ts";
+import { isObject } from "../util/json.ts";
+import type { ServerDef } from "./mcp_servers.ts";
 
 /** Default handler timeout in seconds. */
 export const DEFAULT_TIMEOUT = 600;
@@ -45,6 +47,8 @@ export type DiscoveredHandler = {
   env: Record<string, string>;
   /** Set for plugin hooks. */
   plugin?: string;
+  /** For mcp_tool hooks: the server definition the hook calls (SPEC §2.7), null when none resolves. */
+  server?: ServerDef | null;
 };
 
 /** Where a hooks object came from. */
@@ -78,10 +82,6 @@ const MCP_FIELDS = new Set([
   "timeout",
   "async",
 ]);
-
-function isObject(v: unknown): v is JsonObject {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
 
 /** Collects the handlers of one hooks object. */
 export function collectHandlers(
@@ -388,6 +388,8 @@ export function normalizeHandler(
       input: (raw.input as JsonObject | undefined) ?? {},
       timeout,
       ...(statusMessage !== undefined ? { statusMessage } : {}),
+      // Resolved by discovery, which knows every layer's servers (SPEC §2.7).
+      serverSpec: null,
     };
   }
   if (

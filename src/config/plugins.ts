@@ -11,19 +11,17 @@
 import type { JsonObject } from "../events/types.ts";
 import { collectHandlers, type DiscoveredHandler } from "./handlers.ts";
 import { loadConfigFile } from "./files.ts";
-import { type Warning, warning } from "./warnings.ts";
-import { join, realPathOr } from "../util/paths.ts";
+import { outsideRootWarning, type Warning, warning } from "./warnings.ts";
+import { isInside, join, realPathOr } from "../util/paths.ts";
+import { isObject } from "../util/json.ts";
 import type { PluginInfo } from "./discovery.ts";
+import { readServers, type ServerDef } from "./mcp_servers.ts";
 
 const MANIFESTS = [
   ".mind-plugin/plugin.json",
   ".codex-plugin/plugin.json",
   ".claude-plugin/plugin.json",
 ];
-
-function isObject(v: unknown): v is JsonObject {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
 
 /** The environment a plugin's commands get. */
 export function pluginEnv(
@@ -38,23 +36,52 @@ export function pluginEnv(
   };
 }
 
-/** True when `inner` is `root` or below it. */
-export function isInside(root: string, inner: string): boolean {
-  return inner === root ||
-    inner.startsWith(root.endsWith("/") ? root : root + "/");
+/** What the enabled plugins hold. */
+export type LoadedPlugins = {
+  handlers: DiscoveredHandler[];
+  warnings: Warning[];
+  plugins: PluginInfo[];
+  /** Each plugin's own MCP servers (SPEC §2.6, §2.7), by plugin name: for its own hooks only. */
+  servers: Map<string, Map<string, ServerDef>>;
+};
+
+/** The manifest of a plugin (real path inside the root), none, or why it is refused. */
+async function findManifest(
+  root: string,
+  files: string[],
+  warnings: Warning[],
+): Promise<{ path: string; data: JsonObject } | null | { outside: Warning }> {
+  for (const m of MANIFESTS) {
+    const p = join(root, m);
+    files.push(p);
+    const real = await realPathOr(p);
+    if (!isInside(root, real)) {
+      // A manifest folder or file linking elsewhere would lend this plugin another's hooks (and keys).
+      return { outside: outsideRootWarning(p, real, "plugin") };
+    }
+    const loaded = await loadConfigFile(real, "json");
+    if (loaded.ok) {
+      warnings.push(...loaded.warnings);
+      return { path: real, data: loaded.data };
+    }
+    if (!loaded.missing) {
+      warnings.push(loaded.warning);
+      return null;
+    }
+  }
+  return null;
 }
 
-/** Loads every enabled plugin's hooks. */
+/** Loads every enabled plugin's hooks and MCP servers. */
 export async function loadPlugins(
   home: string,
   config: JsonObject,
   files: string[],
-): Promise<
-  { handlers: DiscoveredHandler[]; warnings: Warning[]; plugins: PluginInfo[] }
-> {
+): Promise<LoadedPlugins> {
   const handlers: DiscoveredHandler[] = [];
   const warnings: Warning[] = [];
   const plugins: PluginInfo[] = [];
+  const servers = new Map<string, Map<string, ServerDef>>();
   for (const [name, cfg] of Object.entries(config)) {
     if (!isObject(cfg) || cfg.enabled !== true) continue;
     if (!/^[A-Za-z0-9._@-]+$/.test(name) || name === "." || name === "..") {
@@ -84,25 +111,24 @@ export async function loadPlugins(
       );
       continue;
     }
+    const same = plugins.find((p) => p.root === root);
+    if (same) {
+      // Its keys would be the other plugin's keys: one folder is one plugin.
+      warnings.push(warning("W_PLUGIN", `plugin ${name} is the same folder as plugin ${same.name}; skipped`, dir));
+      continue;
+    }
     const dataDir = join(home, "plugin-data", name);
     const env = pluginEnv(root, dataDir);
-    let manifestPath: string | null = null;
-    let manifest: JsonObject | null = null;
-    for (const m of MANIFESTS) {
-      const p = join(root, m);
-      files.push(p);
-      const loaded = await loadConfigFile(p, "json");
-      if (loaded.ok) {
-        manifestPath = await realPathOr(p);
-        manifest = loaded.data;
-        break;
-      }
-      if (!loaded.missing) {
-        warnings.push(loaded.warning);
-        break;
-      }
+    const found = await findManifest(root, files, warnings);
+    if (found && "outside" in found) {
+      warnings.push(found.outside);
+      continue;
     }
+    const manifestPath = found?.path ?? null;
+    const manifest = found?.data ?? null;
     plugins.push({ name, root, dataDir, manifest: manifestPath });
+    const own = await loadPluginServers(root, manifest, manifestPath, env, files, warnings);
+    if (own.size > 0) servers.set(name, own);
     const entries: unknown[] = manifest && manifest.hooks !== undefined
       ? (Array.isArray(manifest.hooks) ? manifest.hooks : [manifest.hooks])
       : ["./hooks/hooks.json"];
@@ -110,11 +136,12 @@ export async function loadPlugins(
     for (let i = 0; i < entries.length; i++) {
       const entry = entries[i];
       if (typeof entry === "string") {
-        const r = await loadPluginHooksFile(root, entry, fromManifest, files);
+        const r = await loadPluginJson(root, entry, fromManifest, files, "hooks");
         if ("warning" in r) {
           if (r.warning) warnings.push(r.warning);
           continue;
         }
+        warnings.push(...r.warnings);
         const c = collectHandlers(r.data.hooks, {
           layer: "plugin",
           keyPath: r.path,
@@ -147,33 +174,69 @@ export async function loadPlugins(
       }
     }
   }
-  return { handlers, warnings, plugins };
+  return { handlers, warnings, plugins, servers };
 }
 
-async function loadPluginHooksFile(
+/**
+ * A plugin's own MCP servers (SPEC §2.6): its manifest's `mcpServers` (a `./` path to a JSON file,
+ * or the servers inline), else `.mcp.json` at its root — each a `{"mcpServers": {…}}` document or
+ * the server map itself, as Claude Code and Codex plugins write them. They are a stranger's
+ * definitions: no secrets from the environment; `${CLAUDE_PLUGIN_ROOT}` and friends are expanded.
+ */
+async function loadPluginServers(
+  root: string,
+  manifest: JsonObject | null,
+  manifestPath: string | null,
+  env: Record<string, string>,
+  files: string[],
+  warnings: Warning[],
+): Promise<Map<string, ServerDef>> {
+  const declared = manifest !== null && Object.hasOwn(manifest, "mcpServers") ? manifest.mcpServers : undefined;
+  let table: unknown;
+  let source: string;
+  if (isObject(declared) && manifestPath) {
+    table = declared;
+    source = manifestPath;
+  } else {
+    if (declared !== undefined && typeof declared !== "string") {
+      warnings.push(warning("W_PLUGIN", `mcpServers must be a "./" path or a table of servers; ignored`, root));
+      return new Map();
+    }
+    const r = await loadPluginJson(root, declared ?? "./.mcp.json", declared !== undefined, files, "MCP servers");
+    if ("warning" in r) {
+      if (r.warning) warnings.push(r.warning);
+      return new Map();
+    }
+    warnings.push(...r.warnings);
+    table = isObject(r.data.mcpServers) ? r.data.mcpServers : r.data;
+    source = r.path;
+  }
+  const vars = new Map(Object.entries(env));
+  return readServers(table, { source, layer: "plugin", userSide: false, vars }, warnings);
+}
+
+/** Reads a `./` JSON file of the plugin (hooks or MCP servers) whose real path stays inside its root. */
+async function loadPluginJson(
   root: string,
   rel: string,
   explicit: boolean,
   files: string[],
-): Promise<{ path: string; data: JsonObject } | { warning: Warning | null }> {
+  what: string,
+): Promise<{ path: string; data: JsonObject; warnings: Warning[] } | { warning: Warning | null }> {
   if (!rel.startsWith("./")) {
     return {
-      warning: warning(
-        "W_PLUGIN",
-        `plugin hooks path ${JSON.stringify(rel)} must start with "./"; skipped`,
-        root,
-      ),
+      warning: warning("W_PLUGIN", `plugin ${what} path ${JSON.stringify(rel)} must start with "./"; skipped`, root),
     };
   }
   const full = join(root, rel.slice(2));
   files.push(full);
   const real = await realPathOr(full);
-  // Resolve symlinks before the check, so a link cannot lead outside the plugin either.
+  // Resolve symlinks before the check, so a link cannot lead outside the plugin either (SPEC §3.6).
   if (!isInside(root, real) || rel.split(/[\\/]/).includes("..")) {
     return {
       warning: warning(
-        "W_PLUGIN",
-        `plugin hooks path ${JSON.stringify(rel)} escapes the plugin root; skipped`,
+        "W_OUTSIDE_ROOT",
+        `plugin ${what} path ${JSON.stringify(rel)} escapes the plugin root (to ${real}); skipped`,
         root,
       ),
     };
@@ -181,11 +244,9 @@ async function loadPluginHooksFile(
   const loaded = await loadConfigFile(real, "json");
   if (!loaded.ok) {
     if (loaded.missing) {
-      return {
-        warning: explicit ? warning("W_PLUGIN", `plugin hooks file ${rel} not found`, full) : null,
-      };
+      return { warning: explicit ? warning("W_PLUGIN", `plugin ${what} file ${rel} not found`, full) : null };
     }
     return { warning: loaded.warning };
   }
-  return { path: real, data: loaded.data };
+  return { path: real, data: loaded.data, warnings: loaded.warnings };
 }

@@ -31,6 +31,11 @@ export const WARNING_CODES = {
   W_UNREADABLE: "a configuration file or directory could not be read",
   W_PLUGIN: "a plugin could not be loaded as configured",
   W_MANAGED_ONLY: "managed policy allows managed hooks only; other hooks are not loaded",
+  W_OUTSIDE_ROOT: "a project or plugin file leads outside its real root (a symlink); it is skipped",
+  W_FEATURE_SCOPED: "a project's feature switch applies to its own hooks only",
+  W_MCP_SCOPED: "a project's or plugin's MCP server serves only its own hooks",
+  W_MCP_SECRET_IGNORED: "a project's or plugin's MCP server may not take values from the environment; ignored",
+  W_DUPLICATE_KEY: "a JSON object repeats a key; the last one is used",
 } as const;
 
 /** A stable warning code. */
@@ -57,6 +62,15 @@ export function warning(
   if (pos?.line !== undefined) w.line = pos.line;
   if (pos?.column !== undefined) w.column = pos.column;
   return w;
+}
+
+/** W_OUTSIDE_ROOT for `path`, whose real path `real` leaves the project's or plugin's real root (SPEC §3.6). */
+export function outsideRootWarning(path: string, real: string, what: "project" | "plugin", source = path): Warning {
+  return warning(
+    "W_OUTSIDE_ROOT",
+    `${path} leads outside the ${what} (to ${real}); skipped: a ${what} can never borrow another folder's hooks or trust`,
+    source,
+  );
 }
 
 /** One line for people: `W_BAD_MATCHER /repo/.mind/hooks.json:3:5: …`. */

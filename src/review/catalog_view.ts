@@ -73,7 +73,8 @@ export function sourceFile(source: string): string | null {
 
 /** Builds the view of `catalog`; reads the config files again only to find lines. */
 export async function buildView(catalog: Catalog, positions = new PositionIndex()): Promise<CatalogView> {
-  const localServers = new Set(Object.keys(catalog.mcpServers));
+  // Only user-side definitions count as local: a stranger's file must not make a label claim more control.
+  const localServers = new Set(catalog.mcpServers.userSide.keys());
   const hooks = await Promise.all(catalog.handlers.map(async (h): Promise<HookView> => {
     const pos = await positions.handler(h.sourcePath, h.event, h.groupIndex, h.handlerIndex);
     return {
@@ -138,6 +139,8 @@ export function hookData(v: HookView): Record<string, unknown> {
     base.server = h.server;
     base.tool = h.tool;
     base.input = h.input;
+    // Which file's [mcp_servers.<name>] this hook calls (SPEC §2.7), or null when none resolves.
+    base.serverSource = v.handler.server?.source ?? null;
   }
   return {
     ...base,

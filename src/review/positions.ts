@@ -13,7 +13,7 @@
  * scanner does not follow yields "no line", never a wrong answer or a crash.
  * @module
  */
-import { MAX_CONFIG_BYTES } from "../config/files.ts";
+import { lineStarts, MAX_CONFIG_BYTES, positionAt } from "../config/files.ts";
 import type { Warning } from "../config/warnings.ts";
 import { tooDeepOffset } from "../util/nesting.ts";
 
@@ -225,12 +225,13 @@ export async function jsonOffsets(text: string): Promise<Map<string, number>> {
     out.set(pathKey(path), at);
     if (depth > 64) return;
     if (node.type === "object") {
+      // A repeated key: the parsers keep the last one, so that is the one that runs and is shown.
+      const last = new Map<string, import("jsonc-parser").Node>();
       for (const prop of node.children ?? []) {
         const [k, v] = prop.children ?? [];
-        if (!k || !v) continue;
-        const p = [...path, String(k.value)];
-        if (!out.has(pathKey(p))) walk(v, p, prop.offset, depth + 1);
+        if (k && v) last.set(String(k.value), prop);
       }
+      for (const [key, prop] of last) walk(prop.children![1], [...path, key], prop.offset, depth + 1);
     } else if (node.type === "array") {
       (node.children ?? []).forEach((el, idx) => walk(el, [...path, idx], el.offset, depth + 1));
     }
@@ -258,9 +259,7 @@ export class PositionIndex {
           if (!info.isFile || info.size > MAX_CONFIG_BYTES) return null;
           const text = await Deno.readTextFile(file);
           const offsets = /\.toml$/i.test(file) ? tomlOffsets(text) : await jsonOffsets(text);
-          const lineStarts = [0];
-          for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) lineStarts.push(i + 1);
-          return { offsets, lineStarts };
+          return { offsets, lineStarts: lineStarts(text) };
         } catch {
           return null;
         }
@@ -286,14 +285,7 @@ export class PositionIndex {
   }
 
   #position(idx: Indexed, offset: number): Position {
-    let lo = 0;
-    let hi = idx.lineStarts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (idx.lineStarts[mid] <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return { line: lo + 1, column: offset - idx.lineStarts[lo] + 1 };
+    return positionAt(idx.lineStarts, offset);
   }
 
   /**

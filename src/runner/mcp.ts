@@ -1,8 +1,9 @@
 /**
  * MCP-tool handlers (SPEC §7.3): `${a.b}` expansion of the handler's `input`, the one-shot runner
  * (Streamable HTTP servers only: a one-shot dispatch never starts a server, so stdio servers are
- * "not connected" there), and the connection pool `serve` uses (every configured server opened once,
- * reused across events, never restarted by a hook).
+ * "not connected" there), and the connection pool `serve` uses (each server a runnable hook resolves
+ * opened once, reused across events, never restarted by a hook). Which definition a hook calls is
+ * decided by discovery (src/config/mcp_servers.ts, SPEC §2.7); the runners use only that one.
  *
  * Whatever goes wrong — a missing server, a stdio server in one-shot mode, an unavailable tool, a
  * transport error, `isError: true` — becomes a RawCompletion with `spawnError` set; a timeout sets
@@ -149,7 +150,15 @@ export function serverSpec(name: string, cfg: JsonObject): ServerSpec | { error:
     // `http_headers` is Codex's spelling of the same table.
     const headers = stringRecord(cfg.headers ?? cfg.http_headers);
     if (!headers) return { error: `${where} headers must be a table of strings` };
-    // Codex's `bearer_token_env_var`: the token stays in the environment, not in a config file.
+    // Codex's `env_http_headers` and `bearer_token_env_var`: secrets stay in the environment, not in
+    // a config file. Discovery removes both from a stranger's definition (SPEC §2.7), so only a
+    // user-side server can name a variable here.
+    const envHeaders = stringRecord(cfg.env_http_headers);
+    if (!envHeaders) return { error: `${where} env_http_headers must be a table of strings` };
+    for (const [header, variable] of Object.entries(envHeaders)) {
+      const value = Deno.env.get(variable);
+      if (value) headers[header] = value;
+    }
     if (typeof cfg.bearer_token_env_var === "string") {
       const token = Deno.env.get(cfg.bearer_token_env_var);
       if (!token) return { error: `${where} bearer_token_env_var ${cfg.bearer_token_env_var} is not set` };
@@ -164,6 +173,15 @@ export function serverSpec(name: string, cfg: JsonObject): ServerSpec | { error:
     }
     const env = stringRecord(cfg.env);
     if (!env) return { error: `${where} env must be a table of strings` };
+    // Codex's `env_vars`: engine variables passed through by name (user-side servers only, SPEC §2.7).
+    const passed = cfg.env_vars ?? [];
+    if (!Array.isArray(passed) || passed.some((v) => typeof v !== "string")) {
+      return { error: `${where} env_vars must be a list of variable names` };
+    }
+    for (const variable of passed as string[]) {
+      const value = Deno.env.get(variable);
+      if (value !== undefined && !Object.hasOwn(env, variable)) env[variable] = value;
+    }
     return {
       kind: "stdio",
       command: cfg.command,
@@ -243,9 +261,8 @@ export function toolResultCompletion(
 /** The checks shared by both runners, before any connection. */
 function prepare(
   h: HookHandler,
-  catalog: Catalog,
 ):
-  | { ok: true; name: string; tool: string; spec: ServerSpec; timeoutSec: number; label: string }
+  | { ok: true; name: string; tool: string; spec: ServerSpec; config: JsonObject; timeoutSec: number; label: string }
   | { ok: false; reason: string; timeoutSec: number } {
   const handler = h.handler;
   if (handler.type !== "mcp_tool") {
@@ -256,7 +273,8 @@ function prepare(
     // Seed 003: SessionEnd does not support MCP-tool hooks (the connections are going away).
     return { ok: false, reason: `${label}: mcp_tool hooks are not supported on SessionEnd`, timeoutSec: 1 };
   }
-  const cfg = Object.hasOwn(catalog.mcpServers, handler.server) ? catalog.mcpServers[handler.server] : undefined;
+  // The definition discovery resolved for this hook, in its own scope (SPEC §2.7): the one its hash covers.
+  const cfg = h.server?.config;
   if (!cfg) {
     return {
       ok: false,
@@ -270,7 +288,7 @@ function prepare(
   if ("error" in spec) return { ok: false, reason: `${label}: ${spec.error}`, timeoutSec: handler.timeout };
   // Seed 003: the shorter of the hook's and the server's tool timeout applies.
   const timeoutSec = spec.toolTimeoutSec === null ? handler.timeout : Math.min(handler.timeout, spec.toolTimeoutSec);
-  return { ok: true, name: handler.server, tool: handler.tool, spec, timeoutSec, label };
+  return { ok: true, name: handler.server, tool: handler.tool, spec, config: cfg, timeoutSec, label };
 }
 
 /** Runs `work` with an abort signal, giving up (and aborting) after `ms`. */
@@ -375,10 +393,10 @@ function unavailable(label: string, name: string, tool: string): string {
 export async function runMcpOneShot(
   h: HookHandler,
   hookInput: JsonObject,
-  catalog: Catalog,
+  _catalog?: Catalog,
 ): Promise<RawCompletion> {
   const started = performance.now();
-  const prep = prepare(h, catalog);
+  const prep = prepare(h);
   if (!prep.ok) return completion(started, prep.timeoutSec, { spawnError: prep.reason });
   const { spec, label, name, tool, timeoutSec } = prep;
   if (spec.kind === "stdio") {
@@ -446,8 +464,10 @@ export type PoolConnection = {
 };
 
 /**
- * The MCP runtime of `serve` (SPEC §7.3, §13): each configured server is opened once — stdio
- * (`command`, `args`, `env`) or Streamable HTTP (`url`, `headers`) — and reused by every event. A
+ * The MCP runtime of `serve` (SPEC §7.3, §13): each server that a runnable hook resolves (SPEC §2.7)
+ * is opened once — stdio (`command`, `args`, `env`) or Streamable HTTP (`url`, `headers`) — and
+ * reused by every event; connections are keyed by name and effective definition, so a project's
+ * server never shares a connection (or a token) with a user-side one of the same name. A
  * hook never restarts a server: a server that failed to open or died stays failed until `serve`
  * restarts or its configuration changes (a changed entry is a new connection).
  */
@@ -478,20 +498,20 @@ export class McpPool {
     return ready;
   }
 
-  /** Starts opening the servers that runnable mcp_tool handlers of `catalog` use, without waiting. */
+  /**
+   * Starts opening the servers that runnable mcp_tool handlers of `catalog` resolve, without
+   * waiting: only a hook allowed to run opens a server, and only the definition in its own scope.
+   */
   prewarm(catalog: Catalog, runnable: (h: HookHandler) => boolean): void {
     for (const h of catalog.handlers) {
-      if (h.handler.type !== "mcp_tool" || h.event === "SessionEnd" || !runnable(h)) continue;
-      const cfg = Object.hasOwn(catalog.mcpServers, h.handler.server)
-        ? catalog.mcpServers[h.handler.server]
-        : undefined;
-      if (cfg) this.get(h.handler.server, cfg).catch(() => {});
+      if (h.handler.type !== "mcp_tool" || h.event === "SessionEnd" || !h.server || !runnable(h)) continue;
+      this.get(h.server.name, h.server.config).catch(() => {});
     }
   }
 
   /**
-   * Closes the connections whose (name, configuration) is not in `keep` — a server whose entry
-   * changed or disappeared from every loaded configuration.
+   * Closes the connections whose (name, configuration) is not in `keep` — a server that no hook
+   * of a loaded configuration resolves any more.
    */
   async retain(keep: Iterable<[string, JsonObject]>): Promise<void> {
     const live = new Set<string>();
@@ -505,16 +525,16 @@ export class McpPool {
   }
 
   /** Runs an mcp_tool handler on a pooled connection: the `runMcp` of a serve dispatch. */
-  async run(h: HookHandler, hookInput: JsonObject, catalog: Catalog): Promise<RawCompletion> {
+  async run(h: HookHandler, hookInput: JsonObject): Promise<RawCompletion> {
     const started = performance.now();
-    const prep = prepare(h, catalog);
+    const prep = prepare(h);
     if (!prep.ok) return completion(started, prep.timeoutSec, { spawnError: prep.reason });
-    const { label, name, tool, timeoutSec } = prep;
+    const { label, name, tool, timeoutSec, config } = prep;
     const args = expandPlaceholders(h.handler.type === "mcp_tool" ? h.handler.input : {}, hookInput) as JsonObject;
     const ms = timeoutSec * 1000;
     try {
       const outcome = await withDeadline(ms, async (signal) => {
-        const conn = await this.get(name, catalog.mcpServers[name]);
+        const conn = await this.get(name, config);
         if ("error" in conn) return { error: conn.error };
         if (!conn.tools.has(tool)) {
           // The server may have added tools since it opened: look once more before failing.

@@ -160,6 +160,16 @@ async function mentionsMcp(plan: { facts: PlanFacts }, args: readonly string[]):
       files.push(join(home, "profiles", e.name, "config.toml"), join(home, "profiles", e.name, "hooks.json"));
     }
   } catch { /* no profiles */ }
+  // A plugin declares its own servers in its manifest (`mcpServers`) or its `.mcp.json` (SPEC §2.6).
+  try {
+    for await (const e of Deno.readDir(join(home, "plugins"))) {
+      const root = join(home, "plugins", e.name);
+      files.push(
+        join(root, ".mcp.json"),
+        ...["mind", "codex", "claude"].map((m) => join(root, `.${m}-plugin`, "plugin.json")),
+      );
+    }
+  } catch { /* no plugins */ }
   for (let dir = searchFrom, i = 0; i < 4096; i++) {
     const mind = join(dir, ".mind");
     if (mind !== home) files.push(join(mind, "config.toml"), join(mind, "hooks.json"));
@@ -175,7 +185,7 @@ async function mentionsMcp(plan: { facts: PlanFacts }, args: readonly string[]):
     try {
       const info = await Deno.stat(f);
       if (!info.isFile || info.size > 16 * 1024 * 1024) continue;
-      if ((await Deno.readTextFile(f)).includes("mcp_servers")) return true;
+      if (/mcp_servers|mcpServers/.test(await Deno.readTextFile(f))) return true;
     } catch { /* missing or unreadable: nothing to grant */ }
   }
   return false;

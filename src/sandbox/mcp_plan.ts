@@ -1,12 +1,15 @@
 /**
  * The planning pass of the sandbox: inside a read-only Worker, load the configuration as the command
  * would and list what its MCP servers need (SPEC §2.7): the `host:port` of every HTTP server and the
- * program of every stdio server. Only runs when a configuration file mentions `mcp_servers`.
+ * program of every stdio server that some loaded mcp_tool hook resolves, in that hook's own scope —
+ * a definition no hook calls (or one a project wrote for nobody but itself) is granted nothing.
+ * Only runs when a configuration file mentions `mcp_servers`.
  * @module
  */
 import type { SandboxPlan } from "./plan.ts";
 import { scanArgs } from "./plan.ts";
 import { absolute } from "../util/paths.ts";
+import { resolvedServers } from "../config/mcp_servers.ts";
 
 /** `host:port` of an http(s) URL, or null. */
 export function netTarget(url: string): string | null {
@@ -37,7 +40,7 @@ export async function mcpNeeds(plan: SandboxPlan): Promise<{ hosts: string[]; pr
   const hosts = new Set<string>();
   const programs = new Set<string>();
   if ("error" in catalog) return { hosts: [], programs: [] };
-  for (const cfg of Object.values(catalog.mcpServers)) {
+  for (const { config: cfg } of resolvedServers(catalog.handlers)) {
     if (typeof cfg.url === "string") {
       const t = netTarget(cfg.url);
       if (t) hosts.add(t);

@@ -27,6 +27,7 @@ import { transcriptFiller, validateEvent } from "../dispatch/input.ts";
 import type { DispatchResult } from "../dispatch/result.ts";
 import type { JsonObject } from "../events/types.ts";
 import { McpPool } from "../runner/mcp.ts";
+import { resolvedServers } from "../config/mcp_servers.ts";
 import { endSession } from "../session/end.ts";
 import type { TranscriptWriter } from "../session/transcript.ts";
 import { absolute } from "../util/paths.ts";
@@ -320,11 +321,13 @@ export class HookServer {
 
   #onCatalogLoaded(catalog: Catalog): void {
     this.#log.add(catalog.home, catalogLogEntries(catalog));
-    // Servers whose entry changed or vanished from every loaded configuration are closed;
-    // the ones this configuration's runnable hooks use start opening now, not at their first event.
+    // Servers that no hook of a loaded configuration resolves any more (an entry changed or
+    // vanished) are closed; the ones this configuration's runnable hooks resolve start opening now,
+    // not at their first event.
     const keep: [string, JsonObject][] = [];
-    for (const c of this.#cache.catalogs()) keep.push(...Object.entries(c.mcpServers));
-    keep.push(...Object.entries(catalog.mcpServers));
+    for (const c of [...this.#cache.catalogs(), catalog]) {
+      for (const def of resolvedServers(c.handlers)) keep.push([def.name, def.config]);
+    }
     this.#pool.retain(keep).catch(() => {});
     if (catalog.hooksEnabled) this.#pool.prewarm(catalog, (h) => skipReason(h, catalog.bypassTrust) === null);
   }
@@ -347,7 +350,7 @@ export class HookServer {
         tempDir: place.tempDir,
         // Logged below, after the response is on its way (log_queue.ts says why).
         log: false,
-        runMcp: (h, input, c) => this.#pool.run(h, input, c),
+        runMcp: (h, input) => this.#pool.run(h, input),
         startAsync: (jobs, sid) => this.#async.start(jobs, sid, place.tempDir),
         takeAsync: (sid) => Promise.resolve(this.#async.take(sid)),
       });

@@ -123,6 +123,11 @@ export type NormalizedHandler =
     input: Record<string, unknown>;
     timeout: number;
     statusMessage?: string;
+    /**
+     * The `[mcp_servers.<name>]` table the hook calls, as written in the file it resolves from
+     * (SPEC §2.7, §3.2), or null when none resolves: redefining the server changes the hash.
+     */
+    serverSpec: Record<string, unknown> | null;
   };
 
 /** The object whose canonical JSON is hashed. */

@@ -39,9 +39,10 @@ export async function storeTrusted(home: string, h: HookHandler): Promise<void> 
     trustedAt: new Date().toISOString(),
   };
   const path = await trustedCopyPath(home, h.key);
-  await Deno.mkdir(join(home, "hooks", "trusted"), { recursive: true });
+  await Deno.mkdir(join(home, "hooks", "trusted"), { recursive: true, mode: 0o700 });
   const tmp = `${path}.${crypto.randomUUID()}.tmp`;
-  await Deno.writeTextFile(tmp, JSON.stringify(def, null, 2) + "\n");
+  // Owner-only: an mcp_tool definition holds its server table (SPEC §3.2), headers included.
+  await Deno.writeTextFile(tmp, JSON.stringify(def, null, 2) + "\n", { mode: 0o600 });
   await Deno.rename(tmp, path);
 }
 

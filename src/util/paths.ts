@@ -21,6 +21,12 @@ export async function realPathOr(path: string): Promise<string> {
   }
 }
 
+/** True when `inner` is `root` or below it (both real, absolute paths; `\\`-separated on Windows). */
+export function isInside(root: string, inner: string): boolean {
+  const sep = root.includes("\\") && !root.includes("/") ? "\\" : "/";
+  return inner === root || inner.startsWith(root.endsWith(sep) ? root : root + sep);
+}
+
 /** The directory part of a path. */
 export function dirname(path: string): string {
   const i = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));

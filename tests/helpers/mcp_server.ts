@@ -11,8 +11,9 @@
  * server per session, ended by the client's DELETE); responses are SSE streams, or JSON with `--json`.
  *
  * `--log FILE` appends one line per client connection, as the server sees it: `stdio <pid>` when a
- * stdio server process starts (one process is one connection), `http-initialize <pid>` for each
- * `initialize` request over HTTP, and `http-session-closed <id>` when a stateful session is ended.
+ * stdio server process starts (one process is one connection), `http-initialize <pid> <authorization>`
+ * for each `initialize` request over HTTP (its Authorization header, `-` when none), and
+ * `http-session-closed <id>` when a stateful session is ended.
  * Tests count these lines to prove how often a server was opened (and closed).
  *
  * Tools (every one accepts any arguments):
@@ -197,7 +198,7 @@ function serveHttp(log: string | undefined, json: boolean, stateful: boolean): v
       const messages = Array.isArray(parsedBody) ? parsedBody : [parsedBody];
       for (const m of messages) {
         if (m && typeof m === "object" && (m as { method?: unknown }).method === "initialize") {
-          logLine(log, `http-initialize ${Deno.pid}`);
+          logLine(log, `http-initialize ${Deno.pid} ${req.headers.get("authorization") ?? "-"}`);
         }
       }
     }
