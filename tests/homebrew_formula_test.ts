@@ -44,17 +44,20 @@ require "json"
 $decl = { "blocks" => {} }
 $where = []
 class Formula
-  def self.desc(v) = $decl["desc"] = v
-  def self.homepage(v) = $decl["homepage"] = v
-  def self.version(v) = $decl["version"] = v
-  def self.license(v) = $decl["license"] = v
-  def self.on_macos(&b) = (($where.push("macos"); b.call; $where.pop))
-  def self.on_linux(&b) = (($where.push("linux"); b.call; $where.pop))
-  def self.on_arm(&b) = (($where.push("arm"); b.call; $where.pop))
-  def self.on_intel(&b) = (($where.push("intel"); b.call; $where.pop))
-  def self.url(v) = (($decl["blocks"][$where.join("/")] ||= {})["url"] = v)
-  def self.sha256(v) = (($decl["blocks"][$where.join("/")] ||= {})["sha256"] = v)
-  def self.test(&b) = $decl["test"] = true
+  # Plain method definitions: the Ruby of older macOS runners (2.6) has no endless methods.
+  def self.desc(v); $decl["desc"] = v; end
+  def self.homepage(v); $decl["homepage"] = v; end
+  def self.version(v); $decl["version"] = v; end
+  def self.license(v); $decl["license"] = v; end
+  def self.within(tag); $where.push(tag); yield; $where.pop; end
+  def self.on_macos(&b); within("macos", &b); end
+  def self.on_linux(&b); within("linux", &b); end
+  def self.on_arm(&b); within("arm", &b); end
+  def self.on_intel(&b); within("intel", &b); end
+  def self.block; $decl["blocks"][$where.join("/")] ||= {}; end
+  def self.url(v); block["url"] = v; end
+  def self.sha256(v); block["sha256"] = v; end
+  def self.test(&b); $decl["test"] = true; end
 end
 load ARGV[0]
 $decl["install"] = MindHooks.instance_methods(false).include?(:install)

@@ -42,8 +42,12 @@ async function run(
 }
 
 async function which(cmd: string): Promise<string | null> {
-  const r = await run("sh", ["-c", `command -v ${cmd}`]);
-  return r.code === 0 ? r.stdout.trim() : null;
+  try {
+    const r = await run("sh", ["-c", `command -v ${cmd}`]);
+    return r.code === 0 ? r.stdout.trim() : null;
+  } catch {
+    return null; // no sh at all (Windows without Git's)
+  }
 }
 
 /** A release folder as the installer expects one: `v<version>/<archive>` + `v<version>/SHA256SUMS`. */
