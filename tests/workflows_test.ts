@@ -60,7 +60,6 @@ const ci = loadWorkflow(WORKFLOWS[0]);
 const release = loadWorkflow(WORKFLOWS[1]);
 
 const stepsOf = (job: Job): Step[] => job.steps ?? [];
-const steps = (wf: Workflow): Step[] => Object.values(wf.jobs).flatMap(stepsOf);
 /** A job's shell scripts, with `\`-continued lines joined into one. */
 const jobScripts = (job: Job): string[] =>
   stepsOf(job).flatMap((s) => (s.run ? [s.run.replace(/\\\r?\n\s*/g, " ")] : []));
