@@ -271,6 +271,9 @@ Deno.test("launcher lookup: the program is the first shell word; its candidates 
     files: ["/u/bin/mind-hooks", "/bin/mind-hooks"],
   });
   assertEquals(launcherCandidates("/opt/mh", { PATH: "/bin" }, "posix"), { files: ["/opt/mh"] });
+  for (const p of ["~/bin/mh", "$HOME/bin/mh", "${HOME}/bin/mh"]) {
+    assertEquals(launcherCandidates(p, { HOME: "/home/u" }, "posix"), { files: ["/home/u/bin/mh"] }, p);
+  }
   assertEquals(launcherCandidates("bin/mh", {}, "posix"), {
     problem: `"bin/mh" is a relative path, which the host would resolve from another directory`,
   });

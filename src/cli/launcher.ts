@@ -55,6 +55,10 @@ export function launcherCandidates(
   os: LauncherOs,
 ): { files: string[] } | { problem: string } {
   if (program === "") return { problem: "the launcher is empty" };
+  // The host runs the command through a shell, which expands a leading ~ or $HOME.
+  const home = env.HOME;
+  const expanded = os === "posix" && home ? program.replace(/^(~|\$HOME|\$\{HOME\})(?=\/)/, home) : program;
+  if (expanded !== program) return launcherCandidates(expanded, env, os);
   const withExt = (p: string): string[] => {
     if (os !== "windows" || /\.[A-Za-z0-9]+$/.test(p.slice(Math.max(p.lastIndexOf("\\"), p.lastIndexOf("/")) + 1))) {
       return [p];
