@@ -97,7 +97,7 @@ Deno.test({
       );
       // The launcher the tour installed is the one generated at install time, pointing at this checkout.
       const launcher = await Deno.readTextFile(`${home}/.local/bin/mind-hooks`);
-      assert(launcher.includes(`'${REPO}/main.ts' "$@"`), launcher);
+      assert(launcher.includes(` run -q -P --no-prompt --config '${REPO}/deno.json' '${REPO}/main.ts' "$@"`), launcher);
     } finally {
       await Deno.remove(home, { recursive: true });
     }
