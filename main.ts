@@ -28,7 +28,8 @@ Usage:
   mind-hooks session-end --session ID
   mind-hooks schema [input|output|config|result] [EVENT]
   mind-hooks doctor              the sandbox's permission set, proven; shell, config and trust checks
-  mind-hooks install claude|codex [--user|--project DIR] [--uninstall] [--dry-run]
+  mind-hooks install claude|codex [--user|--project DIR|--local] [--uninstall] [--dry-run] [--force]
+  mind-hooks completions bash|zsh|fish   a shell completion script
   mind-hooks --version | --help | COMMAND --help
 
 Common options: --home DIR, --cwd DIR, --profile NAME, -c KEY=VALUE, --hooks-file FILE,
@@ -53,6 +54,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   install: async () => (await import("./src/cli/install.ts")).installCommand,
   "__async-run": async () => (await import("./src/cli/async_run.ts")).asyncRunCommand,
   doctor: async () => (await import("./src/cli/doctor.ts")).doctorCommand,
+  completions: async () => (await import("./src/cli/completions.ts")).completionsCommand,
 };
 
 /** Runs the CLI with `args`; returns the exit code. Never throws. */

@@ -563,7 +563,11 @@ Deno.test("unified diff: patch(1) turns the old text into the new one", async ()
 Deno.test("e2e install: claude --project and codex --user, with dry-run, idempotence and uninstall", async () => {
   const root = await Deno.makeTempDir({ prefix: "adapter_install_" });
   try {
-    const env = { HOME: `${root}/home`, PATH: Deno.env.get("PATH") ?? "" };
+    // The default launcher must be on PATH for install to register it (tests/install_cli_test.ts).
+    await Deno.mkdir(`${root}/bin`);
+    await Deno.writeTextFile(`${root}/bin/mind-hooks`, "#!/bin/sh\n");
+    await Deno.chmod(`${root}/bin/mind-hooks`, 0o755);
+    const env = { HOME: `${root}/home`, PATH: `${root}/bin:${Deno.env.get("PATH") ?? ""}` };
     await Deno.mkdir(`${root}/proj/.claude`, { recursive: true });
     await Deno.mkdir(`${root}/home/.codex`, { recursive: true });
     const claudeFile = `${root}/proj/.claude/settings.json`;
@@ -591,7 +595,7 @@ Deno.test("e2e install: claude --project and codex --user, with dry-run, idempot
     assert.equal(un.code, 0, un.stderr);
     assert.equal(await Deno.readTextFile(claudeFile), CLAUDE_SETTINGS, "uninstall did not restore the file");
 
-    const cx = await cli(["install", "codex", "--command", "/opt/bin/mind-hooks"], { env });
+    const cx = await cli(["install", "codex", "--command", "/opt/bin/mind-hooks", "--force"], { env });
     assert.equal(cx.code, 0, cx.stderr);
     assert.match(cx.stdout, /start codex, open \/hooks, and trust the entries/);
     const cxText = await Deno.readTextFile(codexFile);

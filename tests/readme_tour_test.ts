@@ -1,100 +1,112 @@
 /**
- * The README's 5-minute tour, followed literally through `deno task mind-hooks` from inside the
- * repository (the task must keep the directory it was started from).
+ * The README's 5-minute tour, run exactly as printed: every `sh` block of the section, in order, in one POSIX
+ * shell, as a new user would type them — starting with `npx -y deno@2.9.6 task install` from the checkout, which
+ * puts the `mind-hooks` launcher on PATH. The user's home is a temp dir (so `~/.local/bin` and `~/my-repo` are
+ * fresh); only the npm and Deno caches are the machine's own, as they would be for that user.
  */
-import { assert, assertEquals } from "./helpers/assert.ts";
+import { assert, assertEquals, assertStringIncludes } from "./helpers/assert.ts";
+import { REPO } from "./helpers/cli.ts";
+import denoJson from "../deno.json" with { type: "json" };
 
-const config = decodeURIComponent(new URL("../deno.json", import.meta.url).pathname);
 const skip = Deno.build.os === "windows";
-if (skip) console.log("readme tour: skipped on Windows (POSIX shell hook and paths)");
+if (skip) console.log("readme tour: skipped on Windows (a POSIX shell tour)");
 
-async function mindHooks(cwd: string, home: string, args: string[], stdin?: string) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["task", "-q", "--config", config, "mind-hooks", ...args],
-    cwd,
-    // INIT_CWD as a shell started in `cwd` has it: deno task keeps an inherited INIT_CWD (as npm
-    // does), and this test itself may run under `deno task ci`.
-    env: { MIND_HOME: home, SHELL: "/bin/sh", MIND_REQUIREMENTS: `${home}/no-requirements.toml`, INIT_CWD: cwd },
-    stdin: stdin === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  if (stdin !== undefined) {
-    const w = child.stdin.getWriter();
-    await w.write(new TextEncoder().encode(stdin));
-    await w.close();
+/** The `sh` blocks of the README section `heading`, de-indented as Markdown renders them. */
+export function shellBlocks(readme: string, heading: string): string[] {
+  const start = readme.indexOf(`\n## ${heading}\n`);
+  if (start < 0) throw new Error(`README has no "## ${heading}" section`);
+  const end = readme.indexOf("\n## ", start + 1);
+  const section = readme.slice(start, end < 0 ? undefined : end);
+  const blocks: string[] = [];
+  for (const m of section.matchAll(/^([ \t]*)```sh\n([\s\S]*?)^\1```$/gm)) {
+    const indent = m[1].length;
+    blocks.push(m[2].split("\n").map((l) => l.slice(Math.min(indent, l.match(/^ */)![0].length))).join("\n"));
   }
-  const out = await child.output();
-  return { code: out.code, stdout: new TextDecoder().decode(out.stdout), stderr: new TextDecoder().decode(out.stderr) };
+  return blocks;
 }
 
-Deno.test(
-  { name: "README tour: trust the project, trust the hook, deny rm -rf, then modified", ignore: skip },
-  async () => {
-    const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "mind-tour-" }));
-    const repo = `${root}/my-repo`;
-    const home = `${root}/home`;
+async function output(cmd: string, args: string[]): Promise<string> {
+  const out = await new Deno.Command(cmd, { args, stdout: "piped", stderr: "null" }).output();
+  return new TextDecoder().decode(out.stdout).trim();
+}
+
+async function which(cmd: string): Promise<boolean> {
+  try {
+    return (await new Deno.Command("sh", { args: ["-c", `command -v ${cmd}`], stdout: "null" }).output()).success;
+  } catch {
+    return false;
+  }
+}
+
+Deno.test({
+  name: "README tour: every block as printed, from deno task install to the modified hook",
+  ignore: skip,
+  async fn() {
+    if (!await which("npx") || !await which("python3")) {
+      console.log("readme tour: skipped (needs npx and python3 on PATH, as the README does)");
+      return;
+    }
+    const blocks = shellBlocks(await Deno.readTextFile(`${REPO}/README.md`), "A 5-minute tour");
+    assertEquals(blocks.length, 6, "the tour has six shell blocks (steps 0–5)");
+    assertStringIncludes(blocks[0], "npx -y deno@2.9.6 task install", "the tour starts by installing the launcher");
+
+    const home = await Deno.realPath(await Deno.makeTempDir({ prefix: "mind-tour-home-" }));
     try {
-      await Deno.mkdir(`${repo}/.mind`, { recursive: true });
-      await Deno.writeTextFile(
-        `${repo}/.mind/hooks.json`,
-        `// my-repo/.mind/hooks.json
-{
-  "description": "Repository hooks",
-  "hooks": {
-    "PreToolUse": [
-      {
-        "matcher": "Bash",
-        "hooks": [
-          { "type": "command", "command": "python3 .mind/check_tool.py", "statusMessage": "Checking tool call", "timeout": 10 }
-        ]
-      }
-    ]
-  }
-}
-`,
-      );
-      await Deno.writeTextFile(
-        `${repo}/.mind/check_tool.py`,
-        `import json, sys
-event = json.load(sys.stdin)
-if "rm -rf" in event["tool_input"]["command"]:
-    print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse",
-        "permissionDecision": "deny", "permissionDecisionReason": "rm -rf is not allowed"}}))
-`,
-      );
-      const trustProject = await mindHooks(repo, home, ["project", "trust"]);
-      assertEquals(trustProject.code, 0, trustProject.stderr);
-      assert(trustProject.stdout.includes(`trusted project ${repo}`), trustProject.stdout);
-      const list = await mindHooks(repo, home, ["list"]);
-      assert(list.stdout.includes("status: untrusted"), list.stdout);
-      const trust = await mindHooks(repo, home, ["trust", "--all"]);
-      assertEquals(trust.code, 0, trust.stderr);
-      const event = JSON.stringify({
-        session_id: "s1",
-        transcript_path: null,
-        cwd: repo,
-        hook_event_name: "PreToolUse",
-        model: "m",
-        turn_id: "t1",
-        permission_mode: "default",
-        tool_name: "exec_command",
-        tool_use_id: "c1",
-        tool_input: { cmd: "rm -rf /" },
-      });
-      const denied = JSON.parse((await mindHooks(repo, home, ["dispatch"], event)).stdout);
-      assertEquals([denied.decision, denied.reason], ["deny", "rm -rf is not allowed"]);
-      const file = `${repo}/.mind/hooks.json`;
-      await Deno.writeTextFile(file, (await Deno.readTextFile(file)).replace('"timeout": 10', '"timeout": 20'));
-      const modified = JSON.parse((await mindHooks(repo, home, ["dispatch"], event)).stdout);
-      assertEquals([modified.decision, modified.runs[0].status, modified.runs[0].reason], [
-        null,
-        "skipped",
-        "modified",
+      // The user's caches, so that npx and deno find what they already downloaded (no network here).
+      const npmCache = await output("npm", ["config", "get", "cache"]);
+      const denoDir = JSON.parse(await output(Deno.execPath(), ["info", "--json"])).denoDir as string;
+      const marker = (i: number) => `@@tour-block-${i}@@`;
+      const script = ["set -e", ...blocks.flatMap((b, i) => [`echo '${marker(i)}'`, b])].join("\n");
+      const out = await new Deno.Command("sh", {
+        args: ["-c", script],
+        cwd: REPO,
+        clearEnv: true,
+        env: {
+          HOME: home,
+          PATH: Deno.env.get("PATH") ?? "",
+          npm_config_cache: npmCache,
+          DENO_DIR: denoDir,
+          SHELL: "/bin/sh",
+          // A machine's /etc/mind/requirements.toml must not change the result.
+          MIND_REQUIREMENTS: `${home}/no-requirements.toml`,
+          ...(Deno.env.get("TMPDIR") ? { TMPDIR: Deno.env.get("TMPDIR")! } : {}),
+        },
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const stdout = new TextDecoder().decode(out.stdout);
+      const stderr = new TextDecoder().decode(out.stderr);
+      assertEquals(out.code, 0, `the tour failed:\n${stdout}\n${stderr}`);
+      const step = (i: number) => stdout.split(marker(i))[1].split(marker(i + 1))[0];
+
+      const repo = `${home}/my-repo`;
+      assertStringIncludes(step(0), `wrote ${home}/.local/bin/mind-hooks`);
+      assertStringIncludes(step(0), `mind-hooks ${denoJson.version}\n`);
+      assertStringIncludes(step(2), `trusted project ${repo}`);
+      assertStringIncludes(step(2), "status: untrusted");
+      const denied = JSON.parse(step(4));
+      assertEquals([denied.decision, denied.reason, denied.runs[0].key], [
+        "deny",
+        "rm -rf is not allowed",
+        `project:${repo}/.mind/hooks.json:PreToolUse:0:0`,
       ]);
-      assertEquals(modified.systemMessages, ["1 hook needs review: run mind-hooks review"]);
+      const modified = JSON.parse(step(5));
+      assertEquals(
+        [modified.decision, modified.runs[0].status, modified.runs[0].reason, modified.systemMessages],
+        [null, "skipped", "modified", ["1 hook needs review: run mind-hooks review"]],
+      );
+      // The launcher the tour installed is the one generated at install time, pointing at this checkout.
+      const launcher = await Deno.readTextFile(`${home}/.local/bin/mind-hooks`);
+      assert(launcher.includes(` run -q -P --no-prompt --config '${REPO}/deno.json' '${REPO}/main.ts' "$@"`), launcher);
     } finally {
-      await Deno.remove(root, { recursive: true });
+      await Deno.remove(home, { recursive: true });
     }
   },
-);
+});
+
+Deno.test("README tour: blocks are read de-indented, in order, from the tour section only", () => {
+  const md =
+    "# x\n\n## Other\n\n```sh\nno\n```\n\n## A 5-minute tour\n\n1. a\n\n   ```sh\n   one\n     two\n   ```\n\n" +
+    "```sh\nthree\n```\n\n## Next\n\n```sh\nno\n```\n";
+  assertEquals(shellBlocks(md, "A 5-minute tour"), ["one\n  two\n", "three\n"]);
+});

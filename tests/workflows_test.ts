@@ -1,14 +1,18 @@
 /**
- * Checks the GitHub workflows against what the project promises about them: the CI matrix and its
- * steps, the five release targets, that every `deno task` they call exists in deno.json, that the
- * binary is always compiled with the permission set declared in deno.json (`-P --no-prompt`, never
- * `-A`/`--allow-*`), and that the release version comes from deno.json only.
+ * Checks the GitHub workflows against what the project promises about them: the CI matrix and its steps; the
+ * release's five targets, each compiled and run on its own runner (`--version`, `doctor`, the demo's dispatch);
+ * archives holding the binary, LICENSE and README.md; SHA256SUMS; build provenance; publishing only after CI
+ * passed on the tag (ci.yml called as a job the publish job needs); the npm packages and the Homebrew formula
+ * built by their tasks; every action pinned by a full commit SHA with its release tag beside it; every
+ * `deno task` they call exists; the binary always compiled with the permission set declared in deno.json
+ * (`-P --no-prompt`, never `-A`/`--allow-*`); and the release version taken from deno.json only.
  *
  * The workflows cannot run here (no GitHub, no network for `denort`), so this is what keeps them
- * from drifting away from deno.json between releases.
+ * from drifting away from deno.json and scripts/release.ts between releases.
  */
 import { parse as parseYaml } from "yaml";
 import { parse as parseJsonc } from "jsonc-parser";
+import { TARGETS } from "../scripts/release.ts";
 
 const ROOT = new URL("../", import.meta.url);
 const read = (rel: string) => Deno.readTextFileSync(new URL(rel, ROOT));
@@ -20,15 +24,21 @@ type Step = {
   name?: string;
   uses?: string;
   run?: string;
+  if?: string;
+  shell?: string;
   with?: Record<string, unknown>;
+  env?: Record<string, string>;
 };
 type Job = {
-  "runs-on": string;
+  name?: string;
+  "runs-on"?: string;
+  uses?: string;
   needs?: string | string[];
+  if?: string;
   permissions?: Record<string, string>;
-  strategy?: { matrix?: Record<string, unknown> };
+  strategy?: { "fail-fast"?: boolean; matrix?: Record<string, unknown> };
   env?: Record<string, string>;
-  steps: Step[];
+  steps?: Step[];
 };
 type Workflow = {
   name: string;
@@ -49,13 +59,16 @@ const WORKFLOWS = [".github/workflows/ci.yml", ".github/workflows/release.yml"];
 const ci = loadWorkflow(WORKFLOWS[0]);
 const release = loadWorkflow(WORKFLOWS[1]);
 
-const steps = (wf: Workflow): Step[] => Object.values(wf.jobs).flatMap((j) => j.steps);
-/** Every shell script of a workflow, with `\`-continued lines joined into one. */
-const scripts = (wf: Workflow): string[] =>
-  steps(wf).flatMap((s) => (s.run ? [s.run.replace(/\\\r?\n\s*/g, " ")] : []));
+const stepsOf = (job: Job): Step[] => job.steps ?? [];
+/** A job's shell scripts, with `\`-continued lines joined into one. */
+const jobScripts = (job: Job): string[] =>
+  stepsOf(job).flatMap((s) => (s.run ? [s.run.replace(/\\\r?\n\s*/g, " ")] : []));
+/** Every shell script of a workflow. */
+const scripts = (wf: Workflow): string[] => Object.values(wf.jobs).flatMap(jobScripts);
 /** The shell lines (after joining continuations) of all scripts that contain `needle`. */
 const linesWith = (wf: Workflow, needle: RegExp): string[] =>
   scripts(wf).flatMap((s) => s.split("\n")).filter((l) => needle.test(l) && !/^\s*#/.test(l));
+const needsOf = (job: Job): string[] => [job.needs ?? []].flat();
 
 function denoJson(): Any {
   return parseJsonc(read("deno.json"));
@@ -73,57 +86,64 @@ function assertEquals(actual: unknown, expected: unknown, msg = ""): void {
 /** Tasks deno.json must define whether or not a workflow calls them (the local CI entry points). */
 const REQUIRED_TASKS = ["test", "ci"];
 
-const RELEASE_TARGETS = [
-  "x86_64-unknown-linux-gnu",
-  "aarch64-unknown-linux-gnu",
-  "x86_64-apple-darwin",
-  "aarch64-apple-darwin",
-  "x86_64-pc-windows-msvc",
-];
-
-Deno.test("workflows parse, and every job checks out and installs Deno 2.9.x first", () => {
+Deno.test("workflows parse, and every job checks out and installs Deno 2.9.x before running deno", () => {
   for (const wf of [ci, release]) {
     for (const [id, job] of Object.entries(wf.jobs)) {
-      const setup = job.steps.filter((s) => s.uses?.startsWith("denoland/setup-deno@"));
-      for (const s of setup) {
+      if (job.uses) continue; // a called workflow: checked on its own
+      const js = stepsOf(job);
+      assert(js.length > 0, `${wf.name}/${id}: no steps`);
+      for (const s of js.filter((s) => s.uses?.startsWith("denoland/setup-deno@"))) {
         assertEquals(s.with?.["deno-version"], "v2.9.x", `${wf.name}/${id}`);
       }
-      const runsDeno = job.steps.some((s) => /\bdeno\s/.test(s.run ?? ""));
+      const runsDeno = js.some((s) => /\bdeno\s/.test(s.run ?? ""));
       if (!runsDeno) continue;
-      const checkout = job.steps.findIndex((s) => s.uses?.startsWith("actions/checkout@"));
-      const setupAt = job.steps.findIndex((s) => s.uses?.startsWith("denoland/setup-deno@"));
-      const firstDeno = job.steps.findIndex((s) => /\bdeno\s/.test(s.run ?? ""));
-      assert(
-        checkout >= 0 && checkout < firstDeno,
-        `${wf.name}/${id}: checkout before deno`,
-      );
-      assert(
-        setupAt >= 0 && setupAt < firstDeno,
-        `${wf.name}/${id}: setup-deno before deno`,
-      );
+      const checkout = js.findIndex((s) => s.uses?.startsWith("actions/checkout@"));
+      const setupAt = js.findIndex((s) => s.uses?.startsWith("denoland/setup-deno@"));
+      const firstDeno = js.findIndex((s) => /\bdeno\s/.test(s.run ?? ""));
+      assert(checkout >= 0 && checkout < firstDeno, `${wf.name}/${id}: checkout before deno`);
+      assert(setupAt >= 0 && setupAt < firstDeno, `${wf.name}/${id}: setup-deno before deno`);
     }
   }
 });
 
-Deno.test("third-party actions are pinned to a release, not a branch", () => {
-  for (const s of [...steps(ci), ...steps(release)]) {
-    if (!s.uses) continue;
-    const ref = s.uses.split("@")[1] ?? "";
-    assert(
-      /^(v\d+(\.\d+)*|[0-9a-f]{40})$/.test(ref),
-      `unpinned action: ${s.uses}`,
-    );
+Deno.test("every action is pinned by a full commit SHA, with the release tag it stands for beside it", () => {
+  // The SHAs were read from the actions' own repositories at the tags named in the comments.
+  const known: Record<string, [string, string]> = {
+    "actions/checkout": ["3d3c42e5aac5ba805825da76410c181273ba90b1", "v7.0.1"],
+    "denoland/setup-deno": ["667a34cdef165d8d2b2e98dde39547c9daac7282", "v2.0.4"],
+    "actions/upload-artifact": ["bbbca2ddaa5d8feaa63e36b76fdaad77386f024f", "v7.0.0"],
+    "actions/download-artifact": ["3e5f45b2cfb9172054b4087a40e8e0b5a5461e7c", "v8.0.1"],
+    "actions/attest-build-provenance": ["a2bbfa25375fe432b6a289bc6b6cd05ecd0c4c32", "v4.1.0"],
+    "actions/setup-node": ["820762786026740c76f36085b0efc47a31fe5020", "v7.0.0"],
+  };
+  let count = 0;
+  for (const wf of WORKFLOWS) {
+    for (const line of read(wf).split("\n")) {
+      const m = /^\s*(?:-\s+)?uses:\s*(\S+)(.*)$/.exec(line);
+      if (!m) continue;
+      const [ref, rest] = [m[1], m[2]];
+      if (ref.startsWith("./")) continue; // a workflow of this repository, at the same commit
+      count++;
+      const [action, sha] = ref.split("@");
+      assert(/^[0-9a-f]{40}$/.test(sha ?? ""), `${wf}: ${ref} is not pinned by a full commit SHA`);
+      const tag = /^\s*# (v\d+\.\d+\.\d+)\s*$/.exec(rest)?.[1];
+      assert(tag, `${wf}: ${ref} has no "# vX.Y.Z" comment naming the release it pins`);
+      assert(known[action], `${wf}: ${action} is not in the list of verified pins; add its SHA and tag here`);
+      assertEquals([sha, tag], known[action], `${wf}: ${action}`);
+    }
   }
+  assert(count >= 10, "the workflows use actions");
 });
 
-Deno.test("ci: push and pull_request on ubuntu, macos and windows", () => {
-  assert("push" in ci.on && "pull_request" in ci.on, "ci triggers");
+Deno.test("ci: branches, pull requests and calls from the release, on ubuntu, macos and windows", () => {
+  assertEquals(Object.keys(ci.on).sort(), ["pull_request", "push", "workflow_call"]);
+  // Tags run CI through the release workflow (which waits for it), not twice.
+  assertEquals(ci.on.push, { branches: ["**"] });
   const job = ci.jobs.test;
   assertEquals(job["runs-on"], "${{ matrix.os }}");
-  assertEquals(
-    [...(job.strategy?.matrix?.os as string[])].sort(),
-    ["macos-latest", "ubuntu-latest", "windows-latest"],
-  );
+  assertEquals([...(job.strategy?.matrix?.os as string[])].sort(), ["macos-latest", "ubuntu-latest", "windows-latest"]);
+  // When called, github.workflow is the caller's name: the called CI never cancels a branch push's CI, or itself.
+  assert(read(WORKFLOWS[0]).includes("group: ci-${{ github.workflow }}-${{ github.ref }}"), "concurrency group");
 });
 
 Deno.test("ci: fmt, lint, check, tests and the compiled-binary smoke test", () => {
@@ -136,22 +156,30 @@ Deno.test("ci: fmt, lint, check, tests and the compiled-binary smoke test", () =
       ["tests", /^\s*deno task test\s*$/m],
       ["compile", /deno compile .*-o "\$bin" main\.ts/],
       ["--version", /"\$bin" --version/],
-      [
-        "dispatch",
-        /"\$bin" dispatch --home "\$home" < fixtures\/events\/pre_tool_use\.json/,
-      ],
+      ["dispatch", /"\$bin" dispatch --home "\$home" < fixtures\/events\/pre_tool_use\.json/],
       ["empty home", /mkdir -p "\$home"/],
     ] as const
   ) assert(re.test(all), `ci.yml lacks the ${what} step`);
   // The fmt check must see LF files on Windows too: autocrlf is turned off before checkout.
-  const job = ci.jobs.test.steps;
+  const job = stepsOf(ci.jobs.test);
   const lf = job.findIndex((s) => /core\.autocrlf false/.test(s.run ?? ""));
   const checkout = job.findIndex((s) => s.uses?.startsWith("actions/checkout@"));
   assert(lf >= 0 && lf < checkout, "autocrlf disabled before checkout");
 });
 
-Deno.test("files the ci workflow runs exist", () => {
-  const missing = ["main.ts", "mod.ts", "fixtures/events/pre_tool_use.json"]
+Deno.test("files the workflows run exist", () => {
+  const missing = [
+    "main.ts",
+    "mod.ts",
+    "fixtures/events/pre_tool_use.json",
+    "fixtures/demo/demo.ts",
+    "install.sh",
+    "install.ps1",
+    "LICENSE",
+    "README.md",
+    "CHANGELOG.md",
+    "scripts/release.ts",
+  ]
     .filter((f) => {
       try {
         Deno.statSync(new URL(f, ROOT));
@@ -163,41 +191,102 @@ Deno.test("files the ci workflow runs exist", () => {
   assertEquals(missing, [], "missing files");
 });
 
-Deno.test("release: tag-triggered, all five targets, archives, SHA256SUMS, GitHub release", () => {
+Deno.test("release: tag-triggered; each target compiled and run on its own runner", () => {
   assertEquals(release.on?.push?.tags, ["v*"]);
   assertEquals(Object.keys(release.on), ["push"], "release runs on tags only");
   const build = release.jobs.build;
+  assertEquals(build["runs-on"], "${{ matrix.runner }}");
   assertEquals(
-    [...(build.strategy?.matrix?.target as string[])].sort(),
-    [...RELEASE_TARGETS].sort(),
+    build.strategy?.matrix?.include,
+    TARGETS.map((t) => ({ target: t.triple, runner: t.runner })),
+    "the matrix is scripts/release.ts's TARGETS: target triple and its native runner",
   );
   assertEquals(build.env?.TARGET, "${{ matrix.target }}");
   const compile = linesWith(release, /\bdeno compile\b/);
   assertEquals(compile.length, 1, "one compile command");
   assert(/--target "\$TARGET"/.test(compile[0]), "compile uses --target");
-  assert(/-o "dist\/\$name\$exe"/.test(compile[0]), "compile output name");
-  const all = scripts(release).join("\n");
+  assert(/-o "dist\/stage\/mind-hooks\$exe"/.test(compile[0]), "the binary is mind-hooks (.exe), not renamed later");
+  const all = jobScripts(build).join("\n");
+  assert(/\*windows\*\) exe="\.exe"; ext="zip"/.test(all), ".exe and zip on Windows");
+  // The binary runs on the runner that built it, before it is archived: --version, doctor, the demo's dispatch.
+  const runIt = stepsOf(build).findIndex((s) => /"\$bin" --version/.test(s.run ?? ""));
+  const archive = stepsOf(build).findIndex((s) => /tar -czf|Compress-Archive/.test(s.run ?? ""));
+  assert(runIt >= 0 && runIt < archive, "the binary runs before it is archived");
+  const run = stepsOf(build)[runIt].run!;
+  assert(/"\$out" != "mind-hooks \$VERSION"/.test(run), "--version must print the published version");
+  assert(/"\$bin" doctor --home "\$home"/.test(run), "doctor");
+  assert(/MIND_HOOKS_BIN="\$bin" deno task demo/.test(run), "the demo's dispatch, run by the binary");
+  assert(/grep -q '"decision": "deny"'/.test(run), "the demo's deny is checked");
+  assert(read("fixtures/demo/demo.ts").includes('Deno.env.get("MIND_HOOKS_BIN")'), "demo.ts takes MIND_HOOKS_BIN");
+});
+
+Deno.test("release: archives hold mind-hooks (.exe), LICENSE and README.md at the top level, checked unpacked", () => {
+  const build = release.jobs.build;
+  const all = jobScripts(build).join("\n");
+  assert(/cp LICENSE README\.md dist\/stage\//.test(all), "LICENSE and README.md staged");
+  assert(/tar -czf "dist\/\$ARCHIVE" -C dist\/stage mind-hooks LICENSE README\.md/.test(all), "tar.gz layout");
   assert(
-    all.includes('name="mind-hooks-$VERSION-$TARGET"'),
-    "binary name mind-hooks-<version>-<target>",
+    /Compress-Archive -Path dist\/stage\/mind-hooks\.exe, dist\/stage\/LICENSE, dist\/stage\/README\.md/.test(all),
+    "zip layout",
   );
-  assert(/\*windows\*\) exe="\.exe"/.test(all), ".exe on Windows");
-  assert(/zip -9 "\$NAME\.zip"/.test(all), "zip for Windows");
-  assert(/tar -czf "\$NAME\.tar\.gz"/.test(all), "tar.gz elsewhere");
+  assert(/printf '%s\\n' LICENSE README\.md "mind-hooks\$EXE"/.test(all), "the unpacked listing is checked");
+  assert(/test "\$\("unpacked\/mind-hooks\$EXE" --version\)" = "mind-hooks \$VERSION"/.test(all), "unpacked runs");
+  assertEquals(stepsOf(build).at(-1)?.with?.name, "archive-${{ matrix.target }}");
+});
+
+Deno.test("release: publish needs CI on the tag and every build; SHA256SUMS, provenance, then the release", () => {
+  assertEquals(release.jobs.ci, { name: "CI on the tag", needs: "version", uses: "./.github/workflows/ci.yml" });
+  const publish = release.jobs.publish;
+  assertEquals(needsOf(publish).sort(), ["build", "ci", "version"]);
+  assertEquals(publish.permissions, { contents: "write", "id-token": "write", attestations: "write" });
+  assertEquals(release.permissions, { contents: "read" }, "write only where publishing");
+  const ps = stepsOf(publish);
+  const at = (re: RegExp) => ps.findIndex((s) => re.test(s.run ?? "") || re.test(s.uses ?? ""));
+  const sums = at(/sha256sum mind-hooks-"\$VERSION"-\* > SHA256SUMS/);
+  const formula = at(
+    /deno task homebrew:formula --sums dist\/SHA256SUMS --version "\$VERSION" --out dist\/mind-hooks\.rb/,
+  );
+  const installers = at(/cp install\.sh install\.ps1 dist\//);
+  const attest = at(/^actions\/attest-build-provenance@/);
+  const create = at(/gh release create "\$TAG" dist\/\*/);
+  assert(sums >= 0 && formula > sums && installers >= 0 && attest > installers && create > attest, "order");
+  assertEquals(ps[attest].with, { "subject-path": "dist/*" });
+  assert(/test "\$\(wc -l < SHA256SUMS\)" -eq 5/.test(ps[sums].run!), "one line per target");
+  assert(/deno task release:notes "\$VERSION" > "\$RUNNER_TEMP\/notes\.md"/.test(ps[create].run!), "notes");
+  assert(/--notes-file "\$RUNNER_TEMP\/notes\.md"/.test(ps[create].run!), "the CHANGELOG section is the notes");
+  // Nothing else writes anything public before publish; npm and the tap come after it.
+  for (const id of ["npm", "homebrew"]) assert(needsOf(release.jobs[id]).includes("publish"), `${id} needs publish`);
+  const writers = Object.entries(release.jobs).filter(([, j]) => j.permissions?.contents === "write").map(([i]) => i);
+  assertEquals(writers, ["publish"]);
+  const version = release.jobs.version;
   assert(
-    /sha256sum mind-hooks-"\$VERSION"-\* > SHA256SUMS/.test(all),
-    "SHA256SUMS",
+    stepsOf(version).some((s) => /^deno task release:notes "\$VERSION"$/.test(s.run ?? "")),
+    "the tag needs its CHANGELOG section",
   );
+});
+
+Deno.test("ci.yml can be called by the release workflow", () => {
+  assert("workflow_call" in ci.on, "ci.yml has workflow_call");
+  assertEquals(ci.permissions, { contents: "read" }, "the called CI needs no more than the caller grants");
+});
+
+Deno.test("release: npm packages from deno task npm:build with provenance; the Homebrew tap from the release's formula", () => {
+  const npm = release.jobs.npm;
+  assertEquals(npm.permissions, { contents: "read", "id-token": "write" });
+  const nscripts = jobScripts(npm).join("\n");
+  assert(/^deno task npm:build --binaries bin --out npm$/m.test(nscripts), "one task builds every package");
+  assert(/unzip -q "\$archive" mind-hooks\.exe -d "bin\/\$target"/.test(nscripts), "Windows binary from the zip");
+  assert(/tar -xzf "\$archive" -C "bin\/\$target" mind-hooks/.test(nscripts), "others from the tar.gz");
   assert(
-    /gh release create "\$TAG" dist\/\*/.test(all),
-    "assets attached to the release",
+    /for dir in npm\/mind-hooks-\*\/ npm\/mind-hooks\/; do/.test(nscripts),
+    "platform packages before the launcher",
   );
-  assertEquals(release.jobs.publish.permissions, { contents: "write" });
-  assertEquals(
-    release.permissions,
-    { contents: "read" },
-    "write only where publishing",
-  );
+  assert(/npm publish --provenance --access public --tag "\$tag" "\.\/\$dir"/.test(nscripts), "npm provenance");
+  assertEquals(npm.env?.NODE_AUTH_TOKEN, "${{ secrets.NPM_TOKEN }}");
+  const brew = jobScripts(release.jobs.homebrew).join("\n");
+  assert(/gh release download "\$TAG" .*--pattern mind-hooks\.rb/.test(brew), "the formula the release published");
+  assert(/RELEASE\.homebrewTap/.test(brew), "the tap comes from scripts/release.ts");
+  assert(/cp formula\/mind-hooks\.rb tap\/Formula\/mind-hooks\.rb/.test(brew), "written to Formula/");
 });
 
 Deno.test("every deno task the workflows call, and the required ones, exist in deno.json", () => {
@@ -210,6 +299,7 @@ Deno.test("every deno task the workflows call, and the required ones, exist in d
   const tasks = Object.keys(denoJson().tasks ?? {});
   const missing = [...called].filter((t) => !tasks.includes(t)).sort();
   assertEquals(missing, [], "tasks missing from deno.json");
+  for (const t of ["npm:build", "homebrew:formula", "release:notes", "demo"]) assert(called.has(t), `${t} is used`);
 });
 
 Deno.test("compiles use the declared permission set (-P --no-prompt), never -A or --allow-*", () => {
@@ -220,10 +310,7 @@ Deno.test("compiles use the declared permission set (-P --no-prompt), never -A o
   assertEquals(compiles.length, 2, "one compile in ci, one in release");
   for (const line of compiles) {
     const tokens = line.trim().split(/\s+/);
-    assert(
-      tokens.includes("-P") || tokens.includes("--permission-set"),
-      `no -P: ${line}`,
-    );
+    assert(tokens.includes("-P") || tokens.includes("--permission-set"), `no -P: ${line}`);
     assert(tokens.includes("--no-prompt"), `no --no-prompt: ${line}`);
   }
   // Nowhere in either workflow: these would widen or bypass the declared set.
@@ -232,10 +319,7 @@ Deno.test("compiles use the declared permission set (-P --no-prompt), never -A o
       const tokens = line.trim().split(/\s+/);
       for (const t of tokens) {
         // --allow-* covers --allow-all and --allow-ffi, and any flag that would add to the set.
-        assert(
-          t !== "-A" && !/^--allow-/.test(t),
-          `${wf}: ${t} in "${line.trim()}"`,
-        );
+        assert(t !== "-A" && !/^--allow-/.test(t), `${wf}: ${t} in "${line.trim()}"`);
       }
     }
   }
@@ -249,39 +333,24 @@ Deno.test("deno.json declares the default permission set the compiles load, with
 
 Deno.test("release version comes from deno.json and must equal the tag", () => {
   const job = release.jobs.version;
-  const step = job.steps.find((s) => s.name === "Read version from deno.json");
+  const step = stepsOf(job).find((s) => s.name === "Read version from deno.json");
   assert(step?.run, "version step");
-  assert(
-    /Deno\.readTextFileSync\("deno\.json"\)\)\.version/.test(step.run),
-    "reads deno.json .version",
-  );
-  assert(
-    /"\$TAG" != "v\$version"/.test(step.run),
-    "compares the tag with v + version",
-  );
+  assert(/Deno\.readTextFileSync\("deno\.json"\)\)\.version/.test(step.run), "reads deno.json .version");
+  assert(/"\$TAG" != "v\$version"/.test(step.run), "compares the tag with v + version");
   assert(/exit 1/.test(step.run), "fails on mismatch");
-  assertEquals((step as Any).env?.TAG, "${{ github.ref_name }}");
+  assertEquals(step.env?.TAG, "${{ github.ref_name }}");
   // Downstream jobs take the version from that step, never from the tag or a literal.
-  for (const id of ["build", "publish"]) {
-    assertEquals(
-      release.jobs[id].env?.VERSION,
-      "${{ needs.version.outputs.version }}",
-      id,
-    );
-    const needs = [release.jobs[id].needs].flat();
-    assert(needs.includes("version"), `${id} needs version`);
+  for (const id of ["build", "publish", "npm", "homebrew"]) {
+    assertEquals(release.jobs[id].env?.VERSION, "${{ needs.version.outputs.version }}", id);
+    assert(needsOf(release.jobs[id]).includes("version"), `${id} needs version`);
   }
   const text = read(WORKFLOWS[1]);
   const version = denoJson().version as string;
-  assert(
-    typeof version === "string" && version.length > 0,
-    "deno.json has a version",
-  );
+  assert(typeof version === "string" && version.length > 0, "deno.json has a version");
   assert(!text.includes(version), `release.yml hard-codes ${version}`);
-  assert(
-    !/GITHUB_REF_NAME#v|ref_name#v|\$\{TAG#v\}/.test(text),
-    "version derived from the tag",
-  );
+  assert(!/GITHUB_REF_NAME#v|ref_name#v|\$\{TAG#v\}/.test(text), "version derived from the tag");
+  // Nor the repository: it is github.repository here, release.repository for everything derived.
+  assert(!text.includes(denoJson().release.repository), "release.yml hard-codes the repository");
 });
 
 Deno.test({
@@ -290,16 +359,13 @@ Deno.test({
   ignore: Deno.build.os === "windows",
   async fn() {
     // Runs the workflow's own script with bash against a scratch deno.json.
-    const step = release.jobs.version.steps.find((s) => s.name === "Read version from deno.json")!;
+    const step = stepsOf(release.jobs.version).find((s) => s.name === "Read version from deno.json")!;
     const dir = await Deno.makeTempDir();
     // The script calls `deno`: make it the one running these tests.
     const denoDir = Deno.execPath().replace(/[\\/][^\\/]+$/, "");
     const PATH = `${denoDir}:${Deno.env.get("PATH") ?? ""}`;
     try {
-      await Deno.writeTextFile(
-        `${dir}/deno.json`,
-        JSON.stringify({ version: "1.2.3" }),
-      );
+      await Deno.writeTextFile(`${dir}/deno.json`, JSON.stringify({ version: "1.2.3" }));
       const run = async (tag: string) => {
         const out = await new Deno.Command("bash", {
           args: ["-c", step.run!],
@@ -316,10 +382,7 @@ Deno.test({
       for (const bad of ["v1.2.4", "1.2.3", "v1.2.3-rc.1", "vv1.2.3"]) {
         const r = await run(bad);
         assertEquals(r.code, 1, `tag ${bad} accepted`);
-        assert(
-          r.stdout.includes("::error::"),
-          `no error annotation for ${bad}`,
-        );
+        assert(r.stdout.includes("::error::"), `no error annotation for ${bad}`);
       }
     } finally {
       await Deno.remove(dir, { recursive: true });

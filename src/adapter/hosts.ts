@@ -30,12 +30,15 @@ export const HOST_NAMES: Record<Host, string> = { claude: "Claude Code", codex: 
 
 /**
  * The events each host raises that mind also has: `install` registers exactly these. Claude Code has no
- * `Interrupt`; its other events (`Notification`, `StopFailure`, `PostToolUseFailure`, …) have no mind
- * counterpart and are answered with nothing if they arrive anyway.
+ * `Interrupt`; Codex has raised one since 0.150 (its release notes: "Interrupt hooks", an active turn
+ * interrupted; input session_id, turn_id, transcript_path, cwd, model, permission_mode; output only an
+ * optional systemMessage), which is mind's Interrupt. The hosts' other events (`Notification`,
+ * `StopFailure`, `PostToolUseFailure`, …) have no mind counterpart and are answered with nothing.
  */
-// Neither host raises mind's Interrupt; every other mind event exists in both.
-const BOTH_HOSTS_EVENTS: readonly EventName[] = EVENT_NAMES.filter((e) => e !== "Interrupt");
-export const HOST_EVENTS: Record<Host, readonly EventName[]> = { claude: BOTH_HOSTS_EVENTS, codex: BOTH_HOSTS_EVENTS };
+export const HOST_EVENTS: Record<Host, readonly EventName[]> = {
+  claude: EVENT_NAMES.filter((e) => e !== "Interrupt"),
+  codex: EVENT_NAMES,
+};
 
 /**
  * The placeholder put in a required string field the host did not send (`model` for Claude Code, a

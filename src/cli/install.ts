@@ -1,56 +1,83 @@
 /**
- * `mind-hooks install claude|codex [--user|--project DIR] [--uninstall] [--dry-run] [--command LAUNCHER]`:
- * registers (or removes) one delegating hook entry per event the host supports, so that Claude Code or
- * Codex runs every mind hook through `mind-hooks dispatch --protocol <host>` (README: "Claude Code and Codex").
+ * `mind-hooks install claude|codex [--user|--project DIR|--local] [--uninstall] [--dry-run] [--command LAUNCHER]
+ * [--force]`: registers (or removes) one delegating hook entry per event the host supports, so that Claude Code
+ * or Codex runs every mind hook through `mind-hooks dispatch --protocol <host>` (README: "Claude Code and Codex").
  *
- * Files: Claude Code `~/.claude/settings.json` (`$CLAUDE_CONFIG_DIR/settings.json` when set) or
- * `<DIR>/.claude/settings.json`; Codex `~/.codex/hooks.json` (`$CODEX_HOME/hooks.json` when set) or
- * `<DIR>/.codex/hooks.json`. Everything else in the file is preserved; the write is atomic.
+ * Files: Claude Code `~/.claude/settings.json` (`$CLAUDE_CONFIG_DIR/settings.json` when set),
+ * `<DIR>/.claude/settings.json`, or with `--local` `<DIR>/.claude/settings.local.json`; Codex
+ * `~/.codex/hooks.json` (`$CODEX_HOME/hooks.json` when set) or `<DIR>/.codex/hooks.json`. Everything else in
+ * the file is preserved; the write is atomic. Installing refuses (exit 1, nothing written) a launcher the host
+ * could not start — neither an executable absolute path nor on PATH — unless `--force`. Uninstalling deletes a
+ * file left holding nothing, and then its `.claude`/`.codex` folder if that is left empty.
  * @module
  */
 import { parseArgs, UsageError } from "./args.ts";
-import { absolute, join } from "../util/paths.ts";
+import { absolute, dirname, join } from "../util/paths.ts";
 import { type Host, HOST_NAMES, HOSTS } from "../adapter/hosts.ts";
 import { delegatingCommand, planEdit, SettingsError, unifiedDiff } from "../adapter/settings.ts";
+import { findLauncher } from "./launcher.ts";
+import { normalizeKeyPath } from "../runner/shell.ts";
 import { writeStdout } from "../util/stdio.ts";
 
 /** Usage text of the command. */
-export const INSTALL_HELP = `mind-hooks install claude|codex [--user | --project DIR] [--uninstall] [--dry-run]
-                   [--command LAUNCHER]
+export const INSTALL_HELP = `mind-hooks install claude|codex [--user | --project DIR | --local] [--uninstall]
+                   [--dry-run] [--command LAUNCHER] [--force]
 
 Registers one hook entry per event that the host supports, each running
 "LAUNCHER dispatch --protocol claude|codex", in the host's own settings:
-  claude --user         $CLAUDE_CONFIG_DIR/settings.json, else ~/.claude/settings.json
-  claude --project DIR  DIR/.claude/settings.json
-  codex --user          $CODEX_HOME/hooks.json, else ~/.codex/hooks.json
-  codex --project DIR   DIR/.codex/hooks.json
+  claude --user               $CLAUDE_CONFIG_DIR/settings.json, else ~/.claude/settings.json
+  claude --project DIR        DIR/.claude/settings.json
+  claude --local [--project DIR]  DIR/.claude/settings.local.json (DIR: the current directory)
+  codex --user                $CODEX_HOME/hooks.json, else ~/.codex/hooks.json
+  codex --project DIR         DIR/.codex/hooks.json
 Everything else in the file is kept (comments included). Running it again changes nothing.
+Uninstalling deletes a file left holding nothing, and its .claude/.codex folder if left empty.
 
   --user          the user's settings (the default)
-  --project DIR   a project's settings
+  --project DIR   a project's settings (DIR must exist)
+  --local         Claude Code's personal, not committed, project settings
   --uninstall     remove the entries instead
   --dry-run       print the change as a unified diff; write nothing
-  --command CMD   how the host starts mind-hooks (default: mind-hooks)`;
+  --command CMD   how the host starts mind-hooks (default: mind-hooks); its program must be
+                  an executable absolute path or on PATH, else nothing is written
+  --force         register CMD even though it is neither`;
 
-/** Where `host` reads the hooks file that `install` edits. */
+/** Where `host` reads the hooks file that `install` edits (`project` already absolute and clean). */
 export function settingsPath(
   host: Host,
-  scope: { project?: string },
+  scope: { project?: string; local?: boolean },
   env: Record<string, string | undefined>,
   cwd: string,
 ): string {
+  const clean = (p: string) => normalizeKeyPath(p, Deno.build.os === "windows" ? "windows" : "posix");
   if (scope.project !== undefined) {
-    return join(
-      absolute(scope.project, cwd),
-      host === "claude" ? ".claude" : ".codex",
-      host === "claude" ? "settings.json" : "hooks.json",
-    );
+    const file = host === "codex" ? "hooks.json" : scope.local ? "settings.local.json" : "settings.json";
+    return clean(join(absolute(scope.project, cwd), host === "claude" ? ".claude" : ".codex", file));
   }
   const home = env.HOME ?? env.USERPROFILE ?? cwd;
   if (host === "claude") {
-    return join(env.CLAUDE_CONFIG_DIR ? absolute(env.CLAUDE_CONFIG_DIR, cwd) : join(home, ".claude"), "settings.json");
+    return clean(
+      join(env.CLAUDE_CONFIG_DIR ? absolute(env.CLAUDE_CONFIG_DIR, cwd) : join(home, ".claude"), "settings.json"),
+    );
   }
-  return join(env.CODEX_HOME ? absolute(env.CODEX_HOME, cwd) : join(home, ".codex"), "hooks.json");
+  return clean(join(env.CODEX_HOME ? absolute(env.CODEX_HOME, cwd) : join(home, ".codex"), "hooks.json"));
+}
+
+/** The project directory as the user gave it, made absolute and real (so the printed paths are clean). */
+async function projectDir(dir: string, cwd: string): Promise<string> {
+  const abs = absolute(dir, cwd);
+  try {
+    const real = await Deno.realPath(abs);
+    if ((await Deno.stat(real)).isDirectory) return real;
+  } catch {
+    // reported below
+  }
+  throw new UsageError(`--project ${dir}: no such directory`);
+}
+
+/** True for a settings text that holds nothing at all (no key, no comment). */
+function holdsNothing(text: string): boolean {
+  return text.replace(/\s/g, "") === "{}";
 }
 
 async function readIfExists(path: string): Promise<string | null> {
@@ -111,9 +138,11 @@ export async function installCommand(args: string[]): Promise<number> {
   const { options, positionals } = parseArgs(args, {
     user: { type: "boolean" },
     project: { type: "string" },
+    local: { type: "boolean" },
     uninstall: { type: "boolean" },
     "dry-run": { type: "boolean" },
     command: { type: "string" },
+    force: { type: "boolean" },
     help: { type: "boolean", short: "h" },
   });
   if (options.help) {
@@ -124,12 +153,32 @@ export async function installCommand(args: string[]): Promise<number> {
     throw new UsageError(`install needs one host: claude or codex (see mind-hooks install --help)`);
   }
   const host = positionals[0] as Host;
+  const local = options.local === true;
   if (options.user && options.project !== undefined) throw new UsageError(`--user and --project exclude each other`);
+  if (options.user && local) throw new UsageError(`--user and --local exclude each other`);
+  if (local && host !== "claude") {
+    throw new UsageError(`--local is for claude (.claude/settings.local.json); Codex has no local settings file`);
+  }
   const launcher = (options.command as string | undefined) ?? "mind-hooks";
   if (launcher.trim() === "") throw new UsageError(`--command needs a non-empty launcher`);
   const uninstall = options.uninstall === true;
-  const project = options.project as string | undefined;
-  const path = settingsPath(host, { project }, Deno.env.toObject(), Deno.cwd());
+  const cwd = Deno.cwd();
+  const env = Deno.env.toObject();
+  const given = (options.project as string | undefined) ?? (local ? "." : undefined);
+  const project = given === undefined ? undefined : await projectDir(given, cwd);
+  const path = settingsPath(host, { project, local }, env, cwd);
+  const name = HOST_NAMES[host];
+
+  if (!uninstall && options.force !== true) {
+    // The host starts the launcher for every event: one it cannot find would fail every hook call.
+    const found = await findLauncher(launcher, env, Deno.build.os === "windows" ? "windows" : "posix");
+    if ("problem" in found) {
+      throw new UsageError(
+        `${found.problem}, so ${name} could not start "${delegatingCommand(host, launcher)}": put mind-hooks on ` +
+          `PATH (README: Install), give --command /absolute/path/to/mind-hooks, or --force; nothing was written`,
+      );
+    }
+  }
 
   const before = await readIfExists(path);
   let plan;
@@ -139,14 +188,20 @@ export async function installCommand(args: string[]): Promise<number> {
     if (e instanceof SettingsError) throw new UsageError(e.message);
     throw e;
   }
-  const name = HOST_NAMES[host];
+  // A file that uninstalling leaves holding nothing goes away (install may have created it).
+  const remove = uninstall && plan.changed && (plan.text === null || holdsNothing(plan.text));
+  const after = remove ? null : plan.text;
   if (options["dry-run"]) {
     if (!plan.changed) {
       console.log(`${path}: already ${uninstall ? "without" : "has"} the mind-hooks entries; nothing to change`);
     } else {
-      const after = plan.text ?? "";
       await writeStdout(
-        unifiedDiff(before ?? "", after, before === null ? "/dev/null" : path, plan.text === null ? "/dev/null" : path),
+        unifiedDiff(
+          before ?? "",
+          after ?? "",
+          before === null ? "/dev/null" : path,
+          after === null ? "/dev/null" : path,
+        ),
       );
     }
     return 0;
@@ -159,14 +214,23 @@ export async function installCommand(args: string[]): Promise<number> {
     );
     return 0;
   }
-  if (plan.text === null) await Deno.remove(path);
-  else await writeAtomic(path, plan.text);
-  if (uninstall) {
+  if (after === null) {
+    await Deno.remove(path);
+    const folder = dirname(path);
+    let folderRemoved = false;
+    // Only an empty .claude/.codex folder, never a folder the user named in CLAUDE_CONFIG_DIR/CODEX_HOME.
+    if (project !== undefined || !(host === "claude" ? env.CLAUDE_CONFIG_DIR : env.CODEX_HOME)) {
+      folderRemoved = await Deno.remove(folder).then(() => true, () => false);
+    }
     console.log(
-      `${path}: removed the mind-hooks entries (${plan.events.join(", ")})${
-        plan.text === null ? "; the file held nothing else and was deleted" : ""
-      }`,
+      `${path}: removed the mind-hooks entries (${plan.events.join(", ")}); the file held nothing else and was ` +
+        `deleted${folderRemoved ? `, and so was the empty folder ${folder}` : ""}`,
     );
+    return 0;
+  }
+  await writeAtomic(path, after);
+  if (uninstall) {
+    console.log(`${path}: removed the mind-hooks entries (${plan.events.join(", ")})`);
     return 0;
   }
   console.log(`${path}: ${name} now delegates ${plan.events.join(", ")} to "${delegatingCommand(host, launcher)}"`);

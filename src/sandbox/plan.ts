@@ -12,6 +12,7 @@
  * @module
  */
 import { absolute, join } from "../util/paths.ts";
+import { launcherCandidates, launcherProgram } from "../cli/launcher.ts";
 
 /** One permission of the plan: `true` = unrestricted, `false` = none, a list = only those. */
 export type Grant = boolean | string[];
@@ -293,12 +294,17 @@ export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
   if (cmd === "install") {
     // The host's own settings file (src/cli/install.ts): its folder, for the atomic sibling write.
     const host = positionals[0];
-    const proj = options.project?.at(-1);
+    // --local without --project means the working directory, as for install itself.
+    const proj = options.project?.at(-1) ?? (options.local ? "." : undefined);
     const dirs: string[] = [];
     for (const h of host === "claude" || host === "codex" ? [host] : ["claude", "codex"]) {
       const sub = h === "claude" ? ".claude" : ".codex";
-      if (proj !== undefined) dirs.push(join(absolute(proj, cwd), sub));
-      else {
+      if (proj !== undefined) {
+        // install resolves the project's real path (and says so when it is missing) before it names the file.
+        const dir = absolute(proj, cwd);
+        await add(reads, dir);
+        dirs.push(join(dir, sub), join((await real(dir)) ?? dir, sub));
+      } else {
         const envDir = h === "claude" ? input.env.CLAUDE_CONFIG_DIR : input.env.CODEX_HOME;
         dirs.push(envDir ? absolute(envDir, cwd) : join(input.env.HOME ?? input.env.USERPROFILE ?? cwd, sub));
       }
@@ -307,7 +313,11 @@ export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
       await add(reads, d);
       await add(writes, d);
     }
-    readWhy.push("the host's settings folder");
+    // The launcher check stats the program's candidate files on PATH (src/cli/launcher.ts), nothing else.
+    const os = (input.os ?? Deno.build.os) === "windows" ? "windows" : "posix";
+    const found = launcherCandidates(launcherProgram(options.command?.at(-1) ?? "mind-hooks"), input.env, os);
+    if ("files" in found) { for (const f of found.files) reads.add(f); }
+    readWhy.push("the host's settings folder", "the launcher's candidate files on PATH");
     writeWhy.push("the host's settings folder");
   }
   if (ENGINE_COMMANDS.has(cmd) || cmd === "serve") {
