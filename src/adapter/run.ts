@@ -17,6 +17,7 @@ import { absolute } from "../util/paths.ts";
 import { readStdin, writeStdout } from "../util/stdio.ts";
 import { CONTEXT_CAPABLE, type Host, HOST_NAMES, mapHostInput, mapResultToHost } from "./hosts.ts";
 import type { JsonObject } from "../events/types.ts";
+import { sanitize } from "../util/terminal_text.ts";
 
 /** The outcome of one adapted dispatch, before it is written (exposed for tests and the benchmark). */
 export type AdapterOutcome = { stdout: JsonObject | null; problem: string | null };
@@ -77,5 +78,5 @@ export async function adapterDispatch(host: Host, options: ParsedOptions): Promi
 
 function report(host: Host, problem: string): void {
   const line = problem.replaceAll(/\s*\n\s*/g, " ");
-  console.error(`mind-hooks: ${line} — no hooks ran; ${HOST_NAMES[host]} proceeds`);
+  console.error(sanitize(`mind-hooks: ${line} — no hooks ran; ${HOST_NAMES[host]} proceeds`));
 }

@@ -14,6 +14,7 @@ import { formatWarning } from "../config/warnings.ts";
 import { absolute, join } from "../util/paths.ts";
 import { sandboxPlan } from "../sandbox/launch.ts";
 import type { Grant, SandboxPlan } from "../sandbox/plan.ts";
+import { terminalLines } from "../util/terminal_text.ts";
 
 const HELP = `mind-hooks doctor [options]
 
@@ -35,7 +36,7 @@ function describe(g: Grant): string {
   return g.join(", ");
 }
 
-/** The permission table of a plan, one line per kind. */
+/** The permission table of a plan: a line per kind, each followed by its reason's line. */
 export function permissionLines(plan: SandboxPlan): string[] {
   const rows: [string, string, string | undefined][] = [
     ["read", describe(plan.read), plan.why.read],
@@ -46,7 +47,7 @@ export function permissionLines(plan: SandboxPlan): string[] {
     ["sys", "none", undefined],
     ["ffi", "none", undefined],
   ];
-  return rows.map(([k, v, why]) => `  ${k.padEnd(5)} ${v}${why ? `\n        (${why})` : ""}`);
+  return rows.flatMap(([k, v, why]) => [`  ${k.padEnd(5)} ${v}`, ...(why ? [`        (${why})`] : [])]);
 }
 
 function outcome(what: string, e: unknown): ProbeResult {
@@ -158,12 +159,13 @@ export async function doctorCommand(args: string[]): Promise<number> {
     for (const n of plan.notes) out.push(`  note: ${n}`);
     const { sandboxReason } = await import("../sandbox/launch.ts");
     const why = await sandboxReason(plan, args);
-    out.push(
-      why
-        ? `  dispatch from ${plan.facts.searchFrom} runs in the sandbox: ${why}`
-        : `  dispatch from ${plan.facts.searchFrom} takes the fast path (only your own and managed files are parsed):` +
-          `\n    static permissions, network revoked unless an MCP server is configured`,
-    );
+    if (why) out.push(`  dispatch from ${plan.facts.searchFrom} runs in the sandbox: ${why}`);
+    else {
+      out.push(
+        `  dispatch from ${plan.facts.searchFrom} takes the fast path (only your own and managed files are parsed):`,
+        `    static permissions, network revoked unless an MCP server is configured`,
+      );
+    }
     out.push("  proof (each must be denied):");
     for (const r of await probeSandbox(plan)) {
       out.push(`    ${r.denied ? "ok  " : "FAIL"} ${r.what}: ${r.detail}`);
@@ -211,6 +213,7 @@ export async function doctorCommand(args: string[]): Promise<number> {
   out.push("");
   if (fixes.length === 0) out.push("nothing to fix");
   else for (const f of fixes) out.push(`fix: ${f}`);
-  console.log(out.join("\n"));
+  // One entry per line, each sanitised whole: paths and warnings come from the input (SPEC §15).
+  console.log(terminalLines(out));
   return fixes.length === 0 ? 0 : 1;
 }

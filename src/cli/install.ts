@@ -13,6 +13,7 @@ import { absolute, join } from "../util/paths.ts";
 import { type Host, HOST_NAMES, HOSTS } from "../adapter/hosts.ts";
 import { delegatingCommand, planEdit, SettingsError, unifiedDiff } from "../adapter/settings.ts";
 import { writeStdout } from "../util/stdio.ts";
+import { sanitize, terminalLines } from "../util/terminal_text.ts";
 
 /** Usage text of the command. */
 export const INSTALL_HELP = `mind-hooks install claude|codex [--user | --project DIR] [--uninstall] [--dry-run]
@@ -142,34 +143,43 @@ export async function installCommand(args: string[]): Promise<number> {
   const name = HOST_NAMES[host];
   if (options["dry-run"]) {
     if (!plan.changed) {
-      console.log(`${path}: already ${uninstall ? "without" : "has"} the mind-hooks entries; nothing to change`);
+      console.log(
+        sanitize(`${path}: already ${uninstall ? "without" : "has"} the mind-hooks entries; nothing to change`),
+      );
     } else {
       const after = plan.text ?? "";
-      await writeStdout(
-        unifiedDiff(before ?? "", after, before === null ? "/dev/null" : path, plan.text === null ? "/dev/null" : path),
+      // The settings file may be a project's (a stranger's): its lines are shown escaped (SPEC §15).
+      const diff = unifiedDiff(
+        before ?? "",
+        after,
+        before === null ? "/dev/null" : path,
+        plan.text === null ? "/dev/null" : path,
       );
+      await writeStdout(terminalLines(diff.split("\n")));
     }
     return 0;
   }
   if (!plan.changed) {
-    console.log(
+    console.log(sanitize(
       `${path}: ${name} ${
         uninstall ? "has no mind-hooks entries" : "already delegates to mind-hooks"
       }; nothing changed`,
-    );
+    ));
     return 0;
   }
   if (plan.text === null) await Deno.remove(path);
   else await writeAtomic(path, plan.text);
   if (uninstall) {
-    console.log(
+    console.log(sanitize(
       `${path}: removed the mind-hooks entries (${plan.events.join(", ")})${
         plan.text === null ? "; the file held nothing else and was deleted" : ""
       }`,
-    );
+    ));
     return 0;
   }
-  console.log(`${path}: ${name} now delegates ${plan.events.join(", ")} to "${delegatingCommand(host, launcher)}"`);
-  for (const line of trustAdvice(host, path, project !== undefined, launcher)) console.log(line);
+  console.log(
+    sanitize(`${path}: ${name} now delegates ${plan.events.join(", ")} to "${delegatingCommand(host, launcher)}"`),
+  );
+  for (const line of trustAdvice(host, path, project !== undefined, launcher)) console.log(sanitize(line));
   return 0;
 }

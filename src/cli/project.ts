@@ -9,6 +9,7 @@ import { configOptions, envRecord } from "./context.ts";
 import { findProjectRoot, loadCatalog } from "../config/discovery.ts";
 import { absolute, join } from "../util/paths.ts";
 import { writeProjectTrust } from "../trust/state_writer.ts";
+import { sanitize } from "../util/terminal_text.ts";
 
 /** Runs the command. */
 export async function projectCommand(args: string[]): Promise<number> {
@@ -40,15 +41,17 @@ export async function projectCommand(args: string[]): Promise<number> {
     if ("error" in catalog) throw new UsageError(catalog.error);
     const p = catalog.project!;
     console.log(
-      `${p.root}: ${p.trusted ? "trusted" : "not trusted"}${
-        p.trusted ? "" : ` (run: mind-hooks project trust ${p.root})`
-      }`,
+      sanitize(
+        `${p.root}: ${p.trusted ? "trusted" : "not trusted"}${
+          p.trusted ? "" : ` (run: mind-hooks project trust ${p.root})`
+        }`,
+      ),
     );
     return 0;
   }
   const res = await writeProjectTrust(join(cfg.home, "config.toml"), root, action === "trust" ? "trusted" : null);
   if (!res.ok) throw new UsageError(`${join(cfg.home, "config.toml")}: ${res.error.message} (file unchanged)`);
-  console.log(`${action === "trust" ? "trusted" : "untrusted"} project ${root}`);
+  console.log(sanitize(`${action === "trust" ? "trusted" : "untrusted"} project ${root}`));
   if (action === "trust") console.log("its hooks still need review one by one: mind-hooks review (or mind-hooks list)");
   return 0;
 }
