@@ -406,3 +406,53 @@ Deno.test("fast path: dispatch without strangers' files keeps the static set min
     await Deno.remove(stray).catch(() => {});
   }
 });
+
+// A dotfile manager's link: ~/.mind/config.toml -> ~/dotfiles/mind.toml (symlinks need privileges on Windows).
+Deno.test({
+  name: "sandbox: a symlinked config.toml is written through (trust, untrust, project trust); the link stays",
+  ignore: Deno.build.os === "windows",
+  fn: async () => {
+    await using home = await makeHome();
+    await using proj = await makeProject();
+    const dots = await Deno.realPath(await Deno.makeTempDir({ prefix: "mind-dotfiles-" }));
+    try {
+      const target = join(dots, "mind.toml");
+      await Deno.writeTextFile(target, '# kept in my dotfiles\n[tui]\ntheme = "dark"\n');
+      await Deno.symlink(target, join(home.path, "config.toml"));
+      await writeHooksJson(home.path, { Stop: [group([cmd("echo hi")])] });
+
+      // The plan grants the target's folder (temp file + lock), and only for commands that write state.
+      const plan = await buildPlan({ command: "trust", args: ["--home", home.path], env: {}, processCwd: "/" });
+      assertEquals(plan.write, [home.path, dots]);
+      const list = await buildPlan({ command: "list", args: ["--home", home.path], env: {}, processCwd: "/" });
+      assertEquals(list.write, [home.path]);
+
+      const trust = await runCli(["trust", "--all", "--home", home.path]);
+      assertEquals(trust.code, 0, trust.stderr);
+      assert((await Deno.lstat(join(home.path, "config.toml"))).isSymlink, "the link stays a link");
+      const trusted = await Deno.readTextFile(target);
+      assertStringIncludes(trusted, "# kept in my dotfiles");
+      assertMatch(trusted, /trusted_hash = "sha256:[0-9a-f]{64}"/);
+      const key = trust.stdout.split(" ")[1];
+
+      // A comment the user put into the state table survives untrust (SPEC §3.3).
+      await Deno.writeTextFile(target, trusted.replace(/(\[hooks\.state\.[^\n]*\]\n)/, "$1# reviewed by me\n"));
+      const untrust = await runCli(["untrust", key, "--home", home.path]);
+      assertEquals(untrust.code, 0, untrust.stderr);
+      const after = await Deno.readTextFile(target);
+      assert(!after.includes("trusted_hash"), after);
+      assertStringIncludes(after, "# reviewed by me");
+
+      const p = await runCli(["project", "trust", proj.path, "--home", home.path]);
+      assertEquals(p.code, 0, p.stderr);
+      assertStringIncludes(await Deno.readTextFile(target), `[projects.${JSON.stringify(proj.path)}]`);
+      assert((await Deno.lstat(join(home.path, "config.toml"))).isSymlink);
+      // Beside the target: the file and its lock, no temp file left behind.
+      const names = [];
+      for await (const e of Deno.readDir(dots)) names.push(e.name);
+      assertEquals(names.sort(), ["mind.toml", "mind.toml.lock"]);
+    } finally {
+      await Deno.remove(dots, { recursive: true });
+    }
+  },
+});

@@ -11,7 +11,7 @@
  * happens only inside the sandbox.
  * @module
  */
-import { absolute, join } from "../util/paths.ts";
+import { absolute, dirname, join } from "../util/paths.ts";
 
 /** One permission of the plan: `true` = unrestricted, `false` = none, a list = only those. */
 export type Grant = boolean | string[];
@@ -212,6 +212,26 @@ const CONFIG_COMMANDS = new Set([
   "transcript",
 ]);
 
+/** Commands that write trust state into the user config.toml (src/trust/state_writer.ts). */
+const STATE_COMMANDS = new Set(["trust", "untrust", "enable", "disable", "project", "review"]);
+
+/**
+ * The folder a state write really happens in when the user's config.toml is a symlink (dotfile
+ * managers: `~/.mind/config.toml -> ~/dotfiles/mind.toml`): the writer writes through the link —
+ * the target's folder gets the temp file and the lock — so that folder, and nothing more, is
+ * granted. Null when the config is no symlink (the home grant covers it) or leads nowhere.
+ */
+export async function configLinkFolder(home: string): Promise<string | null> {
+  const config = join(home, "config.toml");
+  try {
+    if (!(await Deno.lstat(config)).isSymlink) return null;
+  } catch {
+    return null;
+  }
+  const target = await real(config);
+  return target === null ? null : dirname(target);
+}
+
 /** The paths and programs of one run, from the command line and the environment alone (no file access). */
 export function resolveFacts(input: PlanInput): PlanFacts {
   const os = input.os ?? Deno.build.os;
@@ -278,6 +298,15 @@ export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
   await add(writes, home);
   const writeWhy = ["the home (state, trusted copies, logs, sessions, async jobs)"];
 
+  if (STATE_COMMANDS.has(cmd)) {
+    const linked = await configLinkFolder(home);
+    if (linked !== null) {
+      reads.add(linked);
+      writes.add(linked);
+      readWhy.push("the folder of the symlinked config.toml's target");
+      writeWhy.push("the folder of the symlinked config.toml's target (written through: temp file, lock)");
+    }
+  }
   if (cmd === "validate") {
     for (const f of positionals) await add(reads, absolute(f, cwd));
     readWhy.push("the files named on the command line");
