@@ -30,11 +30,12 @@ function assertMatch(text: string, re: RegExp, msg?: string): void {
 
 const DENO_JSON = JSON.parse(await Deno.readTextFile(join(REPO, "deno.json")));
 
-Deno.test("deno.json: one declared set, no allow-all, no ffi, no sys, prompts off, worker-options on", () => {
+Deno.test("deno.json: one declared set, no allow-all, no ffi, sys only uid, prompts off, worker-options on", () => {
   const set = DENO_JSON.permissions.default;
   assertEquals(Object.keys(DENO_JSON.permissions), ["default"]);
   assert(!("ffi" in set), "ffi must not be granted");
-  assert(!("sys" in set), "sys is not needed by the engine");
+  // Deno.uid() alone: the spill folder's owner check (src/output/spill_folder.ts).
+  assertEquals(set.sys, ["uid"]);
   assert(!("all" in set), "no allow-all");
   assert(DENO_JSON.unstable.includes("worker-options"));
   // The task passes the caller's directory on (MIND_HOOKS_INVOKED_FROM), then runs main.ts with the set.
@@ -64,7 +65,7 @@ Deno.test("deno compile embeds the declared set and the worker-options feature",
     assertMatch(text, /"features":\["worker-options"\]/);
     const perms = text.match(/"permissions":\{"allow_env"[^}]*\}/)?.[0] ?? "";
     assertStringIncludes(perms, '"allow_ffi":null', "ffi stays denied in the binary");
-    assertStringIncludes(perms, '"allow_sys":null');
+    assertStringIncludes(perms, '"allow_sys":["uid"]');
     assertStringIncludes(perms, '"prompt":false');
   } finally {
     await Deno.remove(dir, { recursive: true });
@@ -90,7 +91,7 @@ Deno.test("plan: dispatch reads the home, the .mind chain, requirements and spil
   assertEquals(plan.net, false);
   assert(Array.isArray(plan.run));
   assert((plan.run as string[]).includes("/bin/bash") && (plan.run as string[]).includes("/bin/sh"));
-  assertEquals(plan.sys, false);
+  assertEquals(plan.sys, ["uid"]);
   assertEquals(plan.ffi, false);
 });
 

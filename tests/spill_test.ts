@@ -121,6 +121,7 @@ Deno.test("text at or below the limit comes back unchanged and nothing is writte
         spilled: false,
         path: null,
         tokens: estimateTokens(text),
+        refused: null,
       });
     }
     assert.deepEqual([...Deno.readDirSync(tempDir)], []);

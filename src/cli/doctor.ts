@@ -44,7 +44,7 @@ export function permissionLines(plan: SandboxPlan): string[] {
     ["run", describe(plan.run), plan.why.run],
     ["net", describe(plan.net), plan.why.net],
     ["env", "unrestricted", "hooks get the engine's environment (SPEC §7.1)"],
-    ["sys", "none", undefined],
+    ["sys", describe(plan.sys), plan.why.sys],
     ["ffi", "none", undefined],
   ];
   return rows.flatMap(([k, v, why]) => [`  ${k.padEnd(5)} ${v}`, ...(why ? [`        (${why})`] : [])]);

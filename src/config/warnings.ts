@@ -29,6 +29,7 @@ export const WARNING_CODES = {
   W_UNREADABLE: "a configuration file or directory could not be read",
   W_PLUGIN: "a plugin could not be loaded as configured",
   W_MANAGED_ONLY: "managed policy allows managed hooks only; other hooks are not loaded",
+  W_SPILL_REFUSED: "the spill folder is a symlink, not a folder or another user's; large outputs are not saved",
 } as const;
 
 /** A stable warning code. */

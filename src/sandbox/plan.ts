@@ -26,10 +26,11 @@ export type SandboxPlan = {
   net: Grant;
   /** The engine hands its environment to hooks (SPEC §7.1), so it may read it. */
   env: true;
-  sys: false;
+  /** Only the process's own uid (`Deno.uid()`), for the spill folder's owner check (SPEC §10). */
+  sys: false | ["uid"];
   ffi: false;
   /** Why each non-empty grant is there, one line per kind, for `doctor` and SECURITY.md. */
-  why: Partial<Record<"read" | "write" | "run" | "net", string>>;
+  why: Partial<Record<"read" | "write" | "run" | "net" | "sys", string>>;
   /** Deliberate widenings (e.g. `run` unrestricted because LD_PRELOAD is set), each one line. */
   notes: string[];
   /** Resolved facts the launcher and `doctor` reuse. */
@@ -339,10 +340,17 @@ export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
     writeWhy.push("the host's settings folder");
   }
   if (ENGINE_COMMANDS.has(cmd) || cmd === "serve") {
-    await add(reads, spillDir);
-    await add(writes, spillDir);
+    // The temp root may be a link (macOS /tmp), the spill root must not be (src/output/spill_folder.ts):
+    // the grant is the spill root under the temp root's two forms, never where a planted link leads.
+    const realTemp = await real(facts.tempRoot);
+    for (const p of new Set([spillDir, ...(realTemp ? [join(realTemp, "hook_outputs")] : [])])) {
+      reads.add(p);
+      writes.add(p);
+    }
     readWhy.push("the spill folder");
     writeWhy.push("the spill folder (<temp>/hook_outputs)");
+    plan.sys = ["uid"];
+    plan.why.sys = "uid only: a spill folder owned by another user is refused";
     const programs = [...shells, selfProgram(), ...(input.mcp?.programs ?? [])];
     plan.run = [...new Set(programs)];
     plan.why.run = "the hook shell, /bin/sh (process-group signals), this engine (the async runner)" +
