@@ -161,6 +161,7 @@ export class HookServer {
   readonly #work = new Set<Promise<unknown>>();
   #shuttingDown = false;
   #stopReading: (() => void) | null = null;
+  readonly #lines = new LineSplitter(MAX_LINE_BYTES);
 
   /** @param setup defaults, environment and the output sink */
   constructor(setup: ServeSetup) {
@@ -177,6 +178,11 @@ export class HookServer {
     return this.#cache.loads;
   }
 
+  /** The input bytes searched for line breaks and copied so far (tests: framing is linear). */
+  get framing(): { scannedBytes: number; copiedBytes: number } {
+    return { scannedBytes: this.#lines.scannedBytes, copiedBytes: this.#lines.copiedBytes };
+  }
+
   /**
    * Reads messages from `input` until end of input or a `shutdown` request; returns the exit code
    * once every response is written. End of input shuts down like `shutdown`, without a reply.
@@ -188,7 +194,7 @@ export class HookServer {
     });
     // Byte-level framing, linear in the input (SPEC §15): a long line arriving in many chunks is
     // never re-searched or re-concatenated as a whole per chunk.
-    const lines = new LineSplitter(MAX_LINE_BYTES);
+    const lines = this.#lines;
     const take = (batch: SplitLine[]) => {
       for (const line of batch) {
         if (this.#shuttingDown) return;
