@@ -537,61 +537,58 @@ Deno.test("fast path guard: discovery refuses every stranger's layer while the f
   assert(!("error" in catalog) && catalog.handlers.some((h) => h.layer === "project"));
 });
 
-Deno.test("fast path guard: a project trusted between the decision and discovery runs in the Worker (TOCTOU)", async () => {
-  await using home = await makeHome();
-  await using proj = await makeProject();
-  await writeHooksJson(proj.mindDir, { UserPromptSubmit: [group([cmd("echo from-the-project")])] });
-  assertEquals((await runCli(["project", "trust", proj.path, "--home", home.path])).code, 0);
-  await trustAll(home.path, proj.path);
-  const trustedConfig = await Deno.readTextFile(join(home.path, "config.toml"));
-  // Untrusted at decision time: the launcher decides on the fast path.
-  assertEquals((await runCli(["project", "untrust", proj.path, "--home", home.path])).code, 0);
-  // The command itself re-trusts the project before discovery runs, as a concurrent
-  // `project trust` could; the launcher's decision is then out of date.
-  const probe = join(home.path, "probe.ts");
-  await Deno.writeTextFile(
-    probe,
-    `
-    import { runInSandbox } from ${JSON.stringify(join(REPO, "src/sandbox/launch.ts"))};
-    import { dispatchCommand } from ${JSON.stringify(join(REPO, "src/cli/dispatch.ts"))};
-    const [name, ...rest] = Deno.args;
-    Deno.exitCode = await runInSandbox(name, rest, async () => {
-      await Deno.writeTextFile(${JSON.stringify(join(home.path, "config.toml"))}, ${JSON.stringify(trustedConfig)});
-      const code = await dispatchCommand(rest);
-      console.error("the fast path parsed a stranger's file");
-      return code;
-    });
-  `,
-  );
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-q",
-      "-P",
-      "--no-prompt",
-      "--config",
-      join(REPO, "deno.json"),
+for (const protocol of ["mind", "claude"] as const) {
+  Deno.test(`fast path guard (--protocol ${protocol}): a project trusted between the decision and discovery runs in the Worker (TOCTOU)`, async () => {
+    await using home = await makeHome();
+    await using proj = await makeProject();
+    await writeHooksJson(proj.mindDir, { UserPromptSubmit: [group([cmd("echo from-the-project")])] });
+    assertEquals((await runCli(["project", "trust", proj.path, "--home", home.path])).code, 0);
+    await trustAll(home.path, proj.path);
+    const trustedConfig = await Deno.readTextFile(join(home.path, "config.toml"));
+    // Untrusted at decision time: the launcher decides on the fast path.
+    assertEquals((await runCli(["project", "untrust", proj.path, "--home", home.path])).code, 0);
+    // The command itself re-trusts the project before discovery runs, as a concurrent
+    // `project trust` could; the launcher's decision is then out of date.
+    const probe = join(home.path, "probe.ts");
+    await Deno.writeTextFile(
       probe,
-      "dispatch",
-      "--home",
-      home.path,
-    ],
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-    env: { SHELL: "/bin/sh", MIND_REQUIREMENTS: "/nonexistent/r.toml" },
-  }).spawn();
-  const w = child.stdin.getWriter();
-  await w.write(new TextEncoder().encode(JSON.stringify(event("UserPromptSubmit", { cwd: proj.path }))));
-  await w.close();
-  const out = await child.output();
-  const stderr = new TextDecoder().decode(out.stderr);
-  assertEquals(out.code, 0, stderr);
-  assert(!stderr.includes("the fast path parsed"), stderr);
-  // The Worker (main.ts, the same arguments) ran the dispatch with the project now trusted.
-  const result = JSON.parse(new TextDecoder().decode(out.stdout));
-  assertEquals(result.additionalContext, ["from-the-project"]);
-});
+      `
+      import { runInSandbox } from ${JSON.stringify(join(REPO, "src/sandbox/launch.ts"))};
+      import { dispatchCommand } from ${JSON.stringify(join(REPO, "src/cli/dispatch.ts"))};
+      const [name, ...rest] = Deno.args;
+      Deno.exitCode = await runInSandbox(name, rest, async () => {
+        await Deno.writeTextFile(${JSON.stringify(join(home.path, "config.toml"))}, ${JSON.stringify(trustedConfig)});
+        const code = await dispatchCommand(rest);
+        console.error("the fast path parsed a stranger's file");
+        return code;
+      });
+    `,
+    );
+    const args = ["dispatch", "--home", home.path, "--protocol", protocol];
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", "-q", "-P", "--no-prompt", "--config", join(REPO, "deno.json"), probe, ...args],
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+      env: { SHELL: "/bin/sh", MIND_REQUIREMENTS: "/nonexistent/r.toml" },
+    }).spawn();
+    const input = protocol === "mind"
+      ? event("UserPromptSubmit", { cwd: proj.path })
+      : { hook_event_name: "UserPromptSubmit", session_id: "s-claude", cwd: proj.path, prompt: "hi" };
+    const w = child.stdin.getWriter();
+    await w.write(new TextEncoder().encode(JSON.stringify(input)));
+    await w.close();
+    const out = await child.output();
+    const stderr = new TextDecoder().decode(out.stderr);
+    assertEquals(out.code, 0, stderr);
+    assert(!stderr.includes("the fast path parsed"), stderr);
+    assert(!stderr.includes("internal error"), stderr);
+    // The Worker (main.ts, the same arguments) ran the dispatch with the project now trusted.
+    const result = JSON.parse(new TextDecoder().decode(out.stdout));
+    if (protocol === "mind") assertEquals(result.additionalContext, ["from-the-project"]);
+    else assertStringIncludes(JSON.stringify(result), "from-the-project");
+  });
+}
 
 Deno.test("no absolute path of a development machine in the product (src/, main.ts, mod.ts)", async () => {
   const files = [join(REPO, "main.ts"), join(REPO, "mod.ts")];
