@@ -102,17 +102,19 @@ export type SplitLine = string | null;
 
 /**
  * Splits a byte stream into lines (SPEC §13: one message per line) in O(N) for N bytes: each byte
- * is looked at once when searching for line breaks and copied at most twice (into the pending
- * part, then into its line), however the stream is cut into chunks. A line longer than `maxBytes`
- * is not kept: it yields one `null` when it passes the limit, and its remaining bytes are dropped
- * up to its end, so memory stays bounded.
+ * is looked at once when searching for line breaks and copied into the pending line's buffer once;
+ * the buffer doubles as it grows, which copies at most twice as much again (≤ 3N in all), however
+ * the stream is cut into chunks — one byte per read included, which keeps no object per chunk. A
+ * line longer than `maxBytes` is not kept: it yields one `null` when it passes the limit, and its
+ * remaining bytes are dropped up to its end, so memory stays bounded.
  *
  * Lines are decoded one by one, which is exact for UTF-8: a line break byte never occurs inside a
  * multi-byte sequence. Invalid bytes become U+FFFD; a BOM is dropped only at the very start.
  */
 export class LineSplitter {
   readonly #maxBytes: number;
-  #parts: Uint8Array[] = [];
+  /** The pending line: `#buf[0, #size)`. */
+  #buf = new Uint8Array(0);
   #size = 0;
   #skipping = false;
   #first = true;
@@ -153,35 +155,36 @@ export class LineSplitter {
 
   #keep(part: Uint8Array, out: SplitLine[]): void {
     if (this.#skipping || part.length === 0) return;
-    if (this.#size + part.length > this.#maxBytes) {
-      this.#parts = [];
-      this.#size = 0;
+    const size = this.#size + part.length;
+    if (size > this.#maxBytes) {
+      this.#release();
       this.#skipping = true;
       out.push(null);
       return;
     }
+    if (size > this.#buf.length) {
+      const grown = new Uint8Array(Math.min(this.#maxBytes, Math.max(size, 2 * this.#buf.length, 4096)));
+      grown.set(this.#buf.subarray(0, this.#size));
+      this.copiedBytes += this.#size;
+      this.#buf = grown;
+    }
     // A copy: the stream may reuse the chunk's buffer for its next read.
-    this.#parts.push(part.slice());
-    this.#size += part.length;
+    this.#buf.set(part, this.#size);
+    this.#size = size;
     this.copiedBytes += part.length;
   }
 
   #take(): string {
-    let bytes: Uint8Array;
-    if (this.#parts.length === 1) bytes = this.#parts[0];
-    else {
-      bytes = new Uint8Array(this.#size);
-      let at = 0;
-      for (const p of this.#parts) {
-        bytes.set(p, at);
-        at += p.length;
-      }
-      this.copiedBytes += this.#size;
-    }
-    this.#parts = [];
-    this.#size = 0;
     const decoder = this.#first ? this.#decoder : this.#decoderKeepingBom;
     this.#first = false;
-    return decoder.decode(bytes);
+    const text = decoder.decode(this.#buf.subarray(0, this.#size));
+    this.#release();
+    return text;
+  }
+
+  /** Forgets the pending line; a large buffer is dropped so one long line does not pin its memory. */
+  #release(): void {
+    this.#size = 0;
+    if (this.#buf.length > 1024 * 1024) this.#buf = new Uint8Array(0);
   }
 }
