@@ -476,9 +476,9 @@ Deno.test({
       await Deno.symlink(target, join(home.path, "config.toml"));
       await writeHooksJson(home.path, { Stop: [group([cmd("echo hi")])] });
 
-      // The plan grants the target's folder (temp file + lock), and only for commands that write state.
+      // The plan grants the target, its lock and this process's temp file, and only to commands that write state.
       const plan = await buildPlan({ command: "trust", args: ["--home", home.path], env: {}, processCwd: "/" });
-      assertEquals(plan.write, [home.path, dots]);
+      assertEquals(plan.write, [home.path, target, `${target}.lock`, join(dots, `.mind.toml.${Deno.pid}.tmp`)]);
       const list = await buildPlan({ command: "list", args: ["--home", home.path], env: {}, processCwd: "/" });
       assertEquals(list.write, [home.path]);
 

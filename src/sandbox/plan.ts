@@ -11,7 +11,7 @@
  * happens only inside the sandbox.
  * @module
  */
-import { absolute, dirname, join } from "../util/paths.ts";
+import { absolute, atomicTempPath, join } from "../util/paths.ts";
 
 /** One permission of the plan: `true` = unrestricted, `false` = none, a list = only those. */
 export type Grant = boolean | string[];
@@ -217,20 +217,22 @@ const CONFIG_COMMANDS = new Set([
 const STATE_COMMANDS = new Set(["trust", "untrust", "enable", "disable", "project", "review"]);
 
 /**
- * The folder a state write really happens in when the user's config.toml is a symlink (dotfile
- * managers: `~/.mind/config.toml -> ~/dotfiles/mind.toml`): the writer writes through the link —
- * the target's folder gets the temp file and the lock — so that folder, and nothing more, is
- * granted. Null when the config is no symlink (the home grant covers it) or leads nowhere.
+ * The files a state write really touches when the user's config.toml is a symlink (dotfile
+ * managers: `~/.mind/config.toml -> ~/dotfiles/mind.toml`): the writer writes through the link,
+ * so it reads and replaces the link's real target, locks the `.lock` beside it, and renames its
+ * temp file (one name per process, `atomicTempPath`) over it. Exactly those three are granted, not
+ * the target's folder (which may be the whole home directory). Empty when the config is no symlink
+ * (the home grant covers it) or leads nowhere.
  */
-export async function configLinkFolder(home: string): Promise<string | null> {
+export async function configLinkTargets(home: string, pid: number): Promise<string[]> {
   const config = join(home, "config.toml");
   try {
-    if (!(await Deno.lstat(config)).isSymlink) return null;
+    if (!(await Deno.lstat(config)).isSymlink) return [];
   } catch {
-    return null;
+    return [];
   }
   const target = await real(config);
-  return target === null ? null : dirname(target);
+  return target === null ? [] : [target, `${target}.lock`, atomicTempPath(target, pid)];
 }
 
 /** The paths and programs of one run, from the command line and the environment alone (no file access). */
@@ -300,12 +302,14 @@ export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
   const writeWhy = ["the home (state, trusted copies, logs, sessions, async jobs)"];
 
   if (STATE_COMMANDS.has(cmd)) {
-    const linked = await configLinkFolder(home);
-    if (linked !== null) {
-      reads.add(linked);
-      writes.add(linked);
-      readWhy.push("the folder of the symlinked config.toml's target");
-      writeWhy.push("the folder of the symlinked config.toml's target (written through: temp file, lock)");
+    const linked = await configLinkTargets(home, Deno.pid);
+    for (const p of linked) {
+      reads.add(p);
+      writes.add(p);
+    }
+    if (linked.length > 0) {
+      readWhy.push("the symlinked config.toml's target, its lock and temp file");
+      writeWhy.push("the symlinked config.toml's target, its lock and temp file (written through)");
     }
   }
   if (cmd === "validate") {

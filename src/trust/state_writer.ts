@@ -32,6 +32,7 @@
  */
 
 import { parse as parseToml } from "smol-toml";
+import { atomicTempPath } from "../util/paths.ts";
 
 /** Why a state write failed: the file (or the edit's result) is not valid TOML or has a shape the
  * writer will not edit (`parse`), or the file system refused (`io`). */
@@ -280,8 +281,9 @@ async function editLocked(target: string, edit: (text: string) => string): Promi
  * Windows' replace-rename), so no reader or crash ever sees a partial file. */
 async function writeAtomic(target: string, data: Uint8Array, info: Deno.FileInfo | null): Promise<void> {
   const dir = dirname(target);
-  const rand = crypto.getRandomValues(new Uint32Array(2));
-  const tmp = join(dir, `.${basename(target)}.${Deno.pid}.${rand[0].toString(16)}${rand[1].toString(16)}.tmp`);
+  const tmp = atomicTempPath(target, Deno.pid);
+  // We hold the lock, so a temp file of this name is a leftover of an earlier writer with our pid.
+  await bestEffort(() => Deno.remove(tmp));
   const mode = info?.mode != null ? info.mode & 0o7777 : NEW_FILE_MODE;
   const file = await Deno.open(tmp, { write: true, createNew: true, mode });
   try {
@@ -323,8 +325,8 @@ async function removeStaleTemps(target: string): Promise<void> {
   await bestEffort(async () => {
     for await (const entry of Deno.readDir(dir)) {
       if (!entry.isFile || !entry.name.startsWith(prefix) || !entry.name.endsWith(".tmp")) continue;
-      // Only names this writer makes: `.<base>.<pid>.<hex>.tmp`.
-      if (!/^\d+\.[0-9a-f]+$/.test(entry.name.slice(prefix.length, -".tmp".length))) continue;
+      // Only names this writer makes: `.<base>.<pid>.tmp` (and `.<base>.<pid>.<hex>.tmp` of older versions).
+      if (!/^\d+(\.[0-9a-f]+)?$/.test(entry.name.slice(prefix.length, -".tmp".length))) continue;
       const path = join(dir, entry.name);
       await bestEffort(async () => {
         const st = await Deno.stat(path);
