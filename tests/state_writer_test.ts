@@ -621,6 +621,15 @@ Deno.test(
   },
 );
 
+Deno.test({ name: "a config.toml that is a FIFO is refused at once, not read forever", ignore: WINDOWS }, async () => {
+  const { dir, path } = await tempConfig();
+  assert((await new Deno.Command("mkfifo", { args: [path] }).output()).success);
+  const r = await writeProjectTrust(path, "/r", "trusted");
+  assert(!r.ok && r.error.kind === "io", JSON.stringify(r));
+  assertStringIncludes(r.error.message, "is not a regular file");
+  await Deno.remove(dir, { recursive: true });
+});
+
 Deno.test("stale temp files of killed writers are cleaned up, fresh ones are not", async () => {
   const { dir, path } = await tempConfig("a = 1\n");
   const stale = `${dir}/.config.toml.4242.deadbeef.tmp`;

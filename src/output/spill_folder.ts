@@ -56,7 +56,13 @@ async function ownedFolder(path: string, uid: number | null): Promise<Refusal> {
  * as "could not be saved").
  */
 export async function prepareSpillFolder(root: string, sessionDir: string): Promise<Refusal> {
-  const uid = ownUid();
+  let uid: number | null;
+  try {
+    uid = ownUid();
+  } catch {
+    // A host embedding the engine without the `sys` uid permission: the owner cannot be checked.
+    return `the owner of ${root} cannot be checked (no permission to read this process's uid)`;
+  }
   await Deno.mkdir(dirname(root), { recursive: true });
   return await ownedFolder(root, uid) ?? await ownedFolder(sessionDir, uid);
 }

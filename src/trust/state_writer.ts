@@ -241,6 +241,10 @@ async function editLocked(target: string, edit: (text: string) => string): Promi
   let info: Deno.FileInfo | null = null;
   try {
     info = await Deno.stat(target);
+    // Reading a FIFO would block forever, a device would never end: only a regular file is edited.
+    if (!info.isFile) {
+      return { ok: false, error: { kind: "io", message: `${target} is not a regular file (file unchanged)` } };
+    }
     bytes = await Deno.readFile(target);
   } catch (e) {
     if (!(e instanceof Deno.errors.NotFound)) return ioError(`cannot read ${target}`, e);
