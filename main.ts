@@ -8,6 +8,7 @@
  */
 import { UsageError } from "./src/cli/args.ts";
 import { runInSandbox } from "./src/sandbox/launch.ts";
+import { sanitize } from "./src/util/terminal_text.ts";
 import denoJson from "./deno.json" with { type: "json" };
 
 /** The version printed by `--version` (from deno.json, the one place it is kept). */
@@ -76,11 +77,12 @@ export async function main(args: string[]): Promise<number> {
     return await runInSandbox(name, rest, async () => await (await load())(rest));
   } catch (e) {
     if (e instanceof UsageError) {
-      console.error(`mind-hooks: ${e.message}`);
+      // Messages name paths, keys and values from the input: escaped for the terminal (SPEC §15).
+      console.error(`mind-hooks: ${sanitize(e.message)}`);
       return 1;
     }
     const msg = e instanceof Error ? e.message : String(e);
-    console.error(`mind-hooks: internal error: ${msg.split("\n", 1)[0]}`);
+    console.error(`mind-hooks: internal error: ${sanitize(msg.split("\n", 1)[0])}`);
     // Registered as a Claude Code or Codex hook, exit 2 would block every tool call of the host:
     // when the engine itself fails there, the host's action must proceed (SPEC §1: hooks never
     // take the agent down).

@@ -4,7 +4,7 @@
  *
  * ```ts
  * import { dispatch } from "./mod.ts";
- * const result = await dispatch(event, { home: "/home/me/.mind" });
+ * const result = await dispatch(event, { home: `${Deno.env.get("HOME")}/.mind` });
  * if (result.decision === "deny") console.log(result.reason);
  * ```
  * @module

@@ -137,3 +137,30 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "async jobs and results are private: folders 0700, files 0600 (they hold the hook input and output)",
+  ignore: NOT_POSIX,
+  async fn() {
+    const env = await setup((s) => ({ PostToolUse: [group([asyncHook(s, "p", 0.6)])] }));
+    const { home, cwd } = env;
+    const sid = sessionId("private");
+    try {
+      await dispatch(home.path, event("PostToolUse", { session_id: sid, cwd }));
+      const dir = join(home.path, "tmp", "async", sid);
+      const mode = (p: string) => (Deno.statSync(p).mode ?? 0) & 0o777;
+      assertEquals([mode(dir), mode(join(dir, "jobs"))], [0o700, 0o700]);
+      for (const e of Deno.readDirSync(join(dir, "jobs"))) assertEquals(mode(join(dir, "jobs", e.name)), 0o600);
+      const results = join(dir, "results");
+      await waitFor("the async result file", 10_000, () => {
+        const files = exists(results) ? [...Deno.readDirSync(results)].filter((e) => e.name.endsWith(".json")) : [];
+        return files.length > 0 || undefined;
+      });
+      assertEquals(mode(results), 0o700);
+      for (const e of Deno.readDirSync(results)) assertEquals(mode(join(results, e.name)), 0o600);
+    } finally {
+      await sessionEnd(env, sid).catch(() => {});
+      await home.cleanup();
+    }
+  },
+});

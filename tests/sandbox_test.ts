@@ -18,8 +18,11 @@ import {
   writeHooksJson,
 } from "./helpers/cli.ts";
 import { buildPlan, loaderVariables, scanArgs } from "../src/sandbox/plan.ts";
+import { permissionLines } from "../src/cli/doctor.ts";
 import { netTarget } from "../src/sandbox/mcp_plan.ts";
-import { sandboxReason } from "../src/sandbox/launch.ts";
+import { sandboxReason, workerOptions } from "../src/sandbox/launch.ts";
+import { asFastPath, FastPathRefused } from "../src/sandbox/fast_path.ts";
+import { loadCatalog } from "../src/config/discovery.ts";
 import { signalGroup, signalProcess } from "../src/runner/shell.ts";
 import { join } from "node:path";
 
@@ -30,11 +33,12 @@ function assertMatch(text: string, re: RegExp, msg?: string): void {
 
 const DENO_JSON = JSON.parse(await Deno.readTextFile(join(REPO, "deno.json")));
 
-Deno.test("deno.json: one declared set, no allow-all, no ffi, no sys, prompts off, worker-options on", () => {
+Deno.test("deno.json: one declared set, no allow-all, no ffi, sys only uid, prompts off, worker-options on", () => {
   const set = DENO_JSON.permissions.default;
   assertEquals(Object.keys(DENO_JSON.permissions), ["default"]);
   assert(!("ffi" in set), "ffi must not be granted");
-  assert(!("sys" in set), "sys is not needed by the engine");
+  // Deno.uid() alone: the spill folder's owner check (src/output/spill_folder.ts).
+  assertEquals(set.sys, ["uid"]);
   assert(!("all" in set), "no allow-all");
   assert(DENO_JSON.unstable.includes("worker-options"));
   // The task passes the caller's directory on (MIND_HOOKS_INVOKED_FROM), then runs main.ts with the set.
@@ -64,7 +68,7 @@ Deno.test("deno compile embeds the declared set and the worker-options feature",
     assertMatch(text, /"features":\["worker-options"\]/);
     const perms = text.match(/"permissions":\{"allow_env"[^}]*\}/)?.[0] ?? "";
     assertStringIncludes(perms, '"allow_ffi":null', "ffi stays denied in the binary");
-    assertStringIncludes(perms, '"allow_sys":null');
+    assertStringIncludes(perms, '"allow_sys":["uid"]');
     assertStringIncludes(perms, '"prompt":false');
   } finally {
     await Deno.remove(dir, { recursive: true });
@@ -90,7 +94,7 @@ Deno.test("plan: dispatch reads the home, the .mind chain, requirements and spil
   assertEquals(plan.net, false);
   assert(Array.isArray(plan.run));
   assert((plan.run as string[]).includes("/bin/bash") && (plan.run as string[]).includes("/bin/sh"));
-  assertEquals(plan.sys, false);
+  assertEquals(plan.sys, ["uid"]);
   assertEquals(plan.ffi, false);
 });
 
@@ -156,10 +160,61 @@ Deno.test("fast path: only without a trusted project layer, plugins or --hooks-f
     await Deno.mkdir(join(proj.path, "sub"));
     await Deno.symlink(join(proj.path, "sub"), join(bare, "link"));
     assertMatch((await sandboxReason(await plan(join(bare, "link")), []))!, /project layer/);
+    // A plugin folder alone is not loaded; a plugin configured in the user's config.toml is.
     await Deno.mkdir(join(home.path, "plugins", "p"), { recursive: true });
+    await Deno.writeTextFile(join(home.path, "config.toml"), "");
+    assertEquals(await sandboxReason(await plan(bare), []), null);
+    await Deno.writeTextFile(join(home.path, "config.toml"), `[plugins.p]\nenabled = true\n`);
     assertMatch((await sandboxReason(await plan(bare), []))!, /plugins/);
+    assertMatch((await sandboxReason(await plan(bare), ["-c", "plugins.p.enabled=true"]))!, /plugins/);
   } finally {
     await Deno.remove(bare, { recursive: true });
+  }
+});
+
+Deno.test("fast path: decided from the parsed configuration — a trusted project path written with escapes is found", async () => {
+  await using home = await makeHome();
+  const base = await Deno.realPath(await Deno.makeTempDir({ prefix: "mind-esc-" }));
+  try {
+    // DEL (and a BEL) in the folder name: `project trust` writes them escaped (\u007f), so the
+    // text of config.toml never holds the path as it is.
+    const dir = join(base, "repo\u007fdel\u0007");
+    await writeHooksJson(join(dir, ".mind"), { UserPromptSubmit: [group([cmd("echo hi")])] });
+    const plan = await buildPlan({
+      command: "dispatch",
+      args: ["--home", home.path],
+      env: {},
+      processCwd: "/",
+      eventCwd: dir,
+    });
+    assertEquals(await sandboxReason(plan, []), null, "not trusted yet: the fast path");
+    assertEquals((await runCli(["project", "trust", dir, "--home", home.path])).code, 0);
+    const config = await Deno.readTextFile(join(home.path, "config.toml"));
+    assert(!config.includes(dir) && config.includes("\\u007f"), config);
+    assertMatch((await sandboxReason(plan, []))!, /trusted project layer/);
+    // Hand-written escapes a text search cannot see: \U and a literal key beside a basic one.
+    const emoji = join(base, "repo 🎉");
+    await writeHooksJson(join(emoji, ".mind"), { Stop: [group([cmd("echo hi")])] });
+    await Deno.writeTextFile(
+      join(home.path, "config.toml"),
+      `[projects."${base}/repo \\U0001F389"]\ntrust_level = "trusted"\n`,
+    );
+    const emojiPlan = await buildPlan({
+      command: "dispatch",
+      args: ["--home", home.path],
+      env: {},
+      processCwd: "/",
+      eventCwd: emoji,
+    });
+    assertMatch((await sandboxReason(emojiPlan, []))!, /trusted project layer/);
+    // A project the user marked untrusted, and one named only in a comment, stay on the fast path.
+    await Deno.writeTextFile(
+      join(home.path, "config.toml"),
+      `# [projects."${base}/repo 🎉"] trust_level = "trusted"\n[projects."${base}/repo 🎉"]\ntrust_level = "untrusted"\n`,
+    );
+    assertEquals(await sandboxReason(emojiPlan, []), null);
+  } finally {
+    await Deno.remove(base, { recursive: true });
   }
 });
 
@@ -171,7 +226,7 @@ Deno.test("doctor: prints the permission set and proves read, write and net are 
   const out = res.stdout;
   assertMatch(out, /read {2}.*\.mind/);
   assertMatch(out, /write .*hook_outputs/);
-  assertMatch(out, /net {3}none/);
+  assertMatch(out, /net {4}none/);
   assertMatch(out, /ok {3}read \/etc\/passwd: denied by Deno/);
   assertMatch(out, /ok {3}write .*mind-hooks-doctor-.*: denied by Deno/);
   assertMatch(out, /ok {3}connect 192\.0\.2\.1:80: denied by Deno/);
@@ -207,7 +262,7 @@ Deno.test("doctor: a loader variable shows run as unrestricted and says why", as
     cwd: proj.path,
     env: { LD_LIBRARY_PATH: "/nonexistent-mind" },
   });
-  assertMatch(res.stdout, /run {3}unrestricted/);
+  assertMatch(res.stdout, /run {4}unrestricted/);
   assertMatch(res.stdout, /note: run is unrestricted because LD_LIBRARY_PATH is set/);
   assert(!res.stdout.includes("FAIL"), res.stdout);
 });
@@ -352,7 +407,7 @@ Deno.test("HTTP MCP servers: their host (only) is granted net, and the engine re
     assertEquals((await runCli(["project", "trust", proj.path, "--home", home.path])).code, 0);
     await trustAll(home.path, proj.path);
     const doc = await runCli(["doctor", "--home", home.path], { cwd: proj.path });
-    assertMatch(doc.stdout, new RegExp(`net {3}127\\.0\\.0\\.1:${port}\\n`));
+    assertMatch(doc.stdout, new RegExp(`net {4}127\\.0\\.0\\.1:${port}\\n`));
     assertMatch(doc.stdout, /ok {3}connect 192\.0\.2\.1:80: denied by Deno/);
     const res = await dispatch(home.path, event("UserPromptSubmit", { cwd: proj.path, prompt: "hi" }));
     assertEquals(res.runs.map((r) => r.status), ["failed"]);
@@ -404,5 +459,230 @@ Deno.test("fast path: dispatch without strangers' files keeps the static set min
   } finally {
     await Deno.remove(bare, { recursive: true });
     await Deno.remove(stray).catch(() => {});
+  }
+});
+
+// A dotfile manager's link: ~/.mind/config.toml -> ~/dotfiles/mind.toml (symlinks need privileges on Windows).
+Deno.test({
+  name: "sandbox: a symlinked config.toml is written through (trust, untrust, project trust); the link stays",
+  ignore: Deno.build.os === "windows",
+  fn: async () => {
+    await using home = await makeHome();
+    await using proj = await makeProject();
+    const dots = await Deno.realPath(await Deno.makeTempDir({ prefix: "mind-dotfiles-" }));
+    try {
+      const target = join(dots, "mind.toml");
+      await Deno.writeTextFile(target, '# kept in my dotfiles\n[tui]\ntheme = "dark"\n');
+      await Deno.symlink(target, join(home.path, "config.toml"));
+      await writeHooksJson(home.path, { Stop: [group([cmd("echo hi")])] });
+
+      // The plan grants the target, its lock and this process's temp file, and only to commands that write state.
+      const plan = await buildPlan({ command: "trust", args: ["--home", home.path], env: {}, processCwd: "/" });
+      assertEquals(plan.write, [home.path, target, `${target}.lock`, join(dots, `.mind.toml.${Deno.pid}.tmp`)]);
+      const list = await buildPlan({ command: "list", args: ["--home", home.path], env: {}, processCwd: "/" });
+      assertEquals(list.write, [home.path]);
+
+      const trust = await runCli(["trust", "--all", "--home", home.path]);
+      assertEquals(trust.code, 0, trust.stderr);
+      assert((await Deno.lstat(join(home.path, "config.toml"))).isSymlink, "the link stays a link");
+      const trusted = await Deno.readTextFile(target);
+      assertStringIncludes(trusted, "# kept in my dotfiles");
+      assertMatch(trusted, /trusted_hash = "sha256:[0-9a-f]{64}"/);
+      const key = trust.stdout.split(" ")[1];
+
+      // A comment the user put into the state table survives untrust (SPEC §3.3).
+      await Deno.writeTextFile(target, trusted.replace(/(\[hooks\.state\.[^\n]*\]\n)/, "$1# reviewed by me\n"));
+      const untrust = await runCli(["untrust", key, "--home", home.path]);
+      assertEquals(untrust.code, 0, untrust.stderr);
+      const after = await Deno.readTextFile(target);
+      assert(!after.includes("trusted_hash"), after);
+      assertStringIncludes(after, "# reviewed by me");
+
+      const p = await runCli(["project", "trust", proj.path, "--home", home.path]);
+      assertEquals(p.code, 0, p.stderr);
+      assertStringIncludes(await Deno.readTextFile(target), `[projects.${JSON.stringify(proj.path)}]`);
+      assert((await Deno.lstat(join(home.path, "config.toml"))).isSymlink);
+      // Beside the target: the file and its lock, no temp file left behind.
+      const names = [];
+      for await (const e of Deno.readDir(dots)) names.push(e.name);
+      assertEquals(names.sort(), ["mind.toml", "mind.toml.lock"]);
+    } finally {
+      await Deno.remove(dots, { recursive: true });
+    }
+  },
+});
+
+Deno.test("fast path guard: discovery refuses every stranger's layer while the fast path runs", async () => {
+  await using home = await makeHome();
+  await using proj = await makeProject();
+  await writeHooksJson(proj.mindDir, { Stop: [group([cmd("echo hi")])] });
+  const hooksFile = await writeHooksJson(join(home.path, "extra"), { Stop: [group([cmd("echo hi")])] });
+  const base = { home: home.path, cwd: proj.path, requirements: "/nonexistent/r.toml" };
+  const trusted = [`projects.${JSON.stringify(proj.path)}.trust_level="trusted"`];
+  const refused = async (opts: Parameters<typeof loadCatalog>[0]) => {
+    try {
+      await asFastPath(() => loadCatalog(opts));
+      return null;
+    } catch (e) {
+      return e instanceof FastPathRefused ? e.what : `unexpected ${e}`;
+    }
+  };
+  // The user's own files, an untrusted project: loaded on the fast path as usual.
+  assertEquals(await refused(base), null);
+  assertMatch((await refused({ ...base, overrides: trusted }))!, /^the project layer /);
+  assertMatch((await refused({ ...base, overrides: ["plugins.p.enabled=true"] }))!, /^plugins$/);
+  assertMatch((await refused({ ...base, hooksFiles: [hooksFile] }))!, /^--hooks-file /);
+  // Outside the fast path the same catalog loads the project's hook.
+  const catalog = await loadCatalog({ ...base, overrides: trusted });
+  assert(!("error" in catalog) && catalog.handlers.some((h) => h.layer === "project"));
+});
+
+for (const protocol of ["mind", "claude"] as const) {
+  Deno.test(`fast path guard (--protocol ${protocol}): a project trusted between the decision and discovery runs in the Worker (TOCTOU)`, async () => {
+    await using home = await makeHome();
+    await using proj = await makeProject();
+    await writeHooksJson(proj.mindDir, { UserPromptSubmit: [group([cmd("echo from-the-project")])] });
+    assertEquals((await runCli(["project", "trust", proj.path, "--home", home.path])).code, 0);
+    await trustAll(home.path, proj.path);
+    const trustedConfig = await Deno.readTextFile(join(home.path, "config.toml"));
+    // Untrusted at decision time: the launcher decides on the fast path.
+    assertEquals((await runCli(["project", "untrust", proj.path, "--home", home.path])).code, 0);
+    // The command itself re-trusts the project before discovery runs, as a concurrent
+    // `project trust` could; the launcher's decision is then out of date.
+    const probe = join(home.path, "probe.ts");
+    await Deno.writeTextFile(
+      probe,
+      `
+      import { runInSandbox } from ${JSON.stringify(join(REPO, "src/sandbox/launch.ts"))};
+      import { dispatchCommand } from ${JSON.stringify(join(REPO, "src/cli/dispatch.ts"))};
+      const [name, ...rest] = Deno.args;
+      Deno.exitCode = await runInSandbox(name, rest, async () => {
+        await Deno.writeTextFile(${JSON.stringify(join(home.path, "config.toml"))}, ${JSON.stringify(trustedConfig)});
+        const code = await dispatchCommand(rest);
+        console.error("the fast path parsed a stranger's file");
+        return code;
+      });
+    `,
+    );
+    const args = ["dispatch", "--home", home.path, "--protocol", protocol];
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", "-q", "-P", "--no-prompt", "--config", join(REPO, "deno.json"), probe, ...args],
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+      env: { SHELL: "/bin/sh", MIND_REQUIREMENTS: "/nonexistent/r.toml" },
+    }).spawn();
+    const input = protocol === "mind"
+      ? event("UserPromptSubmit", { cwd: proj.path })
+      : { hook_event_name: "UserPromptSubmit", session_id: "s-claude", cwd: proj.path, prompt: "hi" };
+    const w = child.stdin.getWriter();
+    await w.write(new TextEncoder().encode(JSON.stringify(input)));
+    await w.close();
+    const out = await child.output();
+    const stderr = new TextDecoder().decode(out.stderr);
+    assertEquals(out.code, 0, stderr);
+    assert(!stderr.includes("the fast path parsed"), stderr);
+    assert(!stderr.includes("internal error"), stderr);
+    // The Worker (main.ts, the same arguments) ran the dispatch with the project now trusted.
+    const result = JSON.parse(new TextDecoder().decode(out.stdout));
+    if (protocol === "mind") assertEquals(result.additionalContext, ["from-the-project"]);
+    else assertStringIncludes(JSON.stringify(result), "from-the-project");
+  });
+}
+
+Deno.test("no absolute path of a development machine in the product (src/, main.ts, mod.ts)", async () => {
+  const files = [join(REPO, "main.ts"), join(REPO, "mod.ts")];
+  const walk = async (dir: string) => {
+    for await (const e of Deno.readDir(dir)) {
+      if (e.isDirectory) await walk(join(dir, e.name));
+      else if (/\.(ts|js|json)$/.test(e.name)) files.push(join(dir, e.name));
+    }
+  };
+  await walk(join(REPO, "src"));
+  // Paths of this machine (the checkout, the home) and the usual development-machine roots.
+  const home = Deno.env.get("HOME");
+  const exact = [REPO, ...(home && home.length > 1 ? [home + "/"] : [])];
+  const kinds = /(?<![\w.~$-])(\/work\/|\/root\/|\/home\/[^\s/"'`]+\/|\/Users\/[^\s/"'`]+\/|[A-Za-z]:\\\\Users\\\\)/;
+  const found: string[] = [];
+  for (const f of files) {
+    const text = await Deno.readTextFile(f);
+    text.split("\n").forEach((line, i) => {
+      if (exact.some((p) => line.includes(p)) || kinds.test(line)) {
+        found.push(`${f.slice(REPO.length + 1)}:${i + 1}: ${line.trim()}`);
+      }
+    });
+  }
+  assertEquals(found, []);
+});
+
+Deno.test("doctor prints exactly the grants the Worker holds (Deno.permissions.query inside a Worker of that plan)", async () => {
+  await using home = await makeHome();
+  await using proj = await makeProject();
+  const res = await runCli(["doctor", "--home", home.path], { cwd: proj.path });
+  assertEquals(res.stderr, "");
+  /** kind → printed value, from the permission table of doctor's output. */
+  const table = (text: string) =>
+    Object.fromEntries(
+      text.split("\n").map((l) => /^ {2}(read|write|run|net|env|sys|ffi|import) +(.*)$/.exec(l)).filter((m) => m)
+        .map((m) => [m![1], m![2]]),
+    );
+  const printed = table(res.stdout);
+  assertEquals(Object.keys(printed), ["read", "write", "run", "net", "env", "sys", "ffi", "import"]);
+
+  // The same plan, from the same command line, environment and cwd as the child's (tests/helpers/cli.ts).
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(Deno.env.toObject())) if (!k.startsWith("MIND_")) env[k] = v;
+  Object.assign(env, { SHELL: "/bin/sh", MIND_REQUIREMENTS: "/nonexistent/mind-hooks-tests/requirements.toml" });
+  const plan = await buildPlan({ command: "doctor", args: ["--home", home.path], env, processCwd: proj.path });
+  assertEquals(printed, table(permissionLines(plan).join("\n")), "doctor prints the plan's Worker permissions");
+
+  // A Worker started with that plan's permissions (as launch.ts starts it) holds each printed grant
+  // and nothing beside it.
+  const list = (kind: string) => printed[kind] === "none" ? [] : printed[kind].split(", ");
+  const granted: Deno.PermissionDescriptor[] = [
+    ...list("read").map((path) => ({ name: "read" as const, path })),
+    ...list("write").map((path) => ({ name: "write" as const, path })),
+    ...list("run").map((command) => ({ name: "run" as const, command })),
+    { name: "env" },
+    { name: "sys", kind: "uid" },
+  ];
+  const outside = join(proj.path, "..", `not-granted-${crypto.randomUUID()}`);
+  const refused: Deno.PermissionDescriptor[] = [
+    { name: "read", path: "/etc/passwd" },
+    { name: "read", path: outside },
+    { name: "write", path: outside },
+    { name: "write", path: proj.mindDir },
+    { name: "run", command: "/usr/bin/env" },
+    // The engine's own checkout: no build-machine path is granted (it once was).
+    { name: "read", path: join(REPO, "main.ts") },
+    { name: "net" },
+    { name: "net", host: "192.0.2.1:80" },
+    { name: "sys", kind: "hostname" },
+    { name: "ffi" },
+  ];
+  assertEquals([printed.net, printed.ffi], ["none", "none"]);
+  const probe = join(home.path, "query_worker.ts");
+  await Deno.writeTextFile(
+    probe,
+    `self.onmessage = async (e) => {
+      const out = [];
+      for (const d of e.data) out.push((await Deno.permissions.query(d)).state);
+      self.postMessage(out);
+    };`,
+  );
+  // launch.ts's own options (their name marks a sandbox Worker; the probe does not run main.ts).
+  const worker = new Worker(new URL(`file://${probe}`), { ...workerOptions(plan), name: "permission-probe" });
+  try {
+    const states = await new Promise<string[]>((resolve, reject) => {
+      worker.onmessage = (e) => resolve(e.data);
+      worker.onerror = (e) => reject(new Error(e.message));
+      worker.postMessage([...granted, ...refused]);
+    });
+    const g = states.slice(0, granted.length);
+    const r = states.slice(granted.length);
+    assertEquals(g, granted.map(() => "granted"), JSON.stringify(granted));
+    assert(r.every((s) => s !== "granted"), `granted beyond the printed set: ${JSON.stringify(refused)} → ${r}`);
+  } finally {
+    worker.terminate();
   }
 });

@@ -11,11 +11,13 @@ import {
   group,
   makeHome,
   PYTHON,
+  runCli,
   sessionId,
   shq,
   trustAll,
   writeHooksJson,
 } from "./helpers/cli.ts";
+import { safeSessionSegment } from "../src/session/session_id.ts";
 
 /** 600 numbered lines, 19.8 KB: its head and tail are recognizable in a preview. */
 const BIG = Array.from({ length: 600 }, (_, i) => `line ${String(i).padStart(5, "0")} of the big hook output`).join(
@@ -87,3 +89,160 @@ Deno.test({
     assertEquals(r2.systemMessages, [], "a failed spill must not fail the hook");
   },
 });
+
+/** Every file under `dir` (relative paths, sorted) with its content: what a planted target holds. */
+async function snapshot(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  const walk = async (d: string, rel: string) => {
+    for await (const e of Deno.readDir(d)) {
+      const p = join(d, e.name);
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory) await walk(p, r);
+      else out.push(`${r}=${e.isFile ? await Deno.readTextFile(p) : "(link)"}`);
+    }
+  };
+  await walk(dir, "");
+  return out.sort();
+}
+
+/** A folder with a canary file, and one inside it named like the session's spill folder. */
+async function victim(segment: string): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "mind-spill-victim-" });
+  await Deno.writeTextFile(join(dir, "canary.txt"), "do not touch");
+  await Deno.mkdir(join(dir, segment));
+  await Deno.writeTextFile(join(dir, segment, "canary.txt"), "do not delete");
+  return dir;
+}
+
+/** Two trusted hooks printing {@link BIG} with limit 100: both outputs are spilled. */
+async function spillingHome() {
+  const home = await makeHome();
+  await writeHooksJson(home.path, {
+    UserPromptSubmit: [group([
+      cmd(printBig, { additionalContextLimit: 100 }),
+      cmd(printBig, {
+        additionalContextLimit: 100,
+      }),
+    ])],
+  });
+  await trustAll(home.path, home.path);
+  return home;
+}
+
+for (const mode of ["fast path", "sandbox Worker"] as const) {
+  const env = mode === "sandbox Worker" ? { MIND_HOOKS_SANDBOX: "always" } : undefined;
+
+  Deno.test({
+    name: `spill (${mode}): a planted <temp>/hook_outputs symlink is refused — preview without path, one warning; ` +
+      "session end deletes nothing in its target",
+    ignore: Deno.build.os === "windows",
+    async fn() {
+      await using home = await spillingHome();
+      const sid = sessionId("planted");
+      const target = await victim(safeSessionSegment(sid));
+      try {
+        const tempDir = join(home.path, "shared-tmp");
+        await Deno.mkdir(tempDir);
+        await Deno.symlink(target, join(tempDir, "hook_outputs"));
+        const before = await snapshot(target);
+
+        const r = await dispatch(home.path, event("UserPromptSubmit", { session_id: sid }), ["--temp-dir", tempDir], {
+          env,
+        });
+        assertEquals(r.runs.map((x) => x.status), ["completed", "completed"]);
+        for (const preview of r.additionalContext) {
+          assertEquals(savedPath(preview), null);
+          assertStringIncludes(preview, "the full output could not be saved");
+        }
+        assertEquals(r.warnings.map((w) => w.code), ["W_SPILL_REFUSED"]);
+        assertStringIncludes(r.warnings[0].message, `${join(tempDir, "hook_outputs")} is a symlink`);
+
+        const end = await dispatch(home.path, event("SessionEnd", { session_id: sid }), ["--temp-dir", tempDir], {
+          env,
+        });
+        assertEquals(end.runs, []);
+        const cli = await runCli(["session-end", "--home", home.path, "--temp-dir", tempDir, "--session", sid], {
+          env,
+        });
+        assertEquals(cli.code, 0, cli.stderr);
+        assertEquals(await snapshot(target), before, "the planted target was written to or deleted from");
+        assert((await Deno.lstat(join(tempDir, "hook_outputs"))).isSymlink);
+      } finally {
+        await Deno.remove(target, { recursive: true });
+      }
+    },
+  });
+}
+
+Deno.test({
+  name: "spill: a session folder that is a symlink is refused; session end removes only the link; " +
+    "links inside a session folder are removed, never followed",
+  ignore: Deno.build.os === "windows",
+  async fn() {
+    await using home = await spillingHome();
+    const tempDir = join(home.path, "tmp");
+    const sid = sessionId("linked");
+    const segment = safeSessionSegment(sid);
+    const target = await victim(segment);
+    try {
+      await Deno.mkdir(join(tempDir, "hook_outputs"), { recursive: true });
+      await Deno.symlink(target, join(tempDir, "hook_outputs", segment));
+      const before = await snapshot(target);
+      const r = await dispatch(home.path, event("UserPromptSubmit", { session_id: sid }), ["--temp-dir", tempDir]);
+      assertEquals(r.warnings.map((w) => w.code), ["W_SPILL_REFUSED"]);
+      assertEquals(r.additionalContext.map(savedPath), [null, null]);
+      await dispatch(home.path, event("SessionEnd", { session_id: sid }), ["--temp-dir", tempDir]);
+      assertEquals(await snapshot(target), before);
+      await assertMissing(join(tempDir, "hook_outputs", segment));
+
+      // A real session folder: spills land there (0700 folders, 0600 files); a link a hook put in
+      // it is removed by session end without touching what it points at.
+      const sid2 = sessionId("inner-link");
+      const r2 = await dispatch(home.path, event("UserPromptSubmit", { session_id: sid2 }), ["--temp-dir", tempDir]);
+      assertEquals(r2.warnings, []);
+      const saved = savedPath(r2.additionalContext[0])!;
+      assertEquals((await Deno.stat(saved)).mode! & 0o777, 0o600);
+      assertEquals((await Deno.stat(join(tempDir, "hook_outputs"))).mode! & 0o777, 0o700);
+      assertEquals((await Deno.stat(join(tempDir, "hook_outputs", safeSessionSegment(sid2)))).mode! & 0o777, 0o700);
+      await Deno.symlink(target, join(tempDir, "hook_outputs", safeSessionSegment(sid2), "inner"));
+      await dispatch(home.path, event("SessionEnd", { session_id: sid2 }), ["--temp-dir", tempDir]);
+      await assertMissing(join(tempDir, "hook_outputs", safeSessionSegment(sid2)));
+      assertEquals(await snapshot(target), before);
+    } finally {
+      await Deno.remove(target, { recursive: true });
+    }
+  },
+});
+
+// Only root can hand a folder to another user; elsewhere the check is covered by the unit test of the refusal.
+Deno.test({
+  name: "spill: a spill root owned by another user is refused and left alone by session end",
+  ignore: Deno.build.os === "windows" || Deno.uid() !== 0,
+  async fn() {
+    await using home = await spillingHome();
+    const tempDir = join(home.path, "tmp");
+    const sid = sessionId("foreign");
+    const root = join(tempDir, "hook_outputs");
+    await Deno.mkdir(join(root, safeSessionSegment(sid)), { recursive: true });
+    await Deno.writeTextFile(join(root, safeSessionSegment(sid), "theirs.txt"), "theirs");
+    await Deno.chown(root, 65534, 65534);
+    await Deno.chmod(root, 0o777);
+    const before = await snapshot(root);
+    const r = await dispatch(home.path, event("UserPromptSubmit", { session_id: sid }), ["--temp-dir", tempDir]);
+    assertEquals(r.warnings.map((w) => w.code), ["W_SPILL_REFUSED"]);
+    assertStringIncludes(r.warnings[0].message, "is owned by another user (uid 65534)");
+    assertEquals(r.additionalContext.map(savedPath), [null, null]);
+    await dispatch(home.path, event("SessionEnd", { session_id: sid }), ["--temp-dir", tempDir]);
+    assertEquals(await snapshot(root), before);
+  },
+});
+
+async function assertMissing(path: string): Promise<void> {
+  try {
+    await Deno.lstat(path);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return;
+    throw e;
+  }
+  throw new Error(`${path} still exists`);
+}

@@ -121,6 +121,7 @@ Deno.test("text at or below the limit comes back unchanged and nothing is writte
         spilled: false,
         path: null,
         tokens: estimateTokens(text),
+        refused: null,
       });
     }
     assert.deepEqual([...Deno.readDirSync(tempDir)], []);
@@ -399,3 +400,33 @@ Deno.test("sha256Hex matches Web Crypto across padding boundaries", async () => 
     assert.equal(sha256Hex(data), expected, `length ${length}`);
   }
 });
+
+Deno.test(
+  "without permission to read the uid (an embedding host), spilling refuses with a reason instead of guessing",
+  {
+    ignore: Deno.build.os === "windows",
+  },
+  async () => {
+    await withTempDir(async (tempDir) => {
+      const script = join(tempDir, "probe.ts");
+      const spill = new URL("../src/output/spill.ts", import.meta.url).href;
+      await Deno.writeTextFile(
+        script,
+        `import { spillIfLarge } from ${JSON.stringify(spill)};
+       const r = await spillIfLarge("s".repeat(1000), { limit: 10, tempDir: ${
+          JSON.stringify(tempDir)
+        }, sessionId: "u" });
+       console.log(JSON.stringify({ path: r.path, refused: r.refused }));`,
+      );
+      const out = await new Deno.Command(Deno.execPath(), {
+        args: ["run", "--no-prompt", `--allow-read`, `--allow-write=${tempDir}`, script],
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      assert.ok(out.success, new TextDecoder().decode(out.stderr));
+      const r = JSON.parse(new TextDecoder().decode(out.stdout));
+      assert.equal(r.path, null);
+      assert.match(r.refused, /cannot be checked/);
+    });
+  },
+);

@@ -61,6 +61,8 @@ const CASES: GoldenCase[] = [
     name: "real_world",
     input: "real_world",
     touched: [RW_PRE, RW_POST, RW_STOP, RW_NEW],
+    // The removed trusted_hash line's trailing comment stays, on its own line.
+    alsoChanged: ["# aligned"],
     apply: states([
       [RW_PRE, { enabled: false }],
       [RW_POST, { trustedHash: null }],
@@ -143,11 +145,26 @@ const CASES: GoldenCase[] = [
     name: "removals",
     input: "removals",
     touched: ["a", "b", "c", "d"],
-    alsoChanged: ["# a note under the header"],
     apply: states([["a", { enabled: true }], ["b", { enabled: true }], ["c", { enabled: true }], ["d", {
       enabled: true,
     }]]),
-    expect: [[["hooks"], undefined], [P("/p"), "trusted"]],
+    // "a" keeps its header, as an empty table, for the note under it; the others go.
+    expect: [[S("a"), {}], [S("b"), undefined], [S("c"), undefined], [S("d"), undefined], [P("/p"), "trusted"]],
+  },
+  {
+    // SPEC §3.3: every comment is kept. A removed key's trailing comment stays on its own line; an
+    // emptied table with comments of its own keeps its header; one without goes.
+    name: "comments",
+    input: "comments",
+    touched: [0, 1, 2, 3, 4].map((i) => `user:/h/.mind/hooks.json:Stop:0:${i}`),
+    alsoChanged: ["# reviewed 2026-11-02", "  # pinned"],
+    apply: states([0, 1, 2, 3, 4].map((i) => [`user:/h/.mind/hooks.json:Stop:0:${i}`, { trustedHash: null }])),
+    expect: [
+      [S("user:/h/.mind/hooks.json:Stop:0:0"), {}],
+      [S("user:/h/.mind/hooks.json:Stop:0:3"), { enabled: false }],
+      [S("user:/h/.mind/hooks.json:Stop:0:4"), undefined],
+      [["tui", "theme"], "dark"],
+    ],
   },
   {
     name: "first_state",
@@ -243,6 +260,32 @@ function assertOnlyTouchedChanged(before: string, after: string, touched: string
   for (const line of changed) assert(allowed(line), `changed line outside the touched tables: ${JSON.stringify(line)}`);
 }
 
+/** The comments of a TOML text, in order: from each `#` outside a string to the end of its line
+ * (fixture-grade: single-line strings; the multi-line string of real_world holds no `#`). */
+function comments(text: string): string[] {
+  const out: string[] = [];
+  for (const line of text.split(/\r?\n/)) {
+    let quote: string | null = null;
+    for (let i = 0; i < line.length; i++) {
+      const ch = line[i];
+      if (quote !== null) {
+        if (ch === "\\" && quote === '"') i++;
+        else if (ch === quote) quote = null;
+      } else if (ch === '"' || ch === "'") quote = ch;
+      else if (ch === "#") {
+        out.push(line.slice(i).trimEnd());
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/** SPEC §3.3: writes preserve every comment (in order). */
+function assertCommentsKept(before: string, after: string): void {
+  assertEquals(comments(after), comments(before), "every comment is kept");
+}
+
 for (const c of CASES) {
   // An empty file has no line ending to keep.
   for (const mode of c.input === "empty" ? ["lf"] as const : ["lf", "crlf"] as const) {
@@ -252,6 +295,7 @@ for (const c of CASES) {
       const r = c.apply(input);
       assert(r.ok, r.ok ? "" : r.error.message);
       if (UPDATE && mode === "lf") await Deno.writeTextFile(new URL(`${c.name}.expected.toml`, GOLDEN), r.text);
+      assertCommentsKept(input, r.text);
       const rawExpected = await readFixture(`${c.name}.expected.toml`);
       const expected = mode === "crlf" ? crlf(rawExpected) : rawExpected;
       assertEquals(r.text, expected);
@@ -526,6 +570,63 @@ Deno.test({ name: "a symlinked config is written through, the link stays", ignor
     await Deno.readTextFile(`${dir}/dotfiles/config.toml`),
     '# real\n\n[projects."/r"]\ntrust_level = "trusted"\n',
   );
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test({
+  name: "writers reaching one file through two links share the lock beside the target; no update is lost",
+  ignore: WINDOWS,
+}, async () => {
+  const dir = await Deno.makeTempDir({ prefix: "state_writer_" });
+  await Deno.mkdir(`${dir}/dotfiles`);
+  await Deno.mkdir(`${dir}/home-a`);
+  await Deno.mkdir(`${dir}/home-b`);
+  await Deno.writeTextFile(`${dir}/dotfiles/mind.toml`, "# shared\n");
+  await Deno.symlink(`${dir}/dotfiles/mind.toml`, `${dir}/home-a/config.toml`);
+  await Deno.symlink(`${dir}/dotfiles/mind.toml`, `${dir}/home-b/config.toml`);
+  const writes = Array.from(
+    { length: 40 },
+    (_, i) =>
+      writeHookStates(`${dir}/home-${i % 2 ? "a" : "b"}/config.toml`, new Map([[`k:${i}`, { trustedHash: h("a") }]])),
+  );
+  for (const r of await Promise.all(writes)) assert(r.ok, r.ok ? "" : r.error.message);
+  const parsed = smolParse(await Deno.readTextFile(`${dir}/dotfiles/mind.toml`)) as Record<string, unknown>;
+  assertEquals(Object.keys(lookup(parsed, ["hooks", "state"]) as object).length, 40);
+  assert((await Deno.lstat(`${dir}/dotfiles/mind.toml.lock`)).isFile, "the lock sits beside the target");
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test(
+  { name: "a lock path that is a FIFO, a directory or a symlink is refused, file unchanged", ignore: WINDOWS },
+  async () => {
+    for (const plant of ["fifo", "dir", "symlink"] as const) {
+      const { dir, path } = await tempConfig("a = 1\n");
+      if (plant === "fifo") {
+        assert((await new Deno.Command("mkfifo", { args: [`${path}.lock`] }).output()).success);
+      } else if (plant === "dir") await Deno.mkdir(`${path}.lock`);
+      else await Deno.symlink(`${dir}/elsewhere`, `${path}.lock`);
+      // A FIFO opened for writing would block forever: the refusal must come at once.
+      const r = await writeProjectTrust(path, "/r", "trusted");
+      assert(!r.ok && r.error.kind === "io", `${plant}: ${JSON.stringify(r)}`);
+      assertStringIncludes(r.error.message, "not a regular file");
+      assertEquals(await Deno.readTextFile(path), "a = 1\n");
+      if (plant === "symlink") {
+        assert(
+          !(await Deno.lstat(`${dir}/elsewhere`).then(() => true, () => false)),
+          "nothing created",
+        );
+      }
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+);
+
+Deno.test({ name: "a config.toml that is a FIFO is refused at once, not read forever", ignore: WINDOWS }, async () => {
+  const { dir, path } = await tempConfig();
+  assert((await new Deno.Command("mkfifo", { args: [path] }).output()).success);
+  const r = await writeProjectTrust(path, "/r", "trusted");
+  assert(!r.ok && r.error.kind === "io", JSON.stringify(r));
+  assertStringIncludes(r.error.message, "is not a regular file");
   await Deno.remove(dir, { recursive: true });
 });
 

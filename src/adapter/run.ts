@@ -17,6 +17,8 @@ import { absolute } from "../util/paths.ts";
 import { readStdin, writeStdout } from "../util/stdio.ts";
 import { CONTEXT_CAPABLE, type Host, HOST_NAMES, mapHostInput, mapResultToHost } from "./hosts.ts";
 import type { JsonObject } from "../events/types.ts";
+import { sanitize } from "../util/terminal_text.ts";
+import { FastPathRefused } from "../sandbox/fast_path.ts";
 
 /** The outcome of one adapted dispatch, before it is written (exposed for tests and the benchmark). */
 export type AdapterOutcome = { stdout: JsonObject | null; problem: string | null };
@@ -49,6 +51,8 @@ export async function adaptText(host: Host, text: string, options: ParsedOptions
     });
     return { stdout: mapResultToHost(host, ev.event, result, parsed.value as JsonObject), problem: null };
   } catch (e) {
+    // The sandbox's fast path stopping before a stranger's file: the launcher reruns this in the Worker.
+    if (e instanceof FastPathRefused) throw e;
     const msg = e instanceof Error ? e.message : String(e);
     return { stdout: null, problem: `internal error: ${msg.split("\n", 1)[0]}` };
   }
@@ -77,5 +81,5 @@ export async function adapterDispatch(host: Host, options: ParsedOptions): Promi
 
 function report(host: Host, problem: string): void {
   const line = problem.replaceAll(/\s*\n\s*/g, " ");
-  console.error(`mind-hooks: ${line} — no hooks ran; ${HOST_NAMES[host]} proceeds`);
+  console.error(sanitize(`mind-hooks: ${line} — no hooks ran; ${HOST_NAMES[host]} proceeds`));
 }

@@ -13,7 +13,8 @@ import { loadCatalog } from "../config/discovery.ts";
 import { formatWarning } from "../config/warnings.ts";
 import { absolute, join } from "../util/paths.ts";
 import { sandboxPlan } from "../sandbox/launch.ts";
-import type { Grant, SandboxPlan } from "../sandbox/plan.ts";
+import { type Grant, type SandboxPlan, workerPermissions } from "../sandbox/plan.ts";
+import { terminalLines } from "../util/terminal_text.ts";
 
 const HELP = `mind-hooks doctor [options]
 
@@ -29,24 +30,27 @@ Options: --home DIR, --cwd DIR, --profile NAME, -c KEY=VALUE, --hooks-file FILE,
 /** The outcome of one probe. */
 export type ProbeResult = { what: string; denied: boolean; detail: string };
 
-function describe(g: Grant): string {
-  if (g === true) return "unrestricted";
-  if (g === false || g.length === 0) return "none";
-  return g.join(", ");
+function describe(g: Deno.PermissionOptionsObject[keyof Deno.PermissionOptionsObject]): string {
+  if (g === true || g === "inherit") return "unrestricted";
+  if (g === false || g === undefined || (Array.isArray(g) && g.length === 0)) return "none";
+  return (g as (string | URL)[]).map(String).join(", ");
 }
 
-/** The permission table of a plan, one line per kind. */
+/** The kinds `permissionLines` prints, in order, each with the plan's reason when it has one. */
+const KINDS = ["read", "write", "run", "net", "env", "sys", "ffi", "import"] as const;
+
+/**
+ * The permission table of a plan: a line per kind, each followed by its reason's line. Printed from
+ * {@link workerPermissions}, the very object the Worker is started with, so what doctor shows is
+ * what the Worker holds.
+ */
 export function permissionLines(plan: SandboxPlan): string[] {
-  const rows: [string, string, string | undefined][] = [
-    ["read", describe(plan.read), plan.why.read],
-    ["write", describe(plan.write), plan.why.write],
-    ["run", describe(plan.run), plan.why.run],
-    ["net", describe(plan.net), plan.why.net],
-    ["env", "unrestricted", "hooks get the engine's environment (SPEC §7.1)"],
-    ["sys", "none", undefined],
-    ["ffi", "none", undefined],
-  ];
-  return rows.map(([k, v, why]) => `  ${k.padEnd(5)} ${v}${why ? `\n        (${why})` : ""}`);
+  const perms = workerPermissions(plan);
+  const why: Partial<Record<(typeof KINDS)[number], string>> = {
+    ...plan.why,
+    env: "hooks get the engine's environment (SPEC §7.1)",
+  };
+  return KINDS.flatMap((k) => [`  ${k.padEnd(6)} ${describe(perms[k])}`, ...(why[k] ? [`         (${why[k]})`] : [])]);
 }
 
 function outcome(what: string, e: unknown): ProbeResult {
@@ -158,12 +162,13 @@ export async function doctorCommand(args: string[]): Promise<number> {
     for (const n of plan.notes) out.push(`  note: ${n}`);
     const { sandboxReason } = await import("../sandbox/launch.ts");
     const why = await sandboxReason(plan, args);
-    out.push(
-      why
-        ? `  dispatch from ${plan.facts.searchFrom} runs in the sandbox: ${why}`
-        : `  dispatch from ${plan.facts.searchFrom} takes the fast path (only your own and managed files are parsed):` +
-          `\n    static permissions, network revoked unless an MCP server is configured`,
-    );
+    if (why) out.push(`  dispatch from ${plan.facts.searchFrom} runs in the sandbox: ${why}`);
+    else {
+      out.push(
+        `  dispatch from ${plan.facts.searchFrom} takes the fast path (only your own and managed files are parsed):`,
+        `    static permissions, network revoked unless an MCP server is configured`,
+      );
+    }
     out.push("  proof (each must be denied):");
     for (const r of await probeSandbox(plan)) {
       out.push(`    ${r.denied ? "ok  " : "FAIL"} ${r.what}: ${r.detail}`);
@@ -211,6 +216,7 @@ export async function doctorCommand(args: string[]): Promise<number> {
   out.push("");
   if (fixes.length === 0) out.push("nothing to fix");
   else for (const f of fixes) out.push(`fix: ${f}`);
-  console.log(out.join("\n"));
+  // One entry per line, each sanitised whole: paths and warnings come from the input (SPEC §15).
+  console.log(terminalLines(out));
   return fixes.length === 0 ? 0 : 1;
 }

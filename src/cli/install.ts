@@ -18,6 +18,7 @@ import { delegatingCommand, planEdit, SettingsError, unifiedDiff } from "../adap
 import { findLauncher } from "./launcher.ts";
 import { normalizeKeyPath } from "../runner/shell.ts";
 import { writeStdout } from "../util/stdio.ts";
+import { sanitize, terminalLines } from "../util/terminal_text.ts";
 
 /** Usage text of the command. */
 export const INSTALL_HELP = `mind-hooks install claude|codex [--user | --project DIR | --local] [--uninstall]
@@ -193,25 +194,27 @@ export async function installCommand(args: string[]): Promise<number> {
   const after = remove ? null : plan.text;
   if (options["dry-run"]) {
     if (!plan.changed) {
-      console.log(`${path}: already ${uninstall ? "without" : "has"} the mind-hooks entries; nothing to change`);
-    } else {
-      await writeStdout(
-        unifiedDiff(
-          before ?? "",
-          after ?? "",
-          before === null ? "/dev/null" : path,
-          after === null ? "/dev/null" : path,
-        ),
+      console.log(
+        sanitize(`${path}: already ${uninstall ? "without" : "has"} the mind-hooks entries; nothing to change`),
       );
+    } else {
+      // The settings file may be a project's (a stranger's): its lines are shown escaped (SPEC §15).
+      const diff = unifiedDiff(
+        before ?? "",
+        after ?? "",
+        before === null ? "/dev/null" : path,
+        after === null ? "/dev/null" : path,
+      );
+      await writeStdout(terminalLines(diff.split("\n")));
     }
     return 0;
   }
   if (!plan.changed) {
-    console.log(
+    console.log(sanitize(
       `${path}: ${name} ${
         uninstall ? "has no mind-hooks entries" : "already delegates to mind-hooks"
       }; nothing changed`,
-    );
+    ));
     return 0;
   }
   if (after === null) {
@@ -222,18 +225,20 @@ export async function installCommand(args: string[]): Promise<number> {
     if (project !== undefined || !(host === "claude" ? env.CLAUDE_CONFIG_DIR : env.CODEX_HOME)) {
       folderRemoved = await Deno.remove(folder).then(() => true, () => false);
     }
-    console.log(
+    console.log(sanitize(
       `${path}: removed the mind-hooks entries (${plan.events.join(", ")}); the file held nothing else and was ` +
         `deleted${folderRemoved ? `, and so was the empty folder ${folder}` : ""}`,
-    );
+    ));
     return 0;
   }
   await writeAtomic(path, after);
   if (uninstall) {
-    console.log(`${path}: removed the mind-hooks entries (${plan.events.join(", ")})`);
+    console.log(sanitize(`${path}: removed the mind-hooks entries (${plan.events.join(", ")})`));
     return 0;
   }
-  console.log(`${path}: ${name} now delegates ${plan.events.join(", ")} to "${delegatingCommand(host, launcher)}"`);
-  for (const line of trustAdvice(host, path, project !== undefined, launcher)) console.log(line);
+  console.log(
+    sanitize(`${path}: ${name} now delegates ${plan.events.join(", ")} to "${delegatingCommand(host, launcher)}"`),
+  );
+  for (const line of trustAdvice(host, path, project !== undefined, launcher)) console.log(sanitize(line));
   return 0;
 }

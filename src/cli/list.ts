@@ -12,7 +12,7 @@ import { formatWarning } from "../config/warnings.ts";
 import { absolute } from "../util/paths.ts";
 import { buildView, type CatalogView, listData } from "../review/catalog_view.ts";
 import { COVERAGE_NOTE } from "../review/coverage.ts";
-import { sanitize } from "../review/text.ts";
+import { terminalLines } from "../util/terminal_text.ts";
 
 const HELP = `mind-hooks list [--json] [options]
 
@@ -24,7 +24,7 @@ discovery warnings. --json prints the same as one JSON object.
 Options: --home DIR, --cwd DIR, --profile NAME, -c KEY=VALUE, --hooks-file FILE,
          --requirements FILE`;
 
-/** The text form of the list. */
+/** The text form of the list, safe for a terminal (SPEC §15). */
 export function renderList(view: CatalogView): string {
   const out: string[] = [];
   const count = view.hooks.length;
@@ -35,13 +35,12 @@ export function renderList(view: CatalogView): string {
   parts.push(`${view.needReview} need${view.needReview === 1 ? "s" : ""} review`);
   out.push(`${count} hook${count === 1 ? "" : "s"}: ${parts.join(", ")}`);
   if (view.project) {
-    const root = sanitize(view.project.root);
+    const root = view.project.root;
     out.push(
       view.project.trusted
         ? `project ${root}: trusted`
-        : `project ${root}: NOT trusted — its .mind/ hooks are not loaded; to trust it run: ${
-          sanitize(view.project.trustCommand!)
-        }`,
+        : `project ${root}: NOT trusted — its .mind/ hooks are not loaded; to trust it run: ${view.project
+          .trustCommand!}`,
     );
   }
   if (!view.hooksEnabled) out.push("hooks are turned off ([features] hooks = false): no hook runs");
@@ -51,15 +50,13 @@ export function renderList(view: CatalogView): string {
   for (const g of view.groups) {
     out.push(
       "",
-      `${g.layer}  ${sanitize(g.file ?? g.source)}${g.hooks[0].plugin ? `  (plugin ${g.hooks[0].plugin})` : ""}`,
+      `${g.layer}  ${g.file ?? g.source}${g.hooks[0].plugin ? `  (plugin ${g.hooks[0].plugin})` : ""}`,
     );
     for (const h of g.hooks) {
       const run = h.handler.handler.type === "command" ? `command: ${h.summary}` : h.summary;
-      out.push(`  ${sanitize(h.key)}`);
+      out.push(`  ${h.key}`);
       out.push(
-        `    ${h.event}  matcher: ${h.matcher === null ? "(all)" : sanitize(JSON.stringify(h.matcher))}  ${
-          sanitize(run)
-        }`,
+        `    ${h.event}  matcher: ${h.matcher === null ? "(all)" : JSON.stringify(h.matcher)}  ${run}`,
       );
       out.push(
         `    status: ${h.status}  enabled: ${h.enabled ? "yes" : "no"}  coverage: ${h.coverage}${
@@ -72,9 +69,11 @@ export function renderList(view: CatalogView): string {
   out.push("", `Note: ${COVERAGE_NOTE}`);
   if (view.warnings.length) {
     out.push("", `Warnings (${view.warnings.length}):`);
-    for (const w of view.warnings) out.push(`  ${sanitize(formatWarning(w))}`);
+    for (const w of view.warnings) out.push(`  ${formatWarning(w)}`);
   }
-  return out.join("\n") + "\n";
+  // Each entry is one line; every one is sanitised as a whole, so a value holding a line break or an
+  // escape sequence shows it escaped and can never forge a line.
+  return terminalLines(out) + "\n";
 }
 
 /** Runs the command. */

@@ -9,6 +9,7 @@ import { configOptions, envRecord } from "./context.ts";
 import { findProjectRoot, loadCatalog, projectLayerEscape } from "../config/discovery.ts";
 import { absolute, join } from "../util/paths.ts";
 import { writeProjectTrust } from "../trust/state_writer.ts";
+import { sanitize } from "../util/terminal_text.ts";
 
 /** Runs the command. */
 export async function projectCommand(args: string[]): Promise<number> {
@@ -40,9 +41,11 @@ export async function projectCommand(args: string[]): Promise<number> {
     if ("error" in catalog) throw new UsageError(catalog.error);
     const p = catalog.project!;
     console.log(
-      `${p.root}: ${p.trusted ? "trusted" : "not trusted"}${
-        p.trusted ? "" : ` (run: mind-hooks project trust ${p.root})`
-      }`,
+      sanitize(
+        `${p.root}: ${p.trusted ? "trusted" : "not trusted"}${
+          p.trusted ? "" : ` (run: mind-hooks project trust ${p.root})`
+        }`,
+      ),
     );
     return 0;
   }
@@ -51,7 +54,7 @@ export async function projectCommand(args: string[]): Promise<number> {
   if (escape) throw new UsageError(`W_OUTSIDE_ROOT ${escape}; not trusted`);
   const res = await writeProjectTrust(join(cfg.home, "config.toml"), root, action === "trust" ? "trusted" : null);
   if (!res.ok) throw new UsageError(`${join(cfg.home, "config.toml")}: ${res.error.message} (file unchanged)`);
-  console.log(`${action === "trust" ? "trusted" : "untrusted"} project ${root}`);
+  console.log(sanitize(`${action === "trust" ? "trusted" : "untrusted"} project ${root}`));
   if (action === "trust") console.log("its hooks still need review one by one: mind-hooks review (or mind-hooks list)");
   return 0;
 }

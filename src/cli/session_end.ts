@@ -9,6 +9,7 @@ import { parseArgs, UsageError } from "./args.ts";
 import { envRecord, resolveHome, resolveTempDir } from "./context.ts";
 import { endSession } from "../session/end.ts";
 import { spillDir } from "../output/spill.ts";
+import { sanitize } from "../util/terminal_text.ts";
 
 /** Usage text of the command. */
 export const SESSION_END_HELP = `mind-hooks session-end --session ID [--home DIR] [--temp-dir DIR]
@@ -41,9 +42,9 @@ export async function sessionEndCommand(args: string[]): Promise<number> {
   const tempDir = resolveTempDir(options, env, cwd);
   const { killedAsync } = await endSession(home, tempDir, sessionId);
   const hooks = `${killedAsync} running async hook${killedAsync === 1 ? "" : "s"} killed`;
-  console.log(
+  console.log(sanitize(
     `session ${JSON.stringify(sessionId)} ended: ${hooks}, undelivered async output discarded, ` +
       `spilled outputs removed (${spillDir(tempDir, sessionId)})`,
-  );
+  ));
   return 0;
 }

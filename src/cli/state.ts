@@ -10,6 +10,7 @@ import { loadCatalog } from "../config/discovery.ts";
 import { absolute } from "../util/paths.ts";
 import { applyAction, resolveKeys, type TrustAction } from "../trust/actions.ts";
 import { LAYERS } from "../trust/hash.ts";
+import { sanitize } from "../util/terminal_text.ts";
 
 async function stateCommand(action: TrustAction, args: string[]): Promise<number> {
   const { options, positionals } = parseArgs(args, {
@@ -61,7 +62,8 @@ async function stateCommand(action: TrustAction, args: string[]): Promise<number
   const res = await applyAction(catalog, action, resolved.handlers);
   if (!res.ok) throw new UsageError(res.error);
   const past = { trust: "trusted", untrust: "untrusted", enable: "enabled", disable: "disabled" }[action];
-  for (const h of resolved.handlers) console.log(`${past} ${h.key}${action === "trust" ? ` ${h.hash}` : ""}`);
+  // A key holds a file path: it is printed escaped (SPEC §15), and given back unescaped to untrust.
+  for (const h of resolved.handlers) console.log(sanitize(`${past} ${h.key}${action === "trust" ? ` ${h.hash}` : ""}`));
   return 0;
 }
 

@@ -21,6 +21,7 @@ import {
   transcriptPath,
 } from "../session/transcript.ts";
 import { readStdin, writeStdout } from "../util/stdio.ts";
+import { sanitize } from "../util/terminal_text.ts";
 
 /** Usage text of the command. */
 export const TRANSCRIPT_HELP = `mind-hooks transcript append|path|show [options]
@@ -128,7 +129,7 @@ async function append(
   if (!result.ok) {
     if (result.error.kind === "invalid") throw new UsageError(result.error.message);
     // Not bad input and not a bug: the home is not writable. Exit 2 with the cause, not "internal error".
-    console.error(`mind-hooks: cannot append to the transcript: ${result.error.message.split("\n", 1)[0]}`);
+    console.error(sanitize(`mind-hooks: cannot append to the transcript: ${result.error.message.split("\n", 1)[0]}`));
     return 2;
   }
   await writeStdout(result.path + "\n");
@@ -187,7 +188,8 @@ function renderAll(lines: string[]): string[] {
   const out: string[] = [];
   for (const line of lines) {
     const rendered = renderTranscriptLine(line.endsWith("\r") ? line.slice(0, -1) : line);
-    if (rendered !== "") out.push(rendered);
+    // Payloads are model and tool output: shown with their escapes visible (SPEC §15).
+    if (rendered !== "") out.push(sanitize(rendered));
   }
   return out;
 }

@@ -19,7 +19,7 @@ import { collectHandlers } from "../config/handlers.ts";
 import { formatWarning, type Warning, warning, type WarningCode } from "../config/warnings.ts";
 import { absolute, join, realPathOr } from "../util/paths.ts";
 import { PositionIndex } from "../review/positions.ts";
-import { sanitize } from "../review/text.ts";
+import { sanitize } from "../util/terminal_text.ts";
 
 const HELP = `mind-hooks validate [FILE...] [options]
 
@@ -185,11 +185,11 @@ export async function validateCommand(args: string[]): Promise<number> {
   const errors = warnings.filter((w) => ERROR_CODES.has(w.code)).length;
   for (const w of warnings) console.error(sanitize(formatWarning(w)));
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
-  console.log(
+  console.log(sanitize(
     `${plural(checked, "file")} checked: ${plural(errors, "error")}, ${plural(warnings.length - errors, "warning")}${
       errors ? "" : " — ok"
     }`,
-  );
+  ));
   return errors ? 1 : 0;
 }
 

@@ -17,6 +17,7 @@ import { isInside, join, realPathOr } from "../util/paths.ts";
 import { isObject } from "../util/json.ts";
 import { decideFeatures } from "./features.ts";
 import { type McpServers, noServers, readServers, resolveServer, scopedNameWarnings } from "./mcp_servers.ts";
+import { assertMayParseStrangerFile } from "../sandbox/fast_path.ts";
 
 /** Trust status (SPEC §3.4). */
 export type TrustStatus = "managed" | "trusted" | "modified" | "untrusted";
@@ -136,6 +137,42 @@ type LayerFile = {
 };
 
 /**
+ * The trust level the user side (user config.toml, then `-c`) gives the project at `root`, or null
+ * (SPEC §2.3: only these two can trust a project). Shared with the sandbox's fast-path decision.
+ */
+export function projectTrustLevel(
+  userToml: JsonObject | undefined,
+  cli: JsonObject,
+  root: string,
+): string | null {
+  const trust = new Map([
+    ...Object.entries(tableOf(userToml, "projects") ?? {}),
+    ...Object.entries(tableOf(cli, "projects") ?? {}),
+  ]);
+  const entry = trust.get(root);
+  return isObject(entry) && typeof entry.trust_level === "string" ? entry.trust_level : null;
+}
+
+/** The `[plugins]` settings of the user side (user config.toml, then `-c`): discovery loads the
+ * plugin layer whenever this is not empty. Shared with the sandbox's fast-path decision. */
+export function pluginSettings(userToml: JsonObject | undefined, cli: JsonObject): JsonObject {
+  return { ...(tableOf(userToml, "plugins") ?? {}), ...(tableOf(cli, "plugins") ?? {}) };
+}
+
+/** The profile this run loads (`--profile`, `$MIND_PROFILE`, else the user config's `profile`), or
+ * null; a name that is not a plain folder name loads none and is returned as `invalid`. Shared with
+ * the sandbox. */
+export function selectedProfile(
+  opts: Pick<ConfigOptions, "profile">,
+  env: Record<string, string | undefined>,
+  userToml: JsonObject | undefined,
+): { profile: string | null; invalid: string | null } {
+  const name = opts.profile ?? env.MIND_PROFILE ?? (typeof userToml?.profile === "string" ? userToml.profile : null);
+  if (name !== null && (name === "" || /[\\/]|^\.\.?$/.test(name))) return { profile: null, invalid: name };
+  return { profile: name, invalid: null };
+}
+
+/**
  * Why a project's `.mind/` layer must not load: `.mind` is a symlink whose real path leaves the
  * project's real root (SPEC §3.6) — one repository can never borrow another's hooks and trust.
  * Null when it stays inside. `root` is a real path (as {@link findProjectRoot} returns it).
@@ -159,6 +196,8 @@ async function loadLayerDir(
   warnings: Warning[],
   within?: string,
 ): Promise<LayerFile[]> {
+  // Every layer but the user's own ones is a stranger's file (SECURITY.md, the fast path).
+  if (layer !== "user" && layer !== "profile") assertMayParseStrangerFile(`the ${layer} layer ${dir}`);
   const out: LayerFile[] = [];
   for (const [name, kind] of [["config.toml", "toml"], ["hooks.json", "json"]] as const) {
     const path = join(dir, name);
@@ -293,17 +332,15 @@ export async function loadCatalog(
   const userToml = userFiles.find((f) => f.kind === "toml")?.data;
 
   // Profile.
-  let profile: string | null = opts.profile ?? env.MIND_PROFILE ??
-    (typeof userToml?.profile === "string" ? userToml.profile : null);
-  if (profile !== null && (profile === "" || /[\\/]|^\.\.?$/.test(profile))) {
+  const { profile, invalid } = selectedProfile(opts, env, userToml);
+  if (invalid !== null) {
     warnings.push(
       warning(
         "W_BAD_FIELD",
-        `profile name ${JSON.stringify(profile)} is not a plain name; no profile layer loaded`,
+        `profile name ${JSON.stringify(invalid)} is not a plain name; no profile layer loaded`,
         userConfigPath,
       ),
     );
-    profile = null;
   }
   const profileFiles = profile
     ? await loadLayerDir(
@@ -315,16 +352,11 @@ export async function loadCatalog(
     : [];
 
   // Project.
-  const projectTrust = {
-    ...(tableOf(userToml, "projects") ?? {}),
-    ...(tableOf(cli, "projects") ?? {}),
-  };
   let project: ProjectInfo | null = null;
   let projectFiles: LayerFile[] = [];
   const root = await findProjectRoot(opts.cwd, home);
   if (root) {
-    const entry = projectTrust[root];
-    const level = isObject(entry) && typeof entry.trust_level === "string" ? entry.trust_level : null;
+    const level = projectTrustLevel(userToml, cli, root);
     const hookFiles = ["config.toml", "hooks.json"].map((f) => join(root, ".mind", f));
     files.push(...hookFiles);
     const present = await Promise.all(hookFiles.map((f) => Deno.stat(f).then((i) => i.isFile, () => false)));
@@ -348,19 +380,19 @@ export async function loadCatalog(
   }
 
   // Plugins (enabled in the user config or -c).
-  const pluginCfg = {
-    ...(tableOf(userToml, "plugins") ?? {}),
-    ...(tableOf(cli, "plugins") ?? {}),
-  };
+  const pluginCfg = pluginSettings(userToml, cli);
   // Most homes enable no plugin: then the plugin loader is not even imported.
-  const pluginResult = Object.keys(pluginCfg).length === 0
-    ? { handlers: [], warnings: [], plugins: [], servers: new Map() }
-    : await (await import("./plugins.ts")).loadPlugins(home, pluginCfg, files);
+  const hasPlugins = Object.keys(pluginCfg).length > 0;
+  if (hasPlugins) assertMayParseStrangerFile("plugins");
+  const pluginResult = hasPlugins
+    ? await (await import("./plugins.ts")).loadPlugins(home, pluginCfg, files)
+    : { handlers: [], warnings: [], plugins: [], servers: new Map() };
   warnings.push(...pluginResult.warnings);
 
   // CLI layer: -c overrides, then --hooks-file files.
   const cliFiles: LayerFile[] = [];
   for (const hf of opts.hooksFiles ?? []) {
+    assertMayParseStrangerFile(`--hooks-file ${hf}`);
     files.push(hf);
     const real = await realPathOr(hf);
     const loaded = await loadConfigFile(hf, "json");

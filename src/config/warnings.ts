@@ -36,6 +36,7 @@ export const WARNING_CODES = {
   W_MCP_SCOPED: "a project's or plugin's MCP server serves only its own hooks",
   W_MCP_SECRET_IGNORED: "a project's or plugin's MCP server may not take values from the environment; ignored",
   W_DUPLICATE_KEY: "a JSON object repeats a key; the last one is used",
+  W_SPILL_REFUSED: "the spill folder is a symlink, not a folder or another user's; large outputs are not saved",
 } as const;
 
 /** A stable warning code. */

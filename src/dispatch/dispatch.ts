@@ -129,8 +129,18 @@ export async function dispatchEvent(
   // Loaded only when something will run or the Stop loop guard must count.
   let runtime: Runtime | null = null;
   const rt = async () => runtime ??= await import("./runtime.ts");
-  const spill = async (text: string, limit: number) =>
-    (await rt()).spillIfLarge(text, { limit, tempDir: ctx.tempDir, sessionId });
+  let spillRefused = false;
+  const spill = async (text: string, limit: number) => {
+    const r = await (await rt()).spillIfLarge(text, { limit, tempDir: ctx.tempDir, sessionId });
+    if (r.refused !== null && !spillRefused) {
+      // One warning per dispatch, however many outputs were cut (SPEC §10: preview, no path).
+      spillRefused = true;
+      result.warnings.push(
+        warning("W_SPILL_REFUSED", `${r.refused}: large outputs are cut to a preview and not saved`, ctx.tempDir),
+      );
+    }
+    return r;
+  };
 
   if (ctx.takeAsync) {
     // Async runners spill each result with its handler's limit before storing it (SPEC §10).

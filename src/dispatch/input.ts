@@ -12,6 +12,7 @@ import { formatIssue, type JsonSchema, validateJson } from "../schema/validate.t
 import { type Warning, warning } from "../config/warnings.ts";
 import { toCompatTool } from "../matching/tool_names.ts";
 import { formatValuePath, TOO_DEEP, tooDeepPath } from "../util/nesting.ts";
+import { sanitize } from "../util/terminal_text.ts";
 
 /** A validated event, in the host's form. */
 export type EventInput = {
@@ -22,14 +23,11 @@ export type EventInput = {
 
 /**
  * A message as one line: V8's JSON.parse errors quote a piece of the input, which may hold line
- * breaks or other control characters; they are escaped, and the whole is capped.
+ * breaks or other control characters; they are escaped (the shared terminal sanitiser), and the
+ * whole is capped.
  */
 export function oneLine(message: string, max = 300): string {
-  const escaped = message.replace(
-    // deno-lint-ignore no-control-regex -- control characters are exactly what must be escaped
-    /[\u0000-\u001f\u007f\u2028\u2029]/g,
-    (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0"),
-  );
+  const escaped = sanitize(message);
   return escaped.length > max ? escaped.slice(0, max) + "…" : escaped;
 }
 

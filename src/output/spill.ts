@@ -8,6 +8,7 @@
 
 import { absolute, join } from "../util/paths.ts";
 import { safeSessionSegment } from "../session/session_id.ts";
+import { prepareSpillFolder, type Refusal, removeSpillFolder } from "./spill_folder.ts";
 
 /**
  * The default `additionalContextLimit`, in approximate tokens. §10 also applies it to PostToolUse
@@ -33,6 +34,8 @@ export type SpillResult = {
   path: string | null;
   /** Approximate tokens of the original input. */
   tokens: number;
+  /** Why the spill folder was refused (a symlink, not a folder, another user's; one line), else null. */
+  refused: Refusal;
 };
 
 /** Options of {@link spillIfLarge}. */
@@ -80,11 +83,13 @@ export function estimateTokens(text: string): number {
  * @param sessionId any session id (sanitized with `safeSessionSegment`)
  */
 export function spillDir(tempDir: string, sessionId: string): string {
+  return join(spillRoot(tempDir), safeSessionSegment(sessionId));
+}
+
+/** The root of every session's spill folder: `<tempDir>/hook_outputs`. */
+export function spillRoot(tempDir: string): string {
   // Absolute, because the path is shown to the model, which may read it from another directory.
-  return absolute(
-    join(tempDir, "hook_outputs", safeSessionSegment(sessionId)),
-    Deno.cwd(),
-  );
+  return absolute(join(tempDir, "hook_outputs"), Deno.cwd());
 }
 
 /**
@@ -109,19 +114,21 @@ export async function spillIfLarge(
   const bytes = utf8Length(text);
   const tokens = Math.ceil(bytes / BYTES_PER_TOKEN);
   if (opts.limit <= 0 || tokens <= opts.limit) {
-    return { text, spilled: false, path: null, tokens };
+    return { text, spilled: false, path: null, tokens, refused: null };
   }
-  const path = await saveFullText(text, opts.tempDir, opts.sessionId);
+  const saved = await saveFullText(text, opts.tempDir, opts.sessionId);
   return {
-    text: buildPreview(text, bytes, opts.limit, path),
+    text: buildPreview(text, bytes, opts.limit, saved.path),
     spilled: true,
-    path,
+    path: saved.path,
     tokens,
+    refused: saved.refused,
   };
 }
 
 /**
- * Deletes a session's spill folder and everything in it; a missing folder is not an error.
+ * Deletes a session's spill folder and everything in it, following no link (src/output/spill_folder.ts);
+ * a missing folder is not an error.
  *
  * @param tempDir root of spilled outputs
  * @param sessionId the ending session
@@ -131,27 +138,29 @@ export async function removeSessionSpill(
   sessionId: string,
 ): Promise<void> {
   try {
-    await Deno.remove(spillDir(tempDir, sessionId), { recursive: true });
+    await removeSpillFolder(spillRoot(tempDir), spillDir(tempDir, sessionId));
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
   }
 }
 
-/** Writes the full text to a fresh file; returns its path, or `null` when that fails. */
+/** Writes the full text to a fresh file (0600, never an existing name); returns its path, or `null`
+ * with the refusal when the folder may not be used, or with none when the write failed. */
 async function saveFullText(
   text: string,
   tempDir: string,
   sessionId: string,
-): Promise<string | null> {
+): Promise<{ path: string | null; refused: Refusal }> {
   const dir = spillDir(tempDir, sessionId);
   const path = join(dir, `${crypto.randomUUID()}.txt`);
   try {
-    await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+    const refused = await prepareSpillFolder(spillRoot(tempDir), dir);
+    if (refused !== null) return { path: null, refused };
     await Deno.writeTextFile(path, text, { createNew: true, mode: 0o600 });
-    return path;
+    return { path, refused: null };
   } catch {
     // Spilling must never fail the hook run: the caller still gets a bounded preview (§10).
-    return null;
+    return { path: null, refused: null };
   }
 }
 

@@ -17,7 +17,8 @@ import type { ReviewApp } from "./app.ts";
 import type { HookView } from "./catalog_view.ts";
 import { COVERAGE_NOTE, COVERAGE_TEXT } from "./coverage.ts";
 import { lineDiff } from "./diff.ts";
-import { displayWidth, fit, sanitize, truncate, wrap } from "./text.ts";
+import { displayWidth, fit, truncate, wrap } from "./text.ts";
+import { sanitize } from "../util/terminal_text.ts";
 
 /** SGR styles used on screen. */
 export type Style = "bold" | "dim" | "reverse" | "red" | "green" | "yellow" | "cyan" | "magenta";
@@ -54,7 +55,8 @@ function paint(row: Row, width: number, color: boolean, fill: Style[] = []): str
   let used = 0;
   for (const seg of row) {
     if (used >= width) break;
-    const text = truncate(seg.text, width - used);
+    // Sanitised again here (idempotent), so no text reaches the screen unescaped even if a caller forgot.
+    const text = truncate(sanitize(seg.text), width - used);
     used += displayWidth(text);
     const styles = [...fill, ...(seg.styles ?? [])].filter((s) => color || !COLOURS.has(s));
     out += styles.length ? `\x1b[${styles.map((s) => SGR[s]).join(";")}m${text}\x1b[0m` : text;

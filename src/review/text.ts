@@ -1,26 +1,9 @@
 /**
- * Terminal text helpers shared by `list` and `review`: making untrusted text
- * (hook commands, file paths) safe to print, measuring its width in terminal
- * cells, and cutting, padding or wrapping it to a width.
- *
- * Why sanitize: a hook definition is attacker-controlled input from a cloned
- * repository. A command holding escape sequences could repaint the review
- * screen (hiding what really runs) or reprogram the terminal, so every control
- * character is shown as a visible `\xNN` / `\n` escape instead of being sent.
+ * Terminal text helpers of `review`: measuring text in terminal cells, and
+ * cutting, padding or wrapping it to a width. Making untrusted text safe to
+ * print is `sanitize` in src/util/terminal_text.ts, shared by every command.
  * @module
  */
-
-/** Replaces control characters (C0, DEL, C1) and bidi overrides with visible escapes. */
-export function sanitize(text: string): string {
-  // deno-lint-ignore no-control-regex
-  return text.replace(/[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => {
-    if (c === "\n") return "\\n";
-    if (c === "\t") return "\\t";
-    if (c === "\r") return "\\r";
-    const code = c.charCodeAt(0);
-    return code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
-  });
-}
 
 /** Terminal cells taken by one code point: 0 for combining marks, 2 for wide (CJK, fullwidth, emoji), else 1. */
 export function charWidth(cp: number): number {

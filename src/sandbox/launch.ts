@@ -16,7 +16,7 @@
  * @module
  */
 import { buildPlan, type PlanFacts, resolveFacts, type SandboxPlan, workerPermissions } from "./plan.ts";
-import { absolute, join } from "../util/paths.ts";
+import { asFastPath, FastPathRefused } from "./fast_path.ts";
 import { readStdinBytes } from "../util/stdio.ts";
 
 /** The Worker name prefix that marks code running inside the sandbox. */
@@ -146,62 +146,18 @@ function eventCwd(bytes: Uint8Array): string | undefined {
 /** Commands whose plan may include MCP servers (net for HTTP ones; run for stdio ones in serve). */
 const MCP_COMMANDS = new Set(["dispatch", "doctor", "serve"]);
 
-/**
- * Whether any file that may define `[mcp_servers]` mentions them. A plain text search, not a parse:
- * the launcher must not parse what strangers wrote. A miss (e.g. a key spelled with escapes) only
- * leaves net closed, so the MCP call fails with a clear error; it never widens anything.
- */
-async function mentionsMcp(plan: { facts: PlanFacts }, args: readonly string[]): Promise<boolean> {
-  if (args.some((a) => a.includes("mcp_servers"))) return true;
-  const { home, searchFrom } = plan.facts;
-  const files = [join(home, "config.toml"), join(home, "hooks.json")];
-  try {
-    for await (const e of Deno.readDir(join(home, "profiles"))) {
-      files.push(join(home, "profiles", e.name, "config.toml"), join(home, "profiles", e.name, "hooks.json"));
-    }
-  } catch { /* no profiles */ }
-  // A plugin declares its own servers in its manifest (`mcpServers`) or its `.mcp.json` (SPEC §2.6).
-  try {
-    for await (const e of Deno.readDir(join(home, "plugins"))) {
-      const root = join(home, "plugins", e.name);
-      files.push(
-        join(root, ".mcp.json"),
-        ...["mind", "codex", "claude"].map((m) => join(root, `.${m}-plugin`, "plugin.json")),
-      );
-    }
-  } catch { /* no plugins */ }
-  for (let dir = searchFrom, i = 0; i < 4096; i++) {
-    const mind = join(dir, ".mind");
-    if (mind !== home) files.push(join(mind, "config.toml"), join(mind, "hooks.json"));
-    const parent = dir.replace(/[\\/][^\\/]*$/, "") || "/";
-    if (parent === dir || dir === "/") break;
-    dir = parent;
-  }
-  for (let i = 0; i < args.length; i++) {
-    if (args[i] === "--hooks-file" && args[i + 1]) files.push(absolute(args[i + 1], Deno.cwd()));
-    else if (args[i].startsWith("--hooks-file=")) files.push(absolute(args[i].slice(13), Deno.cwd()));
-  }
-  for (const f of files) {
-    try {
-      const info = await Deno.stat(f);
-      if (!info.isFile || info.size > 16 * 1024 * 1024) continue;
-      if (/mcp_servers|mcpServers/.test(await Deno.readTextFile(f))) return true;
-    } catch { /* missing or unreadable: nothing to grant */ }
-  }
-  return false;
+/** The options the sandbox Worker of `plan` is started with: its permissions are exactly
+ * {@link workerPermissions} of the plan, the one function `doctor` prints from. */
+export function workerOptions(plan: SandboxPlan): WorkerOptions {
+  return {
+    type: "module",
+    name: `${SANDBOX_WORKER_NAME}:${plan.command}`,
+    deno: { permissions: workerPermissions(plan) },
+  };
 }
 
 function startWorker(plan: SandboxPlan): Worker {
-  return new Worker(new URL("../../main.ts", import.meta.url), {
-    type: "module",
-    name: `${SANDBOX_WORKER_NAME}:${plan.command}`,
-    deno: {
-      permissions: {
-        ...workerPermissions(plan),
-        read: plan.read === true ? true : [...(plan.read || []), "/work/main"],
-      },
-    },
-  });
+  return new Worker(new URL("../../main.ts", import.meta.url), workerOptions(plan));
 }
 
 /** Runs one Worker to completion; resolves with its reply, or rejects with its uncaught error. */
@@ -230,56 +186,12 @@ async function planMcp(plan: SandboxPlan): Promise<{ hosts: string[]; programs: 
 
 /**
  * Whether a dispatch may skip the Worker: nothing it will parse was written by a stranger. A project's
- * `.mind/` files are parsed only when the project is trusted, which needs `[projects."<root>"]` in the
- * user's config.toml (or a `-c` value); plugins and `--hooks-file` files are parsed whenever present.
- * So the fast path is taken when no plugin is installed, no `--hooks-file` is given, and no `.mind`
- * in reach of the project search has its folder named in the user's config.toml or the command line.
- * The text test errs towards the sandbox: a name it cannot rule out (or a config it cannot read)
- * sends the run to the Worker. Returns the reason to sandbox, or null for the fast path.
+ * `.mind/` files are parsed only when the project is trusted (in the user's config.toml or by `-c`);
+ * plugins are loaded when configured; `--hooks-file` files whenever given. Decided from the parsed
+ * user configuration (src/sandbox/reach.ts). Returns the reason to sandbox, or null for the fast path.
  */
 export async function sandboxReason(plan: { facts: PlanFacts }, args: readonly string[]): Promise<string | null> {
-  if (args.some((a) => a === "--hooks-file" || a.startsWith("--hooks-file="))) return "--hooks-file is given";
-  try {
-    for await (const _ of Deno.readDir(join(plan.facts.home, "plugins"))) return "plugins are installed";
-  } catch { /* no plugins folder */ }
-  const realHome = await Deno.realPath(plan.facts.home).catch(() => plan.facts.home);
-  // The engine searches from the real path of the start; the start as given may have other
-  // ancestors (a symlinked folder), so both chains are looked at.
-  const start = plan.facts.searchFrom;
-  const realStart = await Deno.realPath(start).catch(() => start);
-  const roots: string[] = [];
-  for (const from of new Set([start, realStart])) {
-    for (let dir = from, i = 0; i < 4096; i++) {
-      const mind = join(dir, ".mind");
-      if (mind !== plan.facts.home && mind !== realHome) {
-        try {
-          await Deno.lstat(mind);
-          roots.push(dir, await Deno.realPath(dir).catch(() => dir));
-        } catch { /* not here */ }
-      }
-      const parent = dir.replace(/[\\/][^\\/]*$/, "") || "/";
-      if (parent === dir || dir === "/") break;
-      dir = parent;
-    }
-  }
-  if (roots.length === 0) return null;
-  let text = args.join("\n");
-  try {
-    const config = join(plan.facts.home, "config.toml");
-    const info = await Deno.stat(config);
-    if (info.size > 16 * 1024 * 1024) return "the user config.toml is too large to rule out a trusted project";
-    text += "\n" + await Deno.readTextFile(config);
-  } catch (e) {
-    if (!(e instanceof Deno.errors.NotFound)) {
-      return "the user config.toml cannot be read to rule out a trusted project";
-    }
-  }
-  for (const root of new Set(roots)) {
-    if (text.includes(root) || text.includes(JSON.stringify(root).slice(1, -1))) {
-      return `a trusted project layer may be in reach (${join(root, ".mind")})`;
-    }
-  }
-  return null;
+  return (await (await import("./reach.ts")).reach(plan.facts, args, Deno.env.toObject())).sandbox;
 }
 
 async function launch(name: string, args: string[], run: () => Promise<number>): Promise<number> {
@@ -292,15 +204,24 @@ async function launch(name: string, args: string[], run: () => Promise<number>):
     evCwd = eventCwd(stdin);
   }
   const input = { command: name, args, env, processCwd, eventCwd: evCwd };
-  const facts = { facts: resolveFacts(input) };
-  const mcp = MCP_COMMANDS.has(name) && await mentionsMcp(facts, args);
-  if (name === "dispatch" && env.MIND_HOOKS_SANDBOX !== "always" && await sandboxReason(facts, args) === null) {
+  const facts = resolveFacts(input);
+  const reached = MCP_COMMANDS.has(name)
+    ? await (await import("./reach.ts")).reach(facts, args, env)
+    : { sandbox: null, mcp: false };
+  const mcp = reached.mcp;
+  if (name === "dispatch" && env.MIND_HOOKS_SANDBOX !== "always" && reached.sandbox === null) {
     // The fast path (SECURITY.md): only the user's and the administrator's files are parsed, so the
     // Worker's start (~20 ms, as much as the runtime's own) is not paid. What the run provably does
     // not need is still revoked from the process: the network, unless an MCP server is configured.
     if (!mcp) await Deno.permissions.revoke({ name: "net" });
     if (stdin) replayStdin(stdin);
-    return await run();
+    try {
+      return await asFastPath(run);
+    } catch (e) {
+      // Discovery met a stranger's file the decision did not foresee (it changed meanwhile): it
+      // parsed nothing of it, and the command wrote nothing yet. Run it again, in the Worker.
+      if (!(e instanceof FastPathRefused)) throw e;
+    }
   }
   // The Worker runs main.ts, which takes its command from the process arguments: they must be these.
   if (Deno.args.length !== args.length + 1 || Deno.args[0] !== name || args.some((a, i) => Deno.args[i + 1] !== a)) {

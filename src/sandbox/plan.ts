@@ -11,7 +11,7 @@
  * happens only inside the sandbox.
  * @module
  */
-import { absolute, join } from "../util/paths.ts";
+import { absolute, atomicTempPath, join } from "../util/paths.ts";
 import { launcherCandidates, launcherProgram } from "../cli/launcher.ts";
 
 /** One permission of the plan: `true` = unrestricted, `false` = none, a list = only those. */
@@ -27,10 +27,11 @@ export type SandboxPlan = {
   net: Grant;
   /** The engine hands its environment to hooks (SPEC §7.1), so it may read it. */
   env: true;
-  sys: false;
+  /** Only the process's own uid (`Deno.uid()`), for the spill folder's owner check (SPEC §10). */
+  sys: false | ["uid"];
   ffi: false;
   /** Why each non-empty grant is there, one line per kind, for `doctor` and SECURITY.md. */
-  why: Partial<Record<"read" | "write" | "run" | "net", string>>;
+  why: Partial<Record<"read" | "write" | "run" | "net" | "sys", string>>;
   /** Deliberate widenings (e.g. `run` unrestricted because LD_PRELOAD is set), each one line. */
   notes: string[];
   /** Resolved facts the launcher and `doctor` reuse. */
@@ -214,6 +215,28 @@ const CONFIG_COMMANDS = new Set([
   "transcript",
 ]);
 
+/** Commands that write trust state into the user config.toml (src/trust/state_writer.ts). */
+const STATE_COMMANDS = new Set(["trust", "untrust", "enable", "disable", "project", "review"]);
+
+/**
+ * The files a state write really touches when the user's config.toml is a symlink (dotfile
+ * managers: `~/.mind/config.toml -> ~/dotfiles/mind.toml`): the writer writes through the link,
+ * so it reads and replaces the link's real target, locks the `.lock` beside it, and renames its
+ * temp file (one name per process, `atomicTempPath`) over it. Exactly those three are granted, not
+ * the target's folder (which may be the whole home directory). Empty when the config is no symlink
+ * (the home grant covers it) or leads nowhere.
+ */
+export async function configLinkTargets(home: string, pid: number): Promise<string[]> {
+  const config = join(home, "config.toml");
+  try {
+    if (!(await Deno.lstat(config)).isSymlink) return [];
+  } catch {
+    return [];
+  }
+  const target = await real(config);
+  return target === null ? [] : [target, `${target}.lock`, atomicTempPath(target, pid)];
+}
+
 /** The paths and programs of one run, from the command line and the environment alone (no file access). */
 export function resolveFacts(input: PlanInput): PlanFacts {
   const os = input.os ?? Deno.build.os;
@@ -280,6 +303,17 @@ export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
   await add(writes, home);
   const writeWhy = ["the home (state, trusted copies, logs, sessions, async jobs)"];
 
+  if (STATE_COMMANDS.has(cmd)) {
+    const linked = await configLinkTargets(home, Deno.pid);
+    for (const p of linked) {
+      reads.add(p);
+      writes.add(p);
+    }
+    if (linked.length > 0) {
+      readWhy.push("the symlinked config.toml's target, its lock and temp file");
+      writeWhy.push("the symlinked config.toml's target, its lock and temp file (written through)");
+    }
+  }
   if (cmd === "validate") {
     for (const f of positionals) await add(reads, absolute(f, cwd));
     readWhy.push("the files named on the command line");
@@ -321,10 +355,17 @@ export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
     writeWhy.push("the host's settings folder");
   }
   if (ENGINE_COMMANDS.has(cmd) || cmd === "serve") {
-    await add(reads, spillDir);
-    await add(writes, spillDir);
+    // The temp root may be a link (macOS /tmp), the spill root must not be (src/output/spill_folder.ts):
+    // the grant is the spill root under the temp root's two forms, never where a planted link leads.
+    const realTemp = await real(facts.tempRoot);
+    for (const p of new Set([spillDir, ...(realTemp ? [join(realTemp, "hook_outputs")] : [])])) {
+      reads.add(p);
+      writes.add(p);
+    }
     readWhy.push("the spill folder");
     writeWhy.push("the spill folder (<temp>/hook_outputs)");
+    plan.sys = ["uid"];
+    plan.why.sys = "uid only: a spill folder owned by another user is refused";
     const programs = [...shells, selfProgram(), ...(input.mcp?.programs ?? [])];
     plan.run = [...new Set(programs)];
     plan.why.run = "the hook shell, /bin/sh (process-group signals), this engine (the async runner)" +

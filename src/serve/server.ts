@@ -38,6 +38,7 @@ import {
   INTERNAL_ERROR,
   INVALID_PARAMS,
   INVALID_REQUEST,
+  LineSplitter,
   METHOD_NOT_FOUND,
   notificationLine,
   parseMessage,
@@ -45,6 +46,7 @@ import {
   RpcError,
   type RpcId,
   SHUTTING_DOWN,
+  type SplitLine,
 } from "./jsonrpc.ts";
 import { requestOptions } from "./options.ts";
 import { catalogLogEntries, dispatchLogEntries, LogQueue } from "./log_queue.ts";
@@ -52,7 +54,7 @@ import { catalogLogEntries, dispatchLogEntries, LogQueue } from "./log_queue.ts"
 /** The methods a host may call. */
 export const METHODS = ["dispatch", "transcript/append", "session/end", "hooks/list", "shutdown"] as const;
 
-/** Longest accepted line (UTF-16 units); a longer one is answered with an error and skipped, so memory stays bounded. */
+/** Longest accepted line in bytes; a longer one is answered with an error and skipped, so memory stays bounded. */
 export const MAX_LINE_BYTES = 64 * 1024 * 1024;
 /** Dispatches handled at once; more wait their turn (each may run up to 64 hooks of its own). */
 export const MAX_CONCURRENT_DISPATCHES = 64;
@@ -160,6 +162,7 @@ export class HookServer {
   readonly #work = new Set<Promise<unknown>>();
   #shuttingDown = false;
   #stopReading: (() => void) | null = null;
+  readonly #lines = new LineSplitter(MAX_LINE_BYTES);
 
   /** @param setup defaults, environment and the output sink */
   constructor(setup: ServeSetup) {
@@ -176,6 +179,11 @@ export class HookServer {
     return this.#cache.loads;
   }
 
+  /** The input bytes searched for line breaks and copied so far (tests: framing is linear). */
+  get framing(): { scannedBytes: number; copiedBytes: number } {
+    return { scannedBytes: this.#lines.scannedBytes, copiedBytes: this.#lines.copiedBytes };
+  }
+
   /**
    * Reads messages from `input` until end of input or a `shutdown` request; returns the exit code
    * once every response is written. End of input shuts down like `shutdown`, without a reply.
@@ -185,39 +193,28 @@ export class HookServer {
     const stopped = new Promise<null>((resolve) => {
       this.#stopReading = () => resolve(null);
     });
-    const decoder = new TextDecoder();
-    let buf = "";
-    let skipping = false;
+    // Byte-level framing, linear in the input (SPEC §15): a long line arriving in many chunks is
+    // never re-searched or re-concatenated as a whole per chunk.
+    const lines = this.#lines;
+    const take = (batch: SplitLine[]) => {
+      for (const line of batch) {
+        if (this.#shuttingDown) return;
+        // An endless line is answered once, as soon as it passes the limit; the rest of it is dropped.
+        if (line === null) {
+          this.#out.send(
+            errorLine(null, new RpcError(INVALID_REQUEST, `a line longer than ${MAX_LINE_BYTES} bytes was skipped`)),
+          );
+        } else this.#accept(line);
+      }
+    };
     try {
       while (!this.#shuttingDown) {
         const chunk = await Promise.race([reader.read(), stopped]);
         if (chunk === null || chunk.done) break;
-        buf += decoder.decode(chunk.value, { stream: true });
-        let nl: number;
-        while ((nl = buf.indexOf("\n")) >= 0 && !this.#shuttingDown) {
-          const line = buf.slice(0, nl);
-          buf = buf.slice(nl + 1);
-          if (skipping) {
-            skipping = false;
-            continue;
-          }
-          this.#accept(line);
-        }
-        if (buf.length > MAX_LINE_BYTES) {
-          // An endless line: answer once, then drop input up to its end.
-          this.#out.send(
-            errorLine(
-              null,
-              new RpcError(INVALID_REQUEST, `a line longer than ${MAX_LINE_BYTES} characters was skipped`),
-            ),
-          );
-          buf = "";
-          skipping = true;
-        }
+        take(lines.push(chunk.value));
       }
       if (!this.#shuttingDown) {
-        buf += decoder.decode();
-        if (buf.trim() !== "" && !skipping) this.#accept(buf);
+        take(lines.end());
         await this.shutdown();
       }
     } finally {

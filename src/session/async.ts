@@ -21,7 +21,11 @@ export const ASYNC_SLOTS = 8;
 /** How often a queued job looks for a free slot. */
 const SLOT_POLL_MS = 25;
 
-/** The session's async folder. */
+/** Modes of the async folders and files (before the umask, which can only narrow them). */
+const PRIVATE_DIR = 0o700;
+const PRIVATE_FILE = 0o600;
+
+/** The folder of a session's async jobs and results: `$MIND_HOME/tmp/async/<safe session id>`. */
 export function asyncDir(home: string, sessionId: string): string {
   return join(home, "tmp", "async", safeSessionSegment(sessionId));
 }
@@ -62,7 +66,8 @@ export function startDetachedAsync(
 ): (jobs: AsyncJob[], sessionId: string) => Promise<void> {
   return async (jobs, sessionId) => {
     const dir = asyncDir(home, sessionId);
-    await Deno.mkdir(join(dir, "jobs"), { recursive: true });
+    // Owner-only: jobs hold the hook input (prompts, tool input), results the hooks' output.
+    await Deno.mkdir(join(dir, "jobs"), { recursive: true, mode: PRIVATE_DIR });
     const files: string[] = [];
     for (const job of jobs) {
       const file = join(
@@ -70,7 +75,7 @@ export function startDetachedAsync(
         "jobs",
         `${Date.now()}-${crypto.randomUUID()}.json`,
       );
-      await Deno.writeTextFile(file, JSON.stringify({ ...job, sessionId }));
+      await Deno.writeTextFile(file, JSON.stringify({ ...job, sessionId }), { createNew: true, mode: PRIVATE_FILE });
       files.push(file);
     }
     const [program, ...args] = selfCommand();
@@ -141,7 +146,7 @@ async function acquireSlot(
 /** Creates `dir` (its parent must exist); false when the parent is gone. */
 async function mkdirQuiet(dir: string): Promise<boolean> {
   try {
-    await Deno.mkdir(dir);
+    await Deno.mkdir(dir, { mode: PRIVATE_DIR });
   } catch (e) {
     if (e instanceof Deno.errors.AlreadyExists) return true;
     return false;
@@ -183,7 +188,7 @@ async function publishResult(dir: string, jobFile: string, result: AsyncResult):
   const tmp = join(results, `.${name}.tmp`);
   const final = join(results, `${name}.json`);
   try {
-    await Deno.writeTextFile(tmp, JSON.stringify(result));
+    await Deno.writeTextFile(tmp, JSON.stringify(result), { createNew: true, mode: PRIVATE_FILE });
     await Deno.rename(tmp, final);
   } catch {
     await Deno.remove(tmp).catch(() => {});

@@ -12,8 +12,11 @@
  * - **Atomic.** The new text goes to a sibling temp file that is fsynced and renamed over the
  *   target, so a reader (or a crash, even `kill -9`) sees the old file or the new one, never a torn
  *   one. The original file mode is kept.
- * - **Serialized.** Writers take an exclusive `flock` on the sibling `config.toml.lock` and re-read
- *   the file under it, so concurrent writers in separate processes lose nothing.
+ * - **Serialized.** Writers take an exclusive `flock` on the sibling `<file>.lock` of the file they
+ *   really write (a symlinked `config.toml` is written through: its target, and the lock beside
+ *   it, so writers reaching it through different links share one lock) and re-read the file under
+ *   it, so concurrent writers in separate processes lose nothing. A lock path that is not a regular
+ *   file (a FIFO, a directory, a symlink someone planted) is refused.
  *
  * A file that does not parse is never touched: the caller gets a one-line `parse` error with line
  * and column.
@@ -30,6 +33,7 @@
 
 import { parse as parseToml } from "smol-toml";
 import { MAX_NESTING, TOO_DEEP, tooDeepPath } from "../util/nesting.ts";
+import { atomicTempPath } from "../util/paths.ts";
 
 /** Why a state write failed: the file (or the edit's result) is not valid TOML or has a shape the
  * writer will not edit (`parse`), or the file system refused (`io`). */
@@ -117,27 +121,67 @@ export async function editTomlFile(
   configPath: string,
   edit: (text: string) => string,
 ): Promise<StateWriteResult> {
-  let lock: Deno.FsFile;
   try {
     await Deno.mkdir(dirname(configPath), { recursive: true });
-    lock = await Deno.open(`${configPath}.lock`, { read: true, write: true, create: true });
   } catch (e) {
-    return ioError(`cannot open lock file ${configPath}.lock`, e);
+    return ioError(`cannot create ${dirname(configPath)}`, e);
+  }
+  // The link may be re-pointed between resolving it and holding the lock: resolve again under the
+  // lock, and start over (a few times) if it now leads elsewhere.
+  for (let attempt = 0; attempt < RELINK_ATTEMPTS; attempt++) {
+    const target = await writeTarget(configPath);
+    if (typeof target !== "string") return target;
+    const lock = await openLock(`${target}.lock`);
+    if (!(lock instanceof Deno.FsFile)) return lock;
+    try {
+      try {
+        await lock.lock(true);
+      } catch (e) {
+        return ioError(`cannot lock ${target}.lock`, e);
+      }
+      if ((await writeTarget(configPath)) === target) return await editLocked(target, edit);
+    } finally {
+      // Closing the descriptor releases the flock as well; unlock first so the release does not
+      // depend on when the runtime actually closes it.
+      try {
+        await lock.unlock();
+      } catch { /* closing below releases it anyway */ }
+      lock.close();
+    }
+  }
+  return { ok: false, error: { kind: "io", message: `${configPath} keeps being re-linked; not written, try again` } };
+}
+
+/** How often {@link editTomlFile} starts over when the config's symlink changes under it. */
+const RELINK_ATTEMPTS = 3;
+
+/** The file a write of `configPath` really replaces: its real path (a symlinked config is written
+ * through, the link stays), or `configPath` itself when it does not exist yet. */
+async function writeTarget(configPath: string): Promise<string | StateWriteResult> {
+  try {
+    return await Deno.realPath(configPath);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return configPath;
+    return ioError(`cannot resolve ${configPath}`, e);
+  }
+}
+
+/** Opens (creating) the lock file; a path that exists as anything but a regular file is refused:
+ * opening a planted FIFO would block forever, and a symlink would lead the lock (and its creation)
+ * elsewhere. */
+async function openLock(path: string): Promise<Deno.FsFile | StateWriteResult> {
+  try {
+    const info = await Deno.lstat(path);
+    if (!info.isFile) {
+      return { ok: false, error: { kind: "io", message: `${path} is not a regular file; refusing it as the lock` } };
+    }
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) return ioError(`cannot open lock file ${path}`, e);
   }
   try {
-    try {
-      await lock.lock(true);
-    } catch (e) {
-      return ioError(`cannot lock ${configPath}.lock`, e);
-    }
-    return await editLocked(configPath, edit);
-  } finally {
-    // Closing the descriptor releases the flock as well; unlock first so the release does not
-    // depend on when the runtime actually closes it.
-    try {
-      await lock.unlock();
-    } catch { /* closing below releases it anyway */ }
-    lock.close();
+    return await Deno.open(path, { read: true, write: true, create: true });
+  } catch (e) {
+    return ioError(`cannot open lock file ${path}`, e);
   }
 }
 
@@ -192,19 +236,16 @@ const STALE_TEMP_MS = 60_000;
 /** Mode of a newly created config: it holds trust decisions and may hold MCP credentials. */
 const NEW_FILE_MODE = 0o600;
 
-async function editLocked(configPath: string, edit: (text: string) => string): Promise<StateWriteResult> {
-  // Write through a symlinked config (dotfile managers) instead of replacing the link.
-  let target = configPath;
-  try {
-    target = await Deno.realPath(configPath);
-  } catch (e) {
-    if (!(e instanceof Deno.errors.NotFound)) return ioError(`cannot resolve ${configPath}`, e);
-  }
-
+/** The edit itself, under the lock; `target` is the resolved file (see {@link writeTarget}). */
+async function editLocked(target: string, edit: (text: string) => string): Promise<StateWriteResult> {
   let bytes: Uint8Array | null = null;
   let info: Deno.FileInfo | null = null;
   try {
     info = await Deno.stat(target);
+    // Reading a FIFO would block forever, a device would never end: only a regular file is edited.
+    if (!info.isFile) {
+      return { ok: false, error: { kind: "io", message: `${target} is not a regular file (file unchanged)` } };
+    }
     bytes = await Deno.readFile(target);
   } catch (e) {
     if (!(e instanceof Deno.errors.NotFound)) return ioError(`cannot read ${target}`, e);
@@ -245,8 +286,9 @@ async function editLocked(configPath: string, edit: (text: string) => string): P
  * Windows' replace-rename), so no reader or crash ever sees a partial file. */
 async function writeAtomic(target: string, data: Uint8Array, info: Deno.FileInfo | null): Promise<void> {
   const dir = dirname(target);
-  const rand = crypto.getRandomValues(new Uint32Array(2));
-  const tmp = join(dir, `.${basename(target)}.${Deno.pid}.${rand[0].toString(16)}${rand[1].toString(16)}.tmp`);
+  const tmp = atomicTempPath(target, Deno.pid);
+  // We hold the lock, so a temp file of this name is a leftover of an earlier writer with our pid.
+  await bestEffort(() => Deno.remove(tmp));
   const mode = info?.mode != null ? info.mode & 0o7777 : NEW_FILE_MODE;
   const file = await Deno.open(tmp, { write: true, createNew: true, mode });
   try {
@@ -288,8 +330,8 @@ async function removeStaleTemps(target: string): Promise<void> {
   await bestEffort(async () => {
     for await (const entry of Deno.readDir(dir)) {
       if (!entry.isFile || !entry.name.startsWith(prefix) || !entry.name.endsWith(".tmp")) continue;
-      // Only names this writer makes: `.<base>.<pid>.<hex>.tmp`.
-      if (!/^\d+\.[0-9a-f]+$/.test(entry.name.slice(prefix.length, -".tmp".length))) continue;
+      // Only names this writer makes: `.<base>.<pid>.tmp` (and `.<base>.<pid>.<hex>.tmp` of older versions).
+      if (!/^\d+(\.[0-9a-f]+)?$/.test(entry.name.slice(prefix.length, -".tmp".length))) continue;
       const path = join(dir, entry.name);
       await bestEffort(async () => {
         const st = await Deno.stat(path);
@@ -461,7 +503,10 @@ function spliceOps(text: string, ops: FieldOp[]): string {
     const lastDotted = index.lastDottedUnder.get(id);
     if (own !== undefined) {
       for (const op of group) own.text = applyFieldOp(own.text, op, doc.eol);
-      if (!index.headerUnder.has(id) && scanToml(own.text).kvs.length === 0) {
+      const left = scanToml(own.text);
+      // An emptied table goes, unless comments belong to it (on its header line or right under
+      // it): then the header stays with them, as an empty table (SPEC §3.3: every comment is kept).
+      if (!index.headerUnder.has(id) && left.kvs.length === 0 && !hasOwnComments(left)) {
         own.removed = true;
         own.text = textAfterHeader(own.text);
       }
@@ -521,16 +566,24 @@ function assemble(chunks: Chunk[]): string {
   return out;
 }
 
-/** A removed table's header goes with the comment lines right under it (they described the
- * table); comments after a blank line usually introduce what follows, so they stay. */
-function textAfterHeader(chunkText: string): string {
-  const doc = scanToml(chunkText);
-  let end = 0;
-  for (const item of doc.items) {
-    if (item.kind === "header" || (end > 0 && item.kind === "comment")) end = item.end;
-    else if (end > 0) break;
+/** Whether a table's chunk holds comments of its own: on the header line, or in the lines right
+ * under it (before the first blank line; comments after a blank line introduce what follows). */
+function hasOwnComments(chunk: ScannedDoc): boolean {
+  const header = chunk.items.findIndex((i) => i.kind === "header");
+  if (header < 0) return false;
+  if ((chunk.items[header] as HeaderItem).comment !== null) return true;
+  for (const item of chunk.items.slice(header + 1)) {
+    if (item.kind === "comment") return true;
+    if (item.kind === "blank") return false;
   }
-  return chunkText.slice(end);
+  return false;
+}
+
+/** The chunk of a removed table without its header line (which holds no comment: see
+ * {@link hasOwnComments}). */
+function textAfterHeader(chunkText: string): string {
+  const header = scanToml(chunkText).items.find((i) => i.kind === "header");
+  return header === undefined ? chunkText : chunkText.slice(header.end);
 }
 
 /** Sets or removes one field inside a chunk that holds its table (as a header or dotted keys). */
@@ -539,8 +592,13 @@ function applyFieldOp(text: string, op: FieldOp, eol: string): string {
   const full = [...op.table, op.field];
   const existing = doc.kvs.filter((kv) => !kv.inArrayTable && samePath(kv.path, full));
   if (op.value === undefined) {
-    // Delete bottom-up so earlier offsets stay valid (TOML allows only one, but be safe).
-    for (const kv of existing.reverse()) text = text.slice(0, kv.start) + text.slice(kv.end);
+    // Delete bottom-up so earlier offsets stay valid (TOML allows only one, but be safe). A comment
+    // ending the removed line stays, on a line of its own (SPEC §3.3: every comment is kept).
+    for (const kv of existing.reverse()) {
+      const line = text.slice(kv.start, kv.end);
+      const kept = kv.comment === null ? "" : kv.indent + kv.comment + (line.endsWith("\n") ? eol : "");
+      text = text.slice(0, kv.start) + kept + text.slice(kv.end);
+    }
     return text;
   }
   const literal = tomlValue(op.value);
@@ -739,10 +797,22 @@ function startsWith(path: string[], prefix: string[]): boolean {
   return path.length >= prefix.length && prefix.every((x, i) => x === path[i]);
 }
 
-/** Where a chunk's own lines end: after its last key (or its header), before the blank lines and
+/** Where a chunk's own lines end: after its last key (or its header) and the comment lines right
+ * under it that a blank line closes (they belong to the table), before the blank lines and the
  * comments that lead into the next table. */
 function sectionEnd(doc: ScannedDoc): number {
-  return doc.kvs.at(-1)?.end ?? doc.headers[0]?.end ?? doc.items.at(-1)?.end ?? 0;
+  const last = doc.kvs.at(-1) ?? doc.headers[0];
+  if (last === undefined) return doc.items.at(-1)?.end ?? 0;
+  let end = last.end;
+  let trailing = end;
+  for (const item of doc.items.slice(doc.items.indexOf(last) + 1)) {
+    if (item.kind === "comment") trailing = item.end;
+    else {
+      if (item.kind === "blank") end = trailing;
+      break;
+    }
+  }
+  return end;
 }
 
 /** Inserts one line (given without line ending) at a line boundary. At the end of a file that has
@@ -833,6 +903,8 @@ type HeaderItem = {
   array: boolean;
   start: number;
   end: number;
+  /** The comment ending the header line (from its `#`, without the line ending), or null. */
+  comment: string | null;
 };
 type KvItem = {
   kind: "kv";
@@ -848,6 +920,8 @@ type KvItem = {
   valueStart: number;
   valueEnd: number;
   indent: string;
+  /** The comment ending the line (from its `#`, without the line ending), or null. */
+  comment: string | null;
 };
 type TriviaItem = { kind: "blank" | "comment"; start: number; end: number };
 type Item = HeaderItem | KvItem | TriviaItem;
@@ -919,8 +993,8 @@ class Scanner {
         const path = this.key();
         this.expect("]");
         if (array) this.expect("]");
-        this.finishLine();
-        items.push({ kind: "header", path, array, start, end: this.pos });
+        const comment = this.finishLine();
+        items.push({ kind: "header", path, array, start, end: this.pos, comment });
         section = path;
         // `[a.b.c]` after `[[a.b]]` is a table inside the array's last element.
         inArrayTable = array || arrayPaths.some((p) => startsWith(path, p));
@@ -933,7 +1007,7 @@ class Scanner {
         const valueStart = this.pos;
         this.value();
         const valueEnd = this.pos;
-        this.finishLine();
+        const comment = this.finishLine();
         items.push({
           kind: "kv",
           path: [...section, ...rel],
@@ -944,6 +1018,7 @@ class Scanner {
           valueStart,
           valueEnd,
           indent: t.slice(start, keyStart),
+          comment,
         });
       }
     }
@@ -997,11 +1072,17 @@ class Scanner {
     }
   }
 
-  /** Rest of a header or key/value line: spaces, an optional comment, the line ending. */
-  private finishLine(): void {
+  /** Rest of a header or key/value line: spaces, an optional comment (returned), the line ending. */
+  private finishLine(): string | null {
     this.skipWs();
-    if (this.text[this.pos] === "#") this.skipComment();
+    let comment: string | null = null;
+    if (this.text[this.pos] === "#") {
+      const from = this.pos;
+      this.skipComment();
+      comment = this.text.slice(from, this.pos);
+    }
     this.endLine();
+    return comment;
   }
 
   /** Spaces, comments and line endings between array elements (and TOML 1.1 inline tables). */

@@ -41,3 +41,13 @@ export function absolute(path: string, cwd: string): string {
   ) return path;
   return join(cwd, path);
 }
+
+/**
+ * The sibling temp file through which process `pid` atomically replaces `target`:
+ * `<dir>/.<name>.<pid>.tmp`. One name per process and target, so the sandbox can grant exactly it
+ * (src/sandbox/plan.ts); writers of one target are serialized by their lock, so the name is free.
+ */
+export function atomicTempPath(target: string, pid: number): string {
+  const i = Math.max(target.lastIndexOf("/"), target.lastIndexOf("\\"));
+  return `${target.slice(0, i + 1)}.${target.slice(i + 1)}.${pid}.tmp`;
+}

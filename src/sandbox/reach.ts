@@ -1,0 +1,124 @@
+/**
+ * What a run will parse, decided before it starts (SECURITY.md, "The dispatch fast path"): whether a
+ * stranger's file is in reach (a trusted project's layer, a plugin, a `--hooks-file`), and whether
+ * the configuration defines MCP servers (the planning pass that grants their hosts).
+ *
+ * Decided from parsed data, exactly as discovery decides: the user's config.toml, its profile and
+ * this run's `-c` overrides are parsed here with discovery's own loader (they are the user's own
+ * files, not a stranger's), the project root is found with discovery's `findProjectRoot`, and a
+ * project counts as trusted, or plugins as configured, through discovery's own functions. So a
+ * path spelled with escapes in TOML (`"\u007f"`) is read as what it is. A stranger's file is never
+ * parsed here; to see whether it defines MCP servers its text is only searched.
+ *
+ * This decision is an optimisation, not the guard: on the fast path discovery itself refuses to
+ * parse a stranger's file (src/sandbox/fast_path.ts), so a decision overtaken by a change (TOCTOU)
+ * only costs a second start, in the Worker.
+ * @module
+ */
+import { COMMON_OPTIONS, parseArgs } from "../cli/args.ts";
+import { configOptions } from "../cli/context.ts";
+import type { JsonObject } from "../events/types.ts";
+import { join } from "../util/paths.ts";
+import type { PlanFacts } from "./plan.ts";
+
+/** What a run from here reaches. */
+export type Reach = {
+  /** Why the run must be sandboxed (a stranger's file will be parsed), or null for the fast path. */
+  sandbox: string | null;
+  /** Whether an MCP server may be configured: then a planning pass finds what to grant. */
+  mcp: boolean;
+};
+
+/** Options every command that plans MCP servers understands, so `dispatch`'s own parse is matched. */
+const OPTIONS = { ...COMMON_OPTIONS, protocol: { type: "string" as const } };
+
+function isObject(v: unknown): v is JsonObject {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+function definesServers(data: JsonObject | undefined): boolean {
+  const servers = data?.mcp_servers;
+  return isObject(servers) && Object.keys(servers).length > 0;
+}
+
+/** Whether the text of a stranger's file mentions MCP servers (searched, never parsed). */
+async function mentionsServers(path: string): Promise<boolean> {
+  try {
+    const info = await Deno.stat(path);
+    if (!info.isFile || info.size > 16 * 1024 * 1024) return false;
+    const text = await Deno.readTextFile(path);
+    return text.includes("mcp_servers") || text.includes("mcpServers");
+  } catch {
+    return false; // missing or unreadable: nothing to grant
+  }
+}
+
+/** The files of enabled plugins that may declare MCP servers (SPEC §2.6). */
+function pluginServerFiles(home: string, plugins: JsonObject): string[] {
+  const out: string[] = [];
+  for (const [name, cfg] of Object.entries(plugins)) {
+    if (!isObject(cfg) || cfg.enabled !== true || /[\\/]|^\.\.?$/.test(name) || name === "") continue;
+    const root = join(home, "plugins", name);
+    out.push(join(root, ".mcp.json"));
+    for (const m of [".mind-plugin", ".codex-plugin", ".claude-plugin"]) out.push(join(root, m, "plugin.json"));
+  }
+  return out;
+}
+
+/**
+ * What a run of `args` from `facts.searchFrom` reaches. Never throws: arguments the command will
+ * refuse, or a configuration it cannot read, give the answer discovery would act on (it parses no
+ * stranger's file then either).
+ */
+export async function reach(
+  facts: PlanFacts,
+  args: readonly string[],
+  env: Record<string, string | undefined>,
+): Promise<Reach> {
+  let options;
+  try {
+    options = parseArgs(args, OPTIONS).options;
+  } catch {
+    return { sandbox: null, mcp: false }; // a usage error: the command stops before discovery
+  }
+  // The home as the plan resolved it (from the same command line), so the two never disagree.
+  const cfg = { ...configOptions(options, env, Deno.cwd(), facts.searchFrom), home: facts.home };
+  const [{ loadConfigFile }, { buildOverrides }, discovery] = await Promise.all([
+    import("../config/files.ts"),
+    import("../config/overrides.ts"),
+    import("../config/discovery.ts"),
+  ]);
+  const overrides = buildOverrides(cfg.overrides ?? []);
+  if ("error" in overrides) return { sandbox: null, mcp: false }; // discovery stops at the same error
+  const cli = overrides.data;
+  const loaded = await loadConfigFile(join(cfg.home, "config.toml"), "toml");
+  const user = loaded.ok ? loaded.data : undefined;
+
+  const userSide: (JsonObject | undefined)[] = [user, cli];
+  const { profile } = discovery.selectedProfile(cfg, env, user);
+  if (profile !== null) {
+    const p = await loadConfigFile(join(cfg.home, "profiles", profile, "config.toml"), "toml");
+    if (p.ok) userSide.push(p.data);
+  }
+  // The administrator's requirements.toml (not a stranger's either) may define servers for managed hooks.
+  const managed = await loadConfigFile(facts.requirements, "toml");
+  if (managed.ok) userSide.push(managed.data);
+
+  const strangers: string[] = [];
+  const reasons: string[] = [];
+  if ((cfg.hooksFiles ?? []).length > 0) reasons.push("--hooks-file is given");
+  const plugins = discovery.pluginSettings(user, cli);
+  if (Object.keys(plugins).length > 0) {
+    reasons.push("plugins are configured");
+    strangers.push(...pluginServerFiles(cfg.home, plugins));
+  }
+  const root = await discovery.findProjectRoot(facts.searchFrom, cfg.home);
+  if (root !== null && discovery.projectTrustLevel(user, cli, root) === "trusted") {
+    reasons.push(`a trusted project layer is in reach (${join(root, ".mind")})`);
+    strangers.push(join(root, ".mind", "config.toml"));
+  }
+
+  let mcp = userSide.some(definesServers);
+  for (const f of strangers) if (!mcp) mcp = await mentionsServers(f);
+  return { sandbox: reasons[0] ?? null, mcp };
+}
