@@ -265,7 +265,7 @@ Deno.test("mcp scope: the sandbox grants the network only to servers that loaded
   );
   await trustProject(home.path, proj.path);
   const doc = await runCli(["doctor", "--home", home.path], { cwd: proj.path });
-  const net = /\n {2}net {3}([^\n]*)/.exec(doc.stdout)?.[1];
+  const net = /\n {2}net +([^\n]*)/.exec(doc.stdout)?.[1];
   assertEquals(net, "127.0.0.1:1111", doc.stdout);
 });
 
