@@ -14,38 +14,52 @@
  * @module
  */
 import type { JsonObject } from "../events/types.ts";
-import { CONTEXT_EVENTS, EVENT_NAMES, type EventName, isEventName } from "../events/names.ts";
+import { EVENT_NAMES, type EventName } from "../events/names.ts";
+import { EVENTS } from "../events/registry.ts";
+import { HOST_NAMES as HOSTS_LIST, HOST_UNKNOWN, type HostName } from "../events/types.ts";
 import { INPUT_SCHEMAS } from "../generated/schemas.ts";
 import { PERMISSION_MODES } from "../events/common.ts";
+import { type JsonSchema, validateJson } from "../schema/validate.ts";
 import type { DispatchResult } from "../dispatch/result.ts";
 
 /** A host whose hook protocol mind-hooks speaks. */
-export type Host = "claude" | "codex";
+export type Host = HostName;
 
 /** The hosts, as `--protocol` and `install` spell them. */
-export const HOSTS: readonly Host[] = ["claude", "codex"];
+export const HOSTS: readonly Host[] = HOSTS_LIST;
 
 /** A host's display name, for messages. */
 export const HOST_NAMES: Record<Host, string> = { claude: "Claude Code", codex: "Codex" };
 
+/** One value per host. */
+function perHost<T>(make: (host: Host) => T): Record<Host, T> {
+  return Object.fromEntries(HOSTS_LIST.map((host) => [host, make(host)])) as unknown as Record<Host, T>;
+}
+
 /**
- * The events each host raises that mind also has: `install` registers exactly these. Claude Code has no
- * `Interrupt`; Codex has raised one since 0.150 (its release notes: "Interrupt hooks", an active turn
- * interrupted; input session_id, turn_id, transcript_path, cwd, model, permission_mode; output only an
- * optional systemMessage), which is mind's Interrupt. The hosts' other events (`Notification`,
- * `StopFailure`, `PostToolUseFailure`, …) have no mind counterpart and are answered with nothing.
+ * The events each host raises that mind also has (each event's `hosts` fact): `install` registers exactly
+ * these. Neither host raises mind's `Interrupt`; Claude Code's other events (`Notification`,
+ * `StopFailure`, `PostToolUseFailure`, …) have no mind counterpart and are answered with nothing if they
+ * arrive anyway.
  */
-export const HOST_EVENTS: Record<Host, readonly EventName[]> = {
-  claude: EVENT_NAMES.filter((e) => e !== "Interrupt"),
-  codex: EVENT_NAMES,
-};
+export const HOST_EVENTS: Record<Host, readonly EventName[]> = perHost((host) =>
+  EVENT_NAMES.filter((e) => EVENTS[e].hosts[host] !== null)
+);
+
+/** The mind event a host's own event name stands for, per host. */
+const FROM_HOST_EVENT: Record<Host, ReadonlyMap<string, EventName>> = perHost((host) =>
+  new Map(EVENT_NAMES.flatMap((e) => {
+    const m = EVENTS[e].hosts[host];
+    return m ? [[m.event, e] as const] : [];
+  }))
+);
 
 /**
  * The placeholder put in a required string field the host did not send (`model` for Claude Code, a
  * `turn_id` when no `prompt_id` stands in for it, a missing `tool_use_id`, `agent_id`, `agent_type`).
  * Documented in the README ("Claude Code and Codex"); a hook can test for it.
  */
-export const UNKNOWN = "unknown";
+export const UNKNOWN = HOST_UNKNOWN;
 
 /** Result of mapping a host's stdin. */
 export type MappedInput =
@@ -53,14 +67,13 @@ export type MappedInput =
   | { kind: "ignore"; event: string }
   | { kind: "error"; message: string };
 
-const SESSION_SOURCES = ["startup", "resume", "clear", "compact"];
-const TRIGGERS = ["manual", "auto"];
 /** The events whose §5 input requires `field` (from the generated input schemas, so never out of step). */
 function requiring(field: string): ReadonlySet<EventName> {
   return new Set(EVENT_NAMES.filter((e) => (INPUT_SCHEMAS[e].required ?? []).includes(field)));
 }
 const NEEDS_TURN = requiring("turn_id");
 const NEEDS_MODE = requiring("permission_mode");
+const NEEDS_MODEL = requiring("model");
 
 function isObject(v: unknown): v is JsonObject {
   return v !== null && typeof v === "object" && !Array.isArray(v);
@@ -76,59 +89,32 @@ export function mapHostInput(host: Host, raw: unknown, cwd: string): MappedInput
   if (typeof name !== "string" || name === "") {
     return { kind: "error", message: "the host's hook input has no hook_event_name" };
   }
-  if (!isEventName(name) || !HOST_EVENTS[host].includes(name)) return { kind: "ignore", event: name };
-  const input: JsonObject = { ...raw };
+  const event = FROM_HOST_EVENT[host].get(name);
+  if (event === undefined) return { kind: "ignore", event: name };
+  const input: JsonObject = { ...raw, hook_event_name: event };
   const fill = (key: string, value: unknown) => {
     if (input[key] === undefined) input[key] = value;
   };
   fill("session_id", UNKNOWN);
   fill("cwd", cwd);
-  if (name !== "SessionEnd") fill("model", UNKNOWN);
-  if (NEEDS_TURN.has(name)) {
+  if (NEEDS_MODEL.has(event)) fill("model", UNKNOWN);
+  if (NEEDS_TURN.has(event)) {
     // Claude Code has no turn id, but its per-prompt `prompt_id` names the same thing.
     fill("turn_id", typeof raw.prompt_id === "string" && raw.prompt_id !== "" ? raw.prompt_id : UNKNOWN);
   }
-  if (NEEDS_MODE.has(name) && !(PERMISSION_MODES as readonly unknown[]).includes(input.permission_mode)) {
+  if (NEEDS_MODE.has(event) && !(PERMISSION_MODES as readonly unknown[]).includes(input.permission_mode)) {
     // A mode mind does not know (or none, as Claude Code's SessionStart sends) must not fail the event.
     input.permission_mode = "default";
   }
-  switch (name) {
-    case "SessionStart":
-      if (!SESSION_SOURCES.includes(input.source as string)) input.source = "startup";
-      break;
-    case "SessionEnd":
-      fill("reason", "other");
-      break;
-    case "UserPromptSubmit":
-      fill("prompt", "");
-      break;
-    case "PreToolUse":
-    case "PermissionRequest":
-    case "PostToolUse":
-      if (!isObject(input.tool_input)) input.tool_input = {};
-      if (name !== "PermissionRequest") fill("tool_use_id", UNKNOWN);
-      if (name === "PostToolUse") fill("tool_response", null);
-      break;
-    case "PreCompact":
-    case "PostCompact":
-      if (!TRIGGERS.includes(input.trigger as string)) input.trigger = "auto";
-      break;
-    case "SubagentStart":
-    case "SubagentStop":
-      fill("agent_id", UNKNOWN);
-      fill("agent_type", UNKNOWN);
-      if (name === "SubagentStop") {
-        fill("agent_transcript_path", null);
-        fill("stop_hook_active", false);
-        fill("last_assistant_message", null);
-      }
-      break;
-    case "Stop":
-      fill("stop_hook_active", false);
-      fill("last_assistant_message", null);
-      break;
+  // The event's own placeholders, for a field that is missing or in a form mind does not accept.
+  const props = (INPUT_SCHEMAS[event] as JsonSchema).properties ?? {};
+  for (const [field, placeholder] of Object.entries(EVENTS[event].hostPlaceholders)) {
+    const schema = Object.hasOwn(props, field) ? props[field] : undefined;
+    if (input[field] === undefined || (schema && validateJson(schema, input[field]) !== null)) {
+      input[field] = placeholder;
+    }
   }
-  return { kind: "event", event: name, input };
+  return { kind: "event", event, input };
 }
 
 /**
@@ -136,7 +122,9 @@ export function mapHostInput(host: Host, raw: unknown, cwd: string): MappedInput
  * events. Async results are only taken on these, so their context is never consumed by an event that
  * cannot deliver it.
  */
-export const CONTEXT_CAPABLE: ReadonlySet<EventName> = CONTEXT_EVENTS;
+export const CONTEXT_CAPABLE: ReadonlySet<EventName> = new Set(
+  EVENT_NAMES.filter((e) => EVENTS[e].contextLimit === "context"),
+);
 
 /**
  * Maps a dispatch result to the host's hook stdout object, or null when there is nothing to say.
@@ -159,8 +147,8 @@ export function mapResultToHost(
   }
   if (contexts.length > 0 && CONTEXT_CAPABLE.has(event)) hso.additionalContext = contexts.join("\n\n");
 
-  switch (event) {
-    case "PreToolUse":
+  switch (EVENTS[event].control) {
+    case "tool-permission":
       if (result.decision === "deny") {
         hso.permissionDecision = "deny";
         hso.permissionDecisionReason = result.reason ?? "Blocked by hook.";
@@ -180,14 +168,14 @@ export function mapResultToHost(
         }
       }
       break;
-    case "PermissionRequest":
+    case "permission-request":
       if (result.decision === "deny") {
         hso.decision = { behavior: "deny", message: result.reason ?? "Blocked by hook." };
       } else if (result.decision === "allow") {
         hso.decision = { behavior: "allow" };
       }
       break;
-    case "PostToolUse":
+    case "block":
       if (result.decision === "block") {
         out.decision = "block";
         out.reason = result.reason ?? "Blocked by hook.";
@@ -197,18 +185,13 @@ export function mapResultToHost(
         out.reason = result.reason;
       }
       break;
-    case "UserPromptSubmit":
-      if (result.decision === "block") {
-        out.decision = "block";
-        out.reason = result.reason ?? "Blocked by hook.";
-      }
-      break;
-    case "Stop":
-    case "SubagentStop":
+    case "continuation":
       if (result.decision === "block" && result.continuationPrompt !== null) {
         out.decision = "block";
         out.reason = result.continuationPrompt;
       }
+      break;
+    case "none":
       break;
   }
   if (!result.continue) {

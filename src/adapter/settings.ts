@@ -19,10 +19,8 @@ import {
 } from "jsonc-parser";
 import { getNodeValue, type Node } from "jsonc-parser";
 import type { EventName } from "../events/names.ts";
+import { EVENTS } from "../events/registry.ts";
 import { type Host, HOST_EVENTS } from "./hosts.ts";
-
-/** The tool events: their delegating group matches every tool (`"*"`). */
-const TOOL_EVENTS: ReadonlySet<EventName> = new Set(["PreToolUse", "PermissionRequest", "PostToolUse"]);
 
 /** The command a host runs for every event. */
 export function delegatingCommand(host: Host, launcher: string): string {
@@ -35,10 +33,10 @@ export function isDelegatingCommand(host: Host, command: unknown): boolean {
     new RegExp(`(^|\\s)dispatch\\s+(.*\\s)?--protocol(\\s+|=)${host}(\\s|$)`).test(command);
 }
 
-/** The matcher group installed for `event`. */
+/** The matcher group installed for `event`: a tool event's group matches every tool (`"*"`). */
 export function delegatingGroup(host: Host, event: EventName, launcher: string): Record<string, unknown> {
   const handler = { type: "command", command: delegatingCommand(host, launcher) };
-  return TOOL_EVENTS.has(event) ? { matcher: "*", hooks: [handler] } : { hooks: [handler] };
+  return EVENTS[event].matcher.kind === "tool" ? { matcher: "*", hooks: [handler] } : { hooks: [handler] };
 }
 
 /** The outcome of planning an edit. */

@@ -5,7 +5,8 @@
  * itself, unknown fields and unknown events are warnings.
  * @module
  */
-import { type EventName, isEventName, MATCHERLESS_EVENTS } from "../events/names.ts";
+import { type EventName, isEventName } from "../events/names.ts";
+import { EVENTS } from "../events/registry.ts";
 import type { JsonObject } from "../events/types.ts";
 import { compileMatcher, type Matcher } from "../matching/matcher.ts";
 import { type HookKey, hookKey, type Layer, type NormalizedHandler } from "../trust/hash.ts";
@@ -13,21 +14,8 @@ import { type Warning, warning } from "./warnings.ts";
 import { isObject } from "../util/json.ts";
 import type { ServerDef } from "./mcp_servers.ts";
 
-/** Default handler timeout in seconds. */
-export const DEFAULT_TIMEOUT = 600;
 /** Default additionalContextLimit in approximate tokens. */
 export const DEFAULT_CONTEXT_LIMIT = 2500;
-
-/** Events that honour additionalContextLimit (context events, plus continuation prompts per the seed). */
-const LIMIT_EVENTS: ReadonlySet<EventName> = new Set([
-  "SessionStart",
-  "UserPromptSubmit",
-  "PreToolUse",
-  "PostToolUse",
-  "SubagentStart",
-  "Stop",
-  "SubagentStop",
-]);
 
 /** A handler as discovered, before trust is applied. */
 export type DiscoveredHandler = {
@@ -160,7 +148,7 @@ function collectGroup(
   }
   let matcher: string | null = null;
   if (group.matcher !== undefined) {
-    if (MATCHERLESS_EVENTS.has(event)) {
+    if (EVENTS[event].matcher.kind === "none") {
       // Dropped before validation and hashing, so a matcher here never changes the hash.
       warnings.push(
         warning(
@@ -242,7 +230,7 @@ function intField(
   return v;
 }
 
-/** Effective timeout for the event, with SessionEnd/Interrupt clamps (SPEC §2.2). */
+/** Effective timeout: the event's default when absent, clamped to the event's maximum (SPEC §2.2). */
 function effectiveTimeout(
   event: EventName,
   given: number | undefined,
@@ -250,35 +238,19 @@ function effectiveTimeout(
   source: string,
   warnings: Warning[],
 ): number {
-  if (event === "SessionEnd") {
-    if (given === undefined) return 1;
-    if (given > 3) {
-      warnings.push(
-        warning(
-          "W_TIMEOUT_CLAMPED",
-          `${where}: SessionEnd timeout ${given}s clamped to 3s`,
-          source,
-        ),
-      );
-      return 3;
-    }
-    return given;
+  const rule = EVENTS[event].timeout;
+  if (given === undefined) return rule.default;
+  if (rule.max !== null && given > rule.max) {
+    warnings.push(
+      warning(
+        "W_TIMEOUT_CLAMPED",
+        `${where}: ${event} timeout ${given}s clamped to ${rule.max}s`,
+        source,
+      ),
+    );
+    return rule.max;
   }
-  if (event === "Interrupt") {
-    if (given === undefined) return 1;
-    const clamped = Math.min(3, Math.max(1, given));
-    if (clamped !== given) {
-      warnings.push(
-        warning(
-          "W_TIMEOUT_CLAMPED",
-          `${where}: Interrupt timeout ${given}s clamped to ${clamped}s`,
-          source,
-        ),
-      );
-    }
-    return clamped;
-  }
-  return given ?? DEFAULT_TIMEOUT;
+  return given;
 }
 
 /** Validates and normalizes one handler; null (with a warning) when it must be skipped. */
@@ -366,6 +338,17 @@ export function normalizeHandler(
   const statusMessage = raw.statusMessage as string | undefined;
 
   if (type === "mcp_tool") {
+    if (!EVENTS[event].mcpAllowed) {
+      // Seed 003: the event does not support MCP-tool hooks (on SessionEnd the connections are going away).
+      warnings.push(
+        warning(
+          "W_UNSUPPORTED_HANDLER",
+          `${where}: mcp_tool hooks are not supported on ${event}; skipped`,
+          source,
+        ),
+      );
+      return null;
+    }
     if (!raw.server || !raw.tool) {
       return bad("mcp_tool needs non-empty server and tool");
     }
@@ -408,7 +391,7 @@ export function normalizeHandler(
   if (typeof raw.command !== "string") return bad("command must be a string");
   const limit = intField(raw, "additionalContextLimit", 0);
   if (typeof limit === "object") return bad(limit.error);
-  if (limit !== undefined && !LIMIT_EVENTS.has(event)) {
+  if (limit !== undefined && EVENTS[event].contextLimit === "none") {
     warnings.push(
       warning(
         "W_LIMIT_IGNORED",
@@ -418,11 +401,11 @@ export function normalizeHandler(
     );
   }
   let isAsync = raw.async === true;
-  if (isAsync && event === "SessionEnd") {
+  if (isAsync && !EVENTS[event].asyncAllowed) {
     warnings.push(
       warning(
         "W_ASYNC_IGNORED",
-        `${where}: SessionEnd hooks always run synchronously`,
+        `${where}: ${event} hooks always run synchronously`,
         source,
       ),
     );

@@ -4,7 +4,7 @@
  * event's protocol → aggregate → spill → one result.
  * @module
  */
-import { CONTEXT_EVENTS, CONTINUATION_EVENTS, type EventName, TOOL_EVENTS } from "../events/names.ts";
+import type { EventName } from "../events/names.ts";
 import { EVENTS } from "../events/registry.ts";
 import type { AggregationItem, HandlerOutcome, JsonObject } from "../events/types.ts";
 import type { JsonSchema } from "../schema/validate.ts";
@@ -146,15 +146,15 @@ export async function dispatchEvent(
     // Async runners spill each result with its handler's limit before storing it (SPEC §10).
     result.asyncResults.push(...await ctx.takeAsync(sessionId));
   }
+  const module = EVENTS[event];
   if (!catalog.hooksEnabled) {
-    if (event === "SessionEnd") {
+    if (module.endsSession) {
       await (await import("../session/end.ts")).endSession(catalog.home, ctx.tempDir, sessionId);
     }
     await logDispatch(catalog, result, event, ctx);
     return result;
   }
 
-  const module = EVENTS[event];
   const { handlers: matched, warnings: matchWarnings } = await matchingHandlers(catalog, event, input);
   result.warnings.push(...matchWarnings);
   const hookInput = hookInputFor(event, input);
@@ -246,7 +246,7 @@ export async function dispatchEvent(
     return await finish({ ev, catalog, ctx, result, matched, outcomes, completedSeq, needReview, spill, rt });
   } catch {
     const safe = failSafeDecision(module, effectItems(outcomes, completedSeq), (updated) => {
-      if (!TOOL_EVENTS.has(event)) return updated;
+      if (module.matcher.kind !== "tool") return updated;
       return fromCompatInput(String(input.tool_name), input.tool_input as JsonObject, updated);
     });
     const out: DispatchResult = {
@@ -318,12 +318,12 @@ async function finish(f: Finishing): Promise<DispatchResult> {
     }
     const effect = { ...outcome.effect };
     if (effect.systemMessage) result.systemMessages.push(effect.systemMessage);
-    if (CONTINUATION_EVENTS.has(event) && effect.blockReason !== undefined) {
+    if (module.contextLimit === "continuation" && effect.blockReason !== undefined) {
       // Seed 000: additionalContextLimit also bounds the continuation prompt.
       effect.blockReason = (await spill(effect.blockReason, limitOf(matched[i]))).text;
     }
     items.push({ order: i, completedSeq: completedSeq[i], effect });
-    if (effect.additionalContext !== undefined && CONTEXT_EVENTS.has(event)) {
+    if (effect.additionalContext !== undefined && module.contextLimit === "context") {
       result.additionalContext.push(
         (await spill(effect.additionalContext, limitOf(matched[i]))).text,
       );
@@ -332,18 +332,18 @@ async function finish(f: Finishing): Promise<DispatchResult> {
 
   const decision = module.aggregate(items);
   Object.assign(result, decision);
-  if (decision.updatedInput && TOOL_EVENTS.has(event)) {
+  if (decision.updatedInput && module.matcher.kind === "tool") {
     result.updatedInput = fromCompatInput(
       String(input.tool_name),
       input.tool_input as JsonObject,
       decision.updatedInput,
     );
   }
-  if (event === "PostToolUse" && result.reason !== null) {
+  if (module.spillsFeedback && result.reason !== null) {
     result.reason = (await spill(result.reason, DEFAULT_CONTEXT_LIMIT)).text;
   }
-  if (CONTINUATION_EVENTS.has(event)) {
-    const counterKey = event === "Stop" ? "Stop" : `SubagentStop:${String(input.agent_id ?? "")}`;
+  if (module.stopGuard) {
+    const counterKey = module.stopGuard(input);
     const guard = await (await rt()).recordStopDispatch(
       catalog.home,
       sessionId,
@@ -374,7 +374,7 @@ async function finish(f: Finishing): Promise<DispatchResult> {
     );
   }
   result.systemMessages.push(...reviewLines(needReview));
-  if (event === "SessionEnd") {
+  if (module.endsSession) {
     // After the SessionEnd hooks ran (synchronously): kill leftovers, drop spilled files.
     const { endSession } = await import("../session/end.ts");
     await endSession(catalog.home, ctx.tempDir, sessionId);

@@ -12,7 +12,8 @@
  */
 import type { AggregationItem, EventDecision, EventModule, JsonObject } from "../events/types.ts";
 import { NO_DECISION } from "../events/types.ts";
-import { CONTINUATION_EVENTS, type EventName } from "../events/names.ts";
+import type { EventName } from "../events/names.ts";
+import { EVENTS } from "../events/registry.ts";
 
 /** The system message of a dispatch answered by {@link failSafeDecision}. */
 export const ENGINE_FAILED =
@@ -27,9 +28,6 @@ export const REWRITE_LOST =
 
 /** Without a spill file, a reason longer than this is cut (the model still sees its head). */
 export const FAIL_SAFE_TEXT_MAX = 16_000;
-
-/** Events whose blocking decision is called `deny` (the others call it `block`). */
-const DENY_EVENTS: ReadonlySet<EventName> = new Set(["PreToolUse", "PermissionRequest"]);
 
 function bounded(text: string | null): string | null {
   return text !== null && text.length > FAIL_SAFE_TEXT_MAX ? text.slice(0, FAIL_SAFE_TEXT_MAX) + "…" : text;
@@ -48,13 +46,16 @@ export function blockingFold(event: EventName, items: readonly AggregationItem[]
   }
   const reasons = items.flatMap((i) => i.effect.blockReason !== undefined ? [i.effect.blockReason] : []);
   if (reasons.length === 0) return NO_DECISION;
-  if (DENY_EVENTS.has(event)) return { ...NO_DECISION, decision: "deny", reason: reasons[0] };
+  const { control } = EVENTS[event];
+  if (control === "tool-permission" || control === "permission-request") {
+    return { ...NO_DECISION, decision: "deny", reason: reasons[0] };
+  }
   const joined = reasons.join("\n\n");
   return {
     ...NO_DECISION,
     decision: "block",
     reason: joined,
-    continuationPrompt: CONTINUATION_EVENTS.has(event) ? joined : null,
+    continuationPrompt: control === "continuation" ? joined : null,
   };
 }
 

@@ -5,7 +5,8 @@
  * `transcript_path` is filled with the session transcript path (§11).
  * @module
  */
-import { type EventName, isEventName, TOOL_EVENTS } from "../events/names.ts";
+import { type EventName, isEventName } from "../events/names.ts";
+import { EVENTS } from "../events/registry.ts";
 import type { JsonObject } from "../events/types.ts";
 import { INPUT_SCHEMAS } from "../generated/schemas.ts";
 import { formatIssue, type JsonSchema, validateJson } from "../schema/validate.ts";
@@ -93,7 +94,7 @@ export async function validateEvent(
   ) {
     // An event raised inside a subagent points at the subagent's own transcript (§11); the
     // Subagent* events themselves are raised by the parent and point at the parent's.
-    const inSubagent = typeof input.agent_id === "string" && name !== "SubagentStart" && name !== "SubagentStop";
+    const inSubagent = typeof input.agent_id === "string" && EVENTS[name].subagentTranscript;
     input.transcript_path = await fillTranscript(input.session_id, inSubagent ? input.agent_id as string : undefined);
   }
   const issue = validateJson(schema, input);
@@ -105,7 +106,7 @@ export async function validateEvent(
 
 /** The object a handler reads on stdin: tool events in the compatibility form (SPEC §5). */
 export function hookInputFor(event: EventName, input: JsonObject): JsonObject {
-  if (!TOOL_EVENTS.has(event)) return input;
+  if (EVENTS[event].matcher.kind !== "tool") return input;
   const compat = toCompatTool(
     String(input.tool_name),
     input.tool_input as JsonObject,

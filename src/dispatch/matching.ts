@@ -4,13 +4,25 @@
  * @module
  */
 import type { EventName } from "../events/names.ts";
-import { TOOL_EVENTS } from "../events/names.ts";
 import { EVENTS } from "../events/registry.ts";
 import type { JsonObject } from "../events/types.ts";
 import type { Catalog, HookHandler } from "../config/discovery.ts";
 import { type Warning, warning } from "../config/warnings.ts";
 import { matcherMatches } from "../matching/matcher.ts";
 import { toolMatchSubjects } from "../matching/tool_names.ts";
+import type { EventFacts } from "../events/types.ts";
+
+/** The values an event's matchers are tested against (SPEC §4), or null when the event has no matcher. */
+export function matchSubjects(facts: EventFacts, input: JsonObject): string[] | null {
+  switch (facts.matcher.kind) {
+    case "none":
+      return null;
+    case "tool":
+      return toolMatchSubjects(String(input.tool_name));
+    case "field":
+      return [String(input[facts.matcher.field])];
+  }
+}
 
 /**
  * The handlers of `event` whose matcher matches `input` (configuration order), and a warning for
@@ -26,9 +38,7 @@ export async function matchingHandlers(
   event: EventName,
   input: JsonObject,
 ): Promise<{ handlers: HookHandler[]; warnings: Warning[] }> {
-  const module = EVENTS[event];
-  const subject = module.matcherSubject(input);
-  const subjects = subject === null ? null : TOOL_EVENTS.has(event) ? toolMatchSubjects(subject) : [subject];
+  const subjects = matchSubjects(EVENTS[event], input);
   const handlers: HookHandler[] = [];
   const warnings: Warning[] = [];
   let safe: import("../matching/safe_matcher.ts").SafeMatching | null = null;

@@ -4,7 +4,17 @@
  * accept/reject rules and aggregations that several events share.
  * @module
  */
-import type { AggregationItem, EventDecision, HandlerEffect, HandlerOutcome, JsonObject, Zod } from "./types.ts";
+import type {
+  AggregationItem,
+  EventDecision,
+  HandlerEffect,
+  HandlerOutcome,
+  HostMapping,
+  HostName,
+  JsonObject,
+  TimeoutRule,
+  Zod,
+} from "./types.ts";
 import { NO_DECISION } from "./types.ts";
 import type { EventName } from "./names.ts";
 
@@ -214,4 +224,12 @@ export function aggregateStopLike(items: AggregationItem[]): EventDecision {
     reason: prompt,
     continuationPrompt: prompt,
   };
+}
+
+/** The usual timeout rule: 600 s by default, no upper clamp (SPEC §2.2). */
+export const STANDARD_TIMEOUT: TimeoutRule = Object.freeze({ default: 600, max: null });
+
+/** Host mappings of an event that Claude Code and Codex both raise under mind's own name. */
+export function bothHosts(event: EventName): Readonly<Record<HostName, HostMapping>> {
+  return Object.freeze({ claude: { event }, codex: { event } });
 }

@@ -10,6 +10,21 @@ import { commonInput, done, informational, PERMISSION_MODES } from "./common.ts"
 /** The Interrupt event. */
 export const interrupt: EventModule = {
   name: "Interrupt",
+  matcher: { kind: "none" },
+  canBlock: false,
+  plainStdout: "invalid",
+  contextLimit: "none",
+  timeout: { default: 1, max: 3 },
+  asyncAllowed: true,
+  mcpAllowed: true,
+  spillsFeedback: false,
+  stopGuard: null,
+  endsSession: false,
+  subagentTranscript: true,
+  coverage: "client",
+  control: "none",
+  hosts: { claude: null, codex: { event: "Interrupt" } },
+  hostPlaceholders: {},
   schemas: (z) => ({
     input: z.strictObject({
       ...commonInput(z, "Interrupt", { model: true }),
@@ -18,9 +33,6 @@ export const interrupt: EventModule = {
     }),
     output: z.strictObject({ systemMessage: z.string().optional() }),
   }),
-  matcherSubject: () => null,
-  exitTwoBlocks: false,
-  plainStdout: "invalid",
   interpret: (output) => done(informational(output)),
   aggregate: () => NO_DECISION,
 };

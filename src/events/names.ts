@@ -1,6 +1,7 @@
 /**
- * The closed list of lifecycle events (SPEC §2.2) and the per-event facts that
- * the event-agnostic machinery needs without loading an event module.
+ * The closed list of lifecycle events (SPEC §2.2). Everything else about an
+ * event is in its own module (`src/events/<event>.ts`), reached through
+ * `registry.ts`.
  * @module
  */
 
@@ -29,38 +30,6 @@ const EVENT_SET: ReadonlySet<string> = new Set(EVENT_NAMES);
 export function isEventName(name: unknown): name is EventName {
   return typeof name === "string" && EVENT_SET.has(name);
 }
-
-/** Events whose matcher is dropped at discovery (SPEC §4). */
-export const MATCHERLESS_EVENTS: ReadonlySet<EventName> = new Set([
-  "UserPromptSubmit",
-  "Stop",
-  "Interrupt",
-]);
-
-/** Events that produce model-visible additionalContext, so `additionalContextLimit` applies (SPEC §2.2). */
-export const CONTEXT_EVENTS: ReadonlySet<EventName> = new Set([
-  "SessionStart",
-  "UserPromptSubmit",
-  "PreToolUse",
-  "PostToolUse",
-  "SubagentStart",
-]);
-
-/**
- * Events whose block reasons become a continuation prompt; the seed document
- * (000, the tie-breaker) says `additionalContextLimit` also bounds these prompts.
- */
-export const CONTINUATION_EVENTS: ReadonlySet<EventName> = new Set([
-  "Stop",
-  "SubagentStop",
-]);
-
-/** Tool events: their matcher subject is the tool name and its aliases. */
-export const TOOL_EVENTS: ReadonlySet<EventName> = new Set([
-  "PreToolUse",
-  "PermissionRequest",
-  "PostToolUse",
-]);
 
 /** File-name stem of an event, as used for schema files: `PreToolUse` → `pre-tool-use`. */
 export function eventFileStem(name: EventName): string {

@@ -9,6 +9,7 @@
 import type { EventModule, HandlerEffect } from "./types.ts";
 import { NO_DECISION } from "./types.ts";
 import {
+  bothHosts,
   checkEventName,
   commonInput,
   commonOutput,
@@ -17,6 +18,7 @@ import {
   informational,
   objectField,
   rejectUnsupportedCommon,
+  STANDARD_TIMEOUT,
   stringField,
   toolInput,
 } from "./common.ts";
@@ -27,6 +29,21 @@ export const DEFAULT_DENY_MESSAGE = "Blocked by hook.";
 /** The PermissionRequest event. */
 export const permissionRequest: EventModule = {
   name: "PermissionRequest",
+  matcher: { kind: "tool" },
+  canBlock: true,
+  plainStdout: "ignore",
+  contextLimit: "none",
+  timeout: STANDARD_TIMEOUT,
+  asyncAllowed: true,
+  mcpAllowed: true,
+  spillsFeedback: false,
+  stopGuard: null,
+  endsSession: false,
+  subagentTranscript: true,
+  coverage: "approval",
+  control: "permission-request",
+  hosts: bothHosts("PermissionRequest"),
+  hostPlaceholders: { tool_input: {} },
   schemas: (z) => ({
     input: z.strictObject({
       ...commonInput(z, "PermissionRequest", { model: true }),
@@ -46,9 +63,6 @@ export const permissionRequest: EventModule = {
       }).optional(),
     }),
   }),
-  matcherSubject: (input) => String(input.tool_name),
-  exitTwoBlocks: true,
-  plainStdout: "ignore",
   interpret(output) {
     const bad = checkEventName("PermissionRequest", output) ??
       rejectUnsupportedCommon("PermissionRequest", output);

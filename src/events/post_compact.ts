@@ -5,11 +5,35 @@
  * @module
  */
 import type { EventModule } from "./types.ts";
-import { aggregateStopOnly, commonInput, commonOutput, done, informational, stopEffect } from "./common.ts";
+import {
+  aggregateStopOnly,
+  bothHosts,
+  commonInput,
+  commonOutput,
+  done,
+  informational,
+  STANDARD_TIMEOUT,
+  stopEffect,
+} from "./common.ts";
 
 /** The PostCompact event. */
 export const postCompact: EventModule = {
   name: "PostCompact",
+  matcher: { kind: "field", field: "trigger" },
+  canBlock: false,
+  plainStdout: "ignore",
+  contextLimit: "none",
+  timeout: STANDARD_TIMEOUT,
+  asyncAllowed: true,
+  mcpAllowed: true,
+  spillsFeedback: false,
+  stopGuard: null,
+  endsSession: false,
+  subagentTranscript: true,
+  coverage: "client",
+  control: "none",
+  hosts: bothHosts("PostCompact"),
+  hostPlaceholders: { trigger: "auto" },
   schemas: (z) => ({
     input: z.strictObject({
       ...commonInput(z, "PostCompact", { model: true }),
@@ -18,9 +42,6 @@ export const postCompact: EventModule = {
     }),
     output: z.strictObject(commonOutput(z)),
   }),
-  matcherSubject: (input) => String(input.trigger),
-  exitTwoBlocks: false,
-  plainStdout: "ignore",
   interpret: (output) => done({ ...informational(output), ...stopEffect(output) }),
   aggregate: aggregateStopOnly,
 };

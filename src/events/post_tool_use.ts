@@ -10,6 +10,7 @@
 import type { EventModule, HandlerEffect } from "./types.ts";
 import { NO_DECISION } from "./types.ts";
 import {
+  bothHosts,
   checkEventName,
   commonInput,
   contextOutput,
@@ -17,9 +18,11 @@ import {
   fail,
   informational,
   joinFeedback,
+  STANDARD_TIMEOUT,
   stringField,
   toolInput,
 } from "./common.ts";
+import { HOST_UNKNOWN } from "./types.ts";
 
 /** Feedback used when a stopping PostToolUse hook gives neither reason nor stopReason. */
 export const DEFAULT_STOP_FEEDBACK = "A PostToolUse hook stopped the session after this tool call.";
@@ -27,6 +30,21 @@ export const DEFAULT_STOP_FEEDBACK = "A PostToolUse hook stopped the session aft
 /** The PostToolUse event. */
 export const postToolUse: EventModule = {
   name: "PostToolUse",
+  matcher: { kind: "tool" },
+  canBlock: true,
+  plainStdout: "ignore",
+  contextLimit: "context",
+  timeout: STANDARD_TIMEOUT,
+  asyncAllowed: true,
+  mcpAllowed: true,
+  spillsFeedback: true,
+  stopGuard: null,
+  endsSession: false,
+  subagentTranscript: true,
+  coverage: "tool",
+  control: "block",
+  hosts: bothHosts("PostToolUse"),
+  hostPlaceholders: { tool_input: {}, tool_use_id: HOST_UNKNOWN, tool_response: null },
   schemas: (z) => ({
     input: z.strictObject({
       ...commonInput(z, "PostToolUse", { model: true }),
@@ -43,9 +61,6 @@ export const postToolUse: EventModule = {
       hookSpecificOutput: contextOutput(z, "PostToolUse").optional(),
     }),
   }),
-  matcherSubject: (input) => String(input.tool_name),
-  exitTwoBlocks: true,
-  plainStdout: "ignore",
   interpret(output) {
     const bad = checkEventName("PostToolUse", output);
     if (bad) return fail(bad);

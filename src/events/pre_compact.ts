@@ -4,11 +4,35 @@
  * @module
  */
 import type { EventModule } from "./types.ts";
-import { aggregateStopOnly, commonInput, commonOutput, done, informational, stopEffect } from "./common.ts";
+import {
+  aggregateStopOnly,
+  bothHosts,
+  commonInput,
+  commonOutput,
+  done,
+  informational,
+  STANDARD_TIMEOUT,
+  stopEffect,
+} from "./common.ts";
 
 /** The PreCompact event. */
 export const preCompact: EventModule = {
   name: "PreCompact",
+  matcher: { kind: "field", field: "trigger" },
+  canBlock: false,
+  plainStdout: "ignore",
+  contextLimit: "none",
+  timeout: STANDARD_TIMEOUT,
+  asyncAllowed: true,
+  mcpAllowed: true,
+  spillsFeedback: false,
+  stopGuard: null,
+  endsSession: false,
+  subagentTranscript: true,
+  coverage: "client",
+  control: "none",
+  hosts: bothHosts("PreCompact"),
+  hostPlaceholders: { trigger: "auto" },
   schemas: (z) => ({
     input: z.strictObject({
       ...commonInput(z, "PreCompact", { model: true }),
@@ -17,9 +41,6 @@ export const preCompact: EventModule = {
     }),
     output: z.strictObject(commonOutput(z)),
   }),
-  matcherSubject: (input) => String(input.trigger),
-  exitTwoBlocks: false,
-  plainStdout: "ignore",
   interpret: (output) => done({ ...informational(output), ...stopEffect(output) }),
   aggregate: aggregateStopOnly,
 };

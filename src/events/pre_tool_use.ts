@@ -10,6 +10,7 @@
 import type { EventModule, HandlerEffect } from "./types.ts";
 import { NO_DECISION } from "./types.ts";
 import {
+  bothHosts,
   checkEventName,
   commonInput,
   commonOutput,
@@ -18,13 +19,30 @@ import {
   informational,
   objectField,
   rejectUnsupportedCommon,
+  STANDARD_TIMEOUT,
   stringField,
   toolInput,
 } from "./common.ts";
+import { HOST_UNKNOWN } from "./types.ts";
 
 /** The PreToolUse event. */
 export const preToolUse: EventModule = {
   name: "PreToolUse",
+  matcher: { kind: "tool" },
+  canBlock: true,
+  plainStdout: "ignore",
+  contextLimit: "context",
+  timeout: STANDARD_TIMEOUT,
+  asyncAllowed: true,
+  mcpAllowed: true,
+  spillsFeedback: false,
+  stopGuard: null,
+  endsSession: false,
+  subagentTranscript: true,
+  coverage: "tool",
+  control: "tool-permission",
+  hosts: bothHosts("PreToolUse"),
+  hostPlaceholders: { tool_input: {}, tool_use_id: HOST_UNKNOWN },
   schemas: (z) => ({
     input: z.strictObject({
       ...commonInput(z, "PreToolUse", { model: true }),
@@ -44,9 +62,6 @@ export const preToolUse: EventModule = {
       }).optional(),
     }),
   }),
-  matcherSubject: (input) => String(input.tool_name),
-  exitTwoBlocks: true,
-  plainStdout: "ignore",
   interpret(output) {
     const bad = checkEventName("PreToolUse", output) ??
       rejectUnsupportedCommon("PreToolUse", output);

@@ -6,11 +6,26 @@
  */
 import type { EventModule } from "./types.ts";
 import { NO_DECISION } from "./types.ts";
-import { commonInput, commonOutput, done, informational } from "./common.ts";
+import { bothHosts, commonInput, commonOutput, done, informational } from "./common.ts";
 
 /** The SessionEnd event. */
 export const sessionEnd: EventModule = {
   name: "SessionEnd",
+  matcher: { kind: "field", field: "reason" },
+  canBlock: false,
+  plainStdout: "ignore",
+  contextLimit: "none",
+  timeout: { default: 1, max: 3 },
+  asyncAllowed: false,
+  mcpAllowed: false,
+  spillsFeedback: false,
+  stopGuard: null,
+  endsSession: true,
+  subagentTranscript: true,
+  coverage: "client",
+  control: "none",
+  hosts: bothHosts("SessionEnd"),
+  hostPlaceholders: { reason: "other" },
   schemas: (z) => ({
     input: z.strictObject({
       ...commonInput(z, "SessionEnd", { model: false }),
@@ -18,9 +33,6 @@ export const sessionEnd: EventModule = {
     }),
     output: z.strictObject(commonOutput(z)),
   }),
-  matcherSubject: (input) => String(input.reason),
-  exitTwoBlocks: false,
-  plainStdout: "ignore",
   interpret: (output) => done({ systemMessage: informational(output).systemMessage }),
   aggregate: () => NO_DECISION,
 };

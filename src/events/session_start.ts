@@ -7,6 +7,7 @@
 import type { EventModule } from "./types.ts";
 import {
   aggregateStopOnly,
+  bothHosts,
   checkEventName,
   commonInput,
   commonOutput,
@@ -15,12 +16,28 @@ import {
   fail,
   informational,
   PERMISSION_MODES,
+  STANDARD_TIMEOUT,
   stopEffect,
 } from "./common.ts";
 
 /** The SessionStart event. */
 export const sessionStart: EventModule = {
   name: "SessionStart",
+  matcher: { kind: "field", field: "source" },
+  canBlock: false,
+  plainStdout: "context",
+  contextLimit: "context",
+  timeout: STANDARD_TIMEOUT,
+  asyncAllowed: true,
+  mcpAllowed: true,
+  spillsFeedback: false,
+  stopGuard: null,
+  endsSession: false,
+  subagentTranscript: true,
+  coverage: "client",
+  control: "none",
+  hosts: bothHosts("SessionStart"),
+  hostPlaceholders: { source: "startup" },
   schemas: (z) => ({
     input: z.strictObject({
       ...commonInput(z, "SessionStart", { model: true }),
@@ -32,9 +49,6 @@ export const sessionStart: EventModule = {
       hookSpecificOutput: contextOutput(z, "SessionStart").optional(),
     }),
   }),
-  matcherSubject: (input) => String(input.source),
-  exitTwoBlocks: false,
-  plainStdout: "context",
   interpret(output) {
     const bad = checkEventName("SessionStart", output);
     if (bad) return fail(bad);

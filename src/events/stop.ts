@@ -6,11 +6,34 @@
  * @module
  */
 import type { EventModule } from "./types.ts";
-import { aggregateStopLike, commonInput, commonOutput, interpretStopLike, PERMISSION_MODES } from "./common.ts";
+import {
+  aggregateStopLike,
+  bothHosts,
+  commonInput,
+  commonOutput,
+  interpretStopLike,
+  PERMISSION_MODES,
+  STANDARD_TIMEOUT,
+} from "./common.ts";
 
 /** The Stop event. */
 export const stop: EventModule = {
   name: "Stop",
+  matcher: { kind: "none" },
+  canBlock: true,
+  plainStdout: "invalid",
+  contextLimit: "continuation",
+  timeout: STANDARD_TIMEOUT,
+  asyncAllowed: true,
+  mcpAllowed: true,
+  spillsFeedback: false,
+  stopGuard: () => "Stop",
+  endsSession: false,
+  subagentTranscript: true,
+  coverage: "client",
+  control: "continuation",
+  hosts: bothHosts("Stop"),
+  hostPlaceholders: { stop_hook_active: false, last_assistant_message: null },
   schemas: (z) => ({
     input: z.strictObject({
       ...commonInput(z, "Stop", { model: true }),
@@ -25,9 +48,6 @@ export const stop: EventModule = {
       reason: z.string().optional(),
     }),
   }),
-  matcherSubject: () => null,
-  exitTwoBlocks: true,
-  plainStdout: "invalid",
   interpret: (output) => interpretStopLike("Stop", output),
   aggregate: aggregateStopLike,
 };

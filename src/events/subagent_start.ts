@@ -7,6 +7,7 @@
 import type { EventModule } from "./types.ts";
 import { NO_DECISION } from "./types.ts";
 import {
+  bothHosts,
   checkEventName,
   commonInput,
   commonOutput,
@@ -15,11 +16,28 @@ import {
   fail,
   informational,
   PERMISSION_MODES,
+  STANDARD_TIMEOUT,
 } from "./common.ts";
+import { HOST_UNKNOWN } from "./types.ts";
 
 /** The SubagentStart event. */
 export const subagentStart: EventModule = {
   name: "SubagentStart",
+  matcher: { kind: "field", field: "agent_type" },
+  canBlock: false,
+  plainStdout: "context",
+  contextLimit: "context",
+  timeout: STANDARD_TIMEOUT,
+  asyncAllowed: true,
+  mcpAllowed: true,
+  spillsFeedback: false,
+  stopGuard: null,
+  endsSession: false,
+  subagentTranscript: false,
+  coverage: "client",
+  control: "none",
+  hosts: bothHosts("SubagentStart"),
+  hostPlaceholders: { agent_id: HOST_UNKNOWN, agent_type: HOST_UNKNOWN },
   schemas: (z) => ({
     input: z.strictObject({
       ...commonInput(z, "SubagentStart", { model: true }),
@@ -33,9 +51,6 @@ export const subagentStart: EventModule = {
       hookSpecificOutput: contextOutput(z, "SubagentStart").optional(),
     }),
   }),
-  matcherSubject: (input) => String(input.agent_type),
-  exitTwoBlocks: false,
-  plainStdout: "context",
   interpret(output) {
     const bad = checkEventName("SubagentStart", output);
     return bad ? fail(bad) : done(informational(output));

@@ -4,11 +4,41 @@
  * @module
  */
 import type { EventModule } from "./types.ts";
-import { aggregateStopLike, commonInput, commonOutput, interpretStopLike, PERMISSION_MODES } from "./common.ts";
+import {
+  aggregateStopLike,
+  bothHosts,
+  commonInput,
+  commonOutput,
+  interpretStopLike,
+  PERMISSION_MODES,
+  STANDARD_TIMEOUT,
+} from "./common.ts";
+import { HOST_UNKNOWN } from "./types.ts";
 
 /** The SubagentStop event. */
 export const subagentStop: EventModule = {
   name: "SubagentStop",
+  matcher: { kind: "field", field: "agent_type" },
+  canBlock: true,
+  plainStdout: "invalid",
+  contextLimit: "continuation",
+  timeout: STANDARD_TIMEOUT,
+  asyncAllowed: true,
+  mcpAllowed: true,
+  spillsFeedback: false,
+  stopGuard: (input) => `SubagentStop:${String(input.agent_id ?? "")}`,
+  endsSession: false,
+  subagentTranscript: false,
+  coverage: "client",
+  control: "continuation",
+  hosts: bothHosts("SubagentStop"),
+  hostPlaceholders: {
+    agent_id: HOST_UNKNOWN,
+    agent_type: HOST_UNKNOWN,
+    agent_transcript_path: null,
+    stop_hook_active: false,
+    last_assistant_message: null,
+  },
   schemas: (z) => ({
     input: z.strictObject({
       ...commonInput(z, "SubagentStop", { model: true }),
@@ -26,9 +56,6 @@ export const subagentStop: EventModule = {
       reason: z.string().optional(),
     }),
   }),
-  matcherSubject: (input) => String(input.agent_type),
-  exitTwoBlocks: true,
-  plainStdout: "invalid",
   interpret: (output) => interpretStopLike("SubagentStop", output),
   aggregate: aggregateStopLike,
 };

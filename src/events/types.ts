@@ -77,22 +77,95 @@ export const NO_DECISION: EventDecision = Object.freeze({
   continuationPrompt: null,
 });
 
-/** How an event treats exit code 2 and plain (non-JSON) stdout (SPEC §8). */
+/** How an event treats plain (non-JSON) stdout (SPEC §8). */
 export type StdoutRule = "context" | "ignore" | "invalid";
 
+/** What an event's matcher is tested against (SPEC §4). */
+export type MatcherSubject =
+  /** The tool name and its compatibility aliases; the hook sees the tool call in the compatibility form (§5). */
+  | { kind: "tool" }
+  /** One string field of the input. */
+  | { kind: "field"; field: "source" | "reason" | "trigger" | "agent_type" }
+  /** None: a configured matcher is dropped at discovery, before it is validated or hashed. */
+  | { kind: "none" };
+
+/** Handler timeouts of an event, in seconds (SPEC §2.2): the default and the value larger ones are clamped to. */
+export type TimeoutRule = { default: number; max: number | null };
+
+/**
+ * What `additionalContextLimit` bounds on an event (SPEC §2.2, §10): `context` — the handler's
+ * additionalContext (and model-visible plain stdout), which the event delivers; `continuation` — the
+ * block reasons that become the continuation prompt (seed 000); `none` — nothing (`W_LIMIT_IGNORED`).
+ */
+export type LimitUse = "context" | "continuation" | "none";
+
+/** The coverage family of an event (SPEC §14); tool events are then labelled from their matcher. */
+export type CoverageKind = "tool" | "approval" | "client";
+
+/**
+ * What the result of an event controls, which decides how it is told to a host in adapter mode:
+ * `tool-permission` (PreToolUse: deny, or a rewrite), `permission-request` (allow/deny the approval),
+ * `block` (reject the tool result or the prompt, with a reason), `continuation` (Stop-like: a new
+ * turn with the continuation prompt), `none` (only `continue: false` and messages).
+ */
+export type ControlKind = "tool-permission" | "permission-request" | "block" | "continuation" | "none";
+
+/** The agent hosts whose own hook protocol mind-hooks speaks (adapter mode). */
+export const HOST_NAMES = ["claude", "codex"] as const;
+/** One agent host. */
+export type HostName = typeof HOST_NAMES[number];
+
+/** How one host raises an event: its own event name (null = the host has no such event). */
+export type HostMapping = { event: string } | null;
+
+/**
+ * The per-event facts the event-agnostic machinery reads: discovery (matcher, limits, clamps, which
+ * handler kinds), dispatch (context, spilling, the Stop guard, session end), review (coverage) and the
+ * adapters (host names, placeholders). Every event states every fact, so adding an event or a fact
+ * is a type error wherever it matters.
+ */
+export type EventFacts = {
+  matcher: MatcherSubject;
+  /** Exit 2 (with a reason on stderr) blocks, and a `failClosed` handler's failure blocks (SPEC §8, §2.2). */
+  canBlock: boolean;
+  /** What plain stdout means. */
+  plainStdout: StdoutRule;
+  /** What `additionalContextLimit` bounds; `context` also means the event delivers additionalContext. */
+  contextLimit: LimitUse;
+  timeout: TimeoutRule;
+  /** May a command handler run `async` (else `W_ASYNC_IGNORED` and it runs synchronously)? */
+  asyncAllowed: boolean;
+  /** May an `mcp_tool` handler be configured (else dropped at discovery with `W_UNSUPPORTED_HANDLER`)? */
+  mcpAllowed: boolean;
+  /** The result's `reason` (tool feedback) is spilled at the default limit (SPEC §10: PostToolUse). */
+  spillsFeedback: boolean;
+  /** The Stop loop guard's counter for this dispatch (SPEC §8), or null when the event has no guard. */
+  stopGuard: ((input: JsonObject) => string) | null;
+  /** The dispatch ends the session afterwards (async handlers killed, spill folder deleted; SPEC §10). */
+  endsSession: boolean;
+  /** Raised inside a subagent, the event points at the subagent's own transcript (SPEC §11). */
+  subagentTranscript: boolean;
+  coverage: CoverageKind;
+  control: ControlKind;
+  /** How each host raises the event. */
+  hosts: Readonly<Record<HostName, HostMapping>>;
+  /**
+   * Placeholders for required input fields a host may not send (or sends in a form mind does not
+   * accept): the adapter puts them in when the field is missing or fails the field's schema.
+   */
+  hostPlaceholders: Readonly<JsonObject>;
+};
+
 /** One event's whole behaviour. */
-export type EventModule = {
+export type EventModule = EventFacts & {
   name: EventName;
   /** Builds the zod schemas; called by the schema generator and tests, never on the dispatch path. */
   schemas(z: Zod): EventSchemas;
-  /** The value the matcher is tested against, or null when the event ignores matchers (SPEC §4). */
-  matcherSubject(input: JsonObject): string | null;
-  /** May exit code 2 (with a reason on stderr) block? */
-  exitTwoBlocks: boolean;
-  /** What plain stdout means. */
-  plainStdout: StdoutRule;
   /** Semantic rules on a schema-valid output object. */
   interpret(output: JsonObject): HandlerOutcome;
   /** Folds the effects of every completed handler into one decision (items in configuration order). */
   aggregate(items: AggregationItem[]): EventDecision;
 };
+
+/** The placeholder put in a required string field a host did not send (documented in the README; a hook can test for it). */
+export const HOST_UNKNOWN = "unknown";

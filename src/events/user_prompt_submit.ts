@@ -9,6 +9,7 @@ import { NO_DECISION } from "./types.ts";
 import {
   aggregateStopOnly,
   blockDecision,
+  bothHosts,
   checkEventName,
   commonInput,
   commonOutput,
@@ -17,12 +18,28 @@ import {
   fail,
   informational,
   PERMISSION_MODES,
+  STANDARD_TIMEOUT,
   stopEffect,
 } from "./common.ts";
 
 /** The UserPromptSubmit event. */
 export const userPromptSubmit: EventModule = {
   name: "UserPromptSubmit",
+  matcher: { kind: "none" },
+  canBlock: true,
+  plainStdout: "context",
+  contextLimit: "context",
+  timeout: STANDARD_TIMEOUT,
+  asyncAllowed: true,
+  mcpAllowed: true,
+  spillsFeedback: false,
+  stopGuard: null,
+  endsSession: false,
+  subagentTranscript: true,
+  coverage: "client",
+  control: "block",
+  hosts: bothHosts("UserPromptSubmit"),
+  hostPlaceholders: { prompt: "" },
   schemas: (z) => ({
     input: z.strictObject({
       ...commonInput(z, "UserPromptSubmit", { model: true }),
@@ -37,9 +54,6 @@ export const userPromptSubmit: EventModule = {
       hookSpecificOutput: contextOutput(z, "UserPromptSubmit").optional(),
     }),
   }),
-  matcherSubject: () => null,
-  exitTwoBlocks: true,
-  plainStdout: "context",
   interpret(output) {
     const bad = checkEventName("UserPromptSubmit", output);
     if (bad) return fail(bad);

@@ -42,7 +42,7 @@ export function readCompletion(
     };
   }
   if (raw.exitCode === 2) {
-    if (!event.exitTwoBlocks) {
+    if (!event.canBlock) {
       return {
         status: "failed",
         reason: "exit 2",

@@ -29,6 +29,7 @@
  * @module
  */
 import type { EventName } from "../events/names.ts";
+import { EVENTS } from "../events/registry.ts";
 import { compileMatcher } from "../matching/matcher.ts";
 
 /** The four coverage labels. */
@@ -78,8 +79,14 @@ export function coverageOf(
   matcher: string | null,
   localMcpServers: ReadonlySet<string> = new Set(),
 ): Coverage {
-  if (event === "PermissionRequest") return "approval-events";
-  if (event !== "PreToolUse" && event !== "PostToolUse") return "client-only";
+  switch (EVENTS[event].coverage) {
+    case "approval":
+      return "approval-events";
+    case "client":
+      return "client-only";
+    case "tool":
+      break;
+  }
   const m = compileMatcher(matcher);
   if ("error" in m) return "server-approval-only";
   switch (m.kind) {

@@ -269,10 +269,6 @@ function prepare(
     return { ok: false, reason: "not an mcp_tool handler", timeoutSec: handler.timeout };
   }
   const label = `mcp_tool ${handler.server}/${handler.tool}`;
-  if (h.event === "SessionEnd") {
-    // Seed 003: SessionEnd does not support MCP-tool hooks (the connections are going away).
-    return { ok: false, reason: `${label}: mcp_tool hooks are not supported on SessionEnd`, timeoutSec: 1 };
-  }
   // The definition discovery resolved for this hook, in its own scope (SPEC §2.7): the one its hash covers.
   const cfg = h.server?.config;
   if (!cfg) {
@@ -504,7 +500,7 @@ export class McpPool {
    */
   prewarm(catalog: Catalog, runnable: (h: HookHandler) => boolean): void {
     for (const h of catalog.handlers) {
-      if (h.handler.type !== "mcp_tool" || h.event === "SessionEnd" || !h.server || !runnable(h)) continue;
+      if (h.handler.type !== "mcp_tool" || !h.server || !runnable(h)) continue;
       this.get(h.server.name, h.server.config).catch(() => {});
     }
   }

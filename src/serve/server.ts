@@ -26,6 +26,7 @@ import { dispatchEvent } from "../dispatch/dispatch.ts";
 import { transcriptFiller, validateEvent } from "../dispatch/input.ts";
 import type { DispatchResult } from "../dispatch/result.ts";
 import type { JsonObject } from "../events/types.ts";
+import { EVENTS } from "../events/registry.ts";
 import { McpPool } from "../runner/mcp.ts";
 import { resolvedServers } from "../config/mcp_servers.ts";
 import { endSession } from "../session/end.ts";
@@ -353,7 +354,7 @@ export class HookServer {
       });
       this.#log.add(catalog.home, dispatchLogEntries(result, catalog));
       // A SessionEnd dispatch ends the session (SPEC §10): its async hooks and spills go.
-      if (ev.event === "SessionEnd") await this.#endSession(sessionId);
+      if (EVENTS[ev.event].endsSession) await this.#endSession(sessionId);
       return result;
     } finally {
       this.#dispatchSlots.release();
