@@ -9,14 +9,15 @@
  * ```
  * @module
  */
-import { type Catalog, type ConfigOptions, loadCatalog } from "./src/config/discovery.ts";
-import { type DispatchContext, dispatchEvent } from "./src/dispatch/dispatch.ts";
-import { transcriptFiller, validateEvent } from "./src/dispatch/input.ts";
-import type { DispatchResult } from "./src/dispatch/result.ts";
-import { takeAsyncResults } from "./src/session/async.ts";
+import type { Catalog, ConfigOptions } from "./src/config/discovery.ts";
+import type { DispatchContext } from "./src/dispatch/dispatch.ts";
+import type { DispatchResult } from "./src/schema/result.ts";
+import { engineDispatch } from "./src/engine/dispatch.ts";
+import { resolveSettings } from "./src/engine/settings.ts";
 
 export type { Catalog, ConfigOptions, HookHandler, TrustStatus } from "./src/config/discovery.ts";
-export type { AsyncResult, DispatchResult, RunRecord } from "./src/dispatch/result.ts";
+export type { PluginInfo } from "./src/config/plugins.ts";
+export type { AsyncResult, DispatchResult, RunRecord } from "./src/schema/result.ts";
 export type { Warning, WarningCode } from "./src/config/warnings.ts";
 export type { EventName } from "./src/events/names.ts";
 export { EVENT_NAMES } from "./src/events/names.ts";
@@ -26,14 +27,18 @@ export { appendTranscript, transcriptPath, TranscriptWriter } from "./src/sessio
 export { endSession } from "./src/session/end.ts";
 
 /** Options of {@link dispatch}: discovery options (cwd defaults to the event's) plus the spill root. */
-export type DispatchOptions = Omit<ConfigOptions, "cwd"> & {
+export type DispatchOptions = Omit<ConfigOptions, "cwd" | "overrides" | "env"> & {
   cwd?: string;
-  /** Root of spilled outputs; default the OS temp dir. */
+  /** `-c KEY=VALUE` items (SPEC §1). */
+  overrides?: readonly string[];
+  /** The environment (default: the process's). */
+  env?: Record<string, string | undefined>;
+  /** Root of spilled outputs; default `$MIND_TEMP_DIR`, else the OS temp dir. */
   tempDir?: string;
   /** A catalog already loaded (hosts that cache it); else it is loaded for this event. */
   catalog?: Catalog;
   /** Extra dispatch hooks (MCP runner, async starter). */
-  context?: Partial<DispatchContext>;
+  context?: Partial<Omit<DispatchContext, "tempDir">>;
 };
 
 /** Thrown by {@link dispatch} for input that is not a valid event (the CLI's exit 1). */
@@ -43,19 +48,13 @@ export class InvalidEventError extends Error {
 
 /** Dispatches one event object; resolves to the SPEC §9 result. */
 export async function dispatch(event: unknown, options: DispatchOptions): Promise<DispatchResult> {
-  const validated = await validateEvent(event, transcriptFiller(options.home));
-  if (!validated.ok) throw new InvalidEventError(validated.error);
-  const ev = validated.value;
-  let catalog = options.catalog;
-  if (!catalog) {
-    const loaded = await loadCatalog({ ...options, cwd: options.cwd ?? String(ev.input.cwd) });
-    if ("error" in loaded) throw new InvalidEventError(loaded.error);
-    catalog = loaded;
-  }
-  const tempDir = options.tempDir ?? Deno.env.get("MIND_TEMP_DIR") ?? Deno.env.get("TMPDIR") ?? "/tmp";
-  return await dispatchEvent(ev, catalog, {
-    tempDir,
-    takeAsync: (sid) => takeAsyncResults(catalog.home, sid),
+  const env = options.env ?? Deno.env.toObject();
+  const settings = resolveSettings({ ...options, config: options.overrides }, env, Deno.cwd());
+  const given = options.catalog;
+  const outcome = await engineDispatch(event, settings, {
     ...options.context,
+    ...(given ? { catalog: () => Promise.resolve(given) } : {}),
   });
+  if (!outcome.ok) throw new InvalidEventError(outcome.error);
+  return outcome.result;
 }

@@ -568,7 +568,7 @@ Deno.test("serve (in process): configuration is read once, and again only when a
   await Deno.utime(`${home}/hooks.json`, past, past);
   const out: string[] = [];
   const server = new HookServer({
-    defaults: { home, requirements: `${home}/none.toml`, "dangerously-bypass-hook-trust": true },
+    defaults: { home, requirements: `${home}/none.toml`, bypassTrust: true },
     env: { SHELL: "/bin/sh" },
     processCwd: home,
     write: (bytes) => {

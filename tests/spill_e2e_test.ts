@@ -17,7 +17,7 @@ import {
   trustAll,
   writeHooksJson,
 } from "./helpers/cli.ts";
-import { safeSessionSegment } from "../src/session/session_id.ts";
+import { safeSessionSegment } from "../src/util/session_id.ts";
 
 /** 600 numbered lines, 19.8 KB: its head and tail are recognizable in a preview. */
 const BIG = Array.from({ length: 600 }, (_, i) => `line ${String(i).padStart(5, "0")} of the big hook output`).join(

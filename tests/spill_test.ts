@@ -1,6 +1,6 @@
 /**
  * Tests of §10 spilling (`src/output/spill.ts`) and of session id sanitizing
- * (`src/session/session_id.ts`).
+ * (`src/util/session_id.ts`).
  */
 
 import assert from "node:assert/strict";
@@ -14,7 +14,7 @@ import {
   type SpillResult,
   utf8Length,
 } from "../src/output/spill.ts";
-import { MAX_SEGMENT_LENGTH, safeSessionSegment, sha256Hex } from "../src/session/session_id.ts";
+import { MAX_SEGMENT_LENGTH, safeSessionSegment, sha256Hex } from "../src/util/session_id.ts";
 
 const encoder = new TextEncoder();
 const bytesOf = (text: string) => encoder.encode(text).length;

@@ -1,6 +1,6 @@
 /**
  * Tests of the §11 session transcript (`src/session/transcript.ts`) and of creation dates in
- * session ids (`src/session/session_id.ts`).
+ * session ids (`src/util/session_id.ts`).
  */
 
 import assert from "node:assert/strict";

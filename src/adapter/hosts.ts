@@ -20,7 +20,7 @@ import { HOST_NAMES as HOSTS_LIST, HOST_UNKNOWN, type HostName } from "../events
 import { INPUT_SCHEMAS } from "../generated/schemas.ts";
 import { PERMISSION_MODES } from "../events/common.ts";
 import { type JsonSchema, validateJson } from "../schema/validate.ts";
-import type { DispatchResult } from "../dispatch/result.ts";
+import type { DispatchResult } from "../schema/result.ts";
 
 /** A host whose hook protocol mind-hooks speaks. */
 export type Host = HostName;

@@ -8,12 +8,9 @@
  * proceeds, and says why in one stderr line.
  * @module
  */
-import type { ParsedOptions } from "../cli/args.ts";
-import { configOptions, envRecord, resolveTempDir } from "../cli/context.ts";
-import { parseEventText, validateEvent } from "../dispatch/input.ts";
-import { loadCatalog } from "../config/discovery.ts";
-import { dispatchEvent } from "../dispatch/dispatch.ts";
-import { absolute } from "../util/paths.ts";
+import { parseEventText } from "../dispatch/input.ts";
+import { engineDispatch } from "../engine/dispatch.ts";
+import { type EngineOptions, resolveSettings } from "../engine/settings.ts";
 import { readStdin, writeStdout } from "../util/stdio.ts";
 import { CONTEXT_CAPABLE, type Host, HOST_NAMES, mapHostInput, mapResultToHost } from "./hosts.ts";
 import type { JsonObject } from "../events/types.ts";
@@ -24,32 +21,23 @@ import { FastPathRefused } from "../sandbox/fast_path.ts";
 export type AdapterOutcome = { stdout: JsonObject | null; problem: string | null };
 
 /** Runs one adapted dispatch on `text` (the host's stdin). Never throws. */
-export async function adaptText(host: Host, text: string, options: ParsedOptions): Promise<AdapterOutcome> {
+export async function adaptText(host: Host, text: string, options: EngineOptions): Promise<AdapterOutcome> {
   try {
     const parsed = parseEventText(text);
     if (!parsed.ok) return { stdout: null, problem: parsed.error };
-    const env = envRecord();
-    const processCwd = Deno.cwd();
-    const mapped = mapHostInput(host, parsed.value, processCwd);
+    const settings = resolveSettings(options, Deno.env.toObject(), Deno.cwd());
+    const mapped = mapHostInput(host, parsed.value, settings.processCwd);
     if (mapped.kind === "error") return { stdout: null, problem: mapped.message };
     if (mapped.kind === "ignore") return { stdout: null, problem: null };
-    const cfgBase = configOptions(options, env, processCwd, processCwd);
-    const validated = await validateEvent(mapped.input, async (sid) => {
-      const { transcriptPath } = await import("../session/transcript.ts");
-      return await transcriptPath(cfgBase.home, sid);
-    });
-    if (!validated.ok) return { stdout: null, problem: validated.error };
-    const ev = validated.value;
-    const cwd = options.cwd ? absolute(options.cwd as string, processCwd) : String(ev.input.cwd);
-    const catalog = await loadCatalog({ ...cfgBase, cwd });
-    if ("error" in catalog) return { stdout: null, problem: catalog.error };
-    const { takeAsyncResults } = await import("../session/async.ts");
-    const result = await dispatchEvent(ev, catalog, {
-      tempDir: resolveTempDir(options, env, processCwd),
+    const outcome = await engineDispatch(mapped.input, settings, {
       // Async output waits for an event that can hand it to the model.
-      takeAsync: CONTEXT_CAPABLE.has(ev.event) ? (sid) => takeAsyncResults(catalog.home, sid) : undefined,
+      takeAsync: CONTEXT_CAPABLE.has(mapped.event) ? undefined : null,
     });
-    return { stdout: mapResultToHost(host, ev.event, result, parsed.value as JsonObject), problem: null };
+    if (!outcome.ok) return { stdout: null, problem: outcome.error };
+    return {
+      stdout: mapResultToHost(host, outcome.event.event, outcome.result, parsed.value as JsonObject),
+      problem: null,
+    };
   } catch (e) {
     // The sandbox's fast path stopping before a stranger's file: the launcher reruns this in the Worker.
     if (e instanceof FastPathRefused) throw e;
@@ -59,7 +47,7 @@ export async function adaptText(host: Host, text: string, options: ParsedOptions
 }
 
 /** The `dispatch --protocol claude|codex` command body: always exit 0. */
-export async function adapterDispatch(host: Host, options: ParsedOptions): Promise<number> {
+export async function adapterDispatch(host: Host, options: EngineOptions): Promise<number> {
   let text: string;
   try {
     text = await readStdin();

@@ -4,11 +4,9 @@
  * @module
  */
 import { COMMON_OPTIONS, parseArgs, UsageError } from "./args.ts";
-import { configOptions, envRecord, resolveTempDir } from "./context.ts";
-import { parseEventText, transcriptFiller, validateEvent } from "../dispatch/input.ts";
-import { loadCatalog } from "../config/discovery.ts";
-import { dispatchEvent } from "../dispatch/dispatch.ts";
-import { absolute } from "../util/paths.ts";
+import { parseEventText } from "../dispatch/input.ts";
+import { engineDispatch } from "../engine/dispatch.ts";
+import { fromCliValues, resolveSettings } from "../engine/settings.ts";
 import { readStdin, writeStdout } from "../util/stdio.ts";
 
 /** Usage text of the command. */
@@ -37,30 +35,19 @@ export async function dispatchCommand(args: string[]): Promise<number> {
   if (options.protocol === "claude" || options.protocol === "codex") {
     // Adapter mode: the host's own hook stdin/stdout (src/adapter/), loaded only when asked for.
     const { adapterDispatch } = await import("../adapter/run.ts");
-    return await adapterDispatch(options.protocol, options);
+    return await adapterDispatch(options.protocol, fromCliValues(options));
   }
   if (options.protocol !== undefined && options.protocol !== "mind") {
     throw new UsageError(
       `--protocol ${options.protocol} is not supported (mind, claude, codex)`,
     );
   }
-  const env = envRecord();
-  const processCwd = Deno.cwd();
-  const text = await readStdin();
-  const parsed = parseEventText(text);
+  const parsed = parseEventText(await readStdin());
   if (!parsed.ok) throw new UsageError(parsed.error);
-  const cfgBase = configOptions(options, env, processCwd, processCwd);
-  const validated = await validateEvent(parsed.value, transcriptFiller(cfgBase.home));
-  if (!validated.ok) throw new UsageError(validated.error);
-  const ev = validated.value;
-  const cwd = options.cwd ? absolute(options.cwd as string, processCwd) : String(ev.input.cwd);
-  const catalog = await loadCatalog({ ...cfgBase, cwd });
-  if ("error" in catalog) throw new UsageError(catalog.error);
-  const { takeAsyncResults } = await import("../session/async.ts");
-  const result = await dispatchEvent(ev, catalog, {
-    tempDir: resolveTempDir(options, env, processCwd),
-    takeAsync: (sid) => takeAsyncResults(catalog.home, sid),
-  });
+  const settings = resolveSettings(fromCliValues(options), Deno.env.toObject(), Deno.cwd());
+  const outcome = await engineDispatch(parsed.value, settings);
+  if (!outcome.ok) throw new UsageError(outcome.error);
+  const { result } = outcome;
   await writeStdout(JSON.stringify(result) + "\n");
   return 0;
 }

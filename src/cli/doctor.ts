@@ -8,10 +8,11 @@
  * @module
  */
 import { COMMON_OPTIONS, parseArgs, UsageError } from "./args.ts";
-import { configOptions, envRecord } from "./context.ts";
+import { cliSettings } from "./context.ts";
+import { configOptionsOf, searchStart } from "../engine/settings.ts";
 import { loadCatalog } from "../config/discovery.ts";
 import { formatWarning } from "../config/warnings.ts";
-import { absolute, join } from "../util/paths.ts";
+import { join } from "../util/paths.ts";
 import { sandboxPlan } from "../sandbox/launch.ts";
 import { type Grant, type SandboxPlan, workerPermissions } from "../sandbox/plan.ts";
 import { terminalLines } from "../util/terminal_text.ts";
@@ -145,8 +146,8 @@ export async function doctorCommand(args: string[]): Promise<number> {
     return 0;
   }
   if (positionals.length > 0) throw new UsageError(`doctor takes no arguments (got ${JSON.stringify(positionals[0])})`);
-  const env = envRecord();
-  const processCwd = Deno.cwd();
+  const settings = cliSettings(options);
+  const env = settings.env;
   const fixes: string[] = [];
   const out: string[] = [];
   const plan = sandboxPlan();
@@ -182,8 +183,7 @@ export async function doctorCommand(args: string[]): Promise<number> {
   if (shell.fix) fixes.push(shell.fix);
 
   out.push("", "configuration");
-  const cwd = options.cwd ? absolute(options.cwd as string, processCwd) : processCwd;
-  const catalog = await loadCatalog(configOptions(options, env, processCwd, cwd));
+  const catalog = await loadCatalog(configOptionsOf(settings, searchStart(settings)));
   if ("error" in catalog) {
     out.push(`  -c: ${catalog.error}`);
     fixes.push(`fix the -c value: ${catalog.error}`);

@@ -6,10 +6,10 @@
  * @module
  */
 import { COMMON_OPTIONS, parseArgs, UsageError } from "./args.ts";
-import { configOptions, envRecord } from "./context.ts";
+import { cliSettings } from "./context.ts";
+import { configOptionsOf, searchStart } from "../engine/settings.ts";
 import { loadCatalog } from "../config/discovery.ts";
 import { formatWarning } from "../config/warnings.ts";
-import { absolute } from "../util/paths.ts";
 import { buildView, type CatalogView, listData } from "../review/catalog_view.ts";
 import { COVERAGE_NOTE } from "../review/coverage.ts";
 import { terminalLines } from "../util/terminal_text.ts";
@@ -84,10 +84,8 @@ export async function listCommand(args: string[]): Promise<number> {
     return 0;
   }
   if (positionals.length) throw new UsageError(`list takes no arguments (got ${JSON.stringify(positionals[0])})`);
-  const env = envRecord();
-  const processCwd = Deno.cwd();
-  const cwd = options.cwd ? absolute(options.cwd as string, processCwd) : processCwd;
-  const catalog = await loadCatalog(configOptions(options, env, processCwd, cwd));
+  const settings = cliSettings(options);
+  const catalog = await loadCatalog(configOptionsOf(settings, searchStart(settings)));
   if ("error" in catalog) throw new UsageError(catalog.error);
   const view = await buildView(catalog);
   const text = options.json ? JSON.stringify(listData(view), null, 2) + "\n" : renderList(view);

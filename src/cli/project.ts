@@ -5,7 +5,8 @@
  * @module
  */
 import { COMMON_OPTIONS, parseArgs, UsageError } from "./args.ts";
-import { configOptions, envRecord } from "./context.ts";
+import { cliSettings } from "./context.ts";
+import { configOptionsOf } from "../engine/settings.ts";
 import { findProjectRoot, loadCatalog, projectLayerEscape } from "../config/discovery.ts";
 import { absolute, join } from "../util/paths.ts";
 import { writeProjectTrust } from "../trust/state_writer.ts";
@@ -25,15 +26,15 @@ export async function projectCommand(args: string[]): Promise<number> {
     throw new UsageError(`project: unknown action ${JSON.stringify(action)} (trust, untrust or status)`);
   }
   if (extra.length) throw new UsageError("project takes at most one DIR");
-  const env = envRecord();
-  const processCwd = Deno.cwd();
+  const settings = cliSettings(options);
+  const processCwd = settings.processCwd;
   const dir = absolute(dirArg ?? (options.cwd as string | undefined) ?? processCwd, processCwd);
   try {
     await Deno.stat(dir);
   } catch {
     throw new UsageError(`no such directory: ${dir}`);
   }
-  const cfg = configOptions(options, env, processCwd, dir);
+  const cfg = configOptionsOf(settings, dir);
   const root = await findProjectRoot(dir, cfg.home);
   if (!root) throw new UsageError(`no project found: neither ${dir} nor any parent holds a .mind/ directory`);
   if (action === "status") {

@@ -18,9 +18,9 @@
  * @module
  */
 import { COMMON_OPTIONS, parseArgs, UsageError } from "./args.ts";
-import { configOptions, envRecord } from "./context.ts";
+import { cliSettings } from "./context.ts";
+import { configOptionsOf, searchStart } from "../engine/settings.ts";
 import { loadCatalog } from "../config/discovery.ts";
-import { absolute } from "../util/paths.ts";
 import { ReviewApp } from "../review/app.ts";
 import { parseKeys } from "../review/keys.ts";
 import { pageSize, renderFrame, type RenderOptions } from "../review/render.ts";
@@ -72,10 +72,9 @@ export async function reviewCommand(args: string[]): Promise<number> {
       "review needs an interactive terminal; use mind-hooks list to see the hooks and mind-hooks trust KEY... to trust them",
     );
   }
-  const env = envRecord();
-  const processCwd = Deno.cwd();
-  const cwd = options.cwd ? absolute(options.cwd as string, processCwd) : processCwd;
-  const cfg = configOptions(options, env, processCwd, cwd);
+  const settings = cliSettings(options);
+  const env = settings.env;
+  const cfg = configOptionsOf(settings, searchStart(settings));
   const app = await ReviewApp.create(() => loadCatalog(cfg));
   if ("error" in app) throw new UsageError(app.error);
   const color = !env.NO_COLOR;

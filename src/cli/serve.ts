@@ -5,7 +5,7 @@
  * @module
  */
 import { COMMON_OPTIONS, parseArgs, UsageError } from "./args.ts";
-import { envRecord } from "./context.ts";
+import { fromCliValues } from "../engine/settings.ts";
 
 /** Usage text of the command. */
 export const SERVE_HELP = `mind-hooks serve [options]
@@ -41,7 +41,12 @@ export async function serveCommand(args: string[]): Promise<number> {
   }
   if (positionals.length > 0) throw new UsageError(`serve takes no arguments (got ${JSON.stringify(positionals[0])})`);
   const { HookServer } = await import("../serve/server.ts");
-  const server = new HookServer({ defaults: options, env: envRecord(), processCwd: Deno.cwd(), write: writeAll });
+  const server = new HookServer({
+    defaults: fromCliValues(options),
+    env: Deno.env.toObject(),
+    processCwd: Deno.cwd(),
+    write: writeAll,
+  });
   const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGTERM", "SIGINT"];
   const onSignal = () => {
     server.shutdown().finally(() => Deno.exit(0));

@@ -6,7 +6,7 @@
  * @module
  */
 import { parseArgs, UsageError } from "./args.ts";
-import { envRecord, resolveHome, resolveTempDir } from "./context.ts";
+import { cliSettings } from "./context.ts";
 import { endSession } from "../session/end.ts";
 import { spillDir } from "../output/spill.ts";
 import { sanitize } from "../util/terminal_text.ts";
@@ -36,10 +36,7 @@ export async function sessionEndCommand(args: string[]): Promise<number> {
   const sessionId = options.session;
   if (typeof sessionId !== "string") throw new UsageError("--session ID is required");
   if (sessionId === "") throw new UsageError("--session must not be empty");
-  const env = envRecord();
-  const cwd = Deno.cwd();
-  const home = resolveHome(options, env, cwd);
-  const tempDir = resolveTempDir(options, env, cwd);
+  const { home, tempDir } = cliSettings(options);
   const { killedAsync } = await endSession(home, tempDir, sessionId);
   const hooks = `${killedAsync} running async hook${killedAsync === 1 ? "" : "s"} killed`;
   console.log(sanitize(

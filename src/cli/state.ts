@@ -5,9 +5,9 @@
  * @module
  */
 import { COMMON_OPTIONS, parseArgs, UsageError } from "./args.ts";
-import { configOptions, envRecord } from "./context.ts";
+import { cliSettings } from "./context.ts";
+import { configOptionsOf, searchStart } from "../engine/settings.ts";
 import { loadCatalog } from "../config/discovery.ts";
-import { absolute } from "../util/paths.ts";
 import { applyAction, resolveKeys, type TrustAction } from "../trust/actions.ts";
 import { LAYERS } from "../trust/hash.ts";
 import { sanitize } from "../util/terminal_text.ts";
@@ -26,10 +26,8 @@ async function stateCommand(action: TrustAction, args: string[]): Promise<number
     );
     return 0;
   }
-  const env = envRecord();
-  const processCwd = Deno.cwd();
-  const cwd = options.cwd ? absolute(options.cwd as string, processCwd) : processCwd;
-  const catalog = await loadCatalog(configOptions(options, env, processCwd, cwd));
+  const settings = cliSettings(options);
+  const catalog = await loadCatalog(configOptionsOf(settings, searchStart(settings)));
   if ("error" in catalog) throw new UsageError(catalog.error);
   const layer = options.layer as string | undefined;
   if (layer !== undefined && !(LAYERS as readonly string[]).includes(layer)) {
@@ -53,7 +51,7 @@ async function stateCommand(action: TrustAction, args: string[]): Promise<number
   for (const key of keys) {
     const m = /^project:(.*)[\\/]\.mind[\\/](?:hooks\.json|config\.toml):/.exec(key);
     if (m && !catalog.handlers.some((h) => h.key === key) && m[1] !== catalog.project?.root) {
-      const other = await loadCatalog(configOptions(options, env, processCwd, m[1]));
+      const other = await loadCatalog(configOptionsOf(settings, m[1]));
       if (!("error" in other)) catalog.handlers.push(...other.handlers.filter((h) => h.layer === "project"));
     }
   }

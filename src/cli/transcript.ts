@@ -12,7 +12,7 @@
  * @module
  */
 import { type OptionSpec, parseArgs, UsageError } from "./args.ts";
-import { envRecord, resolveHome } from "./context.ts";
+import { cliSettings } from "./context.ts";
 import {
   appendTranscript,
   renderTranscriptLine,
@@ -76,7 +76,7 @@ export async function transcriptCommand(args: string[]): Promise<number> {
   }
   const sessionId = requiredText(options.session, "--session");
   const agentId = optionalText(options.agent, "--agent");
-  const home = resolveHome(options, envRecord(), Deno.cwd());
+  const { home } = cliSettings(options);
   // append resolves its path itself, under the writer's lock (the first line of a dateless id).
   if (action === "append") return await append(home, sessionId, agentId, options);
   const path = agentId === undefined

@@ -12,7 +12,8 @@
  * @module
  */
 import { COMMON_OPTIONS, parseArgs, UsageError } from "./args.ts";
-import { configOptions, envRecord } from "./context.ts";
+import { cliSettings } from "./context.ts";
+import { configOptionsOf, searchStart } from "../engine/settings.ts";
 import { loadCatalog } from "../config/discovery.ts";
 import { loadConfigFile } from "../config/files.ts";
 import { collectHandlers } from "../config/handlers.ts";
@@ -139,7 +140,6 @@ export async function validateCommand(args: string[]): Promise<number> {
     console.log(HELP);
     return 0;
   }
-  const env = envRecord();
   const processCwd = Deno.cwd();
   let warnings: Warning[] = [];
   let checked = 0;
@@ -151,8 +151,8 @@ export async function validateCommand(args: string[]): Promise<number> {
       checked++;
     }
   } else {
-    const cwd = options.cwd ? absolute(options.cwd as string, processCwd) : processCwd;
-    const catalog = await loadCatalog(configOptions(options, env, processCwd, cwd));
+    const settings = cliSettings(options);
+    const catalog = await loadCatalog(configOptionsOf(settings, searchStart(settings)));
     if ("error" in catalog) throw new UsageError(catalog.error);
     warnings = [...catalog.warnings];
     const files = new Set<string>();

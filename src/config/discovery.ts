@@ -18,6 +18,7 @@ import { isObject } from "../util/json.ts";
 import { decideFeatures } from "./features.ts";
 import { type McpServers, noServers, readServers, resolveServer, scopedNameWarnings } from "./mcp_servers.ts";
 import { assertMayParseStrangerFile } from "../sandbox/fast_path.ts";
+import type { PluginInfo } from "./plugins.ts";
 
 /** Trust status (SPEC §3.4). */
 export type TrustStatus = "managed" | "trusted" | "modified" | "untrusted";
@@ -56,14 +57,6 @@ export type ProjectInfo = {
   trustLevel: string | null;
   /** The project's `.mind/` holds a config.toml or hooks.json (so an untrusted project is worth a word). */
   hasHookFiles: boolean;
-};
-
-/** An enabled plugin. */
-export type PluginInfo = {
-  name: string;
-  root: string;
-  dataDir: string;
-  manifest: string | null;
 };
 
 /** Everything discovery found. */

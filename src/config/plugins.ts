@@ -14,7 +14,6 @@ import { loadConfigFile } from "./files.ts";
 import { outsideRootWarning, type Warning, warning } from "./warnings.ts";
 import { isInside, join, realPathOr } from "../util/paths.ts";
 import { isObject } from "../util/json.ts";
-import type { PluginInfo } from "./discovery.ts";
 import { readServers, type ServerDef } from "./mcp_servers.ts";
 
 const MANIFESTS = [
@@ -22,6 +21,14 @@ const MANIFESTS = [
   ".codex-plugin/plugin.json",
   ".claude-plugin/plugin.json",
 ];
+
+/** An enabled plugin. */
+export type PluginInfo = {
+  name: string;
+  root: string;
+  dataDir: string;
+  manifest: string | null;
+};
 
 /** The environment a plugin's commands get. */
 export function pluginEnv(

@@ -12,7 +12,7 @@ import { type Catalog, type HookHandler, skipReason } from "../config/discovery.
 import { warning } from "../config/warnings.ts";
 import { fromCompatInput } from "../matching/tool_names.ts";
 import { matchingHandlers } from "./matching.ts";
-import type { RawCompletion } from "../runner/types.ts";
+import type { AsyncJob, RawCompletion } from "../runner/types.ts";
 import { DEFAULT_CONTEXT_LIMIT } from "../config/handlers.ts";
 import { ENGINE_FAILED, failSafeDecision, HANDLER_INTERNAL_ERROR } from "./fail_safe.ts";
 
@@ -20,7 +20,7 @@ import { ENGINE_FAILED, failSafeDecision, HANDLER_INTERNAL_ERROR } from "./fail_
 type Runtime = typeof import("./runtime.ts");
 import { appendLog, type LogEntry } from "../log/observation.ts";
 import { type EventInput, hookInputFor } from "./input.ts";
-import type { AsyncResult, DispatchResult, RunRecord } from "./result.ts";
+import type { AsyncResult, DispatchResult, RunRecord } from "../schema/result.ts";
 
 /** Per-invocation settings of a dispatch beyond the catalog. */
 export type DispatchContext = {
@@ -38,21 +38,6 @@ export type DispatchContext = {
   takeAsync?: (sessionId: string) => Promise<AsyncResult[]>;
   /** Write the observation log (default true). */
   log?: boolean;
-};
-
-/** One async handler to start. */
-export type AsyncJob = {
-  key: string;
-  event: EventName;
-  command: string;
-  commandWindows?: string;
-  cwd: string;
-  stdin: string;
-  env: Record<string, string>;
-  timeoutSec: number;
-  additionalContextLimit: number;
-  /** Root of spilled outputs: the runner spills the handler's context with its own limit. */
-  tempDir?: string;
 };
 
 /** The environment additions a handler's command gets (SPEC §7.1, §2.6). */

@@ -9,4 +9,4 @@ export { OUTPUT_SCHEMAS } from "../generated/schemas.ts";
 export { readCompletion } from "../output/protocol.ts";
 export { runCommand } from "../runner/command.ts";
 export { spillIfLarge } from "../output/spill.ts";
-export { recordStopDispatch } from "./stop_guard.ts";
+export { recordStopDispatch } from "../session/stop_guard.ts";

@@ -7,7 +7,7 @@
  */
 
 import { absolute, join } from "../util/paths.ts";
-import { safeSessionSegment } from "../session/session_id.ts";
+import { safeSessionSegment } from "../util/session_id.ts";
 import { prepareSpillFolder, type Refusal, removeSpillFolder } from "./spill_folder.ts";
 
 /**

@@ -5,24 +5,10 @@
  * (a RawCompletion), never an exception.
  * @module
  */
-import type { RawCompletion } from "./types.ts";
+import type { CommandSpec, RawCompletion } from "./types.ts";
 import { buildShellInvocation, currentPlatform, killProcessTree } from "./shell.ts";
 import { capture, CAPTURE_LIMIT, decodeUtf8 } from "./capture.ts";
 import { delay } from "../util/timer.ts";
-
-/** What to run. */
-export type CommandSpec = {
-  command: string;
-  commandWindows?: string;
-  cwd: string;
-  /** The hook input JSON. */
-  stdin: string;
-  /** Added to the engine's environment. */
-  env: Record<string, string>;
-  timeoutSec: number;
-  /** Called with the pid once the process started (async runners record it). */
-  onSpawn?: (pid: number) => void;
-};
 
 /**
  * After the main process exits, how long to keep reading pipes that a

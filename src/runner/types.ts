@@ -3,6 +3,33 @@
  * tool call). Event-agnostic: reading it is the output protocol's job.
  * @module
  */
+import type { EventName } from "../events/names.ts";
+
+/** What to run. */
+export type CommandSpec = {
+  command: string;
+  commandWindows?: string;
+  cwd: string;
+  /** The hook input JSON. */
+  stdin: string;
+  /** Added to the engine's environment. */
+  env: Record<string, string>;
+  timeoutSec: number;
+  /** Called with the pid once the process started (async runners record it). */
+  onSpawn?: (pid: number) => void;
+};
+
+/**
+ * One async command handler to start (SPEC §7.2): what runs, plus what reading its output later
+ * needs — its key, its event, its context limit and the spill root.
+ */
+export type AsyncJob = Omit<CommandSpec, "onSpawn"> & {
+  key: string;
+  event: EventName;
+  additionalContextLimit: number;
+  /** Root of spilled outputs: the runner spills the handler's context with its own limit. */
+  tempDir?: string;
+};
 
 /** The raw completion of one handler. */
 export type RawCompletion = {

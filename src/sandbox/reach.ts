@@ -16,7 +16,7 @@
  * @module
  */
 import { COMMON_OPTIONS, parseArgs } from "../cli/args.ts";
-import { configOptions } from "../cli/context.ts";
+import { configOptionsOf, fromCliValues, resolveSettings } from "../engine/settings.ts";
 import type { JsonObject } from "../events/types.ts";
 import { join } from "../util/paths.ts";
 import type { PlanFacts } from "./plan.ts";
@@ -82,7 +82,8 @@ export async function reach(
     return { sandbox: null, mcp: false }; // a usage error: the command stops before discovery
   }
   // The home as the plan resolved it (from the same command line), so the two never disagree.
-  const cfg = { ...configOptions(options, env, Deno.cwd(), facts.searchFrom), home: facts.home };
+  const settings = resolveSettings(fromCliValues(options), env, Deno.cwd());
+  const cfg = { ...configOptionsOf(settings, facts.searchFrom), home: facts.home };
   const [{ loadConfigFile }, { buildOverrides }, discovery] = await Promise.all([
     import("../config/files.ts"),
     import("../config/overrides.ts"),

@@ -6,8 +6,8 @@
  * their process groups, and discards what was not yet delivered.
  * @module
  */
-import type { AsyncJob } from "../dispatch/dispatch.ts";
-import type { AsyncResult } from "../dispatch/result.ts";
+import type { AsyncJob } from "../runner/types.ts";
+import type { AsyncResult } from "../schema/result.ts";
 import { runCommand } from "../runner/command.ts";
 import { killProcessTree } from "../runner/shell.ts";
 import { ASYNC_SLOTS } from "../session/async.ts";

@@ -9,7 +9,7 @@
  * @module
  */
 import type { Catalog } from "../config/discovery.ts";
-import type { DispatchResult } from "../dispatch/result.ts";
+import type { DispatchResult } from "../schema/result.ts";
 import { appendLog, type LogEntry } from "../log/observation.ts";
 
 /** The log lines of one dispatch: the warnings raised by this event, and one line per matched handler. */

@@ -19,19 +19,23 @@
  * Configuration is cached per options and re-read when a file it came from changes.
  * @module
  */
-import type { ParsedOptions } from "../cli/args.ts";
-import { configOptions, resolveHome, resolveTempDir } from "../cli/context.ts";
 import { type Catalog, skipReason } from "../config/discovery.ts";
-import { dispatchEvent } from "../dispatch/dispatch.ts";
-import { transcriptFiller, validateEvent } from "../dispatch/input.ts";
-import type { DispatchResult } from "../dispatch/result.ts";
+import { engineDispatch } from "../engine/dispatch.ts";
+import {
+  configOptionsOf,
+  type EngineOptions,
+  type EngineSettings,
+  fromRpcOptions,
+  resolveSettings,
+  searchStart,
+} from "../engine/settings.ts";
+import type { DispatchResult } from "../schema/result.ts";
 import type { JsonObject } from "../events/types.ts";
 import { EVENTS } from "../events/registry.ts";
 import { McpPool } from "../runner/mcp.ts";
 import { resolvedServers } from "../config/mcp_servers.ts";
 import { endSession } from "../session/end.ts";
 import type { TranscriptWriter } from "../session/transcript.ts";
-import { absolute } from "../util/paths.ts";
 import { AsyncRunner } from "./async_runner.ts";
 import { CatalogCache } from "./config_cache.ts";
 import {
@@ -49,7 +53,6 @@ import {
   SHUTTING_DOWN,
   type SplitLine,
 } from "./jsonrpc.ts";
-import { requestOptions } from "./options.ts";
 import { catalogLogEntries, dispatchLogEntries, LogQueue } from "./log_queue.ts";
 
 /** The methods a host may call. */
@@ -63,7 +66,7 @@ export const MAX_CONCURRENT_DISPATCHES = 64;
 /** How a server is set up. */
 export type ServeSetup = {
   /** The common options `serve` was started with: the defaults of every request. */
-  defaults: ParsedOptions;
+  defaults: EngineOptions;
   env: Record<string, string | undefined>;
   processCwd: string;
   /** Writes text (whole lines) to the host; called one write at a time. */
@@ -295,9 +298,15 @@ export class HookServer {
     return params;
   }
 
-  #place(opts: ParsedOptions): Place {
-    const { env, processCwd } = this.#setup;
-    return { home: resolveHome(opts, env, processCwd), tempDir: resolveTempDir(opts, env, processCwd) };
+  /** The settings of a request: its `options` over the serve defaults. */
+  #settings(rawOptions: unknown): EngineSettings {
+    const opts = fromRpcOptions(rawOptions, this.#setup.defaults);
+    if (!opts.ok) throw new RpcError(INVALID_PARAMS, opts.error);
+    return resolveSettings(opts.options, this.#setup.env, this.#setup.processCwd);
+  }
+
+  #place(settings: EngineSettings): Place {
+    return { home: settings.home, tempDir: settings.tempDir };
   }
 
   #remember(sessionId: string, place: Place): void {
@@ -310,9 +319,8 @@ export class HookServer {
     if (!places.has(key)) places.set(key, place);
   }
 
-  async #catalog(opts: ParsedOptions, cwd: string): Promise<Catalog> {
-    const { env, processCwd } = this.#setup;
-    const catalog = await this.#cache.get(configOptions(opts, env, processCwd, cwd));
+  async #catalog(settings: EngineSettings, cwd: string): Promise<Catalog> {
+    const catalog = await this.#cache.get(configOptionsOf(settings, cwd));
     if ("error" in catalog) throw new RpcError(INVALID_PARAMS, catalog.error);
     return catalog;
   }
@@ -333,28 +341,25 @@ export class HookServer {
   async #dispatch(params: unknown): Promise<DispatchResult> {
     const p = this.#params(params, "dispatch");
     const { options: rawOptions, ...event } = p;
-    const opts = requestOptions(rawOptions, this.#setup.defaults);
-    const place = this.#place(opts);
-    const validated = await validateEvent(event, transcriptFiller(place.home));
-    if (!validated.ok) throw new RpcError(INVALID_PARAMS, validated.error);
-    const ev = validated.value;
-    const cwd = opts.cwd ? absolute(opts.cwd as string, this.#setup.processCwd) : String(ev.input.cwd);
-    const sessionId = String(ev.input.session_id);
+    const settings = this.#settings(rawOptions);
+    const place = this.#place(settings);
     await this.#dispatchSlots.acquire();
     try {
-      const catalog = await this.#catalog(opts, cwd);
-      this.#remember(sessionId, place);
-      const result = await dispatchEvent(ev, catalog, {
-        tempDir: place.tempDir,
+      const outcome = await engineDispatch(event, settings, {
+        catalog: (opts) => this.#cache.get(opts),
         // Logged below, after the response is on its way (log_queue.ts says why).
         log: false,
         runMcp: (h, input) => this.#pool.run(h, input),
         startAsync: (jobs, sid) => this.#async.start(jobs, sid, place.tempDir),
         takeAsync: (sid) => Promise.resolve(this.#async.take(sid)),
       });
+      if (!outcome.ok) throw new RpcError(INVALID_PARAMS, outcome.error);
+      const { result, catalog } = outcome;
+      const sessionId = String(outcome.event.input.session_id);
+      this.#remember(sessionId, place);
       this.#log.add(catalog.home, dispatchLogEntries(result, catalog));
       // A SessionEnd dispatch ends the session (SPEC §10): its async hooks and spills go.
-      if (EVENTS[ev.event].endsSession) await this.#endSession(sessionId);
+      if (EVENTS[outcome.event.event].endsSession) await this.#endSession(sessionId);
       return result;
     } finally {
       this.#dispatchSlots.release();
@@ -363,8 +368,7 @@ export class HookServer {
 
   async #transcriptAppend(params: unknown): Promise<{ path: string }> {
     const p = this.#params(params, "transcript/append");
-    const opts = requestOptions(p.options, this.#setup.defaults);
-    const place = this.#place(opts);
+    const place = this.#place(this.#settings(p.options));
     if (typeof p.session_id !== "string" || p.session_id === "") {
       throw new RpcError(INVALID_PARAMS, "transcript/append needs session_id (a non-empty string)");
     }
@@ -402,7 +406,7 @@ export class HookServer {
       throw new RpcError(INVALID_PARAMS, "session/end needs session_id (a non-empty string)");
     }
     // A session never seen here may still have one-shot leftovers under the requested (or default) home.
-    this.#remember(p.session_id, this.#place(requestOptions(p.options, this.#setup.defaults)));
+    this.#remember(p.session_id, this.#place(this.#settings(p.options)));
     return await this.#endSession(p.session_id);
   }
 
@@ -420,9 +424,8 @@ export class HookServer {
   /** The catalog as data: exactly what `mind-hooks list --json` prints (one format for both). */
   async #hooksList(params: unknown): Promise<unknown> {
     const p = this.#params(params, "hooks/list");
-    const opts = requestOptions(p.options, this.#setup.defaults);
-    const cwd = opts.cwd ? absolute(opts.cwd as string, this.#setup.processCwd) : this.#setup.processCwd;
-    const catalog = await this.#catalog(opts, cwd);
+    const settings = this.#settings(p.options);
+    const catalog = await this.#catalog(settings, searchStart(settings));
     const { buildView, listData } = await import("../review/catalog_view.ts");
     return listData(await buildView(catalog));
   }

@@ -11,9 +11,9 @@
  * @module
  */
 import { join } from "../util/paths.ts";
-import { safeSessionSegment } from "./session_id.ts";
-import type { AsyncJob } from "../dispatch/dispatch.ts";
-import type { AsyncResult } from "../dispatch/result.ts";
+import { safeSessionSegment } from "../util/session_id.ts";
+import type { AsyncJob } from "../runner/types.ts";
+import type { AsyncResult } from "../schema/result.ts";
 import { killProcessTree, signalProcess } from "../runner/shell.ts";
 
 /** At most this many async handlers run at once per session. */

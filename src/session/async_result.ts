@@ -4,8 +4,8 @@
  * protocol, informational output only, large context spilled with the handler's own limit (§10).
  * @module
  */
-import type { AsyncJob } from "../dispatch/dispatch.ts";
-import type { AsyncResult } from "../dispatch/result.ts";
+import type { AsyncJob } from "../runner/types.ts";
+import type { AsyncResult } from "../schema/result.ts";
 import { EVENTS } from "../events/registry.ts";
 import { OUTPUT_SCHEMAS } from "../generated/schemas.ts";
 import { readCompletion } from "../output/protocol.ts";

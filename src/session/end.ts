@@ -7,7 +7,7 @@
  */
 import { endSessionAsync } from "./async.ts";
 import { removeSessionSpill } from "../output/spill.ts";
-import { clearStopGuard } from "../dispatch/stop_guard.ts";
+import { clearStopGuard } from "./stop_guard.ts";
 
 /** What session end did. */
 export type SessionEndReport = { killedAsync: number };

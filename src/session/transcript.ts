@@ -12,7 +12,7 @@
  */
 
 import { dirname, join } from "../util/paths.ts";
-import { safeSessionSegment, sessionDateFromId } from "./session_id.ts";
+import { safeSessionSegment, sessionDateFromId } from "../util/session_id.ts";
 
 export { sessionDateFromId };
 

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { sha256Hex } from "../util/sha256.ts";
+import { sha256Hex } from "./sha256.ts";
 
 export { sha256Hex };
 

@@ -7,7 +7,7 @@
  * @module
  */
 import { join } from "../util/paths.ts";
-import { safeSessionSegment } from "../session/session_id.ts";
+import { safeSessionSegment } from "../util/session_id.ts";
 
 /** Path of a session's guard file. */
 export function guardPath(home: string, sessionId: string): string {

@@ -1,0 +1,182 @@
+/**
+ * The engine's settings (SPEC §1 "Options common to every command that reads configuration"), from
+ * one option spec for every front end: the CLI's `--home`/`-c`/…, `serve`'s per-request `options`
+ * (`home`, `hooksFile`, …), the library's `DispatchOptions`, and the sandbox plan all name the same
+ * eight options here, and {@link resolveSettings} applies the same defaults to each.
+ * @module
+ */
+import type { ConfigOptions } from "../config/discovery.ts";
+import { absolute, join } from "../util/paths.ts";
+
+/** How one option's value is written: a path is made absolute against the process cwd. */
+type OptionKind = "path" | "paths" | "string" | "strings" | "boolean";
+
+/** One engine option: its name on the command line, in a `serve` request, and its kind. */
+export type EngineOptionSpec = { cli: string; short?: string; rpc: string; kind: OptionKind };
+
+/** The engine options, by their library name. */
+export const ENGINE_OPTIONS = {
+  home: { cli: "home", rpc: "home", kind: "path" },
+  cwd: { cli: "cwd", rpc: "cwd", kind: "path" },
+  profile: { cli: "profile", rpc: "profile", kind: "string" },
+  config: { cli: "config", short: "c", rpc: "config", kind: "strings" },
+  hooksFiles: { cli: "hooks-file", rpc: "hooksFile", kind: "paths" },
+  requirements: { cli: "requirements", rpc: "requirements", kind: "path" },
+  tempDir: { cli: "temp-dir", rpc: "tempDir", kind: "path" },
+  bypassTrust: { cli: "dangerously-bypass-hook-trust", rpc: "dangerouslyBypassHookTrust", kind: "boolean" },
+} as const satisfies Record<string, EngineOptionSpec>;
+
+/** An engine option's library name. */
+export type EngineOptionName = keyof typeof ENGINE_OPTIONS;
+
+/** The engine options as a front end gives them (each absent = its default). */
+export type EngineOptions = {
+  home?: string;
+  cwd?: string;
+  profile?: string;
+  config?: readonly string[];
+  hooksFiles?: readonly string[];
+  requirements?: string;
+  tempDir?: string;
+  bypassTrust?: boolean;
+};
+
+/** The environment as the engine reads it. */
+export type Env = Record<string, string | undefined>;
+
+/** Resolved settings of one invocation (or one `serve` request). */
+export type EngineSettings = {
+  /** The application home: `--home`, else `$MIND_HOME`, else `~/.mind`. */
+  home: string;
+  /** The root of spilled outputs: `--temp-dir`, else `$MIND_TEMP_DIR`, else the OS temp dir. */
+  tempDir: string;
+  /** `--cwd` made absolute, or null: dispatch then searches from the event's cwd, other commands from the process cwd. */
+  cwd: string | null;
+  profile: string | undefined;
+  overrides: readonly string[];
+  hooksFiles: readonly string[];
+  /** The managed requirements file: `--requirements`, else `$MIND_REQUIREMENTS`, else `/etc/mind/requirements.toml`. */
+  requirements: string;
+  bypassTrust: boolean;
+  env: Env;
+  processCwd: string;
+};
+
+/** The OS temp dir, as the environment names it. */
+function osTempDir(env: Env): string {
+  return env.TMPDIR ?? env.TEMP ?? env.TMP ?? (Deno.build.os === "windows" ? "C:\\Windows\\Temp" : "/tmp");
+}
+
+/** Applies the defaults of SPEC §1 to `opts`; relative paths resolve against `processCwd`. */
+export function resolveSettings(opts: EngineOptions, env: Env, processCwd: string): EngineSettings {
+  const abs = (p: string | undefined) => p === undefined || p === "" ? undefined : absolute(p, processCwd);
+  const home = abs(opts.home) ?? abs(env.MIND_HOME) ?? join(env.HOME ?? env.USERPROFILE ?? processCwd, ".mind");
+  return {
+    home,
+    tempDir: abs(opts.tempDir) ?? abs(env.MIND_TEMP_DIR) ?? osTempDir(env),
+    cwd: abs(opts.cwd) ?? null,
+    profile: opts.profile,
+    overrides: opts.config ?? [],
+    hooksFiles: (opts.hooksFiles ?? []).map((f) => absolute(f, processCwd)),
+    requirements: abs(opts.requirements) ?? env.MIND_REQUIREMENTS ?? "/etc/mind/requirements.toml",
+    bypassTrust: opts.bypassTrust === true,
+    env,
+    processCwd,
+  };
+}
+
+/** Discovery options of `settings`, the project being searched from `searchFrom`. */
+export function configOptionsOf(settings: EngineSettings, searchFrom: string): ConfigOptions {
+  return {
+    home: settings.home,
+    cwd: searchFrom,
+    profile: settings.profile,
+    overrides: settings.overrides,
+    hooksFiles: settings.hooksFiles,
+    requirements: settings.requirements,
+    bypassTrust: settings.bypassTrust,
+    env: settings.env,
+  };
+}
+
+/** Where a command that is not given an event searches for the project: `--cwd`, else the process cwd. */
+export function searchStart(settings: EngineSettings): string {
+  return settings.cwd ?? settings.processCwd;
+}
+
+/** Parsed command-line values, keyed by the option's command-line name. */
+export type CliValues = Record<string, string | boolean | string[] | undefined>;
+
+/** The engine options among parsed command-line values. */
+export function fromCliValues(values: CliValues): EngineOptions {
+  const out: Record<string, unknown> = {};
+  for (const [name, spec] of Object.entries(ENGINE_OPTIONS) as [EngineOptionName, EngineOptionSpec][]) {
+    const v = Object.hasOwn(values, spec.cli) ? values[spec.cli] : undefined;
+    if (v !== undefined) out[name] = v;
+  }
+  return out as EngineOptions;
+}
+
+/** The engine options as command-line values (a `serve` default, a re-run), the inverse of {@link fromCliValues}. */
+export function toCliValues(opts: EngineOptions): CliValues {
+  const out: CliValues = {};
+  for (const [name, spec] of Object.entries(ENGINE_OPTIONS) as [EngineOptionName, EngineOptionSpec][]) {
+    const v = opts[name];
+    if (v !== undefined) out[spec.cli] = Array.isArray(v) ? [...v] : v as string | boolean;
+  }
+  return out;
+}
+
+/** What reading a `serve` request's `options` gave: the options over the defaults, or the one problem. */
+export type RpcOptionsResult = { ok: true; options: EngineOptions } | { ok: false; error: string };
+
+/** The request option names, for error messages and docs. */
+export const RPC_OPTION_NAMES: readonly string[] = Object.values(ENGINE_OPTIONS).map((s) => s.rpc);
+
+const BY_RPC_NAME: ReadonlyMap<string, [EngineOptionName, EngineOptionSpec]> = new Map(
+  (Object.entries(ENGINE_OPTIONS) as [EngineOptionName, EngineOptionSpec][]).map(([n, s]) => [s.rpc, [n, s]]),
+);
+
+/**
+ * Merges a `serve` request's `options` (SPEC §13: "optional `options` as in §1") over `defaults`;
+ * a field given replaces the default of that field (lists included), null or absent keeps it.
+ */
+export function fromRpcOptions(raw: unknown, defaults: EngineOptions): RpcOptionsResult {
+  if (raw === undefined || raw === null) return { ok: true, options: defaults };
+  if (typeof raw !== "object" || Array.isArray(raw)) return { ok: false, error: "options must be an object" };
+  const out: Record<string, unknown> = { ...defaults };
+  for (const [rpcName, value] of Object.entries(raw)) {
+    const entry = BY_RPC_NAME.get(rpcName);
+    if (!entry) {
+      return {
+        ok: false,
+        error: `unknown option ${JSON.stringify(rpcName)} (known: ${RPC_OPTION_NAMES.join(", ")})`,
+      };
+    }
+    if (value === undefined || value === null) continue;
+    const [name, spec] = entry;
+    switch (spec.kind) {
+      case "path":
+      case "string":
+        if (typeof value !== "string" || value === "") {
+          return { ok: false, error: `options.${rpcName} must be a non-empty string` };
+        }
+        out[name] = value;
+        break;
+      case "paths":
+      case "strings": {
+        const list = typeof value === "string" ? [value] : value;
+        if (!Array.isArray(list) || list.some((v) => typeof v !== "string")) {
+          return { ok: false, error: `options.${rpcName} must be a list of strings` };
+        }
+        out[name] = [...list];
+        break;
+      }
+      case "boolean":
+        if (typeof value !== "boolean") return { ok: false, error: `options.${rpcName} must be a boolean` };
+        out[name] = value;
+        break;
+    }
+  }
+  return { ok: true, options: out as EngineOptions };
+}
