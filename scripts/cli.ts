@@ -4,7 +4,7 @@
  * `<task>: <reason>` line on stderr with exit 1 (never a stack trace).
  * @module
  */
-import { type OptionSpec, parseArgs, type ParsedOptions, UsageError } from "../src/cli/args.ts";
+import { type OptionSpec, parseArgs, type ParsedOptions, UsageError } from "../src/util/args.ts";
 import { absolute } from "../src/util/paths.ts";
 
 export { UsageError };

@@ -6,7 +6,7 @@
  */
 import { assert, assertEquals, assertStringIncludes } from "./helpers/assert.ts";
 import { cmd, echoHook, group, runCli, trustAll, writeHooksJson } from "./helpers/cli.ts";
-import { launcherCandidates, launcherProgram } from "../src/cli/launcher.ts";
+import { launcherCandidates, launcherProgram } from "../src/util/launcher.ts";
 import { HOST_EVENTS } from "../src/adapter/hosts.ts";
 
 const POSIX = Deno.build.os !== "windows";

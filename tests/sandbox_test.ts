@@ -17,11 +17,13 @@ import {
   trustAll,
   writeHooksJson,
 } from "./helpers/cli.ts";
-import { buildPlan, loaderVariables, scanArgs } from "../src/sandbox/plan.ts";
+import { buildPlan, loaderVariables } from "../src/sandbox/plan.ts";
+import { COMMON_OPTIONS, parseCommandLine } from "../src/cli/commands.ts";
+import { parseArgs } from "../src/util/args.ts";
 import { permissionLines } from "../src/cli/doctor.ts";
 import { netTarget } from "../src/sandbox/mcp_plan.ts";
 import { sandboxReason, workerOptions } from "../src/sandbox/launch.ts";
-import { asFastPath, FastPathRefused } from "../src/sandbox/fast_path.ts";
+import { asFastPath, FastPathRefused } from "../src/config/fast_path_guard.ts";
 import { loadCatalog } from "../src/config/discovery.ts";
 import { signalGroup, signalProcess } from "../src/runner/shell.ts";
 import { join } from "node:path";
@@ -80,7 +82,7 @@ Deno.test("plan: dispatch reads the home, the .mind chain, requirements and spil
   await using proj = await makeProject();
   const plan = await buildPlan({
     command: "dispatch",
-    args: ["--home", home.path, "--requirements", "/nonexistent/req.toml"],
+    args: parseCommandLine("dispatch", ["--home", home.path, "--requirements", "/nonexistent/req.toml"]),
     env: { SHELL: "/bin/bash", MIND_TEMP_DIR: "/tmp/spill-root" },
     processCwd: "/",
     eventCwd: proj.path,
@@ -99,12 +101,22 @@ Deno.test("plan: dispatch reads the home, the .mind chain, requirements and spil
 });
 
 Deno.test("plan: schema reads and writes nothing; serve reads anywhere but writes only home and spill", async () => {
-  const schema = await buildPlan({ command: "schema", args: [], env: {}, processCwd: "/" });
+  const schema = await buildPlan({ command: "schema", args: parseCommandLine("schema", []), env: {}, processCwd: "/" });
   assertEquals([schema.read, schema.write, schema.run, schema.net], [false, false, false, false]);
-  const serve = await buildPlan({ command: "serve", args: ["--home", "/h"], env: { TMPDIR: "/t" }, processCwd: "/" });
+  const serve = await buildPlan({
+    command: "serve",
+    args: parseCommandLine("serve", ["--home", "/h"]),
+    env: { TMPDIR: "/t" },
+    processCwd: "/",
+  });
   assertEquals(serve.read, true);
   assertEquals(serve.write, ["/h", "/t/hook_outputs"]);
-  const list = await buildPlan({ command: "list", args: ["--home", "/h"], env: {}, processCwd: "/" });
+  const list = await buildPlan({
+    command: "list",
+    args: parseCommandLine("list", ["--home", "/h"]),
+    env: {},
+    processCwd: "/",
+  });
   assertEquals(list.run, false);
   assertEquals(list.write, ["/h"]);
 });
@@ -116,7 +128,7 @@ Deno.test("plan: a loader variable (LD_*, DYLD_*) makes run unrestricted, with a
   ]);
   const plan = await buildPlan({
     command: "dispatch",
-    args: ["--home", "/h"],
+    args: parseCommandLine("dispatch", ["--home", "/h"]),
     env: { LD_LIBRARY_PATH: "/opt/lib" },
     processCwd: "/",
   });
@@ -126,9 +138,9 @@ Deno.test("plan: a loader variable (LD_*, DYLD_*) makes run unrestricted, with a
   assertEquals(plan.net, false);
 });
 
-Deno.test("plan: options are scanned without throwing; MCP URLs become host:port", () => {
-  assertEquals(scanArgs(["--home=/a", "-c", "x=1", "--bogus", "pos"]).options.home, ["/a"]);
-  assertEquals(scanArgs(["--home"]).options.home, [""]);
+Deno.test("plan: a lenient parse never throws; MCP URLs become host:port", () => {
+  assertEquals(parseArgs(["--home=/a", "-c", "x=1", "--bogus", "pos"], COMMON_OPTIONS, true).options.home, "/a");
+  assertEquals(parseArgs(["--home"], COMMON_OPTIONS, true).options.home, undefined);
   assertEquals(netTarget("http://127.0.0.1:8123/mcp"), "127.0.0.1:8123");
   assertEquals(netTarget("https://mcp.example.test/x"), "mcp.example.test:443");
   assertEquals(netTarget("file:///etc/passwd"), null);
@@ -141,32 +153,50 @@ Deno.test("fast path: only without a trusted project layer, plugins or --hooks-f
   const bare = await Deno.makeTempDir({ prefix: "mind-bare-" });
   try {
     const plan = (cwd: string) =>
-      buildPlan({ command: "dispatch", args: ["--home", home.path], env: {}, processCwd: "/", eventCwd: cwd });
-    assertEquals(await sandboxReason(await plan(bare), []), null);
+      buildPlan({
+        command: "dispatch",
+        args: parseCommandLine("dispatch", ["--home", home.path]),
+        env: {},
+        processCwd: "/",
+        eventCwd: cwd,
+      });
+    assertEquals(await sandboxReason(await plan(bare), parseCommandLine("dispatch", [])), null);
     // An untrusted project's files are never parsed: still the fast path.
-    assertEquals(await sandboxReason(await plan(proj.path), []), null);
+    assertEquals(await sandboxReason(await plan(proj.path), parseCommandLine("dispatch", [])), null);
     // Named in the user's config (as `project trust` writes it) or on the command line: the Worker.
     assertMatch(
-      (await sandboxReason(await plan(proj.path), ["-c", `projects."${proj.path}".trust_level="trusted"`]))!,
+      (await sandboxReason(
+        await plan(proj.path),
+        parseCommandLine("dispatch", ["-c", `projects."${proj.path}".trust_level="trusted"`]),
+      ))!,
       /project layer/,
     );
     await Deno.writeTextFile(
       join(home.path, "config.toml"),
       `[projects.${JSON.stringify(proj.path)}]\ntrust_level = "trusted"\n`,
     );
-    assertMatch((await sandboxReason(await plan(proj.path), []))!, /project layer/);
-    assertMatch((await sandboxReason(await plan(bare), ["--hooks-file", "/x.json"]))!, /hooks-file/);
+    assertMatch((await sandboxReason(await plan(proj.path), parseCommandLine("dispatch", [])))!, /project layer/);
+    assertMatch(
+      (await sandboxReason(await plan(bare), parseCommandLine("dispatch", ["--hooks-file", "/x.json"])))!,
+      /hooks-file/,
+    );
     // A cwd reached through a symlink: the engine searches the real path's ancestors, so must this.
     await Deno.mkdir(join(proj.path, "sub"));
     await Deno.symlink(join(proj.path, "sub"), join(bare, "link"));
-    assertMatch((await sandboxReason(await plan(join(bare, "link")), []))!, /project layer/);
+    assertMatch(
+      (await sandboxReason(await plan(join(bare, "link")), parseCommandLine("dispatch", [])))!,
+      /project layer/,
+    );
     // A plugin folder alone is not loaded; a plugin configured in the user's config.toml is.
     await Deno.mkdir(join(home.path, "plugins", "p"), { recursive: true });
     await Deno.writeTextFile(join(home.path, "config.toml"), "");
-    assertEquals(await sandboxReason(await plan(bare), []), null);
+    assertEquals(await sandboxReason(await plan(bare), parseCommandLine("dispatch", [])), null);
     await Deno.writeTextFile(join(home.path, "config.toml"), `[plugins.p]\nenabled = true\n`);
-    assertMatch((await sandboxReason(await plan(bare), []))!, /plugins/);
-    assertMatch((await sandboxReason(await plan(bare), ["-c", "plugins.p.enabled=true"]))!, /plugins/);
+    assertMatch((await sandboxReason(await plan(bare), parseCommandLine("dispatch", [])))!, /plugins/);
+    assertMatch(
+      (await sandboxReason(await plan(bare), parseCommandLine("dispatch", ["-c", "plugins.p.enabled=true"])))!,
+      /plugins/,
+    );
   } finally {
     await Deno.remove(bare, { recursive: true });
   }
@@ -182,16 +212,16 @@ Deno.test("fast path: decided from the parsed configuration — a trusted projec
     await writeHooksJson(join(dir, ".mind"), { UserPromptSubmit: [group([cmd("echo hi")])] });
     const plan = await buildPlan({
       command: "dispatch",
-      args: ["--home", home.path],
+      args: parseCommandLine("dispatch", ["--home", home.path]),
       env: {},
       processCwd: "/",
       eventCwd: dir,
     });
-    assertEquals(await sandboxReason(plan, []), null, "not trusted yet: the fast path");
+    assertEquals(await sandboxReason(plan, parseCommandLine("dispatch", [])), null, "not trusted yet: the fast path");
     assertEquals((await runCli(["project", "trust", dir, "--home", home.path])).code, 0);
     const config = await Deno.readTextFile(join(home.path, "config.toml"));
     assert(!config.includes(dir) && config.includes("\\u007f"), config);
-    assertMatch((await sandboxReason(plan, []))!, /trusted project layer/);
+    assertMatch((await sandboxReason(plan, parseCommandLine("dispatch", [])))!, /trusted project layer/);
     // Hand-written escapes a text search cannot see: \U and a literal key beside a basic one.
     const emoji = join(base, "repo 🎉");
     await writeHooksJson(join(emoji, ".mind"), { Stop: [group([cmd("echo hi")])] });
@@ -201,18 +231,18 @@ Deno.test("fast path: decided from the parsed configuration — a trusted projec
     );
     const emojiPlan = await buildPlan({
       command: "dispatch",
-      args: ["--home", home.path],
+      args: parseCommandLine("dispatch", ["--home", home.path]),
       env: {},
       processCwd: "/",
       eventCwd: emoji,
     });
-    assertMatch((await sandboxReason(emojiPlan, []))!, /trusted project layer/);
+    assertMatch((await sandboxReason(emojiPlan, parseCommandLine("dispatch", [])))!, /trusted project layer/);
     // A project the user marked untrusted, and one named only in a comment, stay on the fast path.
     await Deno.writeTextFile(
       join(home.path, "config.toml"),
       `# [projects."${base}/repo 🎉"] trust_level = "trusted"\n[projects."${base}/repo 🎉"]\ntrust_level = "untrusted"\n`,
     );
-    assertEquals(await sandboxReason(emojiPlan, []), null);
+    assertEquals(await sandboxReason(emojiPlan, parseCommandLine("dispatch", [])), null);
   } finally {
     await Deno.remove(base, { recursive: true });
   }
@@ -426,16 +456,16 @@ Deno.test("fast path: dispatch without strangers' files keeps the static set min
   const stray = join(home.path, "..", `mind-fast-path-${crypto.randomUUID()}`);
   const script = `
     import { runInSandbox } from ${JSON.stringify(join(REPO, "src/sandbox/launch.ts"))};
-    const probe = async () => {
+    const probe = async (io) => {
       const out = [];
       try { (await Deno.connect({ hostname: "127.0.0.1", port: 9 })).close(); out.push("net:open"); }
       catch (e) { out.push("net:" + e.constructor.name); }
       try { await Deno.writeTextFile(${JSON.stringify(stray)}, "x"); out.push("write:ok"); }
       catch (e) { out.push("write:" + e.constructor.name); }
-      console.log(out.join(" "), JSON.parse(await new Response(Deno.stdin.readable).text()).cwd !== undefined);
+      console.log(out.join(" "), JSON.parse(new TextDecoder().decode(await io.stdin())).cwd !== undefined);
       return 0;
     };
-    Deno.exitCode = await runInSandbox("dispatch", ["--home", ${JSON.stringify(home.path)}], probe);
+    Deno.exitCode = await runInSandbox("dispatch", { options: { home: ${JSON.stringify(home.path)} }, positionals: [] }, probe);
   `;
   const file = join(home.path, "probe.ts");
   await Deno.writeTextFile(file, script);
@@ -477,9 +507,19 @@ Deno.test({
       await writeHooksJson(home.path, { Stop: [group([cmd("echo hi")])] });
 
       // The plan grants the target, its lock and this process's temp file, and only to commands that write state.
-      const plan = await buildPlan({ command: "trust", args: ["--home", home.path], env: {}, processCwd: "/" });
+      const plan = await buildPlan({
+        command: "trust",
+        args: parseCommandLine("trust", ["--home", home.path]),
+        env: {},
+        processCwd: "/",
+      });
       assertEquals(plan.write, [home.path, target, `${target}.lock`, join(dots, `.mind.toml.${Deno.pid}.tmp`)]);
-      const list = await buildPlan({ command: "list", args: ["--home", home.path], env: {}, processCwd: "/" });
+      const list = await buildPlan({
+        command: "list",
+        args: parseCommandLine("list", ["--home", home.path]),
+        env: {},
+        processCwd: "/",
+      });
       assertEquals(list.write, [home.path]);
 
       const trust = await runCli(["trust", "--all", "--home", home.path]);
@@ -555,10 +595,12 @@ for (const protocol of ["mind", "claude"] as const) {
       `
       import { runInSandbox } from ${JSON.stringify(join(REPO, "src/sandbox/launch.ts"))};
       import { dispatchCommand } from ${JSON.stringify(join(REPO, "src/cli/dispatch.ts"))};
+      import { parseCommandLine } from ${JSON.stringify(join(REPO, "src/cli/commands.ts"))};
       const [name, ...rest] = Deno.args;
-      Deno.exitCode = await runInSandbox(name, rest, async () => {
+      const parsed = parseCommandLine(name, rest);
+      Deno.exitCode = await runInSandbox(name, parsed, async (io) => {
         await Deno.writeTextFile(${JSON.stringify(join(home.path, "config.toml"))}, ${JSON.stringify(trustedConfig)});
-        const code = await dispatchCommand(rest);
+        const code = await dispatchCommand(parsed, io);
         console.error("the fast path parsed a stranger's file");
         return code;
       });
@@ -633,7 +675,12 @@ Deno.test("doctor prints exactly the grants the Worker holds (Deno.permissions.q
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(Deno.env.toObject())) if (!k.startsWith("MIND_")) env[k] = v;
   Object.assign(env, { SHELL: "/bin/sh", MIND_REQUIREMENTS: "/nonexistent/mind-hooks-tests/requirements.toml" });
-  const plan = await buildPlan({ command: "doctor", args: ["--home", home.path], env, processCwd: proj.path });
+  const plan = await buildPlan({
+    command: "doctor",
+    args: parseCommandLine("doctor", ["--home", home.path]),
+    env,
+    processCwd: proj.path,
+  });
   assertEquals(printed, table(permissionLines(plan).join("\n")), "doctor prints the plan's Worker permissions");
 
   // A Worker started with that plan's permissions (as launch.ts starts it) holds each printed grant

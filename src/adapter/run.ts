@@ -11,11 +11,11 @@
 import { parseEventText } from "../dispatch/input.ts";
 import { engineDispatch } from "../engine/dispatch.ts";
 import { type EngineOptions, resolveSettings } from "../engine/settings.ts";
-import { readStdin, writeStdout } from "../util/stdio.ts";
+import { writeStdout } from "../util/stdio.ts";
 import { CONTEXT_CAPABLE, type Host, HOST_NAMES, mapHostInput, mapResultToHost } from "./hosts.ts";
 import type { JsonObject } from "../events/types.ts";
 import { sanitize } from "../util/terminal_text.ts";
-import { FastPathRefused } from "../sandbox/fast_path.ts";
+import { FastPathRefused } from "../config/fast_path_guard.ts";
 
 /** The outcome of one adapted dispatch, before it is written (exposed for tests and the benchmark). */
 export type AdapterOutcome = { stdout: JsonObject | null; problem: string | null };
@@ -47,10 +47,14 @@ export async function adaptText(host: Host, text: string, options: EngineOptions
 }
 
 /** The `dispatch --protocol claude|codex` command body: always exit 0. */
-export async function adapterDispatch(host: Host, options: EngineOptions): Promise<number> {
+export async function adapterDispatch(
+  host: Host,
+  options: EngineOptions,
+  stdin: () => Promise<Uint8Array>,
+): Promise<number> {
   let text: string;
   try {
-    text = await readStdin();
+    text = new TextDecoder().decode(await stdin());
   } catch (e) {
     report(host, `cannot read stdin: ${e instanceof Error ? e.message : String(e)}`);
     return 0;

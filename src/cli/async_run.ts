@@ -3,12 +3,11 @@
  * one-shot dispatch's async handlers (SPEC §7.2). Internal; not in --help.
  * @module
  */
-import { parseArgs } from "./args.ts";
+import type { ParsedArgs } from "../util/args.ts";
 import { runAsyncJobs } from "../session/async.ts";
 
 /** Runs the job files given. */
-export async function asyncRunCommand(args: string[]): Promise<number> {
-  const { positionals } = parseArgs(args, { home: { type: "string" } });
+export async function asyncRunCommand({ positionals }: ParsedArgs): Promise<number> {
   await runAsyncJobs(positionals);
   return 0;
 }

@@ -5,12 +5,10 @@
  * names, and the values of options that take a directory, a file or a protocol.
  * @module
  */
-import { parseArgs, UsageError } from "./args.ts";
-import { EVENT_NAMES } from "../events/names.ts";
+import { type OptionSpec, type ParsedArgs, UsageError } from "../util/args.ts";
+import { COMMANDS, SHELLS } from "./commands.ts";
 import { writeStdout } from "../util/stdio.ts";
 
-/** The shells a script exists for. */
-export const SHELLS = ["bash", "zsh", "fish"] as const;
 type Shell = typeof SHELLS[number];
 
 const HELP = `mind-hooks completions bash|zsh|fish
@@ -21,90 +19,36 @@ Prints the shell's completion script for mind-hooks. To load it:
   fish  mind-hooks completions fish > ~/.config/fish/completions/mind-hooks.fish`;
 
 /** What an option's value is, for completion. */
-type Value = "dir" | "file" | "protocol" | "text";
+type Value = NonNullable<OptionSpec["value"]>;
 
 /** An option: its name and, for one that takes a value, what kind. */
 type Option = { name: string; value?: Value; about: string };
 
 /** A command: what it does, its sub-words (position 1) and further words (position 2), its options. */
-type CommandSpec = { about: string; words?: string[]; words2?: Record<string, string[]>; options: Option[] };
-
-const HELP_OPTION: Option = { name: "help", about: "show this command's help" };
-const COMMON: Option[] = [
-  { name: "home", value: "dir", about: "the application home (default ~/.mind)" },
-  { name: "cwd", value: "dir", about: "the working directory the project search starts from" },
-  { name: "profile", value: "text", about: "the profile layer" },
-  { name: "config", value: "text", about: "KEY=VALUE, a TOML value (also -c)" },
-  { name: "hooks-file", value: "file", about: "an extra hooks file" },
-  { name: "requirements", value: "file", about: "the managed requirements.toml" },
-  { name: "temp-dir", value: "dir", about: "where large hook output is spilled" },
-  { name: "dangerously-bypass-hook-trust", about: "run every enabled hook, trusted or not" },
-  HELP_OPTION,
-];
-const STATE: Option[] = [
-  ...COMMON,
-  { name: "all", about: "every hook that needs review" },
-  { name: "layer", value: "text", about: "only hooks of this layer" },
-];
-const TRANSCRIPT: Option[] = [
-  { name: "home", value: "dir", about: "the application home" },
-  { name: "session", value: "text", about: "the session id" },
-  { name: "agent", value: "text", about: "a subagent id" },
-  { name: "event", value: "text", about: "the event of an appended record" },
-  { name: "turn", value: "text", about: "the turn id of an appended record" },
-  { name: "actor", value: "text", about: "who wrote an appended record" },
-  { name: "follow", about: "keep printing new records" },
-  HELP_OPTION,
-];
-
-/** Every user-facing command of `mind-hooks --help`. */
-export const COMPLETION_SPEC: Record<string, CommandSpec> = {
-  dispatch: {
-    about: "one event JSON on stdin, one result JSON on stdout",
-    options: [...COMMON, { name: "protocol", value: "protocol", about: "mind, claude or codex" }],
-  },
-  serve: { about: "JSON-RPC 2.0 over stdio", options: COMMON },
-  list: { about: "every hook with its status", options: [...COMMON, { name: "json", about: "as JSON" }] },
-  review: { about: "interactive review of hooks", options: COMMON },
-  trust: { about: "trust the current content of hooks", options: STATE },
-  untrust: { about: "forget the trust of hooks", options: STATE },
-  enable: { about: "enable hooks", options: STATE },
-  disable: { about: "disable hooks", options: STATE },
-  project: { about: "trust, untrust or show a project", words: ["trust", "untrust", "status"], options: COMMON },
-  validate: { about: "check config files", options: COMMON },
-  transcript: { about: "session transcripts", words: ["append", "path", "show"], options: TRANSCRIPT },
-  "session-end": {
-    about: "end a session's async hooks and spill files",
-    options: [
-      { name: "home", value: "dir", about: "the application home" },
-      { name: "temp-dir", value: "dir", about: "the spill folder's parent" },
-      { name: "session", value: "text", about: "the session id" },
-      HELP_OPTION,
-    ],
-  },
-  schema: {
-    about: "print JSON Schemas",
-    words: ["input", "output", "config", "result"],
-    words2: { input: [...EVENT_NAMES], output: [...EVENT_NAMES] },
-    options: [HELP_OPTION],
-  },
-  doctor: { about: "the sandbox's permission set, proven; checks", options: COMMON },
-  install: {
-    about: "register mind-hooks in Claude Code or Codex",
-    words: ["claude", "codex"],
-    options: [
-      { name: "user", about: "the user's settings (default)" },
-      { name: "project", value: "dir", about: "a project's settings" },
-      { name: "local", about: "Claude Code's .claude/settings.local.json" },
-      { name: "uninstall", about: "remove the entries" },
-      { name: "dry-run", about: "print the change; write nothing" },
-      { name: "command", value: "text", about: "how the host starts mind-hooks" },
-      { name: "force", about: "register a launcher that is not on PATH" },
-      HELP_OPTION,
-    ],
-  },
-  completions: { about: "print a shell completion script", words: [...SHELLS], options: [HELP_OPTION] },
+type CompletionEntry = {
+  about: string;
+  words?: readonly string[];
+  words2?: Readonly<Record<string, readonly string[]>>;
+  options: Option[];
 };
+
+/** The options of a declaration, as completion shows them. */
+function optionsOf(spec: Record<string, OptionSpec>): Option[] {
+  return Object.entries(spec).map(([name, o]) => ({
+    name,
+    ...(o.type === "string" ? { value: o.value ?? "text" } : {}),
+    about: o.about ?? name,
+  }));
+}
+
+/** Every user-facing command of `mind-hooks --help`, from the command table (src/cli/commands.ts). */
+export const COMPLETION_SPEC: Record<string, CompletionEntry> = Object.fromEntries(
+  [...COMMANDS].filter(([, c]) => !c.internal).map(([name, c]) => {
+    // A command with actions completes every action's options.
+    const spec = c.actionOptions ? Object.assign({}, c.options, ...Object.values(c.actionOptions)) : c.options;
+    return [name, { about: c.about, words: c.words, words2: c.words2, options: optionsOf(spec) }];
+  }),
+);
 
 const valued = (kind: Value) =>
   [...new Set(Object.values(COMPLETION_SPEC).flatMap((c) => c.options.filter((o) => o.value === kind)))]
@@ -266,8 +210,7 @@ export function completionScript(shell: Shell): string {
 }
 
 /** Runs the command; returns the exit code. */
-export async function completionsCommand(args: string[]): Promise<number> {
-  const { options, positionals } = parseArgs(args, { help: { type: "boolean", short: "h" } });
+export async function completionsCommand({ options, positionals }: ParsedArgs): Promise<number> {
   if (options.help) {
     console.log(HELP);
     return 0;

@@ -3,7 +3,7 @@
  * option spec (src/engine/settings.ts), with this process's environment and cwd.
  * @module
  */
-import type { ParsedOptions } from "./args.ts";
+import type { ParsedOptions } from "../util/args.ts";
 import { type EngineSettings, fromCliValues, resolveSettings } from "../engine/settings.ts";
 
 /** The settings of a command given its parsed options. */

@@ -3,11 +3,12 @@
  * (SPEC §1, §9). Exit 0 whatever the hooks decided; 1 for bad input.
  * @module
  */
-import { COMMON_OPTIONS, parseArgs, UsageError } from "./args.ts";
+import { type ParsedArgs, UsageError } from "../util/args.ts";
 import { parseEventText } from "../dispatch/input.ts";
 import { engineDispatch } from "../engine/dispatch.ts";
 import { fromCliValues, resolveSettings } from "../engine/settings.ts";
-import { readStdin, writeStdout } from "../util/stdio.ts";
+import { writeStdout } from "../util/stdio.ts";
+import type { RunIo } from "../sandbox/launch.ts";
 
 /** Usage text of the command. */
 export const DISPATCH_HELP = `mind-hooks dispatch [options] < event.json
@@ -22,11 +23,7 @@ Options: --protocol mind|claude|codex, --home DIR, --cwd DIR, --profile NAME, -c
          --requirements FILE, --temp-dir DIR, --dangerously-bypass-hook-trust`;
 
 /** Runs the command; returns the exit code. */
-export async function dispatchCommand(args: string[]): Promise<number> {
-  const { options, positionals } = parseArgs(args, {
-    ...COMMON_OPTIONS,
-    protocol: { type: "string" },
-  });
+export async function dispatchCommand({ options, positionals }: ParsedArgs, io: RunIo): Promise<number> {
   if (positionals.length) throw new UsageError(`dispatch takes no arguments (got ${JSON.stringify(positionals[0])})`);
   if (options.help) {
     console.log(DISPATCH_HELP);
@@ -35,14 +32,14 @@ export async function dispatchCommand(args: string[]): Promise<number> {
   if (options.protocol === "claude" || options.protocol === "codex") {
     // Adapter mode: the host's own hook stdin/stdout (src/adapter/), loaded only when asked for.
     const { adapterDispatch } = await import("../adapter/run.ts");
-    return await adapterDispatch(options.protocol, fromCliValues(options));
+    return await adapterDispatch(options.protocol, fromCliValues(options), io.stdin);
   }
   if (options.protocol !== undefined && options.protocol !== "mind") {
     throw new UsageError(
       `--protocol ${options.protocol} is not supported (mind, claude, codex)`,
     );
   }
-  const parsed = parseEventText(await readStdin());
+  const parsed = parseEventText(new TextDecoder().decode(await io.stdin()));
   if (!parsed.ok) throw new UsageError(parsed.error);
   const settings = resolveSettings(fromCliValues(options), Deno.env.toObject(), Deno.cwd());
   const outcome = await engineDispatch(parsed.value, settings);

@@ -7,7 +7,7 @@
  * Exit 0 when nothing needs fixing, 1 when something does (each item is printed with its fix).
  * @module
  */
-import { COMMON_OPTIONS, parseArgs, UsageError } from "./args.ts";
+import { type ParsedArgs, UsageError } from "../util/args.ts";
 import { cliSettings } from "./context.ts";
 import { configOptionsOf, searchStart } from "../engine/settings.ts";
 import { loadCatalog } from "../config/discovery.ts";
@@ -139,8 +139,7 @@ async function checkShell(env: Record<string, string | undefined>): Promise<{ li
 }
 
 /** Runs the command; returns the exit code. */
-export async function doctorCommand(args: string[]): Promise<number> {
-  const { options, positionals } = parseArgs(args, COMMON_OPTIONS);
+export async function doctorCommand({ options, positionals }: ParsedArgs): Promise<number> {
   if (options.help) {
     console.log(HELP);
     return 0;
@@ -162,7 +161,7 @@ export async function doctorCommand(args: string[]): Promise<number> {
     out.push(...permissionLines(plan));
     for (const n of plan.notes) out.push(`  note: ${n}`);
     const { sandboxReason } = await import("../sandbox/launch.ts");
-    const why = await sandboxReason(plan, args);
+    const why = await sandboxReason(plan, { options, positionals });
     if (why) out.push(`  dispatch from ${plan.facts.searchFrom} runs in the sandbox: ${why}`);
     else {
       out.push(

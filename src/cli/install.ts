@@ -11,11 +11,11 @@
  * file left holding nothing, and then its `.claude`/`.codex` folder if that is left empty.
  * @module
  */
-import { parseArgs, UsageError } from "./args.ts";
+import { type ParsedArgs, UsageError } from "../util/args.ts";
 import { absolute, dirname, join } from "../util/paths.ts";
 import { type Host, HOST_NAMES, HOSTS } from "../adapter/hosts.ts";
 import { delegatingCommand, planEdit, SettingsError, unifiedDiff } from "../adapter/settings.ts";
-import { findLauncher } from "./launcher.ts";
+import { findLauncher } from "../util/launcher.ts";
 import { normalizeKeyPath } from "../runner/shell.ts";
 import { writeStdout } from "../util/stdio.ts";
 import { sanitize, terminalLines } from "../util/terminal_text.ts";
@@ -135,17 +135,7 @@ function trustAdvice(host: Host, path: string, project: boolean, launcher: strin
 }
 
 /** Runs the command; returns the exit code. */
-export async function installCommand(args: string[]): Promise<number> {
-  const { options, positionals } = parseArgs(args, {
-    user: { type: "boolean" },
-    project: { type: "string" },
-    local: { type: "boolean" },
-    uninstall: { type: "boolean" },
-    "dry-run": { type: "boolean" },
-    command: { type: "string" },
-    force: { type: "boolean" },
-    help: { type: "boolean", short: "h" },
-  });
+export async function installCommand({ options, positionals }: ParsedArgs): Promise<number> {
   if (options.help) {
     console.log(INSTALL_HELP);
     return 0;

@@ -5,7 +5,8 @@
  * `--json` prints the same as one JSON object (see `listData`).
  * @module
  */
-import { COMMON_OPTIONS, parseArgs, UsageError } from "./args.ts";
+import { writeStdout } from "../util/stdio.ts";
+import { type ParsedArgs, UsageError } from "../util/args.ts";
 import { cliSettings } from "./context.ts";
 import { configOptionsOf, searchStart } from "../engine/settings.ts";
 import { loadCatalog } from "../config/discovery.ts";
@@ -77,8 +78,7 @@ export function renderList(view: CatalogView): string {
 }
 
 /** Runs the command. */
-export async function listCommand(args: string[]): Promise<number> {
-  const { options, positionals } = parseArgs(args, { ...COMMON_OPTIONS, json: { type: "boolean" } });
+export async function listCommand({ options, positionals }: ParsedArgs): Promise<number> {
   if (options.help) {
     console.log(HELP);
     return 0;
@@ -89,13 +89,6 @@ export async function listCommand(args: string[]): Promise<number> {
   if ("error" in catalog) throw new UsageError(catalog.error);
   const view = await buildView(catalog);
   const text = options.json ? JSON.stringify(listData(view), null, 2) + "\n" : renderList(view);
-  await writeAll(text);
+  await writeStdout(text);
   return 0;
-}
-
-/** Writes all of `text` to stdout (a big list must not be cut by a partial write). */
-async function writeAll(text: string): Promise<void> {
-  const bytes = new TextEncoder().encode(text);
-  let off = 0;
-  while (off < bytes.length) off += await Deno.stdout.write(bytes.subarray(off));
 }

@@ -4,7 +4,7 @@
  * in the user config.toml.
  * @module
  */
-import { COMMON_OPTIONS, parseArgs, UsageError } from "./args.ts";
+import { type ParsedArgs, UsageError } from "../util/args.ts";
 import { cliSettings } from "./context.ts";
 import { configOptionsOf } from "../engine/settings.ts";
 import { findProjectRoot, loadCatalog, projectLayerEscape } from "../config/discovery.ts";
@@ -13,8 +13,7 @@ import { writeProjectTrust } from "../trust/state_writer.ts";
 import { sanitize } from "../util/terminal_text.ts";
 
 /** Runs the command. */
-export async function projectCommand(args: string[]): Promise<number> {
-  const { options, positionals } = parseArgs(args, COMMON_OPTIONS);
+export async function projectCommand({ options, positionals }: ParsedArgs): Promise<number> {
   const [action, dirArg, ...extra] = positionals;
   if (options.help || action === undefined) {
     console.log(

@@ -17,7 +17,9 @@
  * / SIGHUP from outside.
  * @module
  */
-import { COMMON_OPTIONS, parseArgs, UsageError } from "./args.ts";
+import type { RunIo } from "../sandbox/launch.ts";
+import { writeAllSync } from "../util/stdio.ts";
+import { type ParsedArgs, UsageError } from "../util/args.ts";
 import { cliSettings } from "./context.ts";
 import { configOptionsOf, searchStart } from "../engine/settings.ts";
 import { loadCatalog } from "../config/discovery.ts";
@@ -44,9 +46,7 @@ const LEAVE = "\x1b[0m\x1b[?7h\x1b[?25h\x1b[?1049l";
 const encoder = new TextEncoder();
 
 function writeAll(text: string): void {
-  const bytes = encoder.encode(text);
-  let off = 0;
-  while (off < bytes.length) off += Deno.stdout.writeSync(bytes.subarray(off));
+  writeAllSync(Deno.stdout, encoder.encode(text));
 }
 
 function terminalSize(): { columns: number; rows: number } {
@@ -60,8 +60,7 @@ function terminalSize(): { columns: number; rows: number } {
 }
 
 /** Runs the command. */
-export async function reviewCommand(args: string[]): Promise<number> {
-  const { options, positionals } = parseArgs(args, COMMON_OPTIONS);
+export async function reviewCommand({ options, positionals }: ParsedArgs, io: RunIo): Promise<number> {
   if (options.help) {
     console.log(HELP);
     return 0;
@@ -78,11 +77,11 @@ export async function reviewCommand(args: string[]): Promise<number> {
   const app = await ReviewApp.create(() => loadCatalog(cfg));
   if ("error" in app) throw new UsageError(app.error);
   const color = !env.NO_COLOR;
-  return await runTerminal(app, color);
+  return await runTerminal(app, color, io);
 }
 
 /** The full-screen loop; restores the terminal however it ends. */
-async function runTerminal(app: ReviewApp, color: boolean): Promise<number> {
+async function runTerminal(app: ReviewApp, color: boolean, io: RunIo): Promise<number> {
   const listeners: [Deno.Signal, () => void][] = [];
   let restored = false;
   const restore = () => {
@@ -114,7 +113,7 @@ async function runTerminal(app: ReviewApp, color: boolean): Promise<number> {
   const onSignal = (sig: Deno.Signal, code: number) => {
     const fn = () => {
       restore();
-      Deno.exit(code);
+      io.exit(code);
     };
     try {
       Deno.addSignalListener(sig, fn);

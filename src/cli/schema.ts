@@ -5,7 +5,7 @@
  * `"$schema"` in editors. Without arguments: an index of what exists.
  * @module
  */
-import { parseArgs, UsageError } from "./args.ts";
+import { type ParsedArgs, UsageError } from "../util/args.ts";
 import { CONFIG_SCHEMA, INPUT_SCHEMAS, OUTPUT_SCHEMAS, RESULT_SCHEMA } from "../generated/schemas.ts";
 import { EVENT_NAMES, eventFileStem, type EventName, isEventName } from "../events/names.ts";
 import { writeStdout } from "../util/stdio.ts";
@@ -53,8 +53,7 @@ export function schemaText(kind: string, event?: string): string {
 }
 
 /** Runs the command; returns the exit code. */
-export async function schemaCommand(args: string[]): Promise<number> {
-  const { options, positionals } = parseArgs(args, { help: { type: "boolean", short: "h" } });
+export async function schemaCommand({ options, positionals }: ParsedArgs): Promise<number> {
   if (options.help || positionals.length === 0) {
     console.log(INDEX);
     return 0;

@@ -4,7 +4,9 @@
  * Exits 0 after `shutdown`, at end of input, or on SIGTERM/SIGINT (each a clean shutdown).
  * @module
  */
-import { COMMON_OPTIONS, parseArgs, UsageError } from "./args.ts";
+import type { RunIo } from "../sandbox/launch.ts";
+import { writeAll } from "../util/stdio.ts";
+import { type ParsedArgs, UsageError } from "../util/args.ts";
 import { fromCliValues } from "../engine/settings.ts";
 
 /** Usage text of the command. */
@@ -26,15 +28,8 @@ Per-request "options": home, cwd, profile, config[], hooksFile[], requirements, 
 Options: --home DIR, --cwd DIR, --profile NAME, -c KEY=VALUE, --hooks-file FILE,
          --requirements FILE, --temp-dir DIR, --dangerously-bypass-hook-trust`;
 
-/** Writes all of `bytes` to stdout. */
-async function writeAll(bytes: Uint8Array): Promise<void> {
-  let off = 0;
-  while (off < bytes.length) off += await Deno.stdout.write(bytes.subarray(off));
-}
-
 /** Runs the command; exits the process when serving ends. */
-export async function serveCommand(args: string[]): Promise<number> {
-  const { options, positionals } = parseArgs(args, COMMON_OPTIONS);
+export async function serveCommand({ options, positionals }: ParsedArgs, io: RunIo): Promise<number> {
   if (options.help) {
     console.log(SERVE_HELP);
     return 0;
@@ -45,14 +40,14 @@ export async function serveCommand(args: string[]): Promise<number> {
     defaults: fromCliValues(options),
     env: Deno.env.toObject(),
     processCwd: Deno.cwd(),
-    write: writeAll,
+    write: (bytes) => writeAll(Deno.stdout, bytes),
   });
   const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGTERM", "SIGINT"];
   const onSignal = () => {
-    server.shutdown().finally(() => Deno.exit(0));
+    server.shutdown().finally(() => io.exit(0));
   };
   for (const sig of signals) Deno.addSignalListener(sig, onSignal);
   const code = await server.run(Deno.stdin.readable);
   // A pending stdin read, MCP child processes or timers must not keep the process alive.
-  Deno.exit(code);
+  io.exit(code);
 }

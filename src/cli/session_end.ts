@@ -5,7 +5,7 @@
  * spilled outputs and resets its Stop loop counters. Safe to repeat.
  * @module
  */
-import { parseArgs, UsageError } from "./args.ts";
+import { type ParsedArgs, UsageError } from "../util/args.ts";
 import { cliSettings } from "./context.ts";
 import { endSession } from "../session/end.ts";
 import { spillDir } from "../output/spill.ts";
@@ -19,13 +19,7 @@ their undelivered output, and deletes its spilled outputs
 (<temp-dir>/hook_outputs/<session>/). Prints a one-line summary.`;
 
 /** Runs the command; returns the exit code. */
-export async function sessionEndCommand(args: string[]): Promise<number> {
-  const { options, positionals } = parseArgs(args, {
-    home: { type: "string" },
-    "temp-dir": { type: "string" },
-    session: { type: "string" },
-    help: { type: "boolean", short: "h" },
-  });
+export async function sessionEndCommand({ options, positionals }: ParsedArgs): Promise<number> {
   if (options.help) {
     console.log(SESSION_END_HELP);
     return 0;

@@ -4,7 +4,7 @@
  * with nothing written.
  * @module
  */
-import { COMMON_OPTIONS, parseArgs, UsageError } from "./args.ts";
+import { type ParsedArgs, UsageError } from "../util/args.ts";
 import { cliSettings } from "./context.ts";
 import { configOptionsOf, searchStart } from "../engine/settings.ts";
 import { loadCatalog } from "../config/discovery.ts";
@@ -12,12 +12,7 @@ import { applyAction, resolveKeys, type TrustAction } from "../trust/actions.ts"
 import { LAYERS } from "../trust/hash.ts";
 import { sanitize } from "../util/terminal_text.ts";
 
-async function stateCommand(action: TrustAction, args: string[]): Promise<number> {
-  const { options, positionals } = parseArgs(args, {
-    ...COMMON_OPTIONS,
-    all: { type: "boolean" },
-    layer: { type: "string" },
-  });
+async function stateCommand(action: TrustAction, { options, positionals }: ParsedArgs): Promise<number> {
   if (options.help) {
     console.log(
       `mind-hooks ${action} KEY...${
@@ -66,10 +61,10 @@ async function stateCommand(action: TrustAction, args: string[]): Promise<number
 }
 
 /** `trust`. */
-export const trustCommand = (args: string[]) => stateCommand("trust", args);
+export const trustCommand = (args: ParsedArgs) => stateCommand("trust", args);
 /** `untrust`. */
-export const untrustCommand = (args: string[]) => stateCommand("untrust", args);
+export const untrustCommand = (args: ParsedArgs) => stateCommand("untrust", args);
 /** `enable`. */
-export const enableCommand = (args: string[]) => stateCommand("enable", args);
+export const enableCommand = (args: ParsedArgs) => stateCommand("enable", args);
 /** `disable`. */
-export const disableCommand = (args: string[]) => stateCommand("disable", args);
+export const disableCommand = (args: ParsedArgs) => stateCommand("disable", args);

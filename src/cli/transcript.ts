@@ -11,7 +11,7 @@
  * zod stays out of this module (the writer validates by hand), so every action starts fast.
  * @module
  */
-import { type OptionSpec, parseArgs, UsageError } from "./args.ts";
+import { type ParsedArgs, UsageError } from "../util/args.ts";
 import { cliSettings } from "./context.ts";
 import {
   appendTranscript,
@@ -20,7 +20,8 @@ import {
   TRANSCRIPT_EVENTS,
   transcriptPath,
 } from "../session/transcript.ts";
-import { readStdin, writeStdout } from "../util/stdio.ts";
+import { writeStdout } from "../util/stdio.ts";
+import type { RunIo } from "../sandbox/launch.ts";
 import { sanitize } from "../util/terminal_text.ts";
 
 /** Usage text of the command. */
@@ -38,38 +39,16 @@ export const TRANSCRIPT_HELP = `mind-hooks transcript append|path|show [options]
 Options: --home DIR (default $MIND_HOME, else ~/.mind)
 Events: ${TRANSCRIPT_EVENTS.join(", ")}`;
 
-const BASE: Record<string, OptionSpec> = {
-  home: { type: "string" },
-  session: { type: "string" },
-  agent: { type: "string" },
-  help: { type: "boolean", short: "h" },
-};
-
-/** Each action's own options: anything else is a usage error, as everywhere in the CLI. */
-const ACTION_OPTIONS: Record<string, Record<string, OptionSpec>> = {
-  append: { ...BASE, event: { type: "string" }, turn: { type: "string" }, actor: { type: "string" } },
-  path: BASE,
-  show: { ...BASE, follow: { type: "boolean", short: "f" } },
-};
-
 /** How often `show --follow` looks at the file. Polling works on every platform and file system. */
 const FOLLOW_POLL_MS = 100;
 
 /** Runs the command; returns the exit code. */
-export async function transcriptCommand(args: string[]): Promise<number> {
-  const [action, ...rest] = args;
-  if (action === undefined || action === "--help" || action === "-h") {
+export async function transcriptCommand({ options, positionals: words }: ParsedArgs, io: RunIo): Promise<number> {
+  // The action picked its own options when the command line was parsed (src/cli/commands.ts).
+  const [action, ...positionals] = words;
+  if (options.help || action === undefined) {
     console.log(TRANSCRIPT_HELP);
-    return action === undefined ? 1 : 0;
-  }
-  const spec = Object.hasOwn(ACTION_OPTIONS, action) ? ACTION_OPTIONS[action] : undefined;
-  if (!spec) {
-    throw new UsageError(`transcript: unknown action ${JSON.stringify(action)} (append, path or show)`);
-  }
-  const { options, positionals } = parseArgs(rest, spec);
-  if (options.help) {
-    console.log(TRANSCRIPT_HELP);
-    return 0;
+    return options.help ? 0 : 1;
   }
   if (positionals.length > 0) {
     throw new UsageError(`transcript ${action}: unexpected argument ${JSON.stringify(positionals[0])}`);
@@ -78,7 +57,7 @@ export async function transcriptCommand(args: string[]): Promise<number> {
   const agentId = optionalText(options.agent, "--agent");
   const { home } = cliSettings(options);
   // append resolves its path itself, under the writer's lock (the first line of a dateless id).
-  if (action === "append") return await append(home, sessionId, agentId, options);
+  if (action === "append") return await append(home, sessionId, agentId, options, io);
   const path = agentId === undefined
     ? await transcriptPath(home, sessionId)
     : await subagentTranscriptPath(home, sessionId, agentId);
@@ -109,6 +88,7 @@ async function append(
   sessionId: string,
   agentId: string | undefined,
   options: Record<string, unknown>,
+  io: RunIo,
 ): Promise<number> {
   const event = requiredText(options.event, "--event");
   // Checked before stdin is read: a wrong event name must not wait for a payload.
@@ -117,7 +97,7 @@ async function append(
       `unknown transcript event ${JSON.stringify(event)}; expected one of ${TRANSCRIPT_EVENTS.join(", ")}`,
     );
   }
-  const payload = parsePayload(await readStdin());
+  const payload = parsePayload(new TextDecoder().decode(await io.stdin()));
   const result = await appendTranscript(home, {
     sessionId,
     event,

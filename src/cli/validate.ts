@@ -11,7 +11,7 @@
  * requirements.toml, anything else as a JSONC hooks.json.
  * @module
  */
-import { COMMON_OPTIONS, parseArgs, UsageError } from "./args.ts";
+import { type ParsedArgs, UsageError } from "../util/args.ts";
 import { cliSettings } from "./context.ts";
 import { configOptionsOf, searchStart } from "../engine/settings.ts";
 import { loadCatalog } from "../config/discovery.ts";
@@ -134,8 +134,7 @@ async function isFile(path: string): Promise<boolean> {
 }
 
 /** Runs the command. */
-export async function validateCommand(args: string[]): Promise<number> {
-  const { options, positionals } = parseArgs(args, COMMON_OPTIONS);
+export async function validateCommand({ options, positionals }: ParsedArgs): Promise<number> {
   if (options.help) {
     console.log(HELP);
     return 0;

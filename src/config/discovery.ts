@@ -17,7 +17,7 @@ import { isInside, join, realPathOr } from "../util/paths.ts";
 import { isObject } from "../util/json.ts";
 import { decideFeatures } from "./features.ts";
 import { type McpServers, noServers, readServers, resolveServer, scopedNameWarnings } from "./mcp_servers.ts";
-import { assertMayParseStrangerFile } from "../sandbox/fast_path.ts";
+import { assertMayParseStrangerFile } from "./fast_path_guard.ts";
 import type { PluginInfo } from "./plugins.ts";
 
 /** Trust status (SPEC §3.4). */

@@ -7,24 +7,49 @@
  */
 import type { ConfigOptions } from "../config/discovery.ts";
 import { absolute, join } from "../util/paths.ts";
+import type { OptionSpec } from "../util/args.ts";
 
-/** How one option's value is written: a path is made absolute against the process cwd. */
-type OptionKind = "path" | "paths" | "string" | "strings" | "boolean";
+/** How one option's value is written: a folder or file path is made absolute against the process cwd. */
+type OptionKind = "dir" | "file" | "files" | "string" | "strings" | "boolean";
 
-/** One engine option: its name on the command line, in a `serve` request, and its kind. */
-export type EngineOptionSpec = { cli: string; short?: string; rpc: string; kind: OptionKind };
+/**
+ * One engine option: its name on the command line, in a `serve` request, its kind, and one line on
+ * what it does (help texts and shell completion).
+ */
+export type EngineOptionSpec = { cli: string; short?: string; rpc: string; kind: OptionKind; about: string };
 
 /** The engine options, by their library name. */
 export const ENGINE_OPTIONS = {
-  home: { cli: "home", rpc: "home", kind: "path" },
-  cwd: { cli: "cwd", rpc: "cwd", kind: "path" },
-  profile: { cli: "profile", rpc: "profile", kind: "string" },
-  config: { cli: "config", short: "c", rpc: "config", kind: "strings" },
-  hooksFiles: { cli: "hooks-file", rpc: "hooksFile", kind: "paths" },
-  requirements: { cli: "requirements", rpc: "requirements", kind: "path" },
-  tempDir: { cli: "temp-dir", rpc: "tempDir", kind: "path" },
-  bypassTrust: { cli: "dangerously-bypass-hook-trust", rpc: "dangerouslyBypassHookTrust", kind: "boolean" },
+  home: { cli: "home", rpc: "home", kind: "dir", about: "the application home (default $MIND_HOME, else ~/.mind)" },
+  cwd: { cli: "cwd", rpc: "cwd", kind: "dir", about: "where the project search starts" },
+  profile: { cli: "profile", rpc: "profile", kind: "string", about: "the profile layer" },
+  config: { cli: "config", short: "c", rpc: "config", kind: "strings", about: "KEY=VALUE, a TOML value" },
+  hooksFiles: { cli: "hooks-file", rpc: "hooksFile", kind: "files", about: "an extra hooks file" },
+  requirements: { cli: "requirements", rpc: "requirements", kind: "file", about: "the managed requirements.toml" },
+  tempDir: { cli: "temp-dir", rpc: "tempDir", kind: "dir", about: "where large hook output is spilled" },
+  bypassTrust: {
+    cli: "dangerously-bypass-hook-trust",
+    rpc: "dangerouslyBypassHookTrust",
+    kind: "boolean",
+    about: "run every enabled hook, trusted or not",
+  },
 } as const satisfies Record<string, EngineOptionSpec>;
+
+/** The engine options as command-line option declarations (SPEC §1 "Options common to every command"). */
+export function engineCliOptions(): Record<string, OptionSpec> {
+  const out: Record<string, OptionSpec> = {};
+  for (const spec of Object.values(ENGINE_OPTIONS) as EngineOptionSpec[]) {
+    const value = spec.kind === "dir" ? "dir" : spec.kind === "file" || spec.kind === "files" ? "file" : "text";
+    out[spec.cli] = {
+      type: spec.kind === "boolean" ? "boolean" : "string",
+      ...(spec.short ? { short: spec.short } : {}),
+      ...(spec.kind === "files" || spec.kind === "strings" ? { multiple: true } : {}),
+      ...(spec.kind === "boolean" ? {} : { value }),
+      about: spec.about,
+    };
+  }
+  return out;
+}
 
 /** An engine option's library name. */
 export type EngineOptionName = keyof typeof ENGINE_OPTIONS;
@@ -156,14 +181,15 @@ export function fromRpcOptions(raw: unknown, defaults: EngineOptions): RpcOption
     if (value === undefined || value === null) continue;
     const [name, spec] = entry;
     switch (spec.kind) {
-      case "path":
+      case "dir":
+      case "file":
       case "string":
         if (typeof value !== "string" || value === "") {
           return { ok: false, error: `options.${rpcName} must be a non-empty string` };
         }
         out[name] = value;
         break;
-      case "paths":
+      case "files":
       case "strings": {
         const list = typeof value === "string" ? [value] : value;
         if (!Array.isArray(list) || list.some((v) => typeof v !== "string")) {

@@ -7,17 +7,33 @@
  * Why main.ts is the Worker's module: it is the root of every build, so a compiled binary always
  * holds it (a separate worker file would need `deno compile --include`).
  *
- * `dispatch` reads its event from stdin before the Worker starts, because the event's `cwd` decides
- * which `.mind/` chain the project search may read; the bytes are handed to the Worker, which sees
- * them as its stdin.
+ * The command receives its I/O from here ({@link RunIo}) rather than from globals: `dispatch` reads
+ * its event from stdin before the Worker starts, because the event's `cwd` decides which `.mind/`
+ * chain the project search may read, and the Worker's `io.stdin()` hands it those bytes; a Worker's
+ * `io.exit()` asks the launcher to end the process (a Worker cannot end it itself).
  *
  * `MIND_HOOKS_SANDBOX=off` runs commands without the Worker (measurement and diagnosis only;
  * `doctor` says so loudly).
  * @module
  */
 import { buildPlan, type PlanFacts, resolveFacts, type SandboxPlan, workerPermissions } from "./plan.ts";
-import { asFastPath, FastPathRefused } from "./fast_path.ts";
+import { asFastPath, FastPathRefused } from "../config/fast_path_guard.ts";
 import { readStdinBytes } from "../util/stdio.ts";
+import type { ParsedArgs } from "../util/args.ts";
+
+/**
+ * The I/O a command gets from the sandbox: its stdin (bytes the launcher may have read already), and
+ * a way to end the whole process (a long-lived command whose children or timers must not keep it alive).
+ */
+export type RunIo = {
+  stdin(): Promise<Uint8Array>;
+  exit(code: number): never;
+};
+
+/** The I/O of a command that runs in this very thread of the process. */
+function processIo(bytes: Uint8Array | null): RunIo {
+  return { stdin: () => bytes ? Promise.resolve(bytes) : readStdinBytes(), exit: (code) => Deno.exit(code) };
+}
 
 /** The Worker name prefix that marks code running inside the sandbox. */
 export const SANDBOX_WORKER_NAME = "mind-hooks-sandbox";
@@ -50,12 +66,16 @@ export function sandboxDisabled(env: Record<string, string | undefined> = Deno.e
 }
 
 /**
- * Runs `run` (the command `name` with `args`) in the sandbox: in the launcher, starts the Worker and
- * returns its exit code; inside the Worker, runs the command. Throws only what `run` throws inside.
+ * Runs `run` (the command `name`, parsed as `args`) in the sandbox: in the launcher, starts the Worker
+ * and returns its exit code; inside the Worker, runs the command. Throws only what `run` throws inside.
  */
-export async function runInSandbox(name: string, args: string[], run: () => Promise<number>): Promise<number> {
-  if (insideSandbox()) return await runInside(run);
-  if (sandboxDisabled()) return await run();
+export async function runInSandbox(
+  name: string,
+  args: ParsedArgs,
+  run: (io: RunIo) => Promise<number>,
+): Promise<number> {
+  if (insideSandbox()) return await runInside(args, run);
+  if (sandboxDisabled()) return await run(processIo(null));
   return await launch(name, args, run);
 }
 
@@ -72,54 +92,26 @@ async function receiveInit(): Promise<InitMessage> {
   });
 }
 
-/** A stand-in for `Deno.stdin` that replays the bytes the launcher already read. */
-function replayStdin(bytes: Uint8Array): void {
-  let offset = 0;
-  const stdin = {
-    rid: -1,
-    get readable(): ReadableStream<Uint8Array> {
-      return new ReadableStream<Uint8Array>({
-        pull(c) {
-          if (offset >= bytes.length) return c.close();
-          const chunk = bytes.subarray(offset, Math.min(bytes.length, offset + 65536));
-          offset += chunk.length;
-          c.enqueue(chunk);
-        },
-      });
-    },
-    read(buf: Uint8Array): Promise<number | null> {
-      if (offset >= bytes.length) return Promise.resolve(null);
-      const n = Math.min(buf.length, bytes.length - offset);
-      buf.set(bytes.subarray(offset, offset + n));
-      offset += n;
-      return Promise.resolve(n);
-    },
-    isTerminal: () => false,
-    setRaw: () => {},
-    close: () => {},
-  };
-  Object.defineProperty(Deno, "stdin", { value: stdin, configurable: true, writable: true });
-}
-
-async function runInside(run: () => Promise<number>): Promise<number> {
+async function runInside(args: ParsedArgs, run: (io: RunIo) => Promise<number>): Promise<number> {
   const init = await receiveInit();
   currentPlan = init.plan;
   if (init.mode === "plan-mcp") {
-    const found = await (await import("./mcp_plan.ts")).mcpNeeds(init.plan);
+    const found = await (await import("./mcp_plan.ts")).mcpNeeds(init.plan, args);
     post({ type: "mcp", ...found });
     return 0;
   }
-  if (init.stdin) replayStdin(init.stdin);
-  // `Deno.exit` in a Worker would end only the Worker and lose the code: hand it to the launcher,
-  // which exits the process, and block this thread until it does.
-  const exit = (code?: number): never => {
-    post({ type: "exit", code: code ?? 0 });
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
-    throw new Error("unreachable");
+  const io: RunIo = {
+    stdin: () => init.stdin ? Promise.resolve(init.stdin) : readStdinBytes(),
+    // A Worker cannot end the process, and `Deno.exit` would end only the Worker and lose the code:
+    // the launcher exits the process, and this thread blocks until it does.
+    exit: (code) => {
+      post({ type: "exit", code });
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
+      throw new Error("unreachable");
+    },
   };
-  Object.defineProperty(Deno, "exit", { value: exit, configurable: true, writable: true });
   try {
-    const code = await run();
+    const code = await run(io);
     post({ type: "done", code });
     return code;
   } catch (e) {
@@ -190,16 +182,16 @@ async function planMcp(plan: SandboxPlan): Promise<{ hosts: string[]; programs: 
  * plugins are loaded when configured; `--hooks-file` files whenever given. Decided from the parsed
  * user configuration (src/sandbox/reach.ts). Returns the reason to sandbox, or null for the fast path.
  */
-export async function sandboxReason(plan: { facts: PlanFacts }, args: readonly string[]): Promise<string | null> {
+export async function sandboxReason(plan: { facts: PlanFacts }, args: ParsedArgs): Promise<string | null> {
   return (await (await import("./reach.ts")).reach(plan.facts, args, Deno.env.toObject())).sandbox;
 }
 
-async function launch(name: string, args: string[], run: () => Promise<number>): Promise<number> {
+async function launch(name: string, args: ParsedArgs, run: (io: RunIo) => Promise<number>): Promise<number> {
   const env = Deno.env.toObject();
   const processCwd = Deno.cwd();
   let stdin: Uint8Array | null = null;
   let evCwd: string | undefined;
-  if (name === "dispatch" && !args.includes("--help") && !args.includes("-h")) {
+  if (name === "dispatch" && !args.options.help) {
     stdin = await readStdinBytes();
     evCwd = eventCwd(stdin);
   }
@@ -214,9 +206,8 @@ async function launch(name: string, args: string[], run: () => Promise<number>):
     // Worker's start (~20 ms, as much as the runtime's own) is not paid. What the run provably does
     // not need is still revoked from the process: the network, unless an MCP server is configured.
     if (!mcp) await Deno.permissions.revoke({ name: "net" });
-    if (stdin) replayStdin(stdin);
     try {
-      return await asFastPath(run);
+      return await asFastPath(() => run(processIo(stdin)));
     } catch (e) {
       // Discovery met a stranger's file the decision did not foresee (it changed meanwhile): it
       // parsed nothing of it, and the command wrote nothing yet. Run it again, in the Worker.
@@ -224,7 +215,7 @@ async function launch(name: string, args: string[], run: () => Promise<number>):
     }
   }
   // The Worker runs main.ts, which takes its command from the process arguments: they must be these.
-  if (Deno.args.length !== args.length + 1 || Deno.args[0] !== name || args.some((a, i) => Deno.args[i + 1] !== a)) {
+  if (Deno.args[0] !== name) {
     throw new Error("the sandbox re-runs main.ts with the process arguments; call main() only from main.ts");
   }
   let plan = await buildPlan(input);

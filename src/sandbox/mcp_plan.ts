@@ -7,9 +7,9 @@
  * @module
  */
 import type { SandboxPlan } from "./plan.ts";
-import { scanArgs } from "./plan.ts";
-import { absolute } from "../util/paths.ts";
+import type { ParsedArgs } from "../util/args.ts";
 import { resolvedServers } from "../config/mcp_servers.ts";
+import { configOptionsOf, fromCliValues, resolveSettings } from "../engine/settings.ts";
 
 /** `host:port` of an http(s) URL, or null. */
 export function netTarget(url: string): string | null {
@@ -24,19 +24,10 @@ export function netTarget(url: string): string | null {
 }
 
 /** What the configured MCP servers need, loaded with the command line of this run. */
-export async function mcpNeeds(plan: SandboxPlan): Promise<{ hosts: string[]; programs: string[] }> {
+export async function mcpNeeds(plan: SandboxPlan, args: ParsedArgs): Promise<{ hosts: string[]; programs: string[] }> {
   const { loadCatalog } = await import("../config/discovery.ts");
-  const { options } = scanArgs(Deno.args.slice(1));
-  const cwd = Deno.cwd();
-  const catalog = await loadCatalog({
-    home: plan.facts.home,
-    cwd: plan.facts.searchFrom,
-    profile: options.profile?.at(-1),
-    overrides: [...(options.config ?? []), ...(options.c ?? [])],
-    hooksFiles: (options["hooks-file"] ?? []).map((f) => absolute(f, cwd)),
-    requirements: plan.facts.requirements,
-    env: Deno.env.toObject(),
-  });
+  const settings = resolveSettings(fromCliValues(args.options), Deno.env.toObject(), Deno.cwd());
+  const catalog = await loadCatalog({ ...configOptionsOf(settings, plan.facts.searchFrom), home: plan.facts.home });
   const hosts = new Set<string>();
   const programs = new Set<string>();
   if ("error" in catalog) return { hosts: [], programs: [] };

@@ -12,7 +12,9 @@
  * @module
  */
 import { absolute, atomicTempPath, join } from "../util/paths.ts";
-import { launcherCandidates, launcherProgram } from "../cli/launcher.ts";
+import type { ParsedArgs } from "../util/args.ts";
+import { fromCliValues, resolveSettings } from "../engine/settings.ts";
+import { launcherCandidates, launcherProgram } from "../util/launcher.ts";
 
 /** One permission of the plan: `true` = unrestricted, `false` = none, a list = only those. */
 export type Grant = boolean | string[];
@@ -51,10 +53,10 @@ export type PlanFacts = {
   loaderVars: string[];
 };
 
-/** The inputs of planning: the command line, the environment and the process cwd. */
+/** The inputs of planning: the command line (as the command parsed it), the environment and the process cwd. */
 export type PlanInput = {
   command: string;
-  args: readonly string[];
+  args: ParsedArgs;
   env: Record<string, string | undefined>;
   processCwd: string;
   /** dispatch only: the `cwd` field of the event read from stdin, when it has one. */
@@ -63,55 +65,6 @@ export type PlanInput = {
   mcp?: { hosts: string[]; programs: string[] };
   os?: typeof Deno.build.os;
 };
-
-/** Options that take a value, per command (the rest are flags); unknown options are ignored here. */
-const VALUE_OPTIONS = new Set([
-  "home",
-  "cwd",
-  "profile",
-  "config",
-  "c",
-  "hooks-file",
-  "requirements",
-  "temp-dir",
-  "protocol",
-  "project",
-  "command",
-  "session",
-  "agent",
-  "event",
-  "turn",
-  "actor",
-  "payload",
-]);
-
-/** Options of the command line that matter for planning. Never throws: the command itself reports usage errors. */
-export function scanArgs(args: readonly string[]): { options: Record<string, string[]>; positionals: string[] } {
-  // No prototype: option names are the caller's (`--toString` must not find a method).
-  const options: Record<string, string[]> = Object.create(null);
-  const positionals: string[] = [];
-  const put = (k: string, v: string) => (options[k] ??= []).push(v);
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a === "--") {
-      positionals.push(...args.slice(i + 1));
-      break;
-    }
-    if (a.startsWith("--")) {
-      const eq = a.indexOf("=");
-      const name = eq > 0 ? a.slice(2, eq) : a.slice(2);
-      if (eq > 0) put(name, a.slice(eq + 1));
-      else if (VALUE_OPTIONS.has(name) && i + 1 < args.length) put(name, args[++i]);
-      else put(name, "");
-    } else if (a.startsWith("-") && a.length > 1) {
-      const name = a.slice(1, 2);
-      if (a.length > 2) put(name, a.slice(2));
-      else if (VALUE_OPTIONS.has(name) && i + 1 < args.length) put(name, args[++i]);
-      else put(name, "");
-    } else positionals.push(a);
-  }
-  return { options, positionals };
-}
 
 /** Environment variables with which Deno spawns only under an unrestricted `run` permission. */
 export function loaderVariables(env: Record<string, string | undefined>): string[] {
@@ -177,18 +130,6 @@ export function selfProgram(): string {
   return Deno.execPath();
 }
 
-function resolveHome(opts: Record<string, string[]>, env: PlanInput["env"], cwd: string): string {
-  const given = opts.home?.at(-1) ?? env.MIND_HOME;
-  if (given) return absolute(given, cwd);
-  return join(env.HOME ?? env.USERPROFILE ?? cwd, ".mind");
-}
-
-function resolveTemp(opts: Record<string, string[]>, env: PlanInput["env"], cwd: string, os: string): string {
-  const given = opts["temp-dir"]?.at(-1) ?? env.MIND_TEMP_DIR;
-  if (given) return absolute(given, cwd);
-  return env.TMPDIR ?? env.TEMP ?? env.TMP ?? (os === "windows" ? "C:\\Windows\\Temp" : "/tmp");
-}
-
 async function pluginRoots(home: string): Promise<string[]> {
   const out: string[] = [];
   try {
@@ -240,21 +181,16 @@ export async function configLinkTargets(home: string, pid: number): Promise<stri
 /** The paths and programs of one run, from the command line and the environment alone (no file access). */
 export function resolveFacts(input: PlanInput): PlanFacts {
   const os = input.os ?? Deno.build.os;
-  const { options } = scanArgs(input.args);
   const cwd = input.processCwd;
-  const home = resolveHome(options, input.env, cwd);
-  const tempRoot = resolveTemp(options, input.env, cwd, os);
-  const givenCwd = options.cwd?.at(-1);
-  const searchFrom = givenCwd ? absolute(givenCwd, cwd) : input.eventCwd ? absolute(input.eventCwd, cwd) : cwd;
-  const requirements = options.requirements?.at(-1)
-    ? absolute(options.requirements.at(-1)!, cwd)
-    : input.env.MIND_REQUIREMENTS ?? "/etc/mind/requirements.toml";
+  // The same settings the command resolves (src/engine/settings.ts), from the same parse.
+  const settings = resolveSettings(fromCliValues(input.args.options), input.env, cwd);
+  const searchFrom = settings.cwd ?? (input.eventCwd ? absolute(input.eventCwd, cwd) : cwd);
   return {
-    home,
-    tempRoot,
-    spillDir: join(tempRoot, "hook_outputs"),
+    home: settings.home,
+    tempRoot: settings.tempDir,
+    spillDir: join(settings.tempDir, "hook_outputs"),
     searchFrom,
-    requirements,
+    requirements: settings.requirements,
     shells: shellsFor(input.env, os),
     loaderVars: loaderVariables(input.env),
   };
@@ -262,7 +198,8 @@ export function resolveFacts(input: PlanInput): PlanFacts {
 
 /** Builds the plan of one run. Reads no configuration file. */
 export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
-  const { options, positionals } = scanArgs(input.args);
+  const { options, positionals } = input.args;
+  const text = (name: string) => typeof options[name] === "string" ? options[name] as string : undefined;
   const cwd = input.processCwd;
   const facts = resolveFacts(input);
   const { home, spillDir, searchFrom, requirements, shells, loaderVars } = facts;
@@ -291,13 +228,14 @@ export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
   };
   await add(reads, home);
   await add(reads, requirements);
-  for (const f of options["hooks-file"] ?? []) await add(reads, absolute(f, cwd));
+  const hooksFiles = (options["hooks-file"] as string[] | undefined) ?? [];
+  for (const f of hooksFiles) await add(reads, absolute(f, cwd));
   const chain = await projectChain(searchFrom);
   for (const p of chain.reads) reads.add(p);
   if (chain.needsStart) reads.add(searchFrom);
   for (const p of await pluginRoots(home)) reads.add(p);
   const readWhy = ["the home", "the requirements file", "the .mind/ chain of the project search", "plugin roots"];
-  if ((options["hooks-file"] ?? []).length) readWhy.push("--hooks-file files");
+  if (hooksFiles.length) readWhy.push("--hooks-file files");
 
   const writes = new Set<string>();
   await add(writes, home);
@@ -320,7 +258,7 @@ export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
   }
   if (cmd === "project") {
     // The project command stats its DIR (default: --cwd, else the process cwd) before searching up.
-    const dir = absolute(positionals[1] ?? options.cwd?.at(-1) ?? cwd, cwd);
+    const dir = absolute(positionals[1] ?? text("cwd") ?? cwd, cwd);
     for (const p of (await projectChain(dir)).reads) reads.add(p);
     await add(reads, dir);
     readWhy.push("the project named on the command line");
@@ -329,7 +267,7 @@ export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
     // The host's own settings file (src/cli/install.ts): its folder, for the atomic sibling write.
     const host = positionals[0];
     // --local without --project means the working directory, as for install itself.
-    const proj = options.project?.at(-1) ?? (options.local ? "." : undefined);
+    const proj = text("project") ?? (options.local ? "." : undefined);
     const dirs: string[] = [];
     for (const h of host === "claude" || host === "codex" ? [host] : ["claude", "codex"]) {
       const sub = h === "claude" ? ".claude" : ".codex";
@@ -349,7 +287,7 @@ export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
     }
     // The launcher check stats the program's candidate files on PATH (src/cli/launcher.ts), nothing else.
     const os = (input.os ?? Deno.build.os) === "windows" ? "windows" : "posix";
-    const found = launcherCandidates(launcherProgram(options.command?.at(-1) ?? "mind-hooks"), input.env, os);
+    const found = launcherCandidates(launcherProgram(text("command") ?? "mind-hooks"), input.env, os);
     if ("files" in found) { for (const f of found.files) reads.add(f); }
     readWhy.push("the host's settings folder", "the launcher's candidate files on PATH");
     writeWhy.push("the host's settings folder");

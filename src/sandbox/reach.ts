@@ -15,7 +15,7 @@
  * only costs a second start, in the Worker.
  * @module
  */
-import { COMMON_OPTIONS, parseArgs } from "../cli/args.ts";
+import type { ParsedArgs } from "../util/args.ts";
 import { configOptionsOf, fromCliValues, resolveSettings } from "../engine/settings.ts";
 import type { JsonObject } from "../events/types.ts";
 import { join } from "../util/paths.ts";
@@ -28,9 +28,6 @@ export type Reach = {
   /** Whether an MCP server may be configured: then a planning pass finds what to grant. */
   mcp: boolean;
 };
-
-/** Options every command that plans MCP servers understands, so `dispatch`'s own parse is matched. */
-const OPTIONS = { ...COMMON_OPTIONS, protocol: { type: "string" as const } };
 
 function isObject(v: unknown): v is JsonObject {
   return v !== null && typeof v === "object" && !Array.isArray(v);
@@ -72,15 +69,10 @@ function pluginServerFiles(home: string, plugins: JsonObject): string[] {
  */
 export async function reach(
   facts: PlanFacts,
-  args: readonly string[],
+  args: ParsedArgs,
   env: Record<string, string | undefined>,
 ): Promise<Reach> {
-  let options;
-  try {
-    options = parseArgs(args, OPTIONS).options;
-  } catch {
-    return { sandbox: null, mcp: false }; // a usage error: the command stops before discovery
-  }
+  const { options } = args;
   // The home as the plan resolved it (from the same command line), so the two never disagree.
   const settings = resolveSettings(fromCliValues(options), env, Deno.cwd());
   const cfg = { ...configOptionsOf(settings, facts.searchFrom), home: facts.home };

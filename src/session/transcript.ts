@@ -11,6 +11,7 @@
  * @module
  */
 
+import { writeAllSync } from "../util/stdio.ts";
 import { dirname, join } from "../util/paths.ts";
 import { safeSessionSegment, sessionDateFromId } from "../util/session_id.ts";
 
@@ -417,12 +418,6 @@ function withLeadingNewline(data: Uint8Array): Uint8Array {
   out[0] = NEWLINE;
   out.set(data, 1);
   return out;
-}
-
-/** Writes every byte (a file write may be partial); O_APPEND puts each chunk at the end. */
-function writeAllSync(file: Deno.FsFile, data: Uint8Array): void {
-  let offset = 0;
-  while (offset < data.length) offset += file.writeSync(data.subarray(offset));
 }
 
 /**

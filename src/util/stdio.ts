@@ -28,9 +28,19 @@ export async function readStdin(): Promise<string> {
   return new TextDecoder().decode(await readStdinBytes());
 }
 
-/** Writes all of `text` to stdout (a single write may be partial). */
-export async function writeStdout(text: string): Promise<void> {
-  const bytes = new TextEncoder().encode(text);
+/** Writes every byte of `bytes` to `to` (a single write may be partial). */
+export async function writeAll(to: { write(p: Uint8Array): Promise<number> }, bytes: Uint8Array): Promise<void> {
   let off = 0;
-  while (off < bytes.length) off += await Deno.stdout.write(bytes.subarray(off));
+  while (off < bytes.length) off += await to.write(bytes.subarray(off));
+}
+
+/** Writes every byte of `bytes` to `to`, synchronously (a file append under a lock, a terminal frame). */
+export function writeAllSync(to: { writeSync(p: Uint8Array): number }, bytes: Uint8Array): void {
+  let off = 0;
+  while (off < bytes.length) off += to.writeSync(bytes.subarray(off));
+}
+
+/** Writes all of `text` to stdout. */
+export async function writeStdout(text: string): Promise<void> {
+  await writeAll(Deno.stdout, new TextEncoder().encode(text));
 }

@@ -6,11 +6,15 @@
  * @module
  */
 
-/** One option's declaration. */
+/** One option's declaration; `value` and `about` describe it for help texts and shell completion. */
 export type OptionSpec = {
   type: "string" | "boolean";
   short?: string;
   multiple?: boolean;
+  /** What a string option's value is: a folder, a file, a protocol name, or other text. */
+  value?: "dir" | "file" | "protocol" | "text";
+  /** One line on what the option does. */
+  about?: string;
 };
 
 /** Parsed values: strings, booleans, or string lists for `multiple`. */
@@ -24,31 +28,24 @@ export class UsageError extends Error {
   override name = "UsageError";
 }
 
-/** The options every configuration-reading command accepts (SPEC §1). */
-export const COMMON_OPTIONS: Record<string, OptionSpec> = {
-  home: { type: "string" },
-  cwd: { type: "string" },
-  profile: { type: "string" },
-  config: { type: "string", short: "c", multiple: true },
-  "hooks-file": { type: "string", multiple: true },
-  requirements: { type: "string" },
-  "dangerously-bypass-hook-trust": { type: "boolean" },
-  "temp-dir": { type: "string" },
-  help: { type: "boolean", short: "h" },
-};
+/** A parsed command line: option values by name, and the positional words in order. */
+export type ParsedArgs = { options: ParsedOptions; positionals: string[] };
 
-/** Parses `args` against `spec`; positionals are returned in order. */
+/**
+ * Parses `args` against `spec`; positionals are returned in order. `lenient` skips what does not
+ * parse instead of throwing (used only to learn an option of a command line that is a usage error).
+ */
 export function parseArgs(
   args: readonly string[],
   spec: Record<string, OptionSpec>,
-): { options: ParsedOptions; positionals: string[] } {
+  lenient = false,
+): ParsedArgs {
   const options: ParsedOptions = {};
   const positionals: string[] = [];
-  const byShort = new Map(
-    Object.entries(spec).filter(([, s]) => s.short).map((
-      [n, s],
-    ) => [s.short!, n]),
-  );
+  const byShort = new Map(Object.entries(spec).filter(([, s]) => s.short).map(([n, s]) => [s.short!, n]));
+  const refuse = (message: string) => {
+    if (!lenient) throw new UsageError(message);
+  };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     if (arg === "--") {
@@ -63,30 +60,33 @@ export function parseArgs(
       inline = eq > 0 ? arg.slice(eq + 1) : undefined;
     } else if (arg.startsWith("-") && arg.length > 1) {
       name = byShort.get(arg.slice(1, 2));
-      if (!name) throw new UsageError(`unknown option ${arg}`);
       inline = arg.length > 2 ? arg.slice(2) : undefined;
+      if (!name) {
+        refuse(`unknown option ${arg}`);
+        continue;
+      }
     } else {
       positionals.push(arg);
       continue;
     }
     // Own properties only: `--toString` is an unknown option, not Object.prototype's method.
     const s = Object.hasOwn(spec, name) ? spec[name] : undefined;
-    if (!s) throw new UsageError(`unknown option --${name}`);
+    if (!s) {
+      refuse(`unknown option --${name}`);
+      continue;
+    }
     if (s.type === "boolean") {
-      if (inline !== undefined) {
-        throw new UsageError(`--${name} takes no value`);
-      }
-      options[name] = true;
+      if (inline !== undefined) refuse(`--${name} takes no value`);
+      else options[name] = true;
       continue;
     }
     const value = inline ?? args[++i];
-    if (value === undefined) throw new UsageError(`--${name} needs a value`);
-    if (s.multiple) {
-      options[name] = [
-        ...((options[name] as string[] | undefined) ?? []),
-        value,
-      ];
-    } else options[name] = value;
+    if (value === undefined) {
+      refuse(`--${name} needs a value`);
+      continue;
+    }
+    if (s.multiple) options[name] = [...((options[name] as string[] | undefined) ?? []), value];
+    else options[name] = value;
   }
   return { options, positionals };
 }
