@@ -465,7 +465,8 @@ Deno.test("fast path: dispatch without strangers' files keeps the static set min
       console.log(out.join(" "), JSON.parse(new TextDecoder().decode(await io.stdin())).cwd !== undefined);
       return 0;
     };
-    Deno.exitCode = await runInSandbox("dispatch", { options: { home: ${JSON.stringify(home.path)} }, positionals: [] }, probe);
+    const args = { options: { home: ${JSON.stringify(home.path)} }, positionals: [] };
+    Deno.exitCode = await runInSandbox("dispatch", args, probe);
   `;
   const file = join(home.path, "probe.ts");
   await Deno.writeTextFile(file, script);
