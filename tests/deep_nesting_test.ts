@@ -7,6 +7,7 @@ import { assert, assertEquals, assertStringIncludes } from "./helpers/assert.ts"
 import {
   cmd,
   dispatch,
+  type DispatchResult,
   event,
   group,
   type Json,
@@ -67,16 +68,30 @@ Deno.test("deep: a 5,000-deep mcp input in a modified hook drops its file with a
   assertEquals(listed.json().hooks, []);
 });
 
-Deno.test("deep: a 10,000-deep model-sent tool_input is refused with one line (exit 1), before any hook sees it", async () => {
+Deno.test("deep: a 10,000-deep model-sent tool_input denies the tool call unseen by hooks (a refusal must not let it through)", async () => {
   await using home = await makeHome();
   await writeHooksJson(home.path, {
     PreToolUse: [group([{ type: "mcp_tool", server: "s", tool: "t", input: { all: "${tool_input}" } }])],
+    PermissionRequest: [group([cmd("cat >/dev/null; echo ran")])],
   });
   await writeConfigToml(home.path, `[mcp_servers.s]\nurl = "http://127.0.0.1:9/mcp"\n`);
   await trustAll(home.path);
-  const ev = JSON.stringify(event("PreToolUse", { tool_name: "mcp__x__y", tool_input: "DEEP" }));
-  const res = await runCli(["dispatch", "--home", home.path], { stdin: ev.replace('"DEEP"', nestText(10_000)) });
-  assertOneLineError(res, "nests deeper than 64 levels");
+  // A prompt-injected model could nest its arguments past the bound to skip every guard hook: the
+  // host reads exit 1 as "no hooks ran" and runs the call, so the engine denies it instead.
+  for (const name of ["PreToolUse", "PermissionRequest"] as const) {
+    const ev = JSON.stringify(event(name, { tool_name: "mcp__x__y", tool_input: "DEEP" }));
+    const res = await runCli(["dispatch", "--home", home.path], { stdin: ev.replace('"DEEP"', nestText(10_000)) });
+    assertEquals([res.code, res.stderr], [0, ""], name);
+    const r = res.json<DispatchResult>();
+    assertEquals([r.decision, r.runs], ["deny", []], name);
+    assertStringIncludes(r.reason!, "nests deeper than 64 levels (at tool_input.n.n.n.n.n.n.n…)");
+    assertStringIncludes(r.systemMessages.join("\n"), "denied");
+    const adapted = await runCli(["dispatch", "--protocol", "claude", "--home", home.path], {
+      stdin: ev.replace('"DEEP"', nestText(10_000)),
+    });
+    assertEquals(adapted.code, 0, adapted.stderr);
+    assertStringIncludes(adapted.stdout, '"deny"');
+  }
   // 64 levels in all (tool_input is the second) still dispatch.
   const ok = await dispatch(home.path, event("PreToolUse", { tool_name: "mcp__x__y", tool_input: nest(61) }));
   assertEquals(ok.runs.map((x) => x.status), ["failed"]);

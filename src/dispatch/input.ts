@@ -13,7 +13,7 @@ import { formatIssue, type JsonSchema, validateJson } from "../schema/validate.t
 import { type Warning, warning } from "../config/warnings.ts";
 import { toCompatTool } from "../matching/tool_names.ts";
 import { formatValuePath, TOO_DEEP, tooDeepPath } from "../util/nesting.ts";
-import { sanitize } from "../util/terminal_text.ts";
+import { oneLine, sanitize } from "../util/terminal_text.ts";
 
 /** A validated event, in the host's form. */
 export type EventInput = {
@@ -21,16 +21,6 @@ export type EventInput = {
   input: JsonObject;
   warnings: Warning[];
 };
-
-/**
- * A message as one line: V8's JSON.parse errors quote a piece of the input, which may hold line
- * breaks or other control characters; they are escaped (the shared terminal sanitiser), and the
- * whole is capped.
- */
-export function oneLine(message: string, max = 300): string {
-  const escaped = sanitize(message);
-  return escaped.length > max ? escaped.slice(0, max) + "…" : escaped;
-}
 
 /** Parses stdin text as an event; an error is one line naming the problem. */
 export function parseEventText(
@@ -47,22 +37,40 @@ export function parseEventText(
   } catch (e) {
     return {
       ok: false,
-      error: `stdin is not valid JSON: ${oneLine(e instanceof Error ? e.message : String(e))}`,
+      error: // V8's JSON.parse errors quote a piece of the input, which may hold line breaks or control characters.
+        `stdin is not valid JSON: ${sanitize(oneLine(e instanceof Error ? e.message : String(e), 300))}`,
     };
   }
 }
+
+/**
+ * What validating an event gave: the event, or the one problem. An event refused for its nesting
+ * (SPEC §15) that names a known event also says which, so a tool call can be denied rather than let
+ * through unseen by its guards (src/engine/dispatch.ts).
+ */
+export type EventValidation =
+  | { ok: true; value: EventInput }
+  | { ok: false; error: string; refused?: { event: EventName; value: JsonObject } };
 
 /** Validates a parsed event. `fillTranscript` supplies §11's path when `transcript_path` is missing. */
 export async function validateEvent(
   value: unknown,
   fillTranscript: (sessionId: string, agentId?: string) => Promise<string>,
-): Promise<{ ok: true; value: EventInput } | { ok: false; error: string }> {
+): Promise<EventValidation> {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     return { ok: false, error: "the event must be a JSON object" };
   }
   // Hooks, expansion and logging would otherwise meet this depth in recursive code (SPEC §15).
   const deep = tooDeepPath(value);
-  if (deep) return { ok: false, error: `the event ${TOO_DEEP} (at ${formatValuePath(deep)})` };
+  if (deep) {
+    const name = (value as JsonObject).hook_event_name;
+    const reason = `the event ${TOO_DEEP} (at ${formatValuePath(deep)})`;
+    return {
+      ok: false,
+      error: reason,
+      ...(isEventName(name) ? { refused: { event: name, value: value as JsonObject } } : {}),
+    };
+  }
   const obj = value as JsonObject;
   const name = obj.hook_event_name;
   if (name === undefined) {

@@ -5,7 +5,10 @@
  * @module
  */
 import { type Catalog, type ConfigOptions, loadCatalog } from "../config/discovery.ts";
-import { type DispatchContext, dispatchEvent } from "../dispatch/dispatch.ts";
+import { type DispatchContext, dispatchEvent, emptyResult } from "../dispatch/dispatch.ts";
+import type { EventName } from "../events/names.ts";
+import { EVENTS } from "../events/registry.ts";
+import type { EventFacts, JsonObject } from "../events/types.ts";
 import { type EventInput, transcriptFiller, validateEvent } from "../dispatch/input.ts";
 import type { AsyncResult, DispatchResult } from "../schema/result.ts";
 import { configOptionsOf, type EngineSettings } from "./settings.ts";
@@ -24,10 +27,34 @@ export type EngineIo = {
   log?: boolean;
 };
 
-/** One dispatch's outcome: the result with the event and catalog it came from, or the input's one problem. */
+/**
+ * One dispatch's outcome: the result with the event and catalog it came from (no catalog when the
+ * event was refused before any configuration was read), or the input's one problem.
+ */
 export type EngineDispatchOutcome =
-  | { ok: true; event: EventInput; catalog: Catalog; result: DispatchResult }
+  | { ok: true; event: EventInput; catalog: Catalog | null; result: DispatchResult }
   | { ok: false; error: string };
+
+/** A tool call the event's decision gates: refusing the event must deny the call, never let it through. */
+function gatesToolCall(facts: EventFacts): boolean {
+  return facts.control === "tool-permission" || facts.control === "permission-request";
+}
+
+/** The identity of a refused event, as far as it can be read (the result names the session it came from). */
+function refusedInput(event: EventName, value: JsonObject): EventInput {
+  const sessionId = typeof value.session_id === "string" ? value.session_id : "";
+  return { event, input: { hook_event_name: event, session_id: sessionId }, warnings: [] };
+}
+
+/**
+ * The result for a tool event refused before its hooks could see it (SPEC §15, nesting past the
+ * bound): the host reads a failed dispatch as "no hooks ran" and would run the call unchecked, so a
+ * prompt-injected model could skip every guard by nesting its arguments; the call is denied instead.
+ */
+function refusal(event: EventName, why: string): DispatchResult {
+  const reason = `mind-hooks refused this ${event}: ${why}; the tool call is denied unseen by hooks`;
+  return { ...emptyResult(event, []), decision: "deny", reason, systemMessages: [reason] };
+}
 
 /** Dispatches one parsed event object (a host's, already in mind's §5 form). Bad input is an error value. */
 export async function engineDispatch(
@@ -36,7 +63,16 @@ export async function engineDispatch(
   io: EngineIo = {},
 ): Promise<EngineDispatchOutcome> {
   const validated = await validateEvent(raw, transcriptFiller(settings.home));
-  if (!validated.ok) return validated;
+  if (!validated.ok) {
+    const refused = validated.refused;
+    if (!refused || !gatesToolCall(EVENTS[refused.event])) return { ok: false, error: validated.error };
+    return {
+      ok: true,
+      event: refusedInput(refused.event, refused.value),
+      catalog: null,
+      result: refusal(refused.event, validated.error),
+    };
+  }
   const event = validated.value;
   const opts = configOptionsOf(settings, settings.cwd ?? String(event.input.cwd));
   const catalog = await (io.catalog ?? loadCatalog)(opts);
