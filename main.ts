@@ -11,7 +11,7 @@ import { UsageError } from "./src/util/args.ts";
 import { COMMANDS, parseCommand, usageLines } from "./src/cli/commands.ts";
 import { runInSandbox } from "./src/sandbox/launch.ts";
 import { HOST_NAMES } from "./src/events/types.ts";
-import { sanitize } from "./src/util/terminal_text.ts";
+import { messageLine, sanitize } from "./src/util/terminal_text.ts";
 import denoJson from "./deno.json" with { type: "json" };
 
 /** The version printed by `--version` (from deno.json, the one place it is kept). */
@@ -53,8 +53,7 @@ export async function main(args: string[]): Promise<number> {
       console.error(`mind-hooks: ${sanitize(e.message)}`);
       return adapter ? 0 : 1;
     }
-    const msg = e instanceof Error ? e.message : String(e);
-    console.error(`mind-hooks: internal error: ${sanitize(msg.split("\n", 1)[0])}`);
+    console.error(`mind-hooks: internal error: ${sanitize(messageLine(e))}`);
     return adapter ? 0 : 2;
   }
 }

@@ -1,6 +1,6 @@
 import { assert, assertEquals } from "./helpers/assert.ts";
 import fc from "fast-check";
-import { canonicalJson, contentHash, hookKey, parseHookKey } from "../src/trust/hash.ts";
+import { canonicalJson, contentHash, hookKey } from "../src/trust/hash.ts";
 import { collectHandlers } from "../src/config/handlers.ts";
 import { parseTomlText } from "../src/config/files.ts";
 
@@ -159,21 +159,9 @@ Deno.test("SessionEnd timeout defaults to 1 and clamps to 3 (the effective value
   assertEquals(intr.handlers[0].handler.timeout, 3);
 });
 
-Deno.test("hook keys: format and round trip (SPEC §3.1)", () => {
+Deno.test("hook keys: format (SPEC §3.1)", () => {
   const key = hookKey("project", "/home/a/repo/.mind/hooks.json", "PreToolUse", 0, 1);
   assertEquals(key, "project:/home/a/repo/.mind/hooks.json:PreToolUse:0:1");
-  assertEquals(parseHookKey(key), {
-    layer: "project",
-    path: "/home/a/repo/.mind/hooks.json",
-    event: "PreToolUse",
-    group: 0,
-    handler: 1,
-  });
-  assertEquals(
-    parseHookKey("plugin:C:\\p\\.codex-plugin\\plugin.json#2:Stop:3:4")?.path,
-    "C:\\p\\.codex-plugin\\plugin.json#2",
-  );
-  assertEquals(parseHookKey("bogus:/x:Stop:0:0"), null);
 });
 
 Deno.test("indexes count skipped groups and handlers as written", () => {

@@ -3,15 +3,13 @@
  * kill and the shell quoting for real on the OS the tests run on.
  */
 import {
-  ancestorDirs,
   buildShellInvocation,
-  currentPlatform,
   DEFAULT_KILL_GRACE_MS,
   killPlan,
   killProcessTree,
-  normalizeKeyPath,
   type ShellInvocation,
 } from "../src/runner/shell.ts";
+import { ancestorDirs, currentPlatform, normalizeKeyPath } from "../src/util/paths.ts";
 
 function assertEquals(actual: unknown, expected: unknown, msg = ""): void {
   const a = JSON.stringify(actual);

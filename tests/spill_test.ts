@@ -5,8 +5,8 @@
 
 import assert from "node:assert/strict";
 import { dirname, join, resolve } from "node:path";
+import { DEFAULT_CONTEXT_LIMIT } from "../src/config/handlers.ts";
 import {
-  DEFAULT_CONTEXT_LIMIT,
   estimateTokens,
   removeSessionSpill,
   spillDir,

@@ -13,6 +13,7 @@
  * no output at all.
  * @module
  */
+import { isObject } from "../util/json.ts";
 import type { JsonObject } from "../events/types.ts";
 import { EVENT_NAMES, type EventName } from "../events/names.ts";
 import { EVENTS } from "../events/registry.ts";
@@ -74,10 +75,6 @@ function requiring(field: string): ReadonlySet<EventName> {
 const NEEDS_TURN = requiring("turn_id");
 const NEEDS_MODE = requiring("permission_mode");
 const NEEDS_MODEL = requiring("model");
-
-function isObject(v: unknown): v is JsonObject {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
 
 /**
  * Maps a host's hook input (already parsed JSON) to a §5 event. `cwd` fills a missing `cwd`.

@@ -14,7 +14,7 @@ import { type EngineOptions, resolveSettings } from "../engine/settings.ts";
 import { writeStdout } from "../util/stdio.ts";
 import { CONTEXT_CAPABLE, type Host, HOST_NAMES, mapHostInput, mapResultToHost } from "./hosts.ts";
 import type { JsonObject } from "../events/types.ts";
-import { sanitize } from "../util/terminal_text.ts";
+import { messageLine, sanitize } from "../util/terminal_text.ts";
 import { FastPathRefused } from "../config/fast_path_guard.ts";
 
 /** The outcome of one adapted dispatch, before it is written (exposed for tests and the benchmark). */
@@ -41,8 +41,7 @@ export async function adaptText(host: Host, text: string, options: EngineOptions
   } catch (e) {
     // The sandbox's fast path stopping before a stranger's file: the launcher reruns this in the Worker.
     if (e instanceof FastPathRefused) throw e;
-    const msg = e instanceof Error ? e.message : String(e);
-    return { stdout: null, problem: `internal error: ${msg.split("\n", 1)[0]}` };
+    return { stdout: null, problem: `internal error: ${messageLine(e)}` };
   }
 }
 

@@ -12,11 +12,11 @@
  * @module
  */
 import { type ParsedArgs, UsageError } from "../util/args.ts";
-import { absolute, dirname, join } from "../util/paths.ts";
+import { absolute, dirname, join, normalizeKeyPath } from "../util/paths.ts";
 import { type Host, HOST_NAMES, HOSTS } from "../adapter/hosts.ts";
-import { delegatingCommand, planEdit, SettingsError, unifiedDiff } from "../adapter/settings.ts";
+import { delegatingCommand, planEdit, SettingsError } from "../adapter/settings.ts";
+import { unifiedDiff } from "../util/line_diff.ts";
 import { findLauncher } from "../util/launcher.ts";
-import { normalizeKeyPath } from "../runner/shell.ts";
 import { writeStdout } from "../util/stdio.ts";
 import { sanitize, terminalLines } from "../util/terminal_text.ts";
 

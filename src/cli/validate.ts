@@ -11,6 +11,7 @@
  * requirements.toml, anything else as a JSONC hooks.json.
  * @module
  */
+import { isObject } from "../util/json.ts";
 import { type ParsedArgs, UsageError } from "../util/args.ts";
 import { cliSettings } from "./context.ts";
 import { configOptionsOf, searchStart } from "../engine/settings.ts";
@@ -47,10 +48,6 @@ export const ERROR_CODES: ReadonlySet<WarningCode> = new Set([
 
 /** Keys of a TOML `[hooks]` table that are settings, not events (as discovery reads them). */
 const TOML_HOOK_SETTINGS = new Set(["state", "stop_block_cap", "managed_dir", "windows_managed_dir"]);
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
 
 /**
  * Checks one file on its own. `layer` is where it sits when known: state in a

@@ -13,7 +13,7 @@ import { collectHandlers, type DiscoveredHandler } from "./handlers.ts";
 import { loadConfigFile } from "./files.ts";
 import { outsideRootWarning, type Warning, warning } from "./warnings.ts";
 import { buildOverrides } from "./overrides.ts";
-import { isInside, join, realPathOr } from "../util/paths.ts";
+import { isInside, join, realPathOr, searchDirs } from "../util/paths.ts";
 import { isObject } from "../util/json.ts";
 import { decideFeatures } from "./features.ts";
 import { type McpServers, noServers, readServers, resolveServer, scopedNameWarnings } from "./mcp_servers.ts";
@@ -102,22 +102,15 @@ export async function findProjectRoot(
 ): Promise<string | null> {
   const start = await realPathOr(cwd);
   const realHome = await realPathOr(home);
-  let dir = start;
-  for (let depth = 0; depth < 256; depth++) {
+  for (const dir of searchDirs(start)) {
     const candidate = join(dir, ".mind");
-    if (candidate !== realHome) {
-      try {
-        const info = await Deno.stat(candidate);
-        if (info.isDirectory && (await realPathOr(candidate)) !== realHome) {
-          return dir;
-        }
-      } catch {
-        // missing, unreadable or a symlink loop: not a project marker
-      }
+    if (candidate === realHome) continue;
+    try {
+      const info = await Deno.stat(candidate);
+      if (info.isDirectory && (await realPathOr(candidate)) !== realHome) return dir;
+    } catch {
+      // missing, unreadable or a symlink loop: not a project marker
     }
-    const parent = dir.replace(/[\\/][^\\/]*$/, "") || "/";
-    if (parent === dir || dir === "/") break;
-    dir = parent;
   }
   return null;
 }

@@ -6,13 +6,13 @@
  */
 import type { EventName } from "../events/names.ts";
 import { EVENTS } from "../events/registry.ts";
-import type { AggregationItem, HandlerOutcome, JsonObject } from "../events/types.ts";
+import { type AggregationItem, type HandlerOutcome, type JsonObject, NO_DECISION } from "../events/types.ts";
 import type { JsonSchema } from "../schema/validate.ts";
 import { type Catalog, type HookHandler, skipReason } from "../config/discovery.ts";
 import { warning } from "../config/warnings.ts";
 import { fromCompatInput } from "../matching/tool_names.ts";
 import { matchingHandlers } from "./matching.ts";
-import type { AsyncJob, RawCompletion } from "../runner/types.ts";
+import type { AsyncJob, CommandSpec, RawCompletion } from "../runner/types.ts";
 import { DEFAULT_CONTEXT_LIMIT } from "../config/handlers.ts";
 import { ENGINE_FAILED, failSafeDecision, HANDLER_INTERNAL_ERROR } from "./fail_safe.ts";
 
@@ -54,15 +54,11 @@ export function handlerEnv(
   return env;
 }
 
-function emptyResult(event: EventName, warnings: DispatchResult["warnings"]): DispatchResult {
+/** A result with nothing decided: every field present, empty. */
+export function emptyResult(event: EventName, warnings: DispatchResult["warnings"]): DispatchResult {
   return {
     hook_event_name: event,
-    decision: null,
-    reason: null,
-    continue: true,
-    stopReason: null,
-    updatedInput: null,
-    continuationPrompt: null,
+    ...NO_DECISION,
     additionalContext: [],
     systemMessages: [],
     asyncResults: [],
@@ -88,14 +84,20 @@ async function runOne(
   if (h.plugin) {
     await Deno.mkdir(h.env.PLUGIN_DATA, { recursive: true }).catch(() => {});
   }
-  return await rt.runCommand({
+  return await rt.runCommand(commandSpecOf(h, event, catalog, cwd, stdin));
+}
+
+/** What runs for a command handler (SPEC §7.1), synchronously or as an async job. */
+function commandSpecOf(h: HookHandler, event: EventName, catalog: Catalog, cwd: string, stdin: string): CommandSpec {
+  if (h.handler.type !== "command") throw new Error(`${h.key} is not a command handler`);
+  return {
     command: h.handler.command,
     commandWindows: h.handler.commandWindows,
     cwd,
     stdin,
     env: handlerEnv(h, event, catalog, cwd),
     timeoutSec: h.handler.timeout,
-  });
+  };
 }
 
 function limitOf(h: HookHandler): number {
@@ -173,14 +175,9 @@ export async function dispatchEvent(
       records[i].status = "started";
       records[i].reason = "async";
       asyncJobs.push({
+        ...commandSpecOf(h, event, catalog, cwd, stdin),
         key: h.key,
         event,
-        command: h.handler.command,
-        commandWindows: h.handler.commandWindows,
-        cwd,
-        stdin,
-        env: handlerEnv(h, event, catalog, cwd),
-        timeoutSec: h.handler.timeout,
         additionalContextLimit: h.handler.additionalContextLimit,
         tempDir: ctx.tempDir,
       });

@@ -15,7 +15,6 @@ import { prepareSpillFolder, type Refusal, removeSpillFolder } from "./spill_fol
  * feedback and continuation prompts (the design text lets a handler's own limit govern the latter;
  * the caller picks the limit, this module only applies it).
  */
-export const DEFAULT_CONTEXT_LIMIT = 2500;
 
 /** Bytes per approximate token (§10: UTF-8 bytes / 4, rounded up). */
 const BYTES_PER_TOKEN = 4;
@@ -112,7 +111,7 @@ export async function spillIfLarge(
   opts: SpillOptions,
 ): Promise<SpillResult> {
   const bytes = utf8Length(text);
-  const tokens = Math.ceil(bytes / BYTES_PER_TOKEN);
+  const tokens = estimateTokens(text);
   if (opts.limit <= 0 || tokens <= opts.limit) {
     return { text, spilled: false, path: null, tokens, refused: null };
   }

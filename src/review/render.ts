@@ -16,7 +16,7 @@ import { definitionText } from "../trust/trusted_store.ts";
 import type { ReviewApp } from "./app.ts";
 import type { HookView } from "./catalog_view.ts";
 import { COVERAGE_NOTE, COVERAGE_TEXT } from "./coverage.ts";
-import { lineDiff } from "./diff.ts";
+import { lineDiff } from "../util/line_diff.ts";
 import { displayWidth, fit, truncate, wrap } from "./text.ts";
 import { sanitize } from "../util/terminal_text.ts";
 

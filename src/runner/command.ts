@@ -6,7 +6,8 @@
  * @module
  */
 import type { CommandSpec, RawCompletion } from "./types.ts";
-import { buildShellInvocation, currentPlatform, killProcessTree } from "./shell.ts";
+import { buildShellInvocation, killProcessTree } from "./shell.ts";
+import { currentPlatform } from "../util/paths.ts";
 import { capture, CAPTURE_LIMIT, decodeUtf8 } from "./capture.ts";
 import { delay } from "../util/timer.ts";
 

@@ -11,7 +11,7 @@
  * happens only inside the sandbox.
  * @module
  */
-import { absolute, atomicTempPath, join } from "../util/paths.ts";
+import { absolute, atomicTempPath, join, searchDirs } from "../util/paths.ts";
 import type { ParsedArgs } from "../util/args.ts";
 import { fromCliValues, resolveSettings } from "../engine/settings.ts";
 import { launcherCandidates, launcherProgram } from "../util/launcher.ts";
@@ -85,28 +85,12 @@ async function bothForms(path: string): Promise<string[]> {
   return r && r !== path ? [path, r] : [path];
 }
 
-/** The ancestors of an absolute POSIX or Windows path, nearest first, itself included. */
-export function ancestors(path: string): string[] {
-  const out: string[] = [];
-  let dir = path.replace(/[\\/]+$/, "") || path.slice(0, 1);
-  for (let i = 0; i < 4096; i++) {
-    out.push(dir);
-    const parent = dir.replace(/[\\/][^\\/]*$/, "") || (dir.startsWith("/") ? "/" : dir);
-    if (parent === dir || dir === "/" || /^[A-Za-z]:$/.test(parent)) {
-      if (/^[A-Za-z]:$/.test(parent) && parent + "\\" !== dir) out.push(parent + "\\");
-      break;
-    }
-    dir = parent;
-  }
-  return out;
-}
-
 /** The `.mind` candidates of the project search (SPEC §2.3) from `start`, for the given and the real path. */
 async function projectChain(start: string): Promise<{ reads: string[]; needsStart: boolean }> {
   const r = await real(start);
   const reads = new Set<string>();
   for (const base of r && r !== start ? [start, r] : [start]) {
-    for (const dir of ancestors(base)) reads.add(join(dir, ".mind"));
+    for (const dir of searchDirs(base)) reads.add(join(dir, ".mind"));
   }
   // The engine resolves the start's real path, which Deno allows only with read access to the start
   // itself (and so to everything below it). When the start is already real, the fallback of that

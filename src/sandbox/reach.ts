@@ -15,6 +15,7 @@
  * only costs a second start, in the Worker.
  * @module
  */
+import { isObject } from "../util/json.ts";
 import type { ParsedArgs } from "../util/args.ts";
 import { configOptionsOf, fromCliValues, resolveSettings } from "../engine/settings.ts";
 import type { JsonObject } from "../events/types.ts";
@@ -28,10 +29,6 @@ export type Reach = {
   /** Whether an MCP server may be configured: then a planning pass finds what to grant. */
   mcp: boolean;
 };
-
-function isObject(v: unknown): v is JsonObject {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
 
 function definesServers(data: JsonObject | undefined): boolean {
   const servers = data?.mcp_servers;

@@ -129,12 +129,7 @@ export class AsyncRunner {
       // A plugin's data folder is created on demand (SPEC §2.6), for async hooks as for the others.
       if (job.env.PLUGIN_DATA) await Deno.mkdir(job.env.PLUGIN_DATA, { recursive: true }).catch(() => {});
       const raw = await runCommand({
-        command: job.command,
-        commandWindows: job.commandWindows,
-        cwd: job.cwd,
-        stdin: job.stdin,
-        env: job.env,
-        timeoutSec: job.timeoutSec,
+        ...job,
         onSpawn: (p) => {
           pid = p;
           // A session that ended while this one was spawning still gets it killed.

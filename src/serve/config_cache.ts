@@ -12,7 +12,7 @@
  */
 import { type Catalog, type ConfigOptions, loadCatalog } from "../config/discovery.ts";
 import { existsSync } from "node:fs";
-import { join } from "../util/paths.ts";
+import { join, searchDirs } from "../util/paths.ts";
 
 /** Catalogs kept at most (least recently used dropped first). */
 const MAX_ENTRIES = 64;
@@ -66,15 +66,7 @@ function modifiedSince(paths: readonly string[], since: number): boolean {
 
 /** `.mind` candidates from `cwd` up to the filesystem root (a project marker created later). */
 function projectCandidates(cwd: string): string[] {
-  const out: string[] = [];
-  let dir = cwd;
-  for (let depth = 0; depth < 64; depth++) {
-    out.push(join(dir, ".mind"));
-    const parent = dir.replace(/[\\/][^\\/]*$/, "") || "/";
-    if (parent === dir || dir === "/") break;
-    dir = parent;
-  }
-  return out;
+  return searchDirs(cwd).map((dir) => join(dir, ".mind"));
 }
 
 /** The cache key of a set of discovery options (the environment is fixed for a serve process). */

@@ -19,6 +19,8 @@
  * Configuration is cached per options and re-read when a file it came from changes.
  * @module
  */
+import { messageLine } from "../util/terminal_text.ts";
+import { isObject } from "../util/json.ts";
 import { type Catalog, skipReason } from "../config/discovery.ts";
 import { engineDispatch } from "../engine/dispatch.ts";
 import {
@@ -134,15 +136,6 @@ class Semaphore {
     if (next) next();
     else this.#free++;
   }
-}
-
-function isObject(v: unknown): v is JsonObject {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
-
-function oneLine(e: unknown): string {
-  const msg = e instanceof Error ? e.message : String(e);
-  return msg.split("\n", 1)[0];
 }
 
 /** Where a session's files live: its home (async jobs, Stop guard) and temp root (spills). */
@@ -270,7 +263,7 @@ export class HookServer {
     } catch (e) {
       // JSON-RPC: a notification is never answered, not even with an error.
       if (id === undefined) return;
-      const err = e instanceof RpcError ? e : new RpcError(INTERNAL_ERROR, `internal error: ${oneLine(e)}`);
+      const err = e instanceof RpcError ? e : new RpcError(INTERNAL_ERROR, `internal error: ${messageLine(e)}`);
       this.#out.send(errorLine(id, err));
     }
   }
@@ -355,6 +348,8 @@ export class HookServer {
       });
       if (!outcome.ok) throw new RpcError(INVALID_PARAMS, outcome.error);
       const { result, catalog } = outcome;
+      // No catalog: the event was refused before any configuration was read (nothing ran, nothing to end).
+      if (!catalog) return result;
       const sessionId = String(outcome.event.input.session_id);
       this.#remember(sessionId, place);
       this.#log.add(catalog.home, dispatchLogEntries(result, catalog));

@@ -213,12 +213,7 @@ export async function runAsyncJobs(jobFiles: string[]): Promise<void> {
     if (!slot) return;
     try {
       const raw = await runCommand({
-        command: job.command,
-        commandWindows: job.commandWindows,
-        cwd: job.cwd,
-        stdin: job.stdin,
-        env: job.env,
-        timeoutSec: job.timeoutSec,
+        ...job,
         onSpawn: (pid) => recordPid(slot, jobFile, pid),
       });
       // Large context is spilled here, with the handler's own limit (SPEC §10), so the result file

@@ -11,6 +11,7 @@
  * @module
  */
 
+import { oneLine } from "../util/terminal_text.ts";
 import { writeAllSync } from "../util/stdio.ts";
 import { dirname, join } from "../util/paths.ts";
 import { safeSessionSegment, sessionDateFromId } from "../util/session_id.ts";
@@ -674,11 +675,4 @@ function summarize(payload: Record<string, unknown>): string {
   }
   const json = JSON.stringify(payload);
   return json === "{}" ? "" : oneLine(json, SUMMARY_MAX);
-}
-
-/** Collapses whitespace runs (line breaks included) and cuts at `max` code points with `…`. */
-function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  const chars = [...flat];
-  return chars.length > max ? chars.slice(0, max).join("") + "…" : flat;
 }

@@ -37,30 +37,6 @@ export function hookKey(
   return `${layer}:${path}:${event}:${group}:${handler}`;
 }
 
-/** Splits a hook key back into its parts (the path may itself contain colons). */
-export function parseHookKey(
-  key: string,
-):
-  | {
-    layer: Layer;
-    path: string;
-    event: string;
-    group: number;
-    handler: number;
-  }
-  | null {
-  const m = /^(managed|user|profile|project|plugin|cli):(.+):([A-Za-z]+):(\d+):(\d+)$/s
-    .exec(key);
-  if (!m) return null;
-  return {
-    layer: m[1] as Layer,
-    path: m[2],
-    event: m[3],
-    group: Number(m[4]),
-    handler: Number(m[5]),
-  };
-}
-
 /** A value still to render, on {@link canonicalJson}'s work stack (plain strings there are literal text). */
 type Pending = { value: unknown };
 

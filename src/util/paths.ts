@@ -4,6 +4,14 @@
  * @module
  */
 
+/** The two path and process models the engine knows. macOS, Linux and the BSDs are all `posix`. */
+export type Platform = "posix" | "windows";
+
+/** The platform this process runs on. */
+export function currentPlatform(): Platform {
+  return Deno.build.os === "windows" ? "windows" : "posix";
+}
+
 /** Joins path segments with `/` (or the separator already used by `base`). */
 export function join(base: string, ...parts: string[]): string {
   const sep = base.includes("\\") && !base.includes("/") ? "\\" : "/";
@@ -50,4 +58,128 @@ export function absolute(path: string, cwd: string): string {
 export function atomicTempPath(target: string, pid: number): string {
   const i = Math.max(target.lastIndexOf("/"), target.lastIndexOf("\\"));
   return `${target.slice(0, i + 1)}.${target.slice(i + 1)}.${pid}.tmp`;
+}
+
+// Paths (§2.3 project root search, §3.1 hook keys)
+
+/** Matches a Windows drive root prefix `C:\` (after slashes became backslashes). */
+const WIN_DRIVE = /^([A-Za-z]):(?:\\|$)/;
+
+/**
+ * Makes a path's text canonical for use in hook keys (§3.1) and `[projects."<path>"]` tables (§2.3).
+ * Input is meant to be what `Deno.realPath` returns (symlinks resolved, `..` gone); this function
+ * does no file-system access and does not resolve `..`, because doing that lexically is wrong across
+ * symlinks. It only removes the textual variations of one real path:
+ *
+ * - both: repeated separators collapse, `.` segments go, a trailing separator goes except on a root.
+ * - POSIX: nothing else; names are case-sensitive.
+ * - Windows: `/` becomes `\` (the separator `realPath` returns); the `\\?\` and `\\.\` long-path
+ *   prefixes are dropped (`\\?\C:\x` → `C:\x`, `\\?\UNC\srv\share\x` → `\\srv\share\x`) because Deno
+ *   may return either form for the same directory; the drive letter is upper-cased because `c:` and
+ *   `C:` reach users from different tools; roots keep their backslash (`C:\`, `\\srv\share\`). The
+ *   rest keeps its case: `realPath` already returns the on-disk case, and NTFS directories can be
+ *   case-sensitive, so folding case could merge two different projects.
+ *
+ * @param path an absolute path, ideally from `Deno.realPath`.
+ * @param platform the path syntax.
+ */
+export function normalizeKeyPath(path: string, platform: Platform): string {
+  if (platform === "posix") {
+    const absolute = path.startsWith("/");
+    const parts = path.split("/").filter((p) => p !== "" && p !== ".");
+    const joined = parts.join("/");
+    return absolute ? `/${joined}` : joined || ".";
+  }
+  let p = path.replace(/\//g, "\\");
+  // Long-path / device prefixes: keep the path they stand for.
+  const unc = /^\\\\[?.]\\UNC\\/i.exec(p);
+  if (unc) p = `\\\\${p.slice(unc[0].length)}`;
+  else if (/^\\\\[?.]\\[A-Za-z]:(?:\\|$)/.test(p)) p = p.slice(4);
+  let prefix = "";
+  let rest = p;
+  if (p.startsWith("\\\\")) {
+    // UNC (\\server\share\…) or a verbatim path we do not rewrite (\\?\Volume{…}\…): keep `\\`.
+    prefix = "\\\\";
+    rest = p.slice(2);
+  } else {
+    const drive = WIN_DRIVE.exec(p);
+    if (drive) {
+      prefix = `${drive[1].toUpperCase()}:\\`;
+      rest = p.slice(drive[0].length);
+    } else if (p.startsWith("\\")) {
+      prefix = "\\";
+      rest = p.slice(1);
+    }
+  }
+  const parts = rest.split("\\").filter((s) => s !== "" && s !== ".");
+  if (prefix === "\\\\") {
+    // \\server\share is the root of a UNC path and keeps its trailing backslash like C:\.
+    const joined = parts.join("\\");
+    return parts.length <= 2 ? `\\\\${joined}\\` : `\\\\${joined}`;
+  }
+  return prefix + parts.join("\\") || ".";
+}
+
+/**
+ * The root of a normalized absolute Windows path: `C:\`, `\\server\share\` or `\\?\<volume>\`;
+ * undefined for a path that is not fully qualified (`C:x`, `\x`, `x`, `\\server` without a share).
+ */
+function windowsRoot(p: string): string | undefined {
+  const drive = /^[A-Z]:\\/.exec(p);
+  if (drive) return drive[0];
+  const unc = /^\\\\[^\\]+\\[^\\]+\\/.exec(p);
+  return unc?.[0];
+}
+
+/**
+ * The directories from `start` up to its file-system root, both included, nearest first: the
+ * candidates of the §2.3 project-root search (the caller skips `$MIND_HOME` and checks `.mind/`).
+ *
+ * POSIX: `/a/b` → `["/a/b", "/a", "/"]`. Windows: `C:\a\b` → `["C:\a\b", "C:\a", "C:\"]`;
+ * `\\srv\share\a` → `["\\srv\share\a", "\\srv\share\"]` (a UNC share is a root: `\\srv` alone is not a
+ * directory). The start is first passed through {@linkcode normalizeKeyPath}, so the entries are in
+ * key form.
+ *
+ * @param start an absolute directory path, ideally from `Deno.realPath`.
+ * @param platform the path syntax.
+ * @throws TypeError when `start` is not absolute (a relative or drive-relative path has no defined
+ *   ancestors without the process cwd, which a pure function does not read).
+ */
+export function ancestorDirs(start: string, platform: Platform): string[] {
+  const p = normalizeKeyPath(start, platform);
+  const out: string[] = [];
+  if (platform === "posix") {
+    if (!p.startsWith("/")) {
+      throw new TypeError(`not an absolute path: ${start}`);
+    }
+    let dir = p;
+    out.push(dir);
+    while (dir !== "/") {
+      dir = dir.slice(0, dir.lastIndexOf("/")) || "/";
+      out.push(dir);
+    }
+    return out;
+  }
+  const root = windowsRoot(p);
+  if (!root) throw new TypeError(`not an absolute path: ${start}`);
+  let dir = p;
+  out.push(dir);
+  while (dir !== root) {
+    const parent = dir.slice(0, dir.lastIndexOf("\\"));
+    dir = parent.length < root.length ? root : parent;
+    out.push(dir);
+  }
+  return out;
+}
+
+/**
+ * The folders the project search visits from `start`, nearest first (SPEC §2.3). A start that is
+ * not absolute (an event's cwd may be anything) is looked at alone: it has no defined ancestors.
+ */
+export function searchDirs(start: string): string[] {
+  try {
+    return ancestorDirs(start, currentPlatform());
+  } catch {
+    return [start];
+  }
 }

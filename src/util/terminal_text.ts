@@ -36,3 +36,15 @@ export function sanitize(text: string): string {
 export function terminalLines(lines: readonly string[]): string {
   return lines.map(sanitize).join("\n");
 }
+
+/** A text as one short line: whitespace runs (line breaks included) become one space; cut at `max` code points with `…`. */
+export function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  const chars = [...flat];
+  return chars.length > max ? chars.slice(0, max).join("") + "…" : flat;
+}
+
+/** The first line of an error's message: an exception from a library or the runtime may span lines. */
+export function messageLine(e: unknown): string {
+  return (e instanceof Error ? e.message : String(e)).split("\n", 1)[0];
+}
