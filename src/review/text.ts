@@ -45,7 +45,7 @@ function clusters(text: string): Iterable<string> {
 }
 
 /** Terminal cells taken by one code point: 0 for the {@link ZERO_WIDTH} ones, 2 for East Asian Wide and Fullwidth, else 1. */
-export function codePointWidth(cp: number): number {
+function codePointWidth(cp: number): number {
   if (cp >= 0x20 && cp < 0x7f) return 1;
   if (ZERO_WIDTH.test(String.fromCodePoint(cp))) return 0;
   return eastAsianWidth(cp);
@@ -56,7 +56,7 @@ export function codePointWidth(cp: number): number {
  * of 2 cells, as UTS #51 and current terminals draw it; any other cluster is the sum of its code
  * points (a base letter and its combining marks: 1; Devanagari कि, whose vowel sign spaces: 2).
  */
-export function clusterWidth(cluster: string): number {
+function clusterWidth(cluster: string): number {
   const first = cluster.codePointAt(0);
   if (first === undefined) return 0;
   if (cluster.length === 1 || (cluster.length === 2 && first > 0xffff)) return codePointWidth(first);
