@@ -6,8 +6,17 @@
 import { assert, assertEquals } from "./helpers/assert.ts";
 import { generatedModuleText, publishedFiles } from "../src/schema/generate.ts";
 import { zodSchemas } from "../src/schema/build.ts";
-import { INPUT_SCHEMAS, OUTPUT_SCHEMAS } from "../src/generated/schemas.ts";
-import { validateJson } from "../src/schema/validate.ts";
+import * as GENERATED from "../src/generated/schemas.ts";
+import { CONFIG_SCHEMA, INPUT_SCHEMAS, OUTPUT_SCHEMAS, RESULT_SCHEMA } from "../src/generated/schemas.ts";
+import {
+  ANNOTATION_KEYWORDS,
+  type JsonSchema,
+  type SchemaIssue,
+  VALIDATED_KEYWORDS,
+  validateJson,
+} from "../src/schema/validate.ts";
+import { hooksFileSchema } from "../src/config/schema.ts";
+import * as z from "zod";
 import { EVENT_NAMES, type EventName } from "../src/events/names.ts";
 
 const root = new URL("../", import.meta.url);
@@ -92,4 +101,175 @@ Deno.test("every input and output schema is strict at the top level", () => {
     assertEquals(INPUT_SCHEMAS[e].additionalProperties, false, e);
     assertEquals(OUTPUT_SCHEMAS[e].additionalProperties, false, e);
   }
+});
+
+/** Every generated schema, named by where it lives in src/generated/schemas.ts. */
+function generatedSchemas(): [string, JsonSchema][] {
+  return [
+    ...Object.entries(INPUT_SCHEMAS).map(([e, s]): [string, JsonSchema] => [`INPUT_SCHEMAS.${e}`, s]),
+    ...Object.entries(OUTPUT_SCHEMAS).map(([e, s]): [string, JsonSchema] => [`OUTPUT_SCHEMAS.${e}`, s]),
+    ["CONFIG_SCHEMA", CONFIG_SCHEMA],
+    ["RESULT_SCHEMA", RESULT_SCHEMA],
+  ];
+}
+
+/** Each keyword used anywhere in `schema` (following every subschema the validator follows) → the first place it is used. */
+function keywordsOf(schema: JsonSchema, at: string, found: Map<string, string>): Map<string, string> {
+  for (const [keyword, value] of Object.entries(schema)) {
+    if (!found.has(keyword)) found.set(keyword, at);
+    if (keyword === "properties") {
+      for (const [name, sub] of Object.entries(value as Record<string, JsonSchema>)) {
+        keywordsOf(sub, `${at}.properties.${name}`, found);
+      }
+    } else if (keyword === "anyOf" || keyword === "oneOf") {
+      (value as JsonSchema[]).forEach((sub, i) => keywordsOf(sub, `${at}.${keyword}[${i}]`, found));
+    } else if (keyword === "items" || keyword === "propertyNames" || keyword === "additionalProperties") {
+      if (typeof value === "object" && value !== null) keywordsOf(value as JsonSchema, `${at}.${keyword}`, found);
+    }
+  }
+  return found;
+}
+
+Deno.test("the generated schemas use only keywords the run-time validator enforces", () => {
+  // A new export of the generated module must be added to generatedSchemas() above.
+  assertEquals(Object.keys(GENERATED).sort(), ["CONFIG_SCHEMA", "INPUT_SCHEMAS", "OUTPUT_SCHEMAS", "RESULT_SCHEMA"]);
+  const found = new Map<string, string>();
+  for (const [name, schema] of generatedSchemas()) keywordsOf(schema, name, found);
+  const known = new Set([...VALIDATED_KEYWORDS, ...ANNOTATION_KEYWORDS]);
+  assertEquals([...found].filter(([k]) => !known.has(k)).map(([k, at]) => `${k} (first at ${at})`), []);
+  // The walk really reaches the nested schemas (a tool_input record, the handler alternatives of hooks.json).
+  assert(found.has("propertyNames") && found.has("oneOf") && found.has("minLength"), [...found.keys()].join(" "));
+});
+
+/** One keyword's behaviour: the issue `validateJson(schema, value)` must report (null: accepted). */
+type KeywordCase = { keyword: string; schema: JsonSchema; value: unknown; issue: SchemaIssue | null };
+
+const KEYWORD_CASES: KeywordCase[] = [
+  {
+    keyword: "type",
+    schema: { type: "string" },
+    value: 3,
+    issue: { path: "", message: "expected string, got integer 3" },
+  },
+  { keyword: "type", schema: { type: ["string", "null"] }, value: null, issue: null },
+  { keyword: "type", schema: { type: "number" }, value: 2, issue: null },
+  {
+    keyword: "const",
+    schema: { const: "a" },
+    value: "b",
+    issue: { path: "", message: 'expected "a", got string "b"' },
+  },
+  {
+    keyword: "enum",
+    schema: { enum: ["a", "b"] },
+    value: "c",
+    issue: { path: "", message: 'expected one of "a", "b", got string "c"' },
+  },
+  { keyword: "minimum", schema: { minimum: 1 }, value: 0, issue: { path: "", message: "must be ≥ 1" } },
+  { keyword: "maximum", schema: { maximum: 3 }, value: 4, issue: { path: "", message: "must be ≤ 3" } },
+  { keyword: "minLength", schema: { minLength: 1 }, value: "", issue: { path: "", message: "must not be empty" } },
+  {
+    keyword: "minLength",
+    schema: { minLength: 3 },
+    value: "ab",
+    issue: { path: "", message: "must have at least 3 characters" },
+  },
+  {
+    keyword: "items",
+    schema: { items: { type: "string" } },
+    value: ["a", 1],
+    issue: { path: "[1]", message: "expected string, got integer 1" },
+  },
+  {
+    keyword: "properties",
+    schema: { properties: { a: { type: "string" } } },
+    value: { a: 1 },
+    issue: { path: "a", message: "expected string, got integer 1" },
+  },
+  { keyword: "required", schema: { required: ["a"] }, value: {}, issue: { path: "a", message: "is required" } },
+  {
+    keyword: "additionalProperties",
+    schema: { properties: { a: {} }, additionalProperties: false },
+    value: { a: 1, b: 2 },
+    issue: { path: "b", message: "is not an accepted field" },
+  },
+  {
+    keyword: "additionalProperties",
+    schema: { additionalProperties: { type: "string" } },
+    value: { b: 2 },
+    issue: { path: "b", message: "expected string, got integer 2" },
+  },
+  {
+    keyword: "propertyNames",
+    schema: { propertyNames: { minLength: 2 } },
+    value: { ab: 1, c: 2 },
+    issue: { path: "c", message: "is not an accepted field name: must have at least 2 characters" },
+  },
+  {
+    keyword: "anyOf",
+    schema: { anyOf: [{ type: "string" }, { type: "null" }] },
+    value: 1,
+    issue: { path: "", message: "expected string or null, got integer 1" },
+  },
+  {
+    keyword: "anyOf",
+    schema: { anyOf: [{ type: "string" }], minLength: 2 },
+    value: "a",
+    issue: { path: "", message: "must have at least 2 characters" },
+  },
+  {
+    keyword: "oneOf",
+    schema: { oneOf: [{ type: "string" }, { minLength: 1 }] },
+    value: "ab",
+    issue: { path: "", message: "matches 2 of the alternatives; expected exactly one" },
+  },
+  { keyword: "oneOf", schema: { oneOf: [{ type: "string" }, { type: "null" }] }, value: null, issue: null },
+  {
+    keyword: "oneOf",
+    schema: {
+      oneOf: [
+        { properties: { type: { const: "a" } }, required: ["type", "x"] },
+        { properties: { type: { const: "b" } }, required: ["type", "y"] },
+      ],
+    },
+    value: { type: "b" },
+    issue: { path: "y", message: "is required" },
+  },
+  {
+    keyword: "oneOf",
+    schema: { oneOf: [{ properties: { type: { const: "a" } } }, { properties: { type: { const: "b" } } }] },
+    value: { type: "c" },
+    issue: { path: "", message: "matches none of the 2 alternatives, got object" },
+  },
+];
+
+Deno.test("the validator enforces every keyword it lists, each with its one sentence", () => {
+  assertEquals(
+    KEYWORD_CASES.map((c) => ({ keyword: c.keyword, schema: c.schema, issue: validateJson(c.schema, c.value) })),
+    KEYWORD_CASES.map((c) => ({ keyword: c.keyword, schema: c.schema, issue: c.issue })),
+  );
+  // No keyword is listed without a case in which it rejects a value.
+  const rejecting = new Set(KEYWORD_CASES.filter((c) => c.issue !== null).map((c) => c.keyword));
+  assertEquals(VALIDATED_KEYWORDS.filter((k) => !rejecting.has(k)), []);
+});
+
+Deno.test("the validator agrees with zod on hooks.json handlers (the oneOf of command and mcp_tool)", () => {
+  const zodConfig = hooksFileSchema(z);
+  const file = (handler: unknown) => ({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [handler] }] } });
+  const handlers: unknown[] = [
+    { type: "command", command: "echo hi" },
+    { type: "command", command: "echo hi", timeout: 5, async: true, unknownField: 1 },
+    { type: "command", command: "" },
+    { type: "command" },
+    { type: "mcp_tool", server: "s", tool: "t", input: { a: "${tool_input.command}" } },
+    { type: "mcp_tool", server: "s" },
+    { type: "mcp_tool", server: "s", tool: "t", input: [] },
+    { type: "prompt", prompt: "p" },
+    { command: "echo hi" },
+    "echo hi",
+  ];
+  assertEquals(
+    handlers.map((h) => ({ handler: h, accepted: validateJson(CONFIG_SCHEMA, file(h)) === null })),
+    handlers.map((h) => ({ handler: h, accepted: zodConfig.safeParse(file(h)).success })),
+  );
 });

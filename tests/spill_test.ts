@@ -391,6 +391,21 @@ Deno.test("spilled files are private to their owner", {
   });
 });
 
+Deno.test("safeSessionSegment: the hash suffix is SHA-256 of the id's UTF-16LE code units, fixed values", () => {
+  // Segments name transcript, spill and async folders on disk, so they must never change between versions.
+  // Expected values computed independently (Python: hashlib.sha256(id.encode("utf-16-le", "surrogatepass"))).
+  assert.deepEqual(
+    ["a/b", "../../etc/passwd", "中文", "a\uD800", "x".repeat(97)].map(safeSessionSegment),
+    [
+      "a_b~6df7cee24c7627c8",
+      "__.._etc_passwd~833ba4aa8a803031",
+      "__~3101a057c4ab0cd9",
+      "a_~2eb7307d8e858515",
+      "x".repeat(79) + "~fd8c10d8c02aabf9",
+    ],
+  );
+});
+
 Deno.test("sha256Hex matches Web Crypto across padding boundaries", async () => {
   for (const length of [0, 1, 55, 56, 63, 64, 65, 119, 120, 1000, 20_001]) {
     const data = crypto.getRandomValues(new Uint8Array(length));

@@ -2,30 +2,75 @@
  * Terminal text helpers of `review`: measuring text in terminal cells, and
  * cutting, padding or wrapping it to a width. Making untrusted text safe to
  * print is `sanitize` in src/util/terminal_text.ts, shared by every command.
+ *
+ * Widths follow Unicode: East Asian Width (UAX #11, from `get-east-asian-width`)
+ * for one code point, and one glyph per emoji sequence (UTS #51). Text is
+ * measured, cut and wrapped by grapheme cluster (UAX #29, `Intl.Segmenter`), so a
+ * base letter never loses its combining marks and an emoji sequence is never
+ * split. `src/review/text_test.ts` holds the samples, checked against tmux.
  * @module
  */
+import { eastAsianWidth } from "get-east-asian-width";
 
-/** Terminal cells taken by one code point: 0 for combining marks, 2 for wide (CJK, fullwidth, emoji), else 1. */
-export function charWidth(cp: number): number {
-  if (cp === 0) return 0;
-  if (
-    (cp >= 0x300 && cp <= 0x36f) || (cp >= 0x1ab0 && cp <= 0x1aff) || (cp >= 0x20d0 && cp <= 0x20ff) ||
-    (cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0xfe20 && cp <= 0xfe2f) || cp === 0x200b || cp === 0x200d
-  ) return 0;
-  if (
-    (cp >= 0x1100 && cp <= 0x115f) || (cp >= 0x2e80 && cp <= 0x303e) || (cp >= 0x3041 && cp <= 0x33ff) ||
-    (cp >= 0x3400 && cp <= 0x4dbf) || (cp >= 0x4e00 && cp <= 0x9fff) || (cp >= 0xa000 && cp <= 0xa4cf) ||
-    (cp >= 0xac00 && cp <= 0xd7a3) || (cp >= 0xf900 && cp <= 0xfaff) || (cp >= 0xfe30 && cp <= 0xfe4f) ||
-    (cp >= 0xff00 && cp <= 0xff60) || (cp >= 0xffe0 && cp <= 0xffe6) || (cp >= 0x1f300 && cp <= 0x1f64f) ||
-    (cp >= 0x1f900 && cp <= 0x1f9ff) || (cp >= 0x20000 && cp <= 0x3fffd)
-  ) return 2;
-  return 1;
+/**
+ * Code points that take no cell of their own: combining marks (Mn, Me), format
+ * characters (Cf: ZWJ, ZWNJ, ZWSP, word joiner, BOM, emoji tags, …) and the Hangul
+ * medial vowels and final consonants, which join the syllable's initial jamo. The
+ * soft hyphen (Cf) is the exception: terminals print it as a hyphen (wcwidth 1).
+ */
+const ZERO_WIDTH = /^(?!\u00ad)[\p{Mn}\p{Me}\p{Cf}\u1160-\u11ff\ud7b0-\ud7ff]$/u;
+
+/** A cluster drawn as one emoji: a base that can be an emoji, then VS16, a skin tone or a ZWJ. */
+const EMOJI_BASE = /^\p{Emoji}/u;
+const EMOJI_SEQUENCE_MARK = /[\ufe0f\u200d\u{1f3fb}-\u{1f3ff}]/u;
+
+/** Printable ASCII: one cell per character, the common case, measured without segmenting. */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
+/**
+ * The characters that join a grapheme cluster with a neighbour (UAX #29: Extend, ZWJ, SpacingMark,
+ * the Prepend format characters, regional indicators, Hangul jamo, emoji modifiers). Text without
+ * any has one cluster per code point, so it is not segmented: creating an `Intl.Segmenter` costs
+ * about 10 ms (ICU data), and segmenting is several times slower than iterating code points.
+ */
+const JOINS_CLUSTERS = /[\p{M}\p{Cf}\u1100-\u11ff\ua960-\ua97f\ud7b0-\ud7ff\u{1f1e6}-\u{1f1ff}\u{1f3fb}-\u{1f3ff}]/u;
+
+let segmenter: Intl.Segmenter | undefined;
+
+/** The grapheme clusters of `text` (user-perceived characters). */
+function clusters(text: string): Iterable<string> {
+  if (!JOINS_CLUSTERS.test(text)) return text;
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: "grapheme" });
+  return Array.from(segmenter.segment(text), (s) => s.segment);
+}
+
+/** Terminal cells taken by one code point: 0 for the {@link ZERO_WIDTH} ones, 2 for East Asian Wide and Fullwidth, else 1. */
+function codePointWidth(cp: number): number {
+  if (cp >= 0x20 && cp < 0x7f) return 1;
+  if (ZERO_WIDTH.test(String.fromCodePoint(cp))) return 0;
+  return eastAsianWidth(cp);
+}
+
+/**
+ * Terminal cells taken by one grapheme cluster. An emoji sequence (❤️, 1️⃣, 👍🏽, 👨‍👩‍👧) is one glyph
+ * of 2 cells, as UTS #51 and current terminals draw it; any other cluster is the sum of its code
+ * points (a base letter and its combining marks: 1; Devanagari कि, whose vowel sign spaces: 2).
+ */
+function clusterWidth(cluster: string): number {
+  const first = cluster.codePointAt(0);
+  if (first === undefined) return 0;
+  if (cluster.length === 1 || (cluster.length === 2 && first > 0xffff)) return codePointWidth(first);
+  if (EMOJI_BASE.test(cluster) && EMOJI_SEQUENCE_MARK.test(cluster)) return 2;
+  let w = 0;
+  for (const ch of cluster) w += codePointWidth(ch.codePointAt(0)!);
+  return w;
 }
 
 /** Width of `text` in terminal cells (text without escape sequences). */
 export function displayWidth(text: string): number {
+  if (PRINTABLE_ASCII.test(text)) return text.length;
   let w = 0;
-  for (const ch of text) w += charWidth(ch.codePointAt(0)!);
+  for (const c of clusters(text)) w += clusterWidth(c);
   return w;
 }
 
@@ -35,10 +80,10 @@ export function truncate(text: string, width: number): string {
   if (displayWidth(text) <= width) return text;
   let out = "";
   let w = 0;
-  for (const ch of text) {
-    const cw = charWidth(ch.codePointAt(0)!);
+  for (const c of clusters(text)) {
+    const cw = clusterWidth(c);
     if (w + cw > width - 1) break;
-    out += ch;
+    out += c;
     w += cw;
   }
   return out + "…";
@@ -66,15 +111,17 @@ export function wrap(text: string, width: number, indent = ""): string[] {
       lines.push(prefix + rest);
       return lines;
     }
-    // Take as many characters as fit, then back off to the last space if there is one.
+    // Take as many clusters as fit, then back off to the last space if there is one.
     let taken = "";
     let w = 0;
-    for (const ch of rest) {
-      const cw = charWidth(ch.codePointAt(0)!);
+    for (const c of clusters(rest)) {
+      const cw = clusterWidth(c);
       if (w + cw > room) break;
-      taken += ch;
+      taken += c;
       w += cw;
     }
+    // A cluster wider than the whole line (never with room ≥ 2): take it anyway, or nothing would advance.
+    if (taken === "") taken = clusters(rest)[Symbol.iterator]().next().value ?? rest;
     const space = taken.lastIndexOf(" ");
     if (space > room / 3) taken = taken.slice(0, space + 1);
     lines.push(prefix + taken.trimEnd());

@@ -18,13 +18,39 @@ export type JsonSchema = {
   properties?: Record<string, JsonSchema>;
   required?: string[];
   additionalProperties?: boolean | JsonSchema;
+  propertyNames?: JsonSchema;
   items?: JsonSchema;
   anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
   minimum?: number;
   maximum?: number;
   minLength?: number;
   [other: string]: unknown;
 };
+
+/**
+ * Every keyword {@link validateJson} enforces. A generated schema may use no other keyword except
+ * the {@link ANNOTATION_KEYWORDS} (tests/schema_test.ts), so a constraint zod emits can never be
+ * silently skipped at run time.
+ */
+export const VALIDATED_KEYWORDS: readonly string[] = [
+  "type",
+  "const",
+  "enum",
+  "minimum",
+  "maximum",
+  "minLength",
+  "items",
+  "properties",
+  "required",
+  "additionalProperties",
+  "propertyNames",
+  "anyOf",
+  "oneOf",
+];
+
+/** Keywords that describe a schema without constraining values. */
+export const ANNOTATION_KEYWORDS: readonly string[] = ["$schema", "title", "description"];
 
 /** The first problem found, as a path and a human sentence. */
 export type SchemaIssue = { path: string; message: string };
@@ -57,6 +83,13 @@ function join(path: string, key: string | number): string {
   return typeof key === "number" ? `${path}[${key}]` : path ? `${path}.${key}` : key;
 }
 
+/** True when `value` is an object whose fields equal every constant property of `option` (it has at least one). */
+function namesAlternative(option: JsonSchema, value: unknown): boolean {
+  if (typeOf(value) !== "object") return false;
+  const constants = Object.entries(option.properties ?? {}).filter(([, p]) => p.const !== undefined);
+  return constants.length > 0 && constants.every(([k, p]) => (value as Record<string, unknown>)[k] === p.const);
+}
+
 /**
  * Validates `value` against `schema`; returns null when it conforms, else the
  * first issue (depth-first, properties in schema order).
@@ -66,16 +99,22 @@ export function validateJson(
   value: unknown,
   path = "",
 ): SchemaIssue | null {
-  if (schema.anyOf) {
-    let first: SchemaIssue | null = null;
-    for (const option of schema.anyOf) {
-      const issue = validateJson(option, value, path);
-      if (!issue) return null;
-      first ??= issue;
-    }
+  // Alternatives first; a value that satisfies one still has to satisfy the node's other keywords.
+  if (schema.anyOf && !schema.anyOf.some((option) => validateJson(option, value, path) === null)) {
     const expected = schema.anyOf.map((o) => o.type ?? (o.const !== undefined ? JSON.stringify(o.const) : "value"))
       .join(" or ");
     return { path, message: `expected ${expected}, got ${describe(value)}` };
+  }
+  if (schema.oneOf) {
+    const issues = schema.oneOf.map((option) => validateJson(option, value, path));
+    const matched = issues.filter((issue) => issue === null).length;
+    if (matched > 1) return { path, message: `matches ${matched} of the alternatives; expected exactly one` };
+    if (matched === 0) {
+      // Told against the alternative the value names by its constant fields (`type: "mcp_tool"`), if any.
+      const named = schema.oneOf.findIndex((option) => namesAlternative(option, value));
+      if (named >= 0) return issues[named];
+      return { path, message: `matches none of the ${schema.oneOf.length} alternatives, got ${describe(value)}` };
+    }
   }
   const actual = typeOf(value);
   if (schema.type !== undefined) {
@@ -121,6 +160,12 @@ export function validateJson(
     for (let i = 0; i < arr.length; i++) {
       const issue = validateJson(schema.items, arr[i], join(path, i));
       if (issue) return issue;
+    }
+  }
+  if (actual === "object" && schema.propertyNames) {
+    for (const key of Object.keys(value as object)) {
+      const issue = validateJson(schema.propertyNames, key, path);
+      if (issue) return { path: join(path, key), message: `is not an accepted field name: ${issue.message}` };
     }
   }
   if (
