@@ -12,11 +12,9 @@
  * @module
  */
 import { type AST, parseTOML } from "toml-eslint-parser";
+import type { ValuePath } from "./json.ts";
 
 export type { AST };
-
-/** A path to a value inside a parsed file: object keys and array indexes. */
-export type ValuePath = (string | number)[];
 
 /** The deepest array / inline-table nesting the position walk follows (the parser itself recurses). */
 const MAX_WALK_DEPTH = 64;
