@@ -75,10 +75,6 @@ async function isFile(path: string): Promise<boolean> {
   }
 }
 
-async function exists(path: string): Promise<boolean> {
-  return await Deno.stat(path).then(() => true, () => false);
-}
-
 /** Runs the command. */
 export async function validateCommand({ options, positionals }: ParsedArgs): Promise<number> {
   if (options.help) {
@@ -110,7 +106,7 @@ export async function validateCommand({ options, positionals }: ParsedArgs): Pro
       for (const f of await loadLayerDir("project", join(root, ".mind"), seen, warnings, root)) {
         warnings.push(...checkLayerFile(f).warnings);
       }
-      for (const f of seen) if (await exists(f)) files.add(f);
+      for (const f of seen) if (await isFile(f)) files.add(f);
     }
     checked = files.size;
   }

@@ -20,8 +20,6 @@ import type { ValuePath } from "../util/json.ts";
 import { tooDeepOffset } from "../util/nesting.ts";
 import { parseTomlTree, pathKey, valueOffsets } from "../util/toml_tree.ts";
 
-export type { ValuePath };
-
 /** A 1-based line and column. */
 export type Position = { line: number; column: number };
 

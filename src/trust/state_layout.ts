@@ -69,11 +69,6 @@ export class TomlEditRefusal extends Error {
   }
 }
 
-/** A key path as one map key. */
-export function pathId(path: string[]): string {
-  return JSON.stringify(path);
-}
-
 /** Whether two key paths are the same. */
 export function samePath(a: string[], b: string[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);

@@ -4,11 +4,11 @@
  * and every comment, blank line, key order, quoting style and line ending elsewhere is kept.
  * @module
  */
+import { pathKey } from "../util/toml_tree.ts";
 import {
   type HeaderItem,
   type KvItem,
   type Layout,
-  pathId,
   samePath,
   startsWith,
   TomlEditRefusal,
@@ -46,7 +46,7 @@ export function spliceOps(text: string, doc: Layout, index: DocIndex, ops: Field
       from = item.start;
       current = { header: item, text: "", removed: false, newTables: [] };
       chunks.push(current);
-      if (!item.array) chunkOfHeader.set(pathId(item.path), current);
+      if (!item.array) chunkOfHeader.set(pathKey(item.path), current);
     } else if (item.kind === "kv") {
       chunkOfKv.set(item, current);
     }
@@ -56,7 +56,7 @@ export function spliceOps(text: string, doc: Layout, index: DocIndex, ops: Field
   // Group the ops by table, keeping their order (enabled before trusted_hash).
   const groups = new Map<string, FieldOp[]>();
   for (const op of ops) {
-    const id = pathId(op.table);
+    const id = pathKey(op.table);
     groups.set(id, [...(groups.get(id) ?? []), op]);
   }
 

@@ -87,13 +87,37 @@ export async function writeFileAtomic(
   if (!IS_WINDOWS) await syncFolder(folderOf(target));
 }
 
-/** `.<name>.`: how the name of every temp file of `target` starts (for the clean-up of stale ones). */
+/**
+ * Removes the temp files of `target` that writers killed before their rename left behind, once
+ * they are older than `olderThanMs` (the caller holds the target's lock; the age keeps it from
+ * removing one that a writer reaching the file through a differently spelled path is filling).
+ * Only names this writer makes are touched: `.<name>.<pid>.tmp` and `.<name>.<pid>.<hex>.tmp`.
+ * Best effort.
+ */
+export async function removeStaleTemps(target: string, olderThanMs: number): Promise<void> {
+  const dir = folderOf(target);
+  const prefix = tempNamePrefix(target);
+  const now = Date.now();
+  await bestEffort(async () => {
+    for await (const entry of Deno.readDir(dir)) {
+      if (!entry.isFile || !entry.name.startsWith(prefix) || !entry.name.endsWith(".tmp")) continue;
+      if (!/^\d+(\.[0-9a-f]+)?$/.test(entry.name.slice(prefix.length, -".tmp".length))) continue;
+      const path = dir === "." ? entry.name : dir + entry.name; // `dir` ends with its separator
+      await bestEffort(async () => {
+        const st = await Deno.stat(path);
+        if (st.mtime !== null && now - st.mtime.getTime() > olderThanMs) await Deno.remove(path);
+      });
+    }
+  });
+}
+
+/** `.<name>.`: how the name of every temp file of `target` starts. */
 export function tempNamePrefix(target: string): string {
   return `.${target.slice(lastSeparator(target) + 1)}.`;
 }
 
 /** The folder of `target`, with its separator (`/`, `C:\`), or `.` for a bare name. */
-export function folderOf(target: string): string {
+function folderOf(target: string): string {
   const i = lastSeparator(target);
   return i < 0 ? "." : target.slice(0, i + 1);
 }
