@@ -104,3 +104,18 @@ Deno.test("positions: validate FILE and discovery say the same about state a lay
     ["hook state belongs in config.toml, not hooks.json; ignored", 3],
   ]);
 });
+
+Deno.test({
+  name: "validate: an untrusted project whose .mind leads outside it is not read, as discovery does not read it",
+  ignore: Deno.build.os === "windows",
+}, async () => {
+  await using home = await makeHome();
+  await using project = await makeProject();
+  await using elsewhere = await makeHome();
+  await Deno.writeTextFile(join(elsewhere.path, "hooks.json"), `{"hooks": {"Bogus": []}}\n`);
+  await Deno.remove(project.mindDir);
+  await Deno.symlink(elsewhere.path, project.mindDir);
+  const lines = await validateLines(["--home", home.path], project.path);
+  assertEquals(lines.map((l) => l.split(" ")[0]), ["W_OUTSIDE_ROOT"]);
+  assert(lines[0].includes(`${project.mindDir} leads outside the project`), lines[0]);
+});

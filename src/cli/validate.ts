@@ -14,7 +14,7 @@
 import { type ParsedArgs, UsageError } from "../util/args.ts";
 import { cliSettings } from "./context.ts";
 import { configOptionsOf, searchStart } from "../engine/settings.ts";
-import { checkLayerFile, type LayerFile, loadCatalog, loadLayerDir } from "../config/discovery.ts";
+import { checkLayerFile, type LayerFile, loadCatalog, loadLayerDir, projectLayerEscape } from "../config/discovery.ts";
 import { loadConfigFile } from "../config/files.ts";
 import { formatWarning, type Warning, warning, type WarningCode } from "../config/warnings.ts";
 import { absolute, join, realPathOr } from "../util/paths.ts";
@@ -99,8 +99,9 @@ export async function validateCommand({ options, positionals }: ParsedArgs): Pro
     const files = new Set<string>();
     for (const f of catalog.files) if (await isFile(f)) files.add(f);
     // An untrusted project's files are not read by discovery; validation reads them the way
-    // discovery reads a trusted project's (nothing runs).
-    if (catalog.project && !catalog.project.trusted) {
+    // discovery reads a trusted project's (nothing runs), and not at all when its `.mind` leads
+    // outside the project (discovery has said so: W_OUTSIDE_ROOT).
+    if (catalog.project && !catalog.project.trusted && (await projectLayerEscape(catalog.project.root)) === null) {
       const root = catalog.project.root;
       const seen: string[] = [];
       for (const f of await loadLayerDir("project", join(root, ".mind"), seen, warnings, root)) {
