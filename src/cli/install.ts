@@ -13,6 +13,7 @@
  */
 import { type ParsedArgs, UsageError } from "../util/args.ts";
 import { absolute, dirname, join, normalizeKeyPath } from "../util/paths.ts";
+import { writeFileAtomic } from "../util/atomic_file.ts";
 import { type Host, HOST_NAMES, HOSTS } from "../adapter/hosts.ts";
 import { delegatingCommand, planEdit, SettingsError } from "../adapter/settings.ts";
 import { unifiedDiff } from "../util/line_diff.ts";
@@ -90,30 +91,10 @@ async function readIfExists(path: string): Promise<string | null> {
   }
 }
 
-/** Writes `text` to `path` atomically (sibling temp file, fsync, rename), creating the directory. */
+/** Writes `text` to `path` atomically (src/util/atomic_file.ts), creating the directory. */
 async function writeAtomic(path: string, text: string): Promise<void> {
-  const dir = path.slice(0, path.lastIndexOf("/")) || "/";
-  await Deno.mkdir(dir, { recursive: true });
-  const tmp = `${path}.mind-hooks-${crypto.randomUUID()}.tmp`;
-  let mode: number | undefined;
-  try {
-    mode = (await Deno.stat(path)).mode ?? undefined;
-  } catch {
-    mode = undefined;
-  }
-  try {
-    const f = await Deno.open(tmp, { write: true, createNew: true, mode: mode ?? 0o644 });
-    try {
-      await f.write(new TextEncoder().encode(text));
-      await f.sync();
-    } finally {
-      f.close();
-    }
-    await Deno.rename(tmp, path);
-  } catch (e) {
-    await Deno.remove(tmp).catch(() => {});
-    throw e;
-  }
+  await Deno.mkdir(dirname(path), { recursive: true });
+  await writeFileAtomic(path, text);
 }
 
 function trustAdvice(host: Host, path: string, project: boolean, launcher: string): string[] {

@@ -11,13 +11,11 @@
  * requirements.toml, anything else as a JSONC hooks.json.
  * @module
  */
-import { isObject } from "../util/json.ts";
 import { type ParsedArgs, UsageError } from "../util/args.ts";
 import { cliSettings } from "./context.ts";
 import { configOptionsOf, searchStart } from "../engine/settings.ts";
-import { loadCatalog } from "../config/discovery.ts";
+import { checkLayerFile, type LayerFile, loadCatalog, loadLayerDir, projectLayerEscape } from "../config/discovery.ts";
 import { loadConfigFile } from "../config/files.ts";
-import { collectHandlers } from "../config/handlers.ts";
 import { formatWarning, type Warning, warning, type WarningCode } from "../config/warnings.ts";
 import { absolute, join, realPathOr } from "../util/paths.ts";
 import { PositionIndex } from "../review/positions.ts";
@@ -46,13 +44,12 @@ export const ERROR_CODES: ReadonlySet<WarningCode> = new Set([
   "W_UNSUPPORTED_HANDLER",
 ]);
 
-/** Keys of a TOML `[hooks]` table that are settings, not events (as discovery reads them). */
-const TOML_HOOK_SETTINGS = new Set(["state", "stop_block_cap", "managed_dir", "windows_managed_dir"]);
-
 /**
- * Checks one file on its own. `layer` is where it sits when known: state in a
- * profile or project file is reported as not authoritative, like discovery does.
- * Returns null when the file does not exist and `missingOk`.
+ * Checks one file on its own, with discovery's own per-file checks (so a problem gets the same
+ * code and sentence as in `list` and the dispatch result). `layer` is where it sits when known:
+ * state in a profile or project file is reported as not authoritative, like discovery does; a
+ * file given on the command line is checked as a user file. Returns null when the file does not
+ * exist and `missingOk`.
  */
 export async function validateFile(
   path: string,
@@ -66,60 +63,8 @@ export async function validateFile(
     return [loaded.warning];
   }
   const source = await realPathOr(path);
-  const data = loaded.data;
-  const warnings: Warning[] = loaded.warnings.map((w) => ({ ...w, source }));
-  const hooks = data.hooks;
-  if (kind === "json") {
-    for (const k of Object.keys(data)) {
-      if (k !== "description" && k !== "hooks") {
-        warnings.push(
-          warning(
-            "W_UNKNOWN_FIELD",
-            `unknown root field ${JSON.stringify(k)} ignored (hooks.json accepts description and hooks)`,
-            source,
-          ),
-        );
-      }
-    }
-    if (data.description !== undefined && typeof data.description !== "string") {
-      warnings.push(warning("W_BAD_FIELD", "description must be a string", source));
-    }
-    if (isObject(hooks) && hooks.state !== undefined) {
-      warnings.push(
-        warning(
-          "W_STATE_NOT_AUTHORITATIVE",
-          "hook state belongs in the user config.toml, not hooks.json; ignored",
-          source,
-        ),
-      );
-    }
-  } else if (layer === "profile" || layer === "project") {
-    if (isObject(hooks) && hooks.state !== undefined) {
-      warnings.push(
-        warning(
-          "W_STATE_NOT_AUTHORITATIVE",
-          `hook state in the ${layer} layer is ignored: only the user config.toml (or -c) can trust or disable hooks`,
-          source,
-        ),
-      );
-    }
-    if (data.projects !== undefined) {
-      warnings.push(
-        warning(
-          "W_STATE_NOT_AUTHORITATIVE",
-          `project trust in the ${layer} layer is ignored: only the user config.toml (or -c) can trust a project`,
-          source,
-        ),
-      );
-    }
-  }
-  const r = collectHandlers(hooks, {
-    layer: layer ?? "user",
-    keyPath: source,
-    reservedKeys: kind === "toml" ? TOML_HOOK_SETTINGS : new Set(["state"]),
-  });
-  warnings.push(...r.warnings);
-  return warnings;
+  const file: LayerFile = { layer: layer ?? "user", path: source, kind, data: loaded.data };
+  return [...loaded.warnings.map((w) => ({ ...w, source })), ...checkLayerFile(file).warnings];
 }
 
 async function isFile(path: string): Promise<boolean> {
@@ -153,27 +98,16 @@ export async function validateCommand({ options, positionals }: ParsedArgs): Pro
     warnings = [...catalog.warnings];
     const files = new Set<string>();
     for (const f of catalog.files) if (await isFile(f)) files.add(f);
-    // An untrusted project's files are not read by discovery; validation reads them (nothing runs).
-    if (catalog.project && !catalog.project.trusted) {
-      const dir = join(catalog.project.root, ".mind");
-      let jsonLoaded = false;
-      for (const [name, kind] of [["config.toml", "toml"], ["hooks.json", "json"]] as const) {
-        const path = join(dir, name);
-        const w = await validateFile(path, kind, "project", true);
-        if (w === null) continue;
-        files.add(path);
-        warnings.push(...w);
-        if (kind === "json") jsonLoaded = w.every((x) => x.code !== "W_PARSE" && x.code !== "W_UNREADABLE");
+    // An untrusted project's files are not read by discovery; validation reads them the way
+    // discovery reads a trusted project's (nothing runs), and not at all when its `.mind` leads
+    // outside the project (discovery has said so: W_OUTSIDE_ROOT).
+    if (catalog.project && !catalog.project.trusted && (await projectLayerEscape(catalog.project.root)) === null) {
+      const root = catalog.project.root;
+      const seen: string[] = [];
+      for (const f of await loadLayerDir("project", join(root, ".mind"), seen, warnings, root)) {
+        warnings.push(...checkLayerFile(f).warnings);
       }
-      if (jsonLoaded && await tomlDefinesHooks(join(dir, "config.toml"))) {
-        warnings.push(
-          warning(
-            "W_BOTH_REPRESENTATIONS",
-            "both config.toml [hooks] and hooks.json define hooks here; both are loaded (keep one)",
-            dir,
-          ),
-        );
-      }
+      for (const f of seen) if (await isFile(f)) files.add(f);
     }
     checked = files.size;
   }
@@ -187,11 +121,4 @@ export async function validateCommand({ options, positionals }: ParsedArgs): Pro
     }`,
   ));
   return errors ? 1 : 0;
-}
-
-/** True when a (parsing) config.toml has event entries under `[hooks]`. */
-async function tomlDefinesHooks(path: string): Promise<boolean> {
-  const loaded = await loadConfigFile(path, "toml");
-  if (!loaded.ok || !isObject(loaded.data.hooks)) return false;
-  return Object.keys(loaded.data.hooks).some((k) => !TOML_HOOK_SETTINGS.has(k));
 }

@@ -115,7 +115,8 @@ export async function findProjectRoot(
   return null;
 }
 
-type LayerFile = {
+/** One parsed file of a layer. */
+export type LayerFile = {
   layer: Layer;
   path: string;
   kind: "toml" | "json";
@@ -170,12 +171,13 @@ export async function projectLayerEscape(root: string): Promise<string | null> {
 }
 
 /**
- * Loads the config.toml and hooks.json of one layer directory. With `within` (a real root), a file
- * whose real path leaves it is skipped with W_OUTSIDE_ROOT. Keys use the real path; the file is read
+ * Loads the config.toml and hooks.json of one layer directory (`validate` reads an untrusted
+ * project's through it too). With `within` (a real root), a file whose real path leaves it is
+ * skipped with W_OUTSIDE_ROOT. Keys use the real path; the file is read
  * through its own path (the sandbox grants the layer folder, not every link target). A link swapped
  * between the check and the read cannot lend trust: whatever is read is hashed under this root's key.
  */
-async function loadLayerDir(
+export async function loadLayerDir(
   layer: Layer,
   dir: string,
   files: string[],
@@ -225,6 +227,7 @@ function checkHooksJsonRoot(f: LayerFile, warnings: Warning[]): void {
           "W_UNKNOWN_FIELD",
           `unknown root field ${JSON.stringify(k)} ignored (hooks.json accepts description and hooks)`,
           f.path,
+          { path: [k] },
         ),
       );
     }
@@ -233,7 +236,7 @@ function checkHooksJsonRoot(f: LayerFile, warnings: Warning[]): void {
     f.data.description !== undefined && typeof f.data.description !== "string"
   ) {
     warnings.push(
-      warning("W_BAD_FIELD", "description must be a string", f.path),
+      warning("W_BAD_FIELD", "description must be a string", f.path, { path: ["description"] }),
     );
   }
 }
@@ -247,6 +250,7 @@ function stripForeignState(f: LayerFile, warnings: Warning[]): void {
         "W_STATE_NOT_AUTHORITATIVE",
         `hook state in the ${f.layer} layer is ignored: only the user config.toml (or -c) can trust or disable hooks`,
         f.path,
+        { path: ["hooks", "state"] },
       ),
     );
   }
@@ -256,9 +260,35 @@ function stripForeignState(f: LayerFile, warnings: Warning[]): void {
         "W_STATE_NOT_AUTHORITATIVE",
         `project trust in the ${f.layer} layer is ignored: only the user config.toml (or -c) can trust a project`,
         f.path,
+        { path: ["projects"] },
       ),
     );
   }
+}
+
+/**
+ * The checks of one user, profile or project file on its own, and its handlers: the root of a
+ * hooks.json, state a layer may not hold, then every group and handler. Discovery runs them on
+ * every file it loads and `validate FILE` on the files it is given, so one problem gets one code
+ * and one sentence everywhere.
+ */
+export function checkLayerFile(f: LayerFile): { handlers: DiscoveredHandler[]; warnings: Warning[] } {
+  const warnings: Warning[] = [];
+  if (f.layer !== "user") stripForeignState(f, warnings);
+  if (f.kind === "json") {
+    checkHooksJsonRoot(f, warnings);
+    if (f.layer === "user" && isObject(f.data.hooks) && f.data.hooks.state !== undefined) {
+      warnings.push(
+        warning("W_STATE_NOT_AUTHORITATIVE", "hook state belongs in config.toml, not hooks.json; ignored", f.path, {
+          path: ["hooks", "state"],
+        }),
+      );
+    }
+  }
+  const reserved = f.kind === "toml" ? HOOKS_SETTINGS : new Set(["state"]);
+  const r = collectHandlers(tableOf(f.data, "hooks"), { layer: f.layer, keyPath: f.path, reservedKeys: reserved });
+  warnings.push(...r.warnings);
+  return { handlers: r.handlers, warnings };
 }
 
 /** Reads `[hooks.state]` into a map. */
@@ -407,28 +437,7 @@ export async function loadCatalog(
   const ordinaryHandlers: DiscoveredHandler[] = [];
   for (const layerFiles of [userFiles, profileFiles, projectHooksOff ? [] : projectFiles]) {
     for (const f of layerFiles) {
-      if (f.layer !== "user") stripForeignState(f, warnings);
-      if (f.kind === "json") {
-        checkHooksJsonRoot(f, warnings);
-        if (
-          f.layer === "user" && isObject(f.data.hooks) &&
-          f.data.hooks.state !== undefined
-        ) {
-          warnings.push(
-            warning(
-              "W_STATE_NOT_AUTHORITATIVE",
-              "hook state belongs in config.toml, not hooks.json; ignored",
-              f.path,
-            ),
-          );
-        }
-      }
-      const reserved = f.kind === "toml" ? HOOKS_SETTINGS : new Set(["state"]);
-      const r = collectHandlers(tableOf(f.data, "hooks"), {
-        layer: f.layer,
-        keyPath: f.path,
-        reservedKeys: reserved,
-      });
+      const r = checkLayerFile(f);
       ordinaryHandlers.push(...r.handlers);
       warnings.push(...r.warnings);
     }

@@ -20,7 +20,11 @@ export function featureSwitch(
   const features = data?.features;
   if (!isObject(features)) return undefined;
   if (typeof features.codex_hooks === "boolean") {
-    warnings.push(warning("W_DEPRECATED_ALIAS", "features.codex_hooks is deprecated; use features.hooks", source));
+    warnings.push(
+      warning("W_DEPRECATED_ALIAS", "features.codex_hooks is deprecated; use features.hooks", source, {
+        path: ["features", "codex_hooks"],
+      }),
+    );
     if (typeof features.hooks !== "boolean") return features.codex_hooks;
   }
   if (features.hooks !== undefined && typeof features.hooks !== "boolean") {

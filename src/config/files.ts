@@ -80,7 +80,11 @@ function tooDeepWarning(
   where: { line?: number; column?: number; path?: (string | number)[] },
 ): Warning {
   const at = where.path && where.path.length > 0 ? ` (at ${formatValuePath(where.path)})` : "";
-  return warning("W_PARSE", `${kind} ${TOO_DEEP}${at}; the file is not loaded`, source, where);
+  // The message names the deep path; the warning carries no `path` (64 keys a stranger chose).
+  return warning("W_PARSE", `${kind} ${TOO_DEEP}${at}; the file is not loaded`, source, {
+    line: where.line,
+    column: where.column,
+  });
 }
 
 /** Parses TOML text into a plain object, or a W_PARSE warning. */

@@ -11,7 +11,7 @@ import type { JsonObject } from "../events/types.ts";
 import { compileMatcher, type Matcher } from "../matching/matcher.ts";
 import { type HookKey, hookKey, type Layer, type NormalizedHandler } from "../trust/hash.ts";
 import { type Warning, warning } from "./warnings.ts";
-import { isObject } from "../util/json.ts";
+import { isObject, type ValuePath } from "../util/json.ts";
 import type { ServerDef } from "./mcp_servers.ts";
 
 /** Default additionalContextLimit in approximate tokens. */
@@ -29,6 +29,9 @@ export type DiscoveredHandler = {
   compiledMatcher: Matcher;
   groupIndex: number;
   handlerIndex: number;
+  /** Where the handler sits in `sourcePath`, from the file's root (`["hooks", "Stop", 0, "hooks", 1]`);
+   * discovery always sets it. */
+  path?: ValuePath;
   /** The effective handler (defaults and clamps applied): what runs, and what is hashed. */
   handler: NormalizedHandler;
   /** Extra environment for the command (plugins, SPEC §2.6). */
@@ -46,6 +49,8 @@ export type HooksSource = {
   keyPath: string;
   /** Keys of the hooks table that are settings, not events (e.g. `state` in config.toml). */
   reservedKeys?: ReadonlySet<string>;
+  /** Where the hooks object sits in its file, from the root; default `["hooks"]`. */
+  path?: ValuePath;
   env?: Record<string, string>;
   plugin?: string;
 };
@@ -79,39 +84,28 @@ export function collectHandlers(
   const handlers: DiscoveredHandler[] = [];
   const warnings: Warning[] = [];
   if (hooks === undefined) return { handlers, warnings };
+  const base = src.path ?? ["hooks"];
   if (!isObject(hooks)) {
-    warnings.push(
-      warning(
-        "W_BAD_GROUP",
-        "`hooks` must be a table/object of events",
-        src.keyPath,
-      ),
-    );
+    warnings.push(warning("W_BAD_GROUP", "`hooks` must be a table/object of events", src.keyPath, { path: base }));
     return { handlers, warnings };
   }
   for (const [name, groups] of Object.entries(hooks)) {
     if (src.reservedKeys?.has(name)) continue;
     if (!isEventName(name)) {
       warnings.push(
-        warning(
-          "W_UNKNOWN_EVENT",
-          `unknown event ${JSON.stringify(name)}; its hooks are ignored`,
-          src.keyPath,
-        ),
+        warning("W_UNKNOWN_EVENT", `unknown event ${JSON.stringify(name)}; its hooks are ignored`, src.keyPath, {
+          path: [...base, name],
+        }),
       );
       continue;
     }
     if (!Array.isArray(groups)) {
       warnings.push(
-        warning(
-          "W_BAD_GROUP",
-          `${name} must be a list of matcher groups`,
-          src.keyPath,
-        ),
+        warning("W_BAD_GROUP", `${name} must be a list of matcher groups`, src.keyPath, { path: [...base, name] }),
       );
       continue;
     }
-    groups.forEach((group, gi) => collectGroup(name, group, gi, src, handlers, warnings));
+    groups.forEach((group, gi) => collectGroup(name, group, gi, [...base, name, gi], src, handlers, warnings));
   }
   return { handlers, warnings };
 }
@@ -120,29 +114,21 @@ function collectGroup(
   event: EventName,
   group: unknown,
   gi: number,
+  path: ValuePath,
   src: HooksSource,
   out: DiscoveredHandler[],
   warnings: Warning[],
 ): void {
   const where = `${event}[${gi}]`;
+  const at = (...rel: (string | number)[]) => ({ path: [...path, ...rel] });
   if (!isObject(group)) {
-    warnings.push(
-      warning(
-        "W_BAD_GROUP",
-        `${where} must be an object with matcher and hooks`,
-        src.keyPath,
-      ),
-    );
+    warnings.push(warning("W_BAD_GROUP", `${where} must be an object with matcher and hooks`, src.keyPath, at()));
     return;
   }
   for (const k of Object.keys(group)) {
     if (!GROUP_FIELDS.has(k)) {
       warnings.push(
-        warning(
-          "W_UNKNOWN_FIELD",
-          `${where}: unknown field ${JSON.stringify(k)} ignored`,
-          src.keyPath,
-        ),
+        warning("W_UNKNOWN_FIELD", `${where}: unknown field ${JSON.stringify(k)} ignored`, src.keyPath, at(k)),
       );
     }
   }
@@ -155,15 +141,12 @@ function collectGroup(
           "W_MATCHER_IGNORED",
           `${where}: ${event} ignores matchers; ${JSON.stringify(group.matcher)} dropped`,
           src.keyPath,
+          at("matcher"),
         ),
       );
     } else if (typeof group.matcher !== "string") {
       warnings.push(
-        warning(
-          "W_BAD_MATCHER",
-          `${where}: matcher must be a string; group skipped`,
-          src.keyPath,
-        ),
+        warning("W_BAD_MATCHER", `${where}: matcher must be a string; group skipped`, src.keyPath, at("matcher")),
       );
       return;
     } else {
@@ -177,28 +160,20 @@ function collectGroup(
         "W_BAD_MATCHER",
         `${where}: invalid matcher ${JSON.stringify(matcher)} (${compiled.error}); group skipped`,
         src.keyPath,
+        at("matcher"),
       ),
     );
     return;
   }
   if (!Array.isArray(group.hooks)) {
     warnings.push(
-      warning(
-        "W_BAD_GROUP",
-        `${where}: hooks must be a list of handlers; group skipped`,
-        src.keyPath,
-      ),
+      warning("W_BAD_GROUP", `${where}: hooks must be a list of handlers; group skipped`, src.keyPath, at("hooks")),
     );
     return;
   }
   group.hooks.forEach((raw, hi) => {
-    const result = normalizeHandler(
-      event,
-      raw,
-      `${where}.hooks[${hi}]`,
-      src.keyPath,
-      warnings,
-    );
+    const handlerPath = [...path, "hooks", hi];
+    const result = normalizeHandler(event, raw, `${where}.hooks[${hi}]`, handlerPath, src.keyPath, warnings);
     if (!result) return;
     out.push({
       key: hookKey(src.layer, src.keyPath, event, gi, hi),
@@ -209,6 +184,7 @@ function collectGroup(
       compiledMatcher: compiled,
       groupIndex: gi,
       handlerIndex: hi,
+      path: handlerPath,
       handler: result,
       env: src.env ?? {},
       ...(src.plugin ? { plugin: src.plugin } : {}),
@@ -235,6 +211,7 @@ function effectiveTimeout(
   event: EventName,
   given: number | undefined,
   where: string,
+  path: ValuePath,
   source: string,
   warnings: Warning[],
 ): number {
@@ -246,6 +223,7 @@ function effectiveTimeout(
         "W_TIMEOUT_CLAMPED",
         `${where}: ${event} timeout ${given}s clamped to ${rule.max}s`,
         source,
+        { path: [...path, "timeout"] },
       ),
     );
     return rule.max;
@@ -253,22 +231,22 @@ function effectiveTimeout(
   return given;
 }
 
-/** Validates and normalizes one handler; null (with a warning) when it must be skipped. */
+/**
+ * Validates and normalizes one handler; null (with a warning) when it must be skipped. `where`
+ * names it in messages (`Stop[0].hooks[1]`), `path` is its value path in the file.
+ */
 export function normalizeHandler(
   event: EventName,
   raw: unknown,
   where: string,
+  path: ValuePath,
   source: string,
   warnings: Warning[],
 ): NormalizedHandler | null {
+  // A warning about the handler itself, or about one of its fields.
+  const at = (field?: string) => ({ path: field === undefined ? path : [...path, field] });
   if (!isObject(raw)) {
-    warnings.push(
-      warning(
-        "W_BAD_HANDLER",
-        `${where}: a handler must be an object; skipped`,
-        source,
-      ),
-    );
+    warnings.push(warning("W_BAD_HANDLER", `${where}: a handler must be an object; skipped`, source, at()));
     return null;
   }
   const type = raw.type;
@@ -278,6 +256,7 @@ export function normalizeHandler(
         "W_UNSUPPORTED_HANDLER",
         `${where}: handler type "${type}" is not supported; skipped`,
         source,
+        at(),
       ),
     );
     return null;
@@ -288,6 +267,7 @@ export function normalizeHandler(
         "W_UNSUPPORTED_HANDLER",
         `${where}: handler type ${JSON.stringify(type ?? null)} is not supported (command or mcp_tool); skipped`,
         source,
+        at(),
       ),
     );
     return null;
@@ -296,18 +276,13 @@ export function normalizeHandler(
   for (const k of Object.keys(raw)) {
     if (!known.has(k)) {
       warnings.push(
-        warning(
-          "W_UNKNOWN_FIELD",
-          `${where}: unknown field ${JSON.stringify(k)} ignored`,
-          source,
-        ),
+        warning("W_UNKNOWN_FIELD", `${where}: unknown field ${JSON.stringify(k)} ignored`, source, at(k)),
       );
     }
   }
-  const bad = (msg: string) => {
-    warnings.push(
-      warning("W_BAD_FIELD", `${where}: ${msg}; handler skipped`, source),
-    );
+  // A field that makes the handler unusable: the warning points at the field (or the handler).
+  const bad = (msg: string, field?: string) => {
+    warnings.push(warning("W_BAD_FIELD", `${where}: ${msg}; handler skipped`, source, at(field)));
     return null;
   };
   for (
@@ -320,21 +295,15 @@ export function normalizeHandler(
     ]
   ) {
     if (raw[k] !== undefined && typeof raw[k] !== "string") {
-      return bad(`${k} must be a string`);
+      return bad(`${k} must be a string`, k);
     }
   }
   if (raw.async !== undefined && typeof raw.async !== "boolean") {
-    return bad("async must be a boolean");
+    return bad("async must be a boolean", "async");
   }
   const timeoutGiven = intField(raw, "timeout", 1);
-  if (typeof timeoutGiven === "object") return bad(timeoutGiven.error);
-  const timeout = effectiveTimeout(
-    event,
-    timeoutGiven,
-    where,
-    source,
-    warnings,
-  );
+  if (typeof timeoutGiven === "object") return bad(timeoutGiven.error, "timeout");
+  const timeout = effectiveTimeout(event, timeoutGiven, where, path, source, warnings);
   const statusMessage = raw.statusMessage as string | undefined;
 
   if (type === "mcp_tool") {
@@ -345,6 +314,7 @@ export function normalizeHandler(
           "W_UNSUPPORTED_HANDLER",
           `${where}: mcp_tool hooks are not supported on ${event}; skipped`,
           source,
+          at(),
         ),
       );
       return null;
@@ -353,7 +323,7 @@ export function normalizeHandler(
       return bad("mcp_tool needs non-empty server and tool");
     }
     if (raw.input !== undefined && !isObject(raw.input)) {
-      return bad("input must be an object");
+      return bad("input must be an object", "input");
     }
     if (raw.async === true) {
       warnings.push(
@@ -361,6 +331,7 @@ export function normalizeHandler(
           "W_ASYNC_IGNORED",
           `${where}: mcp_tool hooks always run synchronously`,
           source,
+          at("async"),
         ),
       );
     }
@@ -384,19 +355,21 @@ export function normalizeHandler(
         "W_EMPTY_COMMAND",
         `${where}: empty or missing command; handler skipped`,
         source,
+        at("command"),
       ),
     );
     return null;
   }
-  if (typeof raw.command !== "string") return bad("command must be a string");
+  if (typeof raw.command !== "string") return bad("command must be a string", "command");
   const limit = intField(raw, "additionalContextLimit", 0);
-  if (typeof limit === "object") return bad(limit.error);
+  if (typeof limit === "object") return bad(limit.error, "additionalContextLimit");
   if (limit !== undefined && EVENTS[event].contextLimit === "none") {
     warnings.push(
       warning(
         "W_LIMIT_IGNORED",
         `${where}: additionalContextLimit has no effect on ${event}`,
         source,
+        at("additionalContextLimit"),
       ),
     );
   }
@@ -407,6 +380,7 @@ export function normalizeHandler(
         "W_ASYNC_IGNORED",
         `${where}: ${event} hooks always run synchronously`,
         source,
+        at("async"),
       ),
     );
     isAsync = false;

@@ -161,10 +161,13 @@ export async function loadPlugins(
       } else if (isObject(entry) && manifestPath) {
         // An inline hooks object: either `{ "hooks": {…} }` (hooks.json shape) or the event map itself.
         const hooks = isObject(entry.hooks) ? entry.hooks : entry;
+        // Where the entry sits in the manifest, for positions: `hooks[i]`, or `hooks` itself.
+        const entryPath = Array.isArray(manifest?.hooks) ? ["hooks", i] : ["hooks"];
         const c = collectHandlers(hooks, {
           layer: "plugin",
           keyPath: `${manifestPath}#${i}`,
           reservedKeys: new Set(["description"]),
+          path: isObject(entry.hooks) ? [...entryPath, "hooks"] : entryPath,
           env,
           plugin: name,
         });

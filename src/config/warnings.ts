@@ -4,6 +4,7 @@
  * result.
  * @module
  */
+import type { ValuePath } from "../util/json.ts";
 
 /** The stable warning codes. */
 export const WARNING_CODES = {
@@ -50,18 +51,23 @@ export type Warning = {
   source: string;
   line?: number;
   column?: number;
+  /**
+   * The value it is about, from the root of the file `source` names (`["hooks", "Stop", 0,
+   * "hooks", 1, "command"]`), set where the warning is made: `list`, `review` and `validate` find
+   * its line and column from it.
+   */
+  path?: ValuePath;
 };
 
+/** Where a warning points: a position the parser gave, or the value path. */
+export type WarningAt = { line?: number; column?: number; path?: ValuePath };
+
 /** Builds a warning. */
-export function warning(
-  code: WarningCode,
-  message: string,
-  source: string,
-  pos?: { line?: number; column?: number },
-): Warning {
+export function warning(code: WarningCode, message: string, source: string, at?: WarningAt): Warning {
   const w: Warning = { code, message, source };
-  if (pos?.line !== undefined) w.line = pos.line;
-  if (pos?.column !== undefined) w.column = pos.column;
+  if (at?.line !== undefined) w.line = at.line;
+  if (at?.column !== undefined) w.column = at.column;
+  if (at?.path !== undefined) w.path = at.path;
   return w;
 }
 

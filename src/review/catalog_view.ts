@@ -3,7 +3,7 @@
  * the catalog with what a person needs to decide about it (what runs, where it
  * is written, its status, enabled flag and coverage label), grouped by layer
  * and file in configuration order, plus the project's trust and the discovery
- * warnings with line and column where the message says where.
+ * warnings with line and column found from their value paths.
  *
  * `listData` is the stable JSON shape of `list --json` (and a natural answer
  * for `serve`'s `hooks/list`).
@@ -54,7 +54,7 @@ export type CatalogView = {
   bypassTrust: boolean;
   hooks: HookView[];
   groups: HookGroup[];
-  /** Discovery warnings, with line and column added where the message says where. */
+  /** Discovery warnings, with line and column found from their value paths. */
   warnings: Warning[];
   /** Non-managed hooks that are untrusted or modified. */
   needReview: number;
@@ -76,7 +76,7 @@ export async function buildView(catalog: Catalog, positions = new PositionIndex(
   // Only user-side definitions count as local: a stranger's file must not make a label claim more control.
   const localServers = new Set(catalog.mcpServers.userSide.keys());
   const hooks = await Promise.all(catalog.handlers.map(async (h): Promise<HookView> => {
-    const pos = await positions.handler(h.sourcePath, h.event, h.groupIndex, h.handlerIndex);
+    const pos = await positions.handler(h);
     return {
       key: h.key,
       layer: h.layer,

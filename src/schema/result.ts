@@ -44,6 +44,8 @@ export function dispatchResultSchema(z: Zod) {
       source: z.string(),
       line: z.int().optional(),
       column: z.int().optional(),
+      /** The value the warning is about, from the root of the file `source` names. */
+      path: z.array(z.union([z.string(), z.int()])).optional(),
     })),
   });
 }

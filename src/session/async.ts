@@ -11,6 +11,7 @@
  * @module
  */
 import { join } from "../util/paths.ts";
+import { writeFileAtomic } from "../util/atomic_file.ts";
 import { safeSessionSegment } from "../util/session_id.ts";
 import type { AsyncJob } from "../runner/types.ts";
 import type { AsyncResult } from "../schema/result.ts";
@@ -184,14 +185,11 @@ function recordPid(slot: string, jobFile: string, pid: number): void {
 async function publishResult(dir: string, jobFile: string, result: AsyncResult): Promise<void> {
   const results = join(dir, "results");
   if (!(await mkdirQuiet(results))) return;
-  const name = `${Date.now()}-${crypto.randomUUID()}`;
-  const tmp = join(results, `.${name}.tmp`);
-  const final = join(results, `${name}.json`);
+  const final = join(results, `${Date.now()}-${crypto.randomUUID()}.json`);
   try {
-    await Deno.writeTextFile(tmp, JSON.stringify(result), { createNew: true, mode: PRIVATE_FILE });
-    await Deno.rename(tmp, final);
+    // Its temp file is a dot file that does not end in `.json`: never claimed half-written.
+    await writeFileAtomic(final, JSON.stringify(result), { mode: PRIVATE_FILE });
   } catch {
-    await Deno.remove(tmp).catch(() => {});
     return;
   }
   if (!(await exists(jobFile))) await Deno.remove(final).catch(() => {});

@@ -7,6 +7,7 @@
 import { canonicalJson, type HookKey } from "./hash.ts";
 import type { HookHandler } from "../config/discovery.ts";
 import { join } from "../util/paths.ts";
+import { OWNER_ONLY, writeFileAtomic } from "../util/atomic_file.ts";
 
 /** What is kept for a trusted hook. */
 export type TrustedDefinition = {
@@ -40,10 +41,8 @@ export async function storeTrusted(home: string, h: HookHandler): Promise<void> 
   };
   const path = await trustedCopyPath(home, h.key);
   await Deno.mkdir(join(home, "hooks", "trusted"), { recursive: true, mode: 0o700 });
-  const tmp = `${path}.${crypto.randomUUID()}.tmp`;
   // Owner-only: an mcp_tool definition holds its server table (SPEC §3.2), headers included.
-  await Deno.writeTextFile(tmp, JSON.stringify(def, null, 2) + "\n", { mode: 0o600 });
-  await Deno.rename(tmp, path);
+  await writeFileAtomic(path, JSON.stringify(def, null, 2) + "\n", { mode: OWNER_ONLY });
 }
 
 /** Removes the stored copy (untrust). */

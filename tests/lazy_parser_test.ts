@@ -1,0 +1,110 @@
+/**
+ * The TOML syntax-tree parser (toml-eslint-parser, src/util/toml_tree.ts) is loaded only on the
+ * state-write and position paths, never by a plain `dispatch` (SPEC §15: dispatch start-up).
+ *
+ * Two proofs: the module graph (everything a `dispatch` run can load, dynamic imports included,
+ * reaches no import of the parser, while `trust` and `list` do), and the files a real `dispatch`
+ * process opens (strace, where it is installed): the parser's code is never read.
+ */
+import { assert, assertEquals } from "./helpers/assert.ts";
+import { dispatch, event, makeHome, REPO, writeHooksJson } from "./helpers/cli.ts";
+import { dirname, join, normalize } from "node:path";
+
+const PARSER = "toml-eslint-parser";
+
+/** Specifiers a module loads at run time (static and dynamic; `import type` loads nothing). */
+function runtimeImports(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/^\s*(?:import|export)\s+(type\s+)?(?:[^;]*?\s+from\s+)?"([^"]+)"/gms)) {
+    if (!m[1]) out.push(m[2]);
+  }
+  for (const m of text.matchAll(/import\(\s*"([^"]+)"\s*\)/g)) out.push(m[1]);
+  return out;
+}
+
+/**
+ * Every module and package a run that starts at `entries` can load. The command table loads each
+ * command's module on demand: from it, only `commands` are followed.
+ */
+async function reachable(
+  entries: string[],
+  commands: string[],
+): Promise<{ modules: Set<string>; packages: Set<string> }> {
+  const modules = new Set<string>();
+  const packages = new Set<string>();
+  const table = join(REPO, "src", "cli", "commands.ts");
+  const todo = entries.map((e) => join(REPO, e));
+  while (todo.length > 0) {
+    const file = todo.pop()!;
+    if (modules.has(file)) continue;
+    modules.add(file);
+    const text = await Deno.readTextFile(file);
+    for (const spec of runtimeImports(text)) {
+      if (!spec.startsWith(".")) {
+        packages.add(spec.replace(/^npm:/, "").replace(/(.)@.*$/, "$1"));
+        continue;
+      }
+      const target = normalize(join(dirname(file), spec));
+      const isCommand = file === table && text.includes(`import("${spec}")`);
+      if (isCommand && !commands.includes(spec)) continue;
+      todo.push(target);
+    }
+  }
+  return { modules, packages };
+}
+
+Deno.test("lazy parser: nothing a dispatch run can load imports the TOML syntax tree; trust and list do", async () => {
+  const run = await reachable(["main.ts"], ["./dispatch.ts"]);
+  assert(run.modules.has(join(REPO, "src", "cli", "dispatch.ts")), "the walk reaches the dispatch command");
+  assert(run.modules.has(join(REPO, "src", "config", "discovery.ts")), "and discovery");
+  assertEquals(run.packages.has(PARSER), false, "dispatch can load the TOML syntax tree");
+  assertEquals([...run.modules].filter((m) => m.endsWith("toml_tree.ts")), []);
+  // The positive control: the walk does see the parser where it is used.
+  assertEquals((await reachable(["main.ts"], ["./state.ts"])).packages.has(PARSER), true, "trust");
+  assertEquals((await reachable(["main.ts"], ["./list.ts"])).packages.has(PARSER), true, "list");
+});
+
+const HAS_STRACE = Deno.build.os === "linux" &&
+  (await new Deno.Command("sh", { args: ["-c", "command -v strace"], stdout: "null" }).output()).success;
+if (!HAS_STRACE) console.log("lazy_parser_test: the strace proof is skipped (no strace here)");
+
+/** The parser's code files that `mind-hooks ARGS` (every thread of it) opened, by strace. */
+async function parserFilesOpened(args: string[], stdin = ""): Promise<string[]> {
+  const log = await Deno.makeTempFile({ prefix: "mind-hooks-strace-" });
+  try {
+    const child = new Deno.Command("strace", {
+      args: ["-f", "-qq", "-e", "trace=openat", "-o", log, Deno.execPath(), "run", "-q", "-P", "--no-prompt"]
+        .concat(["--config", join(REPO, "deno.json"), join(REPO, "main.ts"), ...args]),
+      env: { MIND_REQUIREMENTS: "/nonexistent/mind-hooks-tests/requirements.toml", SHELL: "/bin/sh" },
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const w = child.stdin.getWriter();
+    await w.write(new TextEncoder().encode(stdin));
+    await w.close();
+    const out = await child.output();
+    assertEquals(out.code, 0, new TextDecoder().decode(out.stderr));
+    const opened = [...(await Deno.readTextFile(log)).matchAll(/openat\([^"]*"([^"]+)"/g)].map((m) => m[1]);
+    return opened.filter((p) => p.includes(`/${PARSER}/`) && /\.m?js$/.test(p));
+  } finally {
+    await Deno.remove(log).catch(() => {});
+  }
+}
+
+Deno.test({
+  name: "lazy parser: a real dispatch never opens the parser's code; a state write does",
+  ignore: !HAS_STRACE,
+}, async () => {
+  await using home = await makeHome();
+  await writeHooksJson(home.path, {
+    PostToolUse: [{ matcher: "Edit", hooks: [{ type: "command", command: "true" }] }],
+  });
+  const input = JSON.stringify(event("PreToolUse"));
+  assertEquals(await parserFilesOpened(["dispatch", "--home", home.path], input), []);
+  // The control: disabling a hook writes config.toml through the syntax tree.
+  assert((await parserFilesOpened(["disable", "--all", "--home", home.path, "--cwd", home.path])).length > 0);
+  // With state in config.toml now, a dispatch still does not load it.
+  assertEquals((await dispatch(home.path, event("PreToolUse"))).runs, []);
+  assertEquals(await parserFilesOpened(["dispatch", "--home", home.path], input), []);
+});
