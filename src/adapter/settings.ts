@@ -186,17 +186,26 @@ export function planEdit(
     root = parseRoot(current, opts.file);
     const left = child(child(root, "hooks"), key);
     if (opts.uninstall) {
-      if (left && (left.children ?? []).length === 0) edit(["hooks", key], undefined);
+      if (left && (left.children ?? []).length === 0) current = removeProperty(current, root, ["hooks", key], fmt);
       continue;
     }
     const last = left?.children?.at(-1);
+    const hooksNode = child(root, "hooks");
+    const lastEvent = hooksNode?.children?.at(-1);
+    const lastSetting = root?.children?.at(-1);
     if (last) current = appendAfter(current, last, wanted, fmt.formattingOptions);
-    else edit(["hooks", key], [wanted]);
+    else if (!left && lastEvent && ownLine(current, lastEvent)) {
+      current = appendAfter(current, lastEvent, [wanted], fmt.formattingOptions, key);
+    } else if (!hooksNode && lastSetting && ownLine(current, lastSetting)) {
+      current = appendAfter(current, lastSetting, { [key]: [wanted] }, fmt.formattingOptions, "hooks");
+    } else edit(["hooks", key], [wanted]);
   }
   if (opts.uninstall) {
     root = parseRoot(current, opts.file);
     const h = child(root, "hooks");
-    if (h && (h.children ?? []).length === 0 && events.length > 0) edit(["hooks"], undefined);
+    if (h && (h.children ?? []).length === 0 && events.length > 0) {
+      current = removeProperty(current, root, ["hooks"], fmt);
+    }
   }
   if (events.length === 0) return { text, changed: false, events: [] };
   if (current !== "" && !/\r?\n$/.test(current)) current += fmt.formattingOptions.eol;
@@ -205,21 +214,47 @@ export function planEdit(
   return { text: current, changed: true, events };
 }
 
+/** True when `node` starts its own line (a property of a one-line object does not). */
+function ownLine(text: string, node: Node): boolean {
+  return /^[ \t]*$/.test(text.slice(text.lastIndexOf("\n", node.offset) + 1, node.offset));
+}
+
 /**
- * Inserts `value` as a new array element right after `last`, formatted like its neighbours. (jsonc-parser's
- * own array insertion re-formats the existing elements, which would rewrite the user's hand-made layout.)
+ * Inserts `value` as a new array element (or, with `key`, a new object property) right after `last`,
+ * formatted like its neighbours. (jsonc-parser's own insertion re-formats the element or property before it,
+ * which would rewrite the user's hand-made layout.)
  */
-function appendAfter(text: string, last: Node, value: unknown, fmt: FormattingOptions): string {
+function appendAfter(text: string, last: Node, value: unknown, fmt: FormattingOptions, key?: string): string {
   const end = last.offset + last.length;
   const lineStart = text.lastIndexOf("\n", last.offset) + 1;
   const lead = text.slice(lineStart, last.offset);
   const indent = /^[ \t]*$/.test(lead) ? lead : (lead.match(/^[ \t]*/)?.[0] ?? "");
   const unit = fmt.insertSpaces ? " ".repeat(fmt.tabSize ?? 2) : "\t";
-  const body = JSON.stringify(value, null, unit).replaceAll("\n", (fmt.eol ?? "\n") + indent);
+  const label = key === undefined ? "" : `${JSON.stringify(key)}: `;
+  const body = label + JSON.stringify(value, null, unit).replaceAll("\n", (fmt.eol ?? "\n") + indent);
   const sameLine = !/^[ \t]*$/.test(lead);
   // An element written inline (`[ {...} ]`) gets its new neighbour inline too.
   const sep = sameLine ? ", " : "," + (fmt.eol ?? "\n") + indent;
-  return text.slice(0, end) + sep + (sameLine ? JSON.stringify(value) : body) + text.slice(end);
+  return text.slice(0, end) + sep + (sameLine ? label + JSON.stringify(value) : body) + text.slice(end);
+}
+
+/**
+ * Removes the property at `path` (its parent an object under `root`) with its separating comma, leaving its
+ * neighbours' text as it was; an only property goes through jsonc-parser (nothing else to disturb).
+ */
+function removeProperty(
+  text: string,
+  root: Node | undefined,
+  path: string[],
+  fmt: { formattingOptions: FormattingOptions },
+): string {
+  let parent = root;
+  for (const k of path.slice(0, -1)) parent = child(parent, k);
+  const props = parent?.children ?? [];
+  const index = props.findIndex((p) => p.children?.[0]?.value === path.at(-1));
+  if (index < 0) return text;
+  if (props.length === 1) return applyEdits(text, modify(text, path, undefined, fmt));
+  return removeElement(text, parent!, index);
 }
 
 /** Removes element `index` of `array` with its separating comma, leaving its neighbours' text as it was. */
