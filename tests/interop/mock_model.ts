@@ -1,10 +1,12 @@
 /**
  * A scripted mock model server for the interop tests: it speaks just enough of the Anthropic Messages API
- * (streaming and not) for Claude Code and of the OpenAI Responses API (streaming) for Codex.
+ * (streaming and not) for Claude Code, of the OpenAI Responses API (streaming) for Codex, of the Gemini API
+ * (`:streamGenerateContent`, `:generateContent`) for Gemini CLI and of the OpenAI Chat Completions API
+ * (streaming and not) for Copilot CLI's BYOK mode.
  *
- * Script: a request that offers tools and carries no tool result yet is answered with one shell tool call
- * (`command`); every other request is answered with a final text. Every request body is recorded, so a
- * test can assert what the model received after the tool ran (or was denied).
+ * Script: a request that offers the shell tool and carries no tool result yet is answered with one shell
+ * tool call (`command`); every other request is answered with a final text. Every request body is
+ * recorded, so a test can assert what the model received after the tool ran (or was denied).
  * @module
  */
 
@@ -27,6 +29,10 @@ export type MockScript = {
   command: string;
   /** The final text. */
   finalText: string;
+  /** Each final text gets its own number (`finalText #n`): Gemini CLI stops a turn that repeats itself. */
+  numbered?: boolean;
+  /** Another tool call instead of the shell call (the host's own tool name and arguments). */
+  tool?: { name: string; args: Record<string, unknown> };
 };
 
 const SHELL_TOOL_ARGS: Record<string, (cmd: string) => Record<string, unknown>> = {
@@ -55,7 +61,14 @@ export function startMockModel(script: MockScript): MockModel {
     if (url.pathname.endsWith("/messages/count_tokens")) return Response.json({ input_tokens: 10 });
     if (url.pathname.endsWith("/messages")) return anthropic(body, script, seq);
     if (url.pathname.endsWith("/responses")) return openai(body, script, seq);
-    if (url.pathname.endsWith("/models")) return Response.json({ data: [], models: [] });
+    if (url.pathname.endsWith("/chat/completions")) return chat(body, script, seq);
+    if (url.pathname.endsWith(":countTokens")) return Response.json({ totalTokens: 10 });
+    if (/:(stream)?generateContent$/i.test(url.pathname)) {
+      return gemini(body, script, seq, url.pathname.endsWith(":streamGenerateContent"));
+    }
+    if (url.pathname.endsWith("/models")) {
+      return Response.json({ object: "list", data: [{ id: "gpt-5.4", object: "model" }], models: [] });
+    }
     return Response.json({}, { status: 404 });
   });
   const addr = server.addr as Deno.NetAddr;
@@ -176,4 +189,118 @@ function openai(body: Record<string, unknown>, script: MockScript, seq: number):
       response: { id, status: "completed", output: [item], usage },
     }],
   ]);
+}
+
+/** The final text of answer `seq`. */
+function finalText(script: MockScript, seq: number): string {
+  return script.numbered ? `${script.finalText} #${seq}` : script.finalText;
+}
+
+/** Gemini CLI's shell tool and how it takes the command. */
+const GEMINI_SHELL = "run_shell_command";
+
+/** A minimal value fitting a Gemini-style JSON schema (side requests that ask for JSON, e.g. a router). */
+function fromSchema(schema: Record<string, unknown> | undefined): unknown {
+  if (!schema) return {};
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
+  const type = String(schema.type ?? "OBJECT").toUpperCase();
+  if (type === "OBJECT") {
+    const props = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
+    return Object.fromEntries(Object.entries(props).map(([k, v]) => [k, fromSchema(v)]));
+  }
+  if (type === "ARRAY") return [];
+  if (type === "INTEGER" || type === "NUMBER") return 1;
+  if (type === "BOOLEAN") return false;
+  return "mock";
+}
+
+function gemini(body: Record<string, unknown>, script: MockScript, seq: number, stream: boolean): Response {
+  const tools = Array.isArray(body.tools) ? body.tools as { functionDeclarations?: { name?: string }[] }[] : [];
+  const names = tools.flatMap((t) => (t.functionDeclarations ?? []).map((f) => f.name ?? ""));
+  const contents = Array.isArray(body.contents) ? body.contents as { parts?: Record<string, unknown>[] }[] : [];
+  const answered = contents.some((c) => (c.parts ?? []).some((p) => p && "functionResponse" in p));
+  const usageMetadata = { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 };
+  const call = script.tool ?? { name: GEMINI_SHELL, args: { command: script.command, description: "Run it" } };
+  let chunks: Record<string, unknown>[];
+  if (names.includes(GEMINI_SHELL) && !answered) {
+    chunks = [{
+      candidates: [{ content: { role: "model", parts: [{ functionCall: call }] }, finishReason: "STOP", index: 0 }],
+      usageMetadata,
+      modelVersion: "gemini-2.5-flash",
+      responseId: `mock-${seq}`,
+    }];
+  } else {
+    const config = (body.generationConfig ?? {}) as Record<string, unknown>;
+    const text = names.includes(GEMINI_SHELL)
+      ? finalText(script, seq)
+      : config.responseMimeType === "application/json"
+      ? JSON.stringify(fromSchema((config.responseJsonSchema ?? config.responseSchema) as Record<string, unknown>))
+      : "ok";
+    chunks = [
+      { candidates: [{ content: { role: "model", parts: [{ text }] }, index: 0 }], modelVersion: "gemini-2.5-flash" },
+      {
+        candidates: [{ content: { role: "model", parts: [{ text: "" }] }, finishReason: "STOP", index: 0 }],
+        usageMetadata,
+        modelVersion: "gemini-2.5-flash",
+      },
+    ];
+  }
+  if (!stream) {
+    return Response.json(chunks.length === 1 ? chunks[0] : { ...chunks[1], candidates: chunks[0].candidates });
+  }
+  const text = chunks.map((c) => `data: ${JSON.stringify(c)}\r\n\r\n`).join("");
+  return new Response(text, { headers: { "content-type": "text/event-stream" } });
+}
+
+/** Copilot CLI's shell tool. */
+const COPILOT_SHELL = "bash";
+
+function chat(body: Record<string, unknown>, script: MockScript, seq: number): Response {
+  const tools = Array.isArray(body.tools) ? body.tools as { function?: { name?: string } }[] : [];
+  const names = tools.map((t) => t.function?.name ?? "");
+  const messages = Array.isArray(body.messages) ? body.messages as { role?: string }[] : [];
+  const answered = messages.some((m) => m?.role === "tool");
+  const model = String(body.model ?? "gpt-5.4");
+  const base = { id: `chatcmpl-${seq}`, object: "chat.completion.chunk", created: 1, model };
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
+    ...base,
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  });
+  const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
+  const call = script.tool ?? { name: COPILOT_SHELL, args: { command: script.command, description: "Run it" } };
+  const wantTool = names.includes(COPILOT_SHELL) && !answered;
+  const text = names.includes(COPILOT_SHELL) ? finalText(script, seq) : "ok";
+  if (body.stream !== true) {
+    const message = wantTool
+      ? {
+        role: "assistant",
+        content: null,
+        tool_calls: [{
+          id: `call_${seq}`,
+          type: "function",
+          function: { name: call.name, arguments: JSON.stringify(call.args) },
+        }],
+      }
+      : { role: "assistant", content: text };
+    return Response.json({
+      ...base,
+      object: "chat.completion",
+      choices: [{ index: 0, message, finish_reason: wantTool ? "tool_calls" : "stop" }],
+      usage,
+    });
+  }
+  const chunks = wantTool
+    ? [
+      chunk({
+        role: "assistant",
+        content: null,
+        tool_calls: [{ index: 0, id: `call_${seq}`, type: "function", function: { name: call.name, arguments: "" } }],
+      }),
+      chunk({ tool_calls: [{ index: 0, function: { arguments: JSON.stringify(call.args) } }] }),
+      chunk({}, "tool_calls"),
+    ]
+    : [chunk({ role: "assistant", content: "" }), chunk({ content: text }), chunk({}, "stop")];
+  chunks.push({ ...base, choices: [], usage } as typeof chunks[number]);
+  const sseText = chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join("") + "data: [DONE]\n\n";
+  return new Response(sseText, { headers: { "content-type": "text/event-stream" } });
 }
