@@ -20,6 +20,8 @@ export type DriverSpec = {
   numbered?: boolean;
   /** Another tool call instead of the shell call (see MockScript). */
   tool?: { name: string; args: Record<string, unknown> };
+  /** Tool calls before the final text (see MockScript). */
+  toolTurns?: number;
   /** When set, the host runs under `strace -f`, its connect/sendto calls written to this file. */
   strace?: { bin: string; out: string };
   report: string;
@@ -43,6 +45,7 @@ if (import.meta.main) {
     finalText: spec.finalText,
     numbered: spec.numbered,
     tool: spec.tool,
+    toolTurns: spec.toolTurns,
   });
   const sub = (s: string) => s.replaceAll("{{ORIGIN}}", mock.origin);
   for (const [path, text] of Object.entries(spec.files)) await Deno.writeTextFile(path, sub(text));

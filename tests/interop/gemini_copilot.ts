@@ -165,6 +165,16 @@ for (const host of HOSTS) {
     assert(laterRequests(r).some((b) => b.includes("CTX-MARKER")), `no context in the next request\n${describe(r)}`);
   });
 
+  Deno.test(
+    { name: `${host}: a mind SessionStart hook's context reaches the model's first request`, ...opts },
+    async () => {
+      const dirs = await setup(host, "session-context", mindHooks("SessionStart", "context.sh"));
+      const r = await run(host, dirs);
+      assertEquals(r.code, 0, describe(r));
+      assert(modelRequests(r)[0]?.includes("CTX-MARKER"), `no context in the first request\n${describe(r)}`);
+    },
+  );
+
   Deno.test({ name: `${host}: a mind Stop hook that blocks once makes the host continue once`, ...opts }, async () => {
     const dirs = await setup(host, "stop", mindHooks("Stop", "stop_continue.sh"));
     const r = await run(host, dirs);

@@ -294,6 +294,8 @@ export type RunOptions = {
   numbered?: boolean;
   /** Another tool call than the shell call. */
   tool?: { name: string; args: Record<string, unknown> };
+  /** Tool calls before the final text (`{n}` in `command` numbers them). */
+  toolTurns?: number;
   /** Run the host under strace, recording its connect/sendto calls in this file. */
   straceOut?: string;
   /** Extra environment of the host. */
@@ -312,6 +314,7 @@ export async function runHost(host: InteropHost, dirs: RunDirs, opts: RunOptions
     finalText: opts.finalText,
     numbered: opts.numbered,
     tool: opts.tool,
+    toolTurns: opts.toolTurns,
     strace: opts.straceOut ? { bin: await which("strace"), out: opts.straceOut } : undefined,
     report: `${dirs.root}/report.json`,
     timeoutMs: opts.timeoutMs ?? 90_000,

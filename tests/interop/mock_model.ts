@@ -4,8 +4,8 @@
  * (`:streamGenerateContent`, `:generateContent`) for Gemini CLI and of the OpenAI Chat Completions API
  * (streaming and not) for Copilot CLI's BYOK mode.
  *
- * Script: a request that offers the shell tool and carries no tool result yet is answered with one shell
- * tool call (`command`); every other request is answered with a final text. Every request body is
+ * Script: a request that offers the shell tool and carries fewer tool results than `toolTurns` (default 1)
+ * is answered with one shell tool call (`command`); every other request is answered with a final text. Every request body is
  * recorded, so a test can assert what the model received after the tool ran (or was denied).
  * @module
  */
@@ -33,7 +33,17 @@ export type MockScript = {
   numbered?: boolean;
   /** Another tool call instead of the shell call (the host's own tool name and arguments). */
   tool?: { name: string; args: Record<string, unknown> };
+  /**
+   * How many tool calls the model makes, one per answer, before its final text (default 1); `{n}` in
+   * `command` becomes the call's number (Gemini CLI stops a turn that repeats a tool call).
+   */
+  toolTurns?: number;
 };
+
+/** The shell command of call `done + 1`, and whether the model still wants one after `done` results. */
+function nextCall(script: MockScript, done: number): { want: boolean; command: string } {
+  return { want: done < (script.toolTurns ?? 1), command: script.command.replaceAll("{n}", String(done + 1)) };
+}
 
 const SHELL_TOOL_ARGS: Record<string, (cmd: string) => Record<string, unknown>> = {
   // Codex offers one of these depending on the model family; each takes the command its own way.
@@ -85,22 +95,22 @@ function sse(events: [string | null, unknown][]): Response {
   return new Response(text, { headers: { "content-type": "text/event-stream" } });
 }
 
-/** True when an Anthropic request's messages already hold a tool_result. */
-function anthropicHasToolResult(body: Record<string, unknown>): boolean {
+/** How many tool_result blocks an Anthropic request's messages hold. */
+function anthropicToolResults(body: Record<string, unknown>): number {
   const messages = Array.isArray(body.messages) ? body.messages : [];
-  return messages.some((m) =>
-    Array.isArray(m?.content) && m.content.some((c: { type?: string }) => c?.type === "tool_result")
-  );
+  return messages.flatMap((m) => Array.isArray(m?.content) ? m.content : [])
+    .filter((c: { type?: string }) => c?.type === "tool_result").length;
 }
 
 function anthropic(body: Record<string, unknown>, script: MockScript, seq: number): Response {
   const tools = Array.isArray(body.tools) ? body.tools as { name?: string }[] : [];
-  const wantTool = tools.some((t) => t.name === "Bash") && !anthropicHasToolResult(body);
+  const next = nextCall(script, anthropicToolResults(body));
+  const wantTool = tools.some((t) => t.name === "Bash") && next.want;
   const model = String(body.model ?? "mock");
   const usage = { input_tokens: 10, output_tokens: 5, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
   const id = `msg_${seq}`;
   const block = wantTool
-    ? { type: "tool_use", id: `toolu_${seq}`, name: "Bash", input: { command: script.command } }
+    ? { type: "tool_use", id: `toolu_${seq}`, name: "Bash", input: { command: next.command } }
     : { type: "text", text: script.finalText };
   const stopReason = wantTool ? "tool_use" : "end_turn";
   if (body.stream !== true) {
@@ -117,7 +127,7 @@ function anthropic(body: Record<string, unknown>, script: MockScript, seq: numbe
   }
   const start = wantTool ? { ...block, input: {} } : { type: "text", text: "" };
   const delta = wantTool
-    ? { type: "input_json_delta", partial_json: JSON.stringify({ command: script.command }) }
+    ? { type: "input_json_delta", partial_json: JSON.stringify({ command: next.command }) }
     : { type: "text_delta", text: script.finalText };
   return sse([
     ["message_start", {
@@ -145,18 +155,19 @@ function anthropic(body: Record<string, unknown>, script: MockScript, seq: numbe
   ]);
 }
 
-/** True when a Responses request's input already holds a function call output. */
-function openaiHasToolOutput(body: Record<string, unknown>): boolean {
+/** How many function call outputs a Responses request's input holds. */
+function openaiToolOutputs(body: Record<string, unknown>): number {
   const input = Array.isArray(body.input) ? body.input : [];
-  return input.some((i: { type?: string }) =>
+  return input.filter((i: { type?: string }) =>
     i?.type === "function_call_output" || i?.type === "custom_tool_call_output"
-  );
+  ).length;
 }
 
 function openai(body: Record<string, unknown>, script: MockScript, seq: number): Response {
   const tools = Array.isArray(body.tools) ? body.tools as { name?: string; type?: string }[] : [];
   const shell = tools.map((t) => t.name ?? "").find((n) => n in SHELL_TOOL_ARGS);
-  const wantTool = shell !== undefined && !openaiHasToolOutput(body);
+  const next = nextCall(script, openaiToolOutputs(body));
+  const wantTool = shell !== undefined && next.want;
   const id = `resp_${seq}`;
   const item = wantTool
     ? {
@@ -164,7 +175,7 @@ function openai(body: Record<string, unknown>, script: MockScript, seq: number):
       id: `fc_${seq}`,
       call_id: `call_${seq}`,
       name: shell,
-      arguments: JSON.stringify(SHELL_TOOL_ARGS[shell](script.command)),
+      arguments: JSON.stringify(SHELL_TOOL_ARGS[shell](next.command)),
     }
     : {
       type: "message",
@@ -218,11 +229,14 @@ function gemini(body: Record<string, unknown>, script: MockScript, seq: number, 
   const tools = Array.isArray(body.tools) ? body.tools as { functionDeclarations?: { name?: string }[] }[] : [];
   const names = tools.flatMap((t) => (t.functionDeclarations ?? []).map((f) => f.name ?? ""));
   const contents = Array.isArray(body.contents) ? body.contents as { parts?: Record<string, unknown>[] }[] : [];
-  const answered = contents.some((c) => (c.parts ?? []).some((p) => p && "functionResponse" in p));
+  const next = nextCall(
+    script,
+    contents.flatMap((c) => c.parts ?? []).filter((p) => p && "functionResponse" in p).length,
+  );
   const usageMetadata = { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 };
-  const call = script.tool ?? { name: GEMINI_SHELL, args: { command: script.command, description: "Run it" } };
+  const call = script.tool ?? { name: GEMINI_SHELL, args: { command: next.command, description: "Run it" } };
   let chunks: Record<string, unknown>[];
-  if (names.includes(GEMINI_SHELL) && !answered) {
+  if (names.includes(GEMINI_SHELL) && next.want) {
     chunks = [{
       candidates: [{ content: { role: "model", parts: [{ functionCall: call }] }, finishReason: "STOP", index: 0 }],
       usageMetadata,
@@ -259,7 +273,7 @@ function chat(body: Record<string, unknown>, script: MockScript, seq: number): R
   const tools = Array.isArray(body.tools) ? body.tools as { function?: { name?: string } }[] : [];
   const names = tools.map((t) => t.function?.name ?? "");
   const messages = Array.isArray(body.messages) ? body.messages as { role?: string }[] : [];
-  const answered = messages.some((m) => m?.role === "tool");
+  const next = nextCall(script, messages.filter((m) => m?.role === "tool").length);
   const model = String(body.model ?? "gpt-5.4");
   const base = { id: `chatcmpl-${seq}`, object: "chat.completion.chunk", created: 1, model };
   const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
@@ -267,8 +281,8 @@ function chat(body: Record<string, unknown>, script: MockScript, seq: number): R
     choices: [{ index: 0, delta, finish_reason: finish }],
   });
   const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
-  const call = script.tool ?? { name: COPILOT_SHELL, args: { command: script.command, description: "Run it" } };
-  const wantTool = names.includes(COPILOT_SHELL) && !answered;
+  const call = script.tool ?? { name: COPILOT_SHELL, args: { command: next.command, description: "Run it" } };
+  const wantTool = names.includes(COPILOT_SHELL) && next.want;
   const text = names.includes(COPILOT_SHELL) ? finalText(script, seq) : "ok";
   if (body.stream !== true) {
     const message = wantTool
