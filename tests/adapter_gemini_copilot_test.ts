@@ -497,6 +497,25 @@ for (const host of ["gemini", "copilot"] as const) {
   });
 }
 
+Deno.test("e2e copilot: arguments sent as a too-deep JSON string are refused like any too-deep event, exit 0", async () => {
+  const h = await mindHome({ PreToolUse: script("deny.sh") });
+  try {
+    const deep = '{"a":'.repeat(100_000) + "1" + "}".repeat(100_000);
+    const stdin = JSON.stringify({ sessionId: "s", cwd: h.work, toolName: "bash", toolArgs: deep });
+    const r = await adapted("copilot", h.home, stdin, ["--event", "preToolUse"]);
+    assertEquals([r.code, r.json], [0, null]);
+    assertEquals(r.stderr.trimEnd().split("\n").length, 1, r.stderr);
+    assert(
+      /^mind-hooks: the event nests deeper than 64 levels .* — no hooks ran; Copilot CLI proceeds$/.test(
+        r.stderr.trim(),
+      ),
+      r.stderr,
+    );
+  } finally {
+    await h.cleanup();
+  }
+});
+
 Deno.test("e2e copilot: permissionRequest (camelCase) is answered with behavior + message", async () => {
   const h = await mindHome({ PermissionRequest: script("perm_deny.sh", "Bash") });
   try {
@@ -544,4 +563,38 @@ Deno.test("adapter mode exits 0 on a usage error for every host (Gemini blocks o
   } finally {
     await home.cleanup();
   }
+});
+
+Deno.test("input: __proto__ keys of a payload stay plain data, in the event and in a rewrite", async () => {
+  const proto = JSON.parse(
+    `{"hook_event_name":"PreToolUse","session_id":"s","cwd":"/w","tool_name":"Edit",` +
+      `"tool_input":{"path":"a","__proto__":{"polluted":1}},"__proto__":{"tool_name":"Bash"}}`,
+  );
+  for (const host of ["gemini", "copilot"] as const) {
+    const raw = host === "gemini" ? { ...proto, hook_event_name: "BeforeTool", tool_name: "replace" } : proto;
+    const m = mapHostInput(host, raw, "/");
+    assert(m.kind === "event", JSON.stringify(m));
+    assertEquals(m.input.tool_name, "Edit", host);
+    const input = m.input.tool_input as Json;
+    assertEquals([Object.getPrototypeOf(input), (input as { polluted?: number }).polluted], [
+      Object.prototype,
+      undefined,
+    ]);
+    assertEquals(Object.getPrototypeOf(m.input), Object.prototype, host);
+    // The engine drops the unknown fields instead of running on a changed prototype.
+    const v = await validateEvent(m.input, () => Promise.resolve("/t"));
+    assert(v.ok, host);
+  }
+  // Rewrites go back as data too.
+  assertEquals(
+    Object.getPrototypeOf(
+      mapResultToHost(
+        "copilot",
+        "PreToolUse",
+        result("PreToolUse", { decision: "allow", updatedInput: JSON.parse(`{"__proto__":{"x":1},"command":"ls"}`) }),
+        { tool_name: "Bash", tool_input: { command: "rm" } },
+      )!.modifiedArgs,
+    ),
+    Object.prototype,
+  );
 });

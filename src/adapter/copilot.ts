@@ -100,7 +100,10 @@ const CONTEXT_EVENTS: ReadonlySet<EventName> = new Set([
   "PostToolUse",
 ]);
 
-/** Tool arguments, which a camelCase payload may carry as a JSON string. */
+/**
+ * Tool arguments, which a camelCase payload may carry as a JSON string (JSON.parse is iterative; the nesting
+ * bound is then checked on the whole event, as for every input).
+ */
 function toolArgs(v: unknown): unknown {
   if (typeof v !== "string") return v;
   try {
@@ -126,12 +129,16 @@ export function mapCopilotInput(raw: unknown, cwd: string, given?: string): Mapp
   }
   const event = mindEvent("copilot", name) ?? mindEvent("copilot", ALIASES.get(name) ?? "");
   if (event === undefined) return { kind: "ignore", event: name };
-  const input: JsonObject = {};
+  // Entries, not assignments: a stranger's `__proto__` key stays a plain field (dropped as unknown later).
+  const entries: [string, unknown][] = [];
+  const seen = new Set<string>();
   for (const [k, v] of Object.entries(raw)) {
     const field = CAMEL_FIELDS.get(k) ?? (k === "tool_result" ? "tool_response" : k);
-    if (input[field] === undefined) input[field] = v;
+    if (seen.has(field) || HOST_ONLY.includes(field)) continue;
+    seen.add(field);
+    entries.push([field, v]);
   }
-  for (const k of HOST_ONLY) delete input[k];
+  const input: JsonObject = Object.fromEntries(entries);
   input.hook_event_name = event;
   if (EVENTS[event].matcher.kind === "tool") {
     Object.assign(input, toMindTool(COPILOT_TOOLS, input.tool_name, toolArgs(input.tool_input)));

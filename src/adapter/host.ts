@@ -176,8 +176,8 @@ export function toMindTool(
 ): { tool_name: unknown; tool_input: unknown } {
   const alias = typeof name === "string" ? table.get(name) : undefined;
   if (!alias || !isObject(input)) return { tool_name: alias?.name ?? name, tool_input: input };
-  const out: JsonObject = {};
-  for (const [k, v] of Object.entries(input)) out[alias.params.get(k) ?? k] = v;
+  // fromEntries defines the keys: a stranger's `__proto__` stays a plain (unknown, dropped) field.
+  const out = Object.fromEntries(Object.entries(input).map(([k, v]) => [alias.params.get(k) ?? k, v]));
   return { tool_name: alias.name, tool_input: out };
 }
 
@@ -189,7 +189,6 @@ export function toMindTool(
 export function toHostInput(table: ToolTable, name: unknown, original: unknown, updated: JsonObject): JsonObject {
   const alias = typeof name === "string" ? table.get(name) : undefined;
   const back = new Map([...(alias?.params ?? new Map<string, string>())].map(([host, mind]) => [mind, host]));
-  const out: JsonObject = isObject(original) ? { ...original } : {};
-  for (const [k, v] of Object.entries(updated)) out[back.get(k) ?? k] = v;
-  return out;
+  const renamed = Object.entries(updated).map(([k, v]) => [back.get(k) ?? k, v]);
+  return Object.fromEntries([...Object.entries(isObject(original) ? original : {}), ...renamed]);
 }
