@@ -163,7 +163,11 @@ for (const host of installed) {
   const perCall = (mode: Mode) => (median(times[`${mode}${MANY}`]) - median(times[`${mode}${FEW}`])) / (MANY - FEW);
   const tools = Object.keys(directHooks(host)).join(" + ");
   for (const mode of ["none", "direct", "routed"] as const) {
-    const label = mode === "none" ? "no hooks" : mode === "direct" ? `trivial hook on ${tools}` : "mind-hooks installed";
+    const label = mode === "none"
+      ? "no hooks"
+      : mode === "direct"
+      ? `trivial hook on ${tools}`
+      : "mind-hooks installed";
     console.log(
       `${host}: ${label.padEnd(64)} ${FEW} call ${median(times[`${mode}${FEW}`]).toFixed(0)} ms, ${MANY} calls ${
         median(times[`${mode}${MANY}`]).toFixed(0)
