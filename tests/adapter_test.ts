@@ -458,9 +458,12 @@ Deno.test("e2e claude: the mind hook reads a strict §5 input with the documente
 });
 
 Deno.test("e2e: --protocol with an unknown host is a usage error", async () => {
-  const r = await cli(["dispatch", "--protocol", "gemini"], { stdin: "{}" });
+  const r = await cli(["dispatch", "--protocol", "cursor"], { stdin: "{}" });
   assert.equal(r.code, 1);
-  assert.match(r.stderr, /^mind-hooks: --protocol gemini is not supported \(mind, claude, codex\)\n$/);
+  assert.match(
+    r.stderr,
+    /^mind-hooks: --protocol cursor is not supported \(mind, claude, codex, gemini, copilot\)\n$/,
+  );
 });
 
 // ---------------------------------------------------------------------------------------------------
@@ -610,9 +613,9 @@ Deno.test("e2e install: claude --project and codex --user, with dry-run, idempot
     assert.match(bad.stderr, /does not parse; it was not changed/);
     assert.equal(await Deno.readTextFile(claudeFile), "{ broken");
 
-    const usage = await cli(["install", "gemini"], { env });
+    const usage = await cli(["install", "cursor"], { env });
     assert.equal(usage.code, 1);
-    assert.match(usage.stderr, /^mind-hooks: install needs one host: claude or codex/);
+    assert.match(usage.stderr, /^mind-hooks: install needs one host: claude, codex, gemini or copilot/);
   } finally {
     await Deno.remove(root, { recursive: true });
   }

@@ -51,12 +51,13 @@ Deno.test({
         ])).split("\n").filter((l) => l !== "");
       assertEquals(await complete("in"), ["install"]);
       assertEquals(await complete("s"), ["serve", "session-end", "schema"]);
-      assertEquals(await complete("install", ""), ["claude", "codex"]);
+      assertEquals(await complete("install", ""), ["claude", "codex", "gemini", "copilot"]);
       assertEquals(await complete("install", "claude", "--u"), ["--user", "--uninstall"]);
       assertEquals(await complete("completions", ""), ["bash", "zsh", "fish"]);
       assertEquals(await complete("project", "un"), ["untrust"]);
       assertEquals(await complete("schema", "input", "PreT"), ["PreToolUse"]);
-      assertEquals(await complete("dispatch", "--protocol", "c"), ["claude", "codex"]);
+      assertEquals(await complete("dispatch", "--protocol", "c"), ["claude", "codex", "copilot"]);
+      assertEquals(await complete("dispatch", "--protocol", "g"), ["gemini"]);
       assertEquals(await complete("list", "--home", "so"), ["some-dir"]);
       assertEquals(await complete("validate", "some-f"), ["some-file"]);
       assertEquals(await complete("list", "--j"), ["--json"]);
@@ -81,7 +82,7 @@ Deno.test({
           (await shellOut("fish", ["--no-config", "-c", `source ${dir}/mind-hooks.fish; complete -C '${line}'`]))
             .split("\n").filter((l) => l !== "").map((l) => l.split("\t")[0]);
         assertEquals(await fish("mind-hooks ins"), ["install"]);
-        assertEquals(await fish("mind-hooks install "), ["claude", "codex"]);
+        assertEquals(await fish("mind-hooks install "), ["claude", "codex", "copilot", "gemini"]);
         assertEquals(await fish("mind-hooks schema output Sub"), ["SubagentStart", "SubagentStop"]);
         assert((await fish("mind-hooks install claude --")).includes("--force"), "install options");
       } else console.log("completions: no fish here; the fish case skipped");

@@ -1,7 +1,7 @@
 /**
- * `mind-hooks dispatch --protocol claude|codex`: reads the host's own hook stdin, dispatches it as a mind
- * event, and answers in the host's own hook stdout format, so the command can be registered as an
- * ordinary hook of Claude Code or Codex.
+ * `mind-hooks dispatch --protocol claude|codex|gemini|copilot`: reads the host's own hook stdin, dispatches it
+ * as a mind event, and answers in the host's own hook stdout format, so the command can be registered as an
+ * ordinary hook of Claude Code, Codex, Gemini CLI or Copilot CLI.
  *
  * Hooks never take the agent down: when mind-hooks itself fails (unparseable stdin, an input it cannot
  * map, a configuration it cannot load, an internal error) it answers nothing, exits 0 so the host's action
@@ -12,7 +12,7 @@ import { parseEventText } from "../dispatch/input.ts";
 import { engineDispatch } from "../engine/dispatch.ts";
 import { type EngineOptions, resolveSettings } from "../engine/settings.ts";
 import { writeStdout } from "../util/stdio.ts";
-import { CONTEXT_CAPABLE, type Host, HOST_NAMES, mapHostInput, mapResultToHost } from "./hosts.ts";
+import { ADAPTERS, type Host, HOST_NAMES } from "./hosts.ts";
 import type { JsonObject } from "../events/types.ts";
 import { messageLine, sanitize } from "../util/terminal_text.ts";
 import { FastPathRefused } from "../config/fast_path_guard.ts";
@@ -20,22 +20,31 @@ import { FastPathRefused } from "../config/fast_path_guard.ts";
 /** The outcome of one adapted dispatch, before it is written (exposed for tests and the benchmark). */
 export type AdapterOutcome = { stdout: JsonObject | null; problem: string | null };
 
-/** Runs one adapted dispatch on `text` (the host's stdin). Never throws. */
-export async function adaptText(host: Host, text: string, options: EngineOptions): Promise<AdapterOutcome> {
+/**
+ * Runs one adapted dispatch on `text` (the host's stdin); `event` is `dispatch --event` (the host's name of
+ * an event whose payload carries none). Never throws.
+ */
+export async function adaptText(
+  host: Host,
+  text: string,
+  options: EngineOptions,
+  event?: string,
+): Promise<AdapterOutcome> {
   try {
+    const adapter = ADAPTERS[host];
     const parsed = parseEventText(text);
     if (!parsed.ok) return { stdout: null, problem: parsed.error };
     const settings = resolveSettings(options, Deno.env.toObject(), Deno.cwd());
-    const mapped = mapHostInput(host, parsed.value, settings.processCwd);
+    const mapped = adapter.mapInput(parsed.value, settings.processCwd, event);
     if (mapped.kind === "error") return { stdout: null, problem: mapped.message };
     if (mapped.kind === "ignore") return { stdout: null, problem: null };
     const outcome = await engineDispatch(mapped.input, settings, {
-      // Async output waits for an event that can hand it to the model.
-      takeAsync: CONTEXT_CAPABLE.has(mapped.event) ? undefined : null,
+      // Async output waits for an event on which this host hands context to the model.
+      takeAsync: adapter.contextEvents.has(mapped.event) ? undefined : null,
     });
     if (!outcome.ok) return { stdout: null, problem: outcome.error };
     return {
-      stdout: mapResultToHost(host, outcome.event.event, outcome.result, parsed.value as JsonObject),
+      stdout: adapter.mapOutput(outcome.event.event, outcome.result, parsed.value as JsonObject),
       problem: null,
     };
   } catch (e) {
@@ -45,11 +54,12 @@ export async function adaptText(host: Host, text: string, options: EngineOptions
   }
 }
 
-/** The `dispatch --protocol claude|codex` command body: always exit 0. */
+/** The `dispatch --protocol <host>` command body: always exit 0. */
 export async function adapterDispatch(
   host: Host,
   options: EngineOptions,
   stdin: () => Promise<Uint8Array>,
+  event?: string,
 ): Promise<number> {
   let text: string;
   try {
@@ -58,7 +68,7 @@ export async function adapterDispatch(
     report(host, `cannot read stdin: ${e instanceof Error ? e.message : String(e)}`);
     return 0;
   }
-  const outcome = await adaptText(host, text, options);
+  const outcome = await adaptText(host, text, options, event);
   if (outcome.problem !== null) report(host, outcome.problem);
   if (outcome.stdout !== null) {
     try {

@@ -1,12 +1,15 @@
 /**
- * Editing a host's hook settings file for `mind-hooks install`: Claude Code's `settings.json` or Codex's
- * `hooks.json`. Both are JSON with comments in practice, so every change is a minimal jsonc-parser edit
- * (`modify` + `applyEdits`): comments, key order, formatting and every unrelated setting survive.
+ * Editing a host's hook settings file for `mind-hooks install`: Claude Code's or Gemini CLI's
+ * `settings.json`, Codex's `hooks.json`, Copilot CLI's `settings.json` or a repository's
+ * `.github/hooks/mind-hooks.json`. All are JSON with comments in practice, so every change is a minimal
+ * jsonc-parser edit (`modify` + `applyEdits`): comments, key order, formatting and every unrelated setting
+ * survive.
  *
- * The delegating entry is one matcher group per event holding one command handler,
- * `<launcher> dispatch --protocol <host>`. Any command handler whose command runs
- * `dispatch --protocol <host>` is recognised as ours, so re-installing with another launcher replaces it
- * and uninstall removes it; nothing else in the file is touched.
+ * The delegating entry runs `<launcher> dispatch --protocol <host>`: per event, one matcher group holding one
+ * command handler (Claude Code, Codex, Gemini CLI), or one handler directly in the event's list (Copilot
+ * CLI), shaped by the host's {@link InstallSpec}. Any handler whose command runs `dispatch --protocol <host>`
+ * is recognised as ours, so re-installing with another launcher replaces it and uninstall removes it;
+ * nothing else in the file is touched.
  * @module
  */
 import {
@@ -20,7 +23,10 @@ import {
 import { getNodeValue, type Node } from "jsonc-parser";
 import type { EventName } from "../events/names.ts";
 import { EVENTS } from "../events/registry.ts";
-import { type Host, HOST_EVENTS } from "./hosts.ts";
+import type { JsonObject } from "../events/types.ts";
+import { isObject } from "../util/json.ts";
+import { type Host, hostEvents, type InstallScope } from "./host.ts";
+import { ADAPTERS } from "./hosts.ts";
 
 /** The command a host runs for every event. */
 export function delegatingCommand(host: Host, launcher: string): string {
@@ -33,15 +39,20 @@ export function isDelegatingCommand(host: Host, command: unknown): boolean {
     new RegExp(`(^|\\s)dispatch\\s+(.*\\s)?--protocol(\\s+|=)${host}(\\s|$)`).test(command);
 }
 
-/** The matcher group installed for `event`: a tool event's group matches every tool (`"*"`). */
-export function delegatingGroup(host: Host, event: EventName, launcher: string): Record<string, unknown> {
-  const handler = { type: "command", command: delegatingCommand(host, launcher) };
+/**
+ * The entry installed for `event`: a matcher group (a tool event's matches every tool, `"*"`) holding the
+ * host's handler, or for a `flat` host the handler itself.
+ */
+export function delegatingEntry(host: Host, event: EventName, launcher: string): JsonObject {
+  const spec = ADAPTERS[host].install;
+  const handler = spec.handler(event, delegatingCommand(host, launcher));
+  if (spec.layout === "flat") return handler;
   return EVENTS[event].matcher.kind === "tool" ? { matcher: "*", hooks: [handler] } : { hooks: [handler] };
 }
 
 /** The outcome of planning an edit. */
 export type EditPlan = {
-  /** The new file text, or null when the file should be deleted (a Codex hooks.json left empty). */
+  /** The new file text, or null when the file should be deleted (left holding nothing but its empty form). */
   text: string | null;
   /** True when anything changes. */
   changed: boolean;
@@ -83,33 +94,67 @@ function child(node: Node | undefined, key: string): Node | undefined {
   return node.children?.find((p) => p.children?.[0]?.value === key)?.children?.[1];
 }
 
-/** Our handlers in one event's group list, as [group index, handler index], last first (safe removal order). */
-function ourHandlers(host: Host, groups: Node): [number, number][] {
+/** A handler node's command, for the host's layout. */
+function commandOf(host: Host, handler: Node): unknown {
+  const node = child(handler, ADAPTERS[host].install.commandField);
+  return node ? getNodeValue(node) : undefined;
+}
+
+/**
+ * Our handlers in one event's list, as [entry index, handler index in its group (-1 for a flat host)], last
+ * first (safe removal order).
+ */
+function ourHandlers(host: Host, entries: Node): [number, number][] {
   const found: [number, number][] = [];
-  (groups.children ?? []).forEach((g, gi) => {
+  const flat = ADAPTERS[host].install.layout === "flat";
+  (entries.children ?? []).forEach((g, gi) => {
+    if (flat) {
+      if (g.type === "object" && isDelegatingCommand(host, commandOf(host, g))) found.push([gi, -1]);
+      return;
+    }
     const hooks = child(g, "hooks");
     if (hooks?.type !== "array") return;
     (hooks.children ?? []).forEach((h, hi) => {
-      if (h.type === "object" && isDelegatingCommand(host, getNodeValue(child(h, "command")!))) found.push([gi, hi]);
+      if (h.type === "object" && isDelegatingCommand(host, commandOf(host, h))) found.push([gi, hi]);
     });
   });
   return found.reverse();
 }
 
+/** True when every field of `wanted` is in `have` with the same value (the user may have added others). */
+function holds(have: unknown, wanted: JsonObject): boolean {
+  return isObject(have) && Object.entries(wanted).every(([k, v]) => JSON.stringify(have[k]) === JSON.stringify(v));
+}
+
+/** True when our only entry for the event already is the one wanted (alone in its group, for a grouped host). */
+function alreadyThere(entries: Node, ours: [number, number][], wanted: JsonObject): boolean {
+  if (ours.length !== 1) return false;
+  const [gi, hi] = ours[0];
+  const entry = entries.children![gi];
+  if (hi < 0) return holds(getNodeValue(entry), wanted);
+  const handlers = child(entry, "hooks")!;
+  const matcher = child(entry, "matcher");
+  return handlers.children!.length === 1 &&
+    holds(getNodeValue(handlers.children![hi]), (wanted.hooks as JsonObject[])[0]) &&
+    JSON.stringify(matcher ? getNodeValue(matcher) : null) === JSON.stringify(wanted.matcher ?? null);
+}
+
 /**
  * Plans the install (or, with `uninstall`, the removal) of the delegating entries in `text` (the file's
  * current content, or null when it does not exist). Idempotent: planning again on the result changes nothing.
+ * Uninstalling removes ours from every event the host maps, also those not registered by default.
  */
 export function planEdit(
   host: Host,
   text: string | null,
-  opts: { launcher: string; uninstall: boolean; file: string },
+  opts: { launcher: string; uninstall: boolean; file: string; scope?: InstallScope },
 ): EditPlan {
-  // A missing or blank file starts as an empty object.
-  let current = text === null || text.trim() === "" ? "{}\n" : text;
+  const spec = ADAPTERS[host].install;
+  const empty = JSON.stringify(spec.emptyFile(opts.scope ?? {}));
+  // A missing or blank file starts as the host's empty form.
+  let current = text === null || text.trim() === "" ? `${JSON.stringify(JSON.parse(empty), null, 2)}\n` : text;
   const fmt = { formattingOptions: formatting(current) };
   const events: EventName[] = [];
-  const desired = delegatingCommand(host, opts.launcher);
   const edit = (path: (string | number)[], value: unknown) => {
     current = applyEdits(current, modify(current, path, value, fmt));
   };
@@ -118,78 +163,98 @@ export function planEdit(
   const hooks = child(root, "hooks");
   if (hooks && hooks.type !== "object") throw new SettingsError(`${opts.file}: "hooks" is not an object; not changed`);
 
-  for (const event of HOST_EVENTS[host]) {
+  for (const { event, hostEvent: key } of hostEvents(host)) {
+    if (!opts.uninstall && spec.notByDefault.includes(event)) continue;
     root = parseRoot(current, opts.file);
-    const groups = child(child(root, "hooks"), event);
-    if (groups && groups.type !== "array") {
-      throw new SettingsError(`${opts.file}: hooks.${event} is not an array; not changed`);
+    const entries = child(child(root, "hooks"), key);
+    if (entries && entries.type !== "array") {
+      throw new SettingsError(`${opts.file}: hooks.${key} is not an array; not changed`);
     }
-    const ours = groups ? ourHandlers(host, groups) : [];
-    if (!opts.uninstall && ours.length === 1) {
-      // Already there, with this launcher, alone in its group: nothing to do for this event.
-      const [gi, hi] = ours[0];
-      const group = groups!.children![gi];
-      const handler = getNodeValue(child(group, "hooks")!.children![hi]);
-      const wanted = delegatingGroup(host, event, opts.launcher);
-      if (
-        handler.command === desired && child(group, "hooks")!.children!.length === 1 &&
-        JSON.stringify(getNodeValue(child(group, "matcher") ?? { type: "null" } as Node) ?? null) ===
-          JSON.stringify(wanted.matcher ?? null)
-      ) continue;
-    }
+    const ours = entries ? ourHandlers(host, entries) : [];
+    const wanted = delegatingEntry(host, event, opts.launcher);
+    if (!opts.uninstall && entries && alreadyThere(entries, ours, wanted)) continue;
     if (opts.uninstall && ours.length === 0) continue;
     events.push(event);
     for (const [gi, hi] of ours) {
       root = parseRoot(current, opts.file);
-      const g = child(child(root, "hooks"), event)!.children![gi];
-      const handlers = child(g, "hooks")!;
-      if (handlers.children!.length === 1) {
-        const list = child(child(root, "hooks"), event)!;
-        if (list.children!.length === 1) edit(["hooks", event], []);
-        else current = removeElement(current, list, gi);
-      } else current = removeElement(current, handlers, hi);
+      const list = child(child(root, "hooks"), key)!;
+      const handlers = hi < 0 ? undefined : child(list.children![gi], "hooks")!;
+      if (handlers && handlers.children!.length > 1) current = removeElement(current, handlers, hi);
+      else if (list.children!.length === 1) edit(["hooks", key], []);
+      else current = removeElement(current, list, gi);
     }
     root = parseRoot(current, opts.file);
-    const left = child(child(root, "hooks"), event);
+    const left = child(child(root, "hooks"), key);
     if (opts.uninstall) {
-      if (left && (left.children ?? []).length === 0) edit(["hooks", event], undefined);
+      if (left && (left.children ?? []).length === 0) current = removeProperty(current, root, ["hooks", key], fmt);
       continue;
     }
-    const group = delegatingGroup(host, event, opts.launcher);
     const last = left?.children?.at(-1);
-    if (last) current = appendAfter(current, last, group, fmt.formattingOptions);
-    else edit(["hooks", event], [group]);
+    const hooksNode = child(root, "hooks");
+    const lastEvent = hooksNode?.children?.at(-1);
+    const lastSetting = root?.children?.at(-1);
+    if (last) current = appendAfter(current, last, wanted, fmt.formattingOptions);
+    else if (!left && lastEvent && ownLine(current, lastEvent)) {
+      current = appendAfter(current, lastEvent, [wanted], fmt.formattingOptions, key);
+    } else if (!hooksNode && lastSetting && ownLine(current, lastSetting)) {
+      current = appendAfter(current, lastSetting, { [key]: [wanted] }, fmt.formattingOptions, "hooks");
+    } else edit(["hooks", key], [wanted]);
   }
   if (opts.uninstall) {
     root = parseRoot(current, opts.file);
     const h = child(root, "hooks");
-    if (h && (h.children ?? []).length === 0 && events.length > 0) edit(["hooks"], undefined);
+    if (h && (h.children ?? []).length === 0 && events.length > 0) {
+      current = removeProperty(current, root, ["hooks"], fmt);
+    }
   }
   if (events.length === 0) return { text, changed: false, events: [] };
   if (current !== "" && !/\r?\n$/.test(current)) current += fmt.formattingOptions.eol;
-  // A Codex hooks.json that held nothing but our entries goes away with them; a Claude Code settings.json
-  // always holds other settings, so it stays even when empty.
-  if (opts.uninstall && host === "codex" && current.replace(/\s/g, "") === "{}") {
-    return { text: null, changed: true, events };
-  }
+  // A file that held nothing but our entries (and its empty form) goes away with them.
+  if (opts.uninstall && current.replace(/\s/g, "") === empty) return { text: null, changed: true, events };
   return { text: current, changed: true, events };
 }
 
+/** True when `node` starts its own line (a property of a one-line object does not). */
+function ownLine(text: string, node: Node): boolean {
+  return /^[ \t]*$/.test(text.slice(text.lastIndexOf("\n", node.offset) + 1, node.offset));
+}
+
 /**
- * Inserts `value` as a new array element right after `last`, formatted like its neighbours. (jsonc-parser's
- * own array insertion re-formats the existing elements, which would rewrite the user's hand-made layout.)
+ * Inserts `value` as a new array element (or, with `key`, a new object property) right after `last`,
+ * formatted like its neighbours. (jsonc-parser's own insertion re-formats the element or property before it,
+ * which would rewrite the user's hand-made layout.)
  */
-function appendAfter(text: string, last: Node, value: unknown, fmt: FormattingOptions): string {
+function appendAfter(text: string, last: Node, value: unknown, fmt: FormattingOptions, key?: string): string {
   const end = last.offset + last.length;
   const lineStart = text.lastIndexOf("\n", last.offset) + 1;
   const lead = text.slice(lineStart, last.offset);
   const indent = /^[ \t]*$/.test(lead) ? lead : (lead.match(/^[ \t]*/)?.[0] ?? "");
   const unit = fmt.insertSpaces ? " ".repeat(fmt.tabSize ?? 2) : "\t";
-  const body = JSON.stringify(value, null, unit).replaceAll("\n", (fmt.eol ?? "\n") + indent);
+  const label = key === undefined ? "" : `${JSON.stringify(key)}: `;
+  const body = label + JSON.stringify(value, null, unit).replaceAll("\n", (fmt.eol ?? "\n") + indent);
   const sameLine = !/^[ \t]*$/.test(lead);
   // An element written inline (`[ {...} ]`) gets its new neighbour inline too.
   const sep = sameLine ? ", " : "," + (fmt.eol ?? "\n") + indent;
-  return text.slice(0, end) + sep + (sameLine ? JSON.stringify(value) : body) + text.slice(end);
+  return text.slice(0, end) + sep + (sameLine ? label + JSON.stringify(value) : body) + text.slice(end);
+}
+
+/**
+ * Removes the property at `path` (its parent an object under `root`) with its separating comma, leaving its
+ * neighbours' text as it was; an only property goes through jsonc-parser (nothing else to disturb).
+ */
+function removeProperty(
+  text: string,
+  root: Node | undefined,
+  path: string[],
+  fmt: { formattingOptions: FormattingOptions },
+): string {
+  let parent = root;
+  for (const k of path.slice(0, -1)) parent = child(parent, k);
+  const props = parent?.children ?? [];
+  const index = props.findIndex((p) => p.children?.[0]?.value === path.at(-1));
+  if (index < 0) return text;
+  if (props.length === 1) return applyEdits(text, modify(text, path, undefined, fmt));
+  return removeElement(text, parent!, index);
 }
 
 /** Removes element `index` of `array` with its separating comma, leaving its neighbours' text as it was. */

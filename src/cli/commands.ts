@@ -8,6 +8,7 @@
 import { type OptionSpec, parseArgs, type ParsedArgs, UsageError } from "../util/args.ts";
 import { engineCliOptions } from "../engine/settings.ts";
 import { EVENT_NAMES } from "../events/names.ts";
+import { HOST_NAMES } from "../events/types.ts";
 import type { RunIo } from "../sandbox/launch.ts";
 
 /** A command's body: the parsed command line and the run's I/O in, the exit code out. */
@@ -58,7 +59,12 @@ export const COMMANDS: ReadonlyMap<string, CommandEntry> = new Map<string, Comma
     usage: "dispatch            one event JSON on stdin -> one result JSON on stdout",
     options: {
       ...COMMON_OPTIONS,
-      protocol: { type: "string", value: "protocol", about: "mind, claude or codex: the host's own hook format" },
+      protocol: {
+        type: "string",
+        value: "protocol",
+        about: `mind, ${HOST_NAMES.join(", ")}: the host's own hook format`,
+      },
+      event: { type: "string", value: "text", about: "the host's event, when its payload names none" },
     },
     load: async () => (await import("./dispatch.ts")).dispatchCommand,
   }],
@@ -160,9 +166,9 @@ export const COMMANDS: ReadonlyMap<string, CommandEntry> = new Map<string, Comma
     load: async () => (await import("./doctor.ts")).doctorCommand,
   }],
   ["install", {
-    about: "register mind-hooks in Claude Code or Codex",
-    usage: "install claude|codex [--user|--project DIR|--local] [--uninstall] [--dry-run] [--force]",
-    words: ["claude", "codex"],
+    about: "register mind-hooks in Claude Code, Codex, Gemini CLI or Copilot CLI",
+    usage: `install ${HOST_NAMES.join("|")} [--user|--project DIR|--local] [--uninstall] [--dry-run] [--force]`,
+    words: HOST_NAMES,
     options: {
       user: { type: "boolean", about: "the user's settings (default)" },
       project: { type: "string", value: "dir", about: "a project's settings" },

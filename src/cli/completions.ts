@@ -8,6 +8,10 @@
 import { type OptionSpec, type ParsedArgs, UsageError } from "../util/args.ts";
 import { COMMANDS, SHELLS } from "./commands.ts";
 import { writeStdout } from "../util/stdio.ts";
+import { HOST_NAMES } from "../events/types.ts";
+
+/** The values of `--protocol`. */
+const PROTOCOLS = ["mind", ...HOST_NAMES].join(" ");
 
 type Shell = typeof SHELLS[number];
 
@@ -78,7 +82,7 @@ _mind_hooks() {
     ${uniq(valued("file")).join("|")})
       COMPREPLY=($(compgen -f -- "$cur")); return 0 ;;
     --protocol)
-      COMPREPLY=($(compgen -W "mind claude codex" -- "$cur")); return 0 ;;
+      COMPREPLY=($(compgen -W "${PROTOCOLS}" -- "$cur")); return 0 ;;
     ${uniq([...valued("text"), "-c"]).join("|")})
       return 0 ;;
   esac
@@ -114,7 +118,7 @@ function zshOption(o: Option): string {
     : o.value === "file"
     ? ":file:_files"
     : o.value === "protocol"
-    ? ":protocol:(mind claude codex)"
+    ? `:protocol:(${PROTOCOLS})`
     : o.value === "text"
     ? ":value: "
     : "";
@@ -194,7 +198,7 @@ function fish(): string {
         : o.value === "file"
         ? " -r -F"
         : o.value === "protocol"
-        ? " -r -a 'mind claude codex'"
+        ? ` -r -a '${PROTOCOLS}'`
         : o.value === "text"
         ? " -r"
         : "";

@@ -1,39 +1,52 @@
 /**
- * `mind-hooks install claude|codex [--user|--project DIR|--local] [--uninstall] [--dry-run] [--command LAUNCHER]
- * [--force]`: registers (or removes) one delegating hook entry per event the host supports, so that Claude Code
- * or Codex runs every mind hook through `mind-hooks dispatch --protocol <host>` (README: "Claude Code and Codex").
+ * `mind-hooks install claude|codex|gemini|copilot [--user|--project DIR|--local] [--uninstall] [--dry-run]
+ * [--command LAUNCHER] [--force]`: registers (or removes) one delegating hook entry per event the host supports,
+ * so that the host runs every mind hook through `mind-hooks dispatch --protocol <host>` (README: "Claude Code and
+ * Codex", "Gemini CLI and Copilot CLI").
  *
- * Files: Claude Code `~/.claude/settings.json` (`$CLAUDE_CONFIG_DIR/settings.json` when set),
- * `<DIR>/.claude/settings.json`, or with `--local` `<DIR>/.claude/settings.local.json`; Codex
- * `~/.codex/hooks.json` (`$CODEX_HOME/hooks.json` when set) or `<DIR>/.codex/hooks.json`. Everything else in
- * the file is preserved; the write is atomic. Installing refuses (exit 1, nothing written) a launcher the host
- * could not start — neither an executable absolute path nor on PATH — unless `--force`. Uninstalling deletes a
- * file left holding nothing, and then its `.claude`/`.codex` folder if that is left empty.
+ * Files (each host's `install` spec in src/adapter/): Claude Code `~/.claude/settings.json`
+ * (`$CLAUDE_CONFIG_DIR/settings.json` when set), `<DIR>/.claude/settings.json`, or with `--local`
+ * `<DIR>/.claude/settings.local.json`; Codex `~/.codex/hooks.json` (`$CODEX_HOME/hooks.json` when set) or
+ * `<DIR>/.codex/hooks.json`; Gemini CLI `~/.gemini/settings.json` (under `$GEMINI_CLI_HOME` when set) or
+ * `<DIR>/.gemini/settings.json`; Copilot CLI `~/.copilot/settings.json` (`$COPILOT_HOME/settings.json` when
+ * set) or `<DIR>/.github/hooks/mind-hooks.json`. Everything else in the file is preserved; the write is atomic.
+ * Installing refuses (exit 1, nothing written) a launcher the host could not start — neither an executable
+ * absolute path nor on PATH — unless `--force`: a missing program fails every hook call, and Gemini CLI and
+ * Copilot CLI then block every tool call. Uninstalling deletes a file left holding nothing, and then the
+ * folders install made for it if they are left empty.
  * @module
  */
 import { type ParsedArgs, UsageError } from "../util/args.ts";
 import { absolute, dirname, join, normalizeKeyPath } from "../util/paths.ts";
 import { writeFileAtomic } from "../util/atomic_file.ts";
-import { type Host, HOST_NAMES, HOSTS } from "../adapter/hosts.ts";
+import { ADAPTERS, type Host, HOST_NAMES, HOSTS } from "../adapter/hosts.ts";
 import { delegatingCommand, planEdit, SettingsError } from "../adapter/settings.ts";
 import { unifiedDiff } from "../util/line_diff.ts";
+import type { InstallScope } from "../adapter/host.ts";
+import type { EventName } from "../events/names.ts";
+import { EVENTS } from "../events/registry.ts";
 import { findLauncher } from "../util/launcher.ts";
 import { writeStdout } from "../util/stdio.ts";
 import { sanitize, terminalLines } from "../util/terminal_text.ts";
 
 /** Usage text of the command. */
-export const INSTALL_HELP = `mind-hooks install claude|codex [--user | --project DIR | --local] [--uninstall]
-                   [--dry-run] [--command LAUNCHER] [--force]
+export const INSTALL_HELP = `mind-hooks install ${HOSTS.join("|")} [--user | --project DIR | --local]
+                   [--uninstall] [--dry-run] [--command LAUNCHER] [--force]
 
 Registers one hook entry per event that the host supports, each running
-"LAUNCHER dispatch --protocol claude|codex", in the host's own settings:
+"LAUNCHER dispatch --protocol HOST", in the host's own settings:
   claude --user               $CLAUDE_CONFIG_DIR/settings.json, else ~/.claude/settings.json
   claude --project DIR        DIR/.claude/settings.json
   claude --local [--project DIR]  DIR/.claude/settings.local.json (DIR: the current directory)
   codex --user                $CODEX_HOME/hooks.json, else ~/.codex/hooks.json
   codex --project DIR         DIR/.codex/hooks.json
+  gemini --user               ~/.gemini/settings.json ($GEMINI_CLI_HOME for ~ when set)
+  gemini --project DIR        DIR/.gemini/settings.json
+  copilot --user              $COPILOT_HOME/settings.json, else ~/.copilot/settings.json
+  copilot --project DIR       DIR/.github/hooks/mind-hooks.json
 Everything else in the file is kept (comments included). Running it again changes nothing.
-Uninstalling deletes a file left holding nothing, and its .claude/.codex folder if left empty.
+Gemini CLI's PreCompress (before every model request) is not registered.
+Uninstalling deletes a file left holding nothing, and its folders if left empty.
 
   --user          the user's settings (the default)
   --project DIR   a project's settings (DIR must exist)
@@ -44,25 +57,22 @@ Uninstalling deletes a file left holding nothing, and its .claude/.codex folder 
                   an executable absolute path or on PATH, else nothing is written
   --force         register CMD even though it is neither`;
 
+const clean = (p: string) => normalizeKeyPath(p, Deno.build.os === "windows" ? "windows" : "posix");
+
 /** Where `host` reads the hooks file that `install` edits (`project` already absolute and clean). */
 export function settingsPath(
   host: Host,
-  scope: { project?: string; local?: boolean },
+  scope: InstallScope,
   env: Record<string, string | undefined>,
   cwd: string,
 ): string {
-  const clean = (p: string) => normalizeKeyPath(p, Deno.build.os === "windows" ? "windows" : "posix");
-  if (scope.project !== undefined) {
-    const file = host === "codex" ? "hooks.json" : scope.local ? "settings.local.json" : "settings.json";
-    return clean(join(absolute(scope.project, cwd), host === "claude" ? ".claude" : ".codex", file));
-  }
-  const home = env.HOME ?? env.USERPROFILE ?? cwd;
-  if (host === "claude") {
-    return clean(
-      join(env.CLAUDE_CONFIG_DIR ? absolute(env.CLAUDE_CONFIG_DIR, cwd) : join(home, ".claude"), "settings.json"),
-    );
-  }
-  return clean(join(env.CODEX_HOME ? absolute(env.CODEX_HOME, cwd) : join(home, ".codex"), "hooks.json"));
+  const spec = ADAPTERS[host].install;
+  return clean(join(spec.folder(scope, env, cwd).path, spec.file(scope)));
+}
+
+/** The host's own names of `events` (Gemini CLI's BeforeTool for PreToolUse…), for messages. */
+function hostNames(host: Host, events: readonly EventName[]): string {
+  return events.map((e) => EVENTS[e].hosts[host]?.event ?? e).join(", ");
 }
 
 /** The project directory as the user gave it, made absolute and real (so the printed paths are clean). */
@@ -97,24 +107,6 @@ async function writeAtomic(path: string, text: string): Promise<void> {
   await writeFileAtomic(path, text);
 }
 
-function trustAdvice(host: Host, path: string, project: boolean, launcher: string): string[] {
-  const cmd = delegatingCommand(host, launcher);
-  if (host === "codex") {
-    return [
-      `Codex runs these entries only after you trust them: start codex, open /hooks, and trust the entries`,
-      `from ${path} whose command is "${cmd}".`,
-      ...(project ? [`Codex loads a project's .codex/ hooks only when that project is trusted in Codex.`] : []),
-      `(For one-off automation that already vetted them: codex exec --dangerously-bypass-hook-trust.)`,
-      `mind hooks still need their own trust: run mind-hooks review.`,
-    ];
-  }
-  return [
-    `Claude Code reads hooks when a session starts: restart running sessions (/hooks lists them).`,
-    ...(project ? [`Claude Code asks to trust a project folder before running its hooks.`] : []),
-    `mind hooks still need their own trust: run mind-hooks review.`,
-  ];
-}
-
 /** Runs the command; returns the exit code. */
 export async function installCommand({ options, positionals }: ParsedArgs): Promise<number> {
   if (options.help) {
@@ -122,14 +114,19 @@ export async function installCommand({ options, positionals }: ParsedArgs): Prom
     return 0;
   }
   if (positionals.length !== 1 || !(HOSTS as readonly string[]).includes(positionals[0])) {
-    throw new UsageError(`install needs one host: claude or codex (see mind-hooks install --help)`);
+    throw new UsageError(
+      `install needs one host: ${HOSTS.slice(0, -1).join(", ")} or ${HOSTS.at(-1)} (see mind-hooks install --help)`,
+    );
   }
   const host = positionals[0] as Host;
+  const spec = ADAPTERS[host].install;
   const local = options.local === true;
   if (options.user && options.project !== undefined) throw new UsageError(`--user and --project exclude each other`);
   if (options.user && local) throw new UsageError(`--user and --local exclude each other`);
-  if (local && host !== "claude") {
-    throw new UsageError(`--local is for claude (.claude/settings.local.json); Codex has no local settings file`);
+  if (local && !spec.local) {
+    throw new UsageError(
+      `--local is for claude (.claude/settings.local.json); ${HOST_NAMES[host]} has no local settings file`,
+    );
   }
   const launcher = (options.command as string | undefined) ?? "mind-hooks";
   if (launcher.trim() === "") throw new UsageError(`--command needs a non-empty launcher`);
@@ -138,7 +135,8 @@ export async function installCommand({ options, positionals }: ParsedArgs): Prom
   const env = Deno.env.toObject();
   const given = (options.project as string | undefined) ?? (local ? "." : undefined);
   const project = given === undefined ? undefined : await projectDir(given, cwd);
-  const path = settingsPath(host, { project, local }, env, cwd);
+  const scope: InstallScope = { project, local };
+  const path = settingsPath(host, scope, env, cwd);
   const name = HOST_NAMES[host];
 
   if (!uninstall && options.force !== true) {
@@ -155,7 +153,7 @@ export async function installCommand({ options, positionals }: ParsedArgs): Prom
   const before = await readIfExists(path);
   let plan;
   try {
-    plan = planEdit(host, before, { launcher, uninstall, file: path });
+    plan = planEdit(host, before, { launcher, uninstall, file: path, scope });
   } catch (e) {
     if (e instanceof SettingsError) throw new UsageError(e.message);
     throw e;
@@ -190,26 +188,47 @@ export async function installCommand({ options, positionals }: ParsedArgs): Prom
   }
   if (after === null) {
     await Deno.remove(path);
-    const folder = dirname(path);
-    let folderRemoved = false;
-    // Only an empty .claude/.codex folder, never a folder the user named in CLAUDE_CONFIG_DIR/CODEX_HOME.
-    if (project !== undefined || !(host === "claude" ? env.CLAUDE_CONFIG_DIR : env.CODEX_HOME)) {
-      folderRemoved = await Deno.remove(folder).then(() => true, () => false);
-    }
+    const removed = await removeEmptyFolders(path, spec.folder(scope, env, cwd));
     console.log(sanitize(
-      `${path}: removed the mind-hooks entries (${plan.events.join(", ")}); the file held nothing else and was ` +
-        `deleted${folderRemoved ? `, and so was the empty folder ${folder}` : ""}`,
+      `${path}: removed the mind-hooks entries (${hostNames(host, plan.events)}); the file held nothing else and was ` +
+        `deleted${
+          removed.length === 1
+            ? `, and so was the empty folder ${removed[0]}`
+            : removed.length > 1
+            ? `, and so were the empty folders ${removed.join(", ")}`
+            : ""
+        }`,
     ));
     return 0;
   }
   await writeAtomic(path, after);
   if (uninstall) {
-    console.log(sanitize(`${path}: removed the mind-hooks entries (${plan.events.join(", ")})`));
+    console.log(sanitize(`${path}: removed the mind-hooks entries (${hostNames(host, plan.events)})`));
     return 0;
   }
   console.log(
-    sanitize(`${path}: ${name} now delegates ${plan.events.join(", ")} to "${delegatingCommand(host, launcher)}"`),
+    sanitize(
+      `${path}: ${name} now delegates ${hostNames(host, plan.events)} to "${delegatingCommand(host, launcher)}"`,
+    ),
   );
-  for (const line of trustAdvice(host, path, project !== undefined, launcher)) console.log(sanitize(line));
+  for (const line of spec.advice(path, project !== undefined, delegatingCommand(host, launcher))) {
+    console.log(sanitize(line));
+  }
   return 0;
+}
+
+/**
+ * Removes the folders between the deleted `file` and the host's folder (that one included) while they are
+ * empty — never a folder the user named (CLAUDE_CONFIG_DIR, CODEX_HOME, COPILOT_HOME). Returns those removed.
+ */
+async function removeEmptyFolders(file: string, folder: { path: string; named: boolean }): Promise<string[]> {
+  const top = clean(folder.path);
+  const removed: string[] = [];
+  for (let dir = clean(dirname(file)); dir.startsWith(top); dir = clean(dirname(dir))) {
+    if (dir === top && folder.named) break;
+    if (!await Deno.remove(dir).then(() => true, () => false)) break;
+    removed.push(dir);
+    if (dir === top) break;
+  }
+  return removed;
 }

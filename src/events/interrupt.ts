@@ -23,7 +23,7 @@ export const interrupt: EventModule = {
   subagentTranscript: true,
   coverage: "client",
   control: "none",
-  hosts: { claude: null, codex: { event: "Interrupt" } },
+  hosts: { claude: null, codex: { event: "Interrupt" }, gemini: null, copilot: null },
   hostPlaceholders: {},
   schemas: (z) => ({
     input: z.strictObject({

@@ -9,12 +9,12 @@
 import type { EventModule, HandlerEffect } from "./types.ts";
 import { NO_DECISION } from "./types.ts";
 import {
-  bothHosts,
   checkEventName,
   commonInput,
   commonOutput,
   done,
   fail,
+  hostMappings,
   informational,
   objectField,
   rejectUnsupportedCommon,
@@ -42,7 +42,7 @@ export const permissionRequest: EventModule = {
   subagentTranscript: true,
   coverage: "approval",
   control: "permission-request",
-  hosts: bothHosts("PermissionRequest"),
+  hosts: hostMappings("PermissionRequest", { gemini: null, copilot: "permissionRequest" }),
   hostPlaceholders: { tool_input: {} },
   schemas: (z) => ({
     input: z.strictObject({

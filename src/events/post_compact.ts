@@ -7,10 +7,10 @@
 import type { EventModule } from "./types.ts";
 import {
   aggregateStopOnly,
-  bothHosts,
   commonInput,
   commonOutput,
   done,
+  hostMappings,
   informational,
   STANDARD_TIMEOUT,
   stopEffect,
@@ -32,7 +32,7 @@ export const postCompact: EventModule = {
   subagentTranscript: true,
   coverage: "client",
   control: "none",
-  hosts: bothHosts("PostCompact"),
+  hosts: hostMappings("PostCompact", { gemini: null, copilot: null }),
   hostPlaceholders: { trigger: "auto" },
   schemas: (z) => ({
     input: z.strictObject({

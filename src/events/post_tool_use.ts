@@ -10,12 +10,12 @@
 import type { EventModule, HandlerEffect } from "./types.ts";
 import { NO_DECISION } from "./types.ts";
 import {
-  bothHosts,
   checkEventName,
   commonInput,
   contextOutput,
   done,
   fail,
+  hostMappings,
   informational,
   joinFeedback,
   STANDARD_TIMEOUT,
@@ -43,7 +43,7 @@ export const postToolUse: EventModule = {
   subagentTranscript: true,
   coverage: "tool",
   control: "block",
-  hosts: bothHosts("PostToolUse"),
+  hosts: hostMappings("PostToolUse", { gemini: "AfterTool", copilot: "PostToolUse" }),
   hostPlaceholders: { tool_input: {}, tool_use_id: HOST_UNKNOWN, tool_response: null },
   schemas: (z) => ({
     input: z.strictObject({

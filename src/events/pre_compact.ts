@@ -6,10 +6,10 @@
 import type { EventModule } from "./types.ts";
 import {
   aggregateStopOnly,
-  bothHosts,
   commonInput,
   commonOutput,
   done,
+  hostMappings,
   informational,
   STANDARD_TIMEOUT,
   stopEffect,
@@ -31,7 +31,7 @@ export const preCompact: EventModule = {
   subagentTranscript: true,
   coverage: "client",
   control: "none",
-  hosts: bothHosts("PreCompact"),
+  hosts: hostMappings("PreCompact", { gemini: "PreCompress", copilot: "PreCompact" }),
   hostPlaceholders: { trigger: "auto" },
   schemas: (z) => ({
     input: z.strictObject({

@@ -10,12 +10,12 @@
 import type { EventModule, HandlerEffect } from "./types.ts";
 import { NO_DECISION } from "./types.ts";
 import {
-  bothHosts,
   checkEventName,
   commonInput,
   commonOutput,
   done,
   fail,
+  hostMappings,
   informational,
   objectField,
   rejectUnsupportedCommon,
@@ -41,7 +41,7 @@ export const preToolUse: EventModule = {
   subagentTranscript: true,
   coverage: "tool",
   control: "tool-permission",
-  hosts: bothHosts("PreToolUse"),
+  hosts: hostMappings("PreToolUse", { gemini: "BeforeTool", copilot: "PreToolUse" }),
   hostPlaceholders: { tool_input: {}, tool_use_id: HOST_UNKNOWN },
   schemas: (z) => ({
     input: z.strictObject({

@@ -6,7 +6,7 @@
  */
 import type { EventModule } from "./types.ts";
 import { NO_DECISION } from "./types.ts";
-import { bothHosts, commonInput, commonOutput, done, informational } from "./common.ts";
+import { commonInput, commonOutput, done, hostMappings, informational } from "./common.ts";
 
 /** The SessionEnd event. */
 export const sessionEnd: EventModule = {
@@ -24,7 +24,7 @@ export const sessionEnd: EventModule = {
   subagentTranscript: true,
   coverage: "client",
   control: "none",
-  hosts: bothHosts("SessionEnd"),
+  hosts: hostMappings("SessionEnd", { gemini: "SessionEnd", copilot: "SessionEnd" }),
   hostPlaceholders: { reason: "other" },
   schemas: (z) => ({
     input: z.strictObject({

@@ -7,13 +7,13 @@
 import type { EventModule } from "./types.ts";
 import {
   aggregateStopOnly,
-  bothHosts,
   checkEventName,
   commonInput,
   commonOutput,
   contextOutput,
   done,
   fail,
+  hostMappings,
   informational,
   PERMISSION_MODES,
   STANDARD_TIMEOUT,
@@ -36,7 +36,7 @@ export const sessionStart: EventModule = {
   subagentTranscript: true,
   coverage: "client",
   control: "none",
-  hosts: bothHosts("SessionStart"),
+  hosts: hostMappings("SessionStart", { gemini: "SessionStart", copilot: "SessionStart" }),
   hostPlaceholders: { source: "startup" },
   schemas: (z) => ({
     input: z.strictObject({

@@ -8,9 +8,9 @@
 import type { EventModule } from "./types.ts";
 import {
   aggregateStopLike,
-  bothHosts,
   commonInput,
   commonOutput,
+  hostMappings,
   interpretStopLike,
   PERMISSION_MODES,
   STANDARD_TIMEOUT,
@@ -32,7 +32,7 @@ export const stop: EventModule = {
   subagentTranscript: true,
   coverage: "client",
   control: "continuation",
-  hosts: bothHosts("Stop"),
+  hosts: hostMappings("Stop", { gemini: "AfterAgent", copilot: "Stop" }),
   hostPlaceholders: { stop_hook_active: false, last_assistant_message: null },
   schemas: (z) => ({
     input: z.strictObject({

@@ -7,13 +7,13 @@
 import type { EventModule } from "./types.ts";
 import { NO_DECISION } from "./types.ts";
 import {
-  bothHosts,
   checkEventName,
   commonInput,
   commonOutput,
   contextOutput,
   done,
   fail,
+  hostMappings,
   informational,
   PERMISSION_MODES,
   STANDARD_TIMEOUT,
@@ -36,7 +36,7 @@ export const subagentStart: EventModule = {
   subagentTranscript: false,
   coverage: "client",
   control: "none",
-  hosts: bothHosts("SubagentStart"),
+  hosts: hostMappings("SubagentStart", { gemini: null, copilot: "SubagentStart" }),
   hostPlaceholders: { agent_id: HOST_UNKNOWN, agent_type: HOST_UNKNOWN },
   schemas: (z) => ({
     input: z.strictObject({

@@ -6,9 +6,9 @@
 import type { EventModule } from "./types.ts";
 import {
   aggregateStopLike,
-  bothHosts,
   commonInput,
   commonOutput,
+  hostMappings,
   interpretStopLike,
   PERMISSION_MODES,
   STANDARD_TIMEOUT,
@@ -31,7 +31,7 @@ export const subagentStop: EventModule = {
   subagentTranscript: false,
   coverage: "client",
   control: "continuation",
-  hosts: bothHosts("SubagentStop"),
+  hosts: hostMappings("SubagentStop", { gemini: null, copilot: "SubagentStop" }),
   hostPlaceholders: {
     agent_id: HOST_UNKNOWN,
     agent_type: HOST_UNKNOWN,

@@ -111,7 +111,7 @@ export type CoverageKind = "tool" | "approval" | "client";
 export type ControlKind = "tool-permission" | "permission-request" | "block" | "continuation" | "none";
 
 /** The agent hosts whose own hook protocol mind-hooks speaks (adapter mode). */
-export const HOST_NAMES = ["claude", "codex"] as const;
+export const HOST_NAMES = ["claude", "codex", "gemini", "copilot"] as const;
 /** One agent host. */
 export type HostName = typeof HOST_NAMES[number];
 

@@ -9,13 +9,13 @@ import { NO_DECISION } from "./types.ts";
 import {
   aggregateStopOnly,
   blockDecision,
-  bothHosts,
   checkEventName,
   commonInput,
   commonOutput,
   contextOutput,
   done,
   fail,
+  hostMappings,
   informational,
   PERMISSION_MODES,
   STANDARD_TIMEOUT,
@@ -38,7 +38,7 @@ export const userPromptSubmit: EventModule = {
   subagentTranscript: true,
   coverage: "client",
   control: "block",
-  hosts: bothHosts("UserPromptSubmit"),
+  hosts: hostMappings("UserPromptSubmit", { gemini: "BeforeAgent", copilot: "UserPromptSubmit" }),
   hostPlaceholders: { prompt: "" },
   schemas: (z) => ({
     input: z.strictObject({

@@ -15,6 +15,7 @@ import { absolute, atomicTempPath, join, searchDirs } from "../util/paths.ts";
 import type { ParsedArgs } from "../util/args.ts";
 import { fromCliValues, resolveSettings } from "../engine/settings.ts";
 import { launcherCandidates, launcherProgram } from "../util/launcher.ts";
+import { HOST_NAMES, type HostName } from "../events/types.ts";
 
 /** One permission of the plan: `true` = unrestricted, `false` = none, a list = only those. */
 export type Grant = boolean | string[];
@@ -253,16 +254,20 @@ export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
     // --local without --project means the working directory, as for install itself.
     const proj = text("project") ?? (options.local ? "." : undefined);
     const dirs: string[] = [];
-    for (const h of host === "claude" || host === "codex" ? [host] : ["claude", "codex"]) {
-      const sub = h === "claude" ? ".claude" : ".codex";
+    // Each host's own folder (src/adapter/<host>.ts), which install writes into, creates and may remove;
+    // loaded only here, so that no other command pays for the adapters.
+    const { ADAPTERS } = await import("../adapter/hosts.ts");
+    for (const h of (HOST_NAMES as readonly string[]).includes(host) ? [host as HostName] : HOST_NAMES) {
+      const spec = ADAPTERS[h].install;
       if (proj !== undefined) {
         // install resolves the project's real path (and says so when it is missing) before it names the file.
         const dir = absolute(proj, cwd);
         await add(reads, dir);
-        dirs.push(join(dir, sub), join((await real(dir)) ?? dir, sub));
+        for (const base of [dir, (await real(dir)) ?? dir]) {
+          dirs.push(spec.folder({ project: base }, input.env, cwd).path);
+        }
       } else {
-        const envDir = h === "claude" ? input.env.CLAUDE_CONFIG_DIR : input.env.CODEX_HOME;
-        dirs.push(envDir ? absolute(envDir, cwd) : join(input.env.HOME ?? input.env.USERPROFILE ?? cwd, sub));
+        dirs.push(spec.folder({}, input.env, cwd).path);
       }
     }
     for (const d of dirs) {

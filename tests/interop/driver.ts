@@ -16,6 +16,14 @@ export type DriverSpec = {
   files: Record<string, string>;
   command: string;
   finalText: string;
+  /** Number each final text (see MockScript). */
+  numbered?: boolean;
+  /** Another tool call instead of the shell call (see MockScript). */
+  tool?: { name: string; args: Record<string, unknown> };
+  /** Tool calls before the final text (see MockScript). */
+  toolTurns?: number;
+  /** When set, the host runs under `strace -f`, its connect/sendto calls written to this file. */
+  strace?: { bin: string; out: string };
   report: string;
   timeoutMs: number;
 };
@@ -32,15 +40,24 @@ export type DriverReport = {
 
 if (import.meta.main) {
   const spec: DriverSpec = JSON.parse(await Deno.readTextFile(Deno.args[0]));
-  const mock = startMockModel({ command: spec.command, finalText: spec.finalText });
+  const mock = startMockModel({
+    command: spec.command,
+    finalText: spec.finalText,
+    numbered: spec.numbered,
+    tool: spec.tool,
+    toolTurns: spec.toolTurns,
+  });
   const sub = (s: string) => s.replaceAll("{{ORIGIN}}", mock.origin);
   for (const [path, text] of Object.entries(spec.files)) await Deno.writeTextFile(path, sub(text));
   const env = Object.fromEntries(Object.entries(spec.env).map(([k, v]) => [k, sub(v)]));
   const t0 = performance.now();
   let report: DriverReport;
   try {
-    const out = await new Deno.Command(spec.bin, {
-      args: spec.args,
+    const [bin, args] = spec.strace
+      ? [spec.strace.bin, ["-f", "-qq", "-e", "trace=connect,sendto", "-o", spec.strace.out, spec.bin, ...spec.args]]
+      : [spec.bin, spec.args];
+    const out = await new Deno.Command(bin, {
+      args,
       cwd: spec.cwd,
       env,
       clearEnv: true,

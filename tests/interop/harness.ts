@@ -1,8 +1,8 @@
 /**
- * Shared set-up for driving the real Claude Code and Codex CLIs (interop tests and bench/adapter_bench.ts):
- * installs the npm packages into `.tmp/interop/pkgs/`, lays out a temp HOME per run (host config dir, mind
- * home, work dir), registers hooks, and runs driver.ts inside a loopback-only network namespace (when the
- * machine allows one) so that nothing can leave 127.0.0.1.
+ * Shared set-up for driving the real Claude Code, Codex, Gemini CLI and Copilot CLI (interop tests and
+ * bench/adapter_bench.ts): installs the npm packages into `.tmp/interop/pkgs/`, lays out a temp HOME per run
+ * (host config dir, mind home, work dir), registers hooks, and runs driver.ts inside a loopback-only network
+ * namespace (when the machine allows one) so that nothing can leave 127.0.0.1.
  * @module
  */
 import { fileURLToPath } from "node:url";
@@ -14,10 +14,18 @@ export const REPO: string = fileURLToPath(new URL("../../", import.meta.url)).re
 export const PKG_DIR = `${REPO}/.tmp/interop/pkgs`;
 const DRIVER = `${REPO}/tests/interop/driver.ts`;
 
-/** The package specs installed (overridable, e.g. to try a newer release). */
-export const PACKAGES: Record<"claude" | "codex", string> = {
+/** A host CLI the interop tests drive. */
+export type InteropHost = "claude" | "codex" | "gemini" | "copilot";
+
+/**
+ * The package specs installed (overridable, e.g. to try a newer release). Gemini CLI and Copilot CLI are
+ * pinned exactly: their hook protocols were measured on these releases.
+ */
+export const PACKAGES: Record<InteropHost, string> = {
   claude: Deno.env.get("MIND_INTEROP_CLAUDE_PKG") ?? "@anthropic-ai/claude-code@^2.1.197",
   codex: Deno.env.get("MIND_INTEROP_CODEX_PKG") ?? "@openai/codex@^0.171.0",
+  gemini: Deno.env.get("MIND_INTEROP_GEMINI_PKG") ?? "@google/gemini-cli@0.61.0",
+  copilot: Deno.env.get("MIND_INTEROP_COPILOT_PKG") ?? "@github/copilot@1.0.102",
 };
 
 /** The CLI entry the tests run: main.ts, or MIND_HOOKS_TEST_MAIN when set. */
@@ -34,8 +42,13 @@ export function launcher(): string {
     .join(" ");
 }
 
-/** Paths of the two host binaries once installed. */
-export const BIN = { claude: `${PKG_DIR}/node_modules/.bin/claude`, codex: `${PKG_DIR}/node_modules/.bin/codex` };
+/** Paths of the host binaries once installed. */
+export const BIN: Record<InteropHost, string> = {
+  claude: `${PKG_DIR}/node_modules/.bin/claude`,
+  codex: `${PKG_DIR}/node_modules/.bin/codex`,
+  gemini: `${PKG_DIR}/node_modules/.bin/gemini`,
+  copilot: `${PKG_DIR}/node_modules/.bin/copilot`,
+};
 
 async function exists(p: string): Promise<boolean> {
   try {
@@ -47,25 +60,23 @@ async function exists(p: string): Promise<boolean> {
 }
 
 /**
- * Installs both packages unless present. Returns null when ready, else the reason they cannot be had
- * (the caller skips with that reason printed).
+ * Installs the packages of `hosts` unless present, one host at a time (so that one unavailable package
+ * skips only its own host). Returns, per host, null when ready, else the reason it cannot be had (the
+ * caller skips that host's tests with the reason printed).
  */
-export async function ensurePackages(): Promise<string | null> {
-  if (await exists(BIN.claude) && await exists(BIN.codex)) return null;
+export async function ensurePackages(hosts: readonly InteropHost[]): Promise<Record<string, string | null>> {
+  const out: Record<string, string | null> = {};
+  for (const host of hosts) out[host] = await ensurePackage(host);
+  return out;
+}
+
+async function ensurePackage(host: InteropHost): Promise<string | null> {
+  if (await exists(BIN[host])) return null;
   await Deno.mkdir(PKG_DIR, { recursive: true });
   let out: Deno.CommandOutput;
   try {
     out = await new Deno.Command("npm", {
-      args: [
-        "install",
-        "--prefix",
-        PKG_DIR,
-        "--no-audit",
-        "--no-fund",
-        "--loglevel=error",
-        PACKAGES.claude,
-        PACKAGES.codex,
-      ],
+      args: ["install", "--prefix", PKG_DIR, "--no-audit", "--no-fund", "--loglevel=error", PACKAGES[host]],
       stdout: "piped",
       stderr: "piped",
       signal: AbortSignal.timeout(300_000),
@@ -75,11 +86,9 @@ export async function ensurePackages(): Promise<string | null> {
   }
   if (!out.success) {
     const err = new TextDecoder().decode(out.stderr).trim().split("\n").slice(-3).join(" | ");
-    return `npm install ${PACKAGES.claude} ${PACKAGES.codex} failed: ${err}`;
+    return `npm install ${PACKAGES[host]} failed: ${err}`;
   }
-  for (const bin of Object.values(BIN)) {
-    if (!await exists(bin)) return `npm install finished but ${bin} is missing`;
-  }
+  if (!await exists(BIN[host])) return `npm install ${PACKAGES[host]} finished but ${BIN[host]} is missing`;
   return null;
 }
 
@@ -112,8 +121,32 @@ export async function cli(args: string[], env: Record<string, string>, cwd = REP
 /** A laid-out run directory. */
 export type RunDirs = { root: string; home: string; mind: string; work: string; hostDir: string };
 
-/** Creates a fresh run directory under .tmp/interop/runs/ (not /tmp: Codex refuses helper files there). */
-export async function makeRunDirs(host: "claude" | "codex", label: string): Promise<RunDirs> {
+/** Each host's settings folder under HOME. */
+const HOST_DIR: Record<InteropHost, string> = {
+  claude: ".claude",
+  codex: ".codex",
+  gemini: ".gemini",
+  copilot: ".copilot",
+};
+
+/**
+ * Gemini CLI's user settings for an offline run: API-key auth against the mock (else the auth type derived
+ * from GOOGLE_GEMINI_BASE_URL is refused), a pinned model (else a router request first), and telemetry,
+ * usage statistics and auto-update off. `install gemini` then adds its hooks to this file.
+ */
+export const GEMINI_SETTINGS = {
+  security: { auth: { selectedType: "gemini-api-key" } },
+  model: { name: "gemini-2.5-flash" },
+  privacy: { usageStatisticsEnabled: false },
+  general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
+  telemetry: { enabled: false },
+};
+
+/**
+ * Creates a fresh run directory under .tmp/interop/runs/ (not /tmp: Codex refuses helper files there),
+ * with the host's own settings a run needs before `install` adds its entries.
+ */
+export async function makeRunDirs(host: InteropHost, label: string): Promise<RunDirs> {
   const base = `${REPO}/.tmp/interop/runs`;
   await Deno.mkdir(base, { recursive: true });
   const root = await Deno.makeTempDir({ dir: base, prefix: `${host}-${label}-` });
@@ -122,14 +155,17 @@ export async function makeRunDirs(host: "claude" | "codex", label: string): Prom
     home: `${root}/home`,
     mind: `${root}/mind`,
     work: `${root}/work`,
-    hostDir: host === "claude" ? `${root}/home/.claude` : `${root}/home/.codex`,
+    hostDir: `${root}/home/${HOST_DIR[host]}`,
   };
   for (const d of [dirs.home, dirs.mind, dirs.work, dirs.hostDir]) await Deno.mkdir(d, { recursive: true });
+  if (host === "gemini") {
+    await Deno.writeTextFile(`${dirs.hostDir}/settings.json`, JSON.stringify(GEMINI_SETTINGS, null, 2) + "\n");
+  }
   return dirs;
 }
 
 /** The environment a host runs with: nothing of ours leaks in, every optional network feature is off. */
-export function hostEnv(host: "claude" | "codex", dirs: RunDirs): Record<string, string> {
+export function hostEnv(host: InteropHost, dirs: RunDirs): Record<string, string> {
   const common = {
     PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
     HOME: dirs.home,
@@ -150,6 +186,34 @@ export function hostEnv(host: "claude" | "codex", dirs: RunDirs): Record<string,
       DISABLE_ERROR_REPORTING: "1",
       DISABLE_AUTOUPDATER: "1",
       DISABLE_BUG_COMMAND: "1",
+    };
+  }
+  if (host === "gemini") {
+    return {
+      ...common,
+      TERM: "dumb",
+      NO_COLOR: "1",
+      GEMINI_API_KEY: "dummy-key",
+      // Plain http is accepted for a loopback base URL only.
+      GOOGLE_GEMINI_BASE_URL: "{{ORIGIN}}",
+      // Else the CLI re-executes itself in a child Node with a larger heap.
+      GEMINI_CLI_NO_RELAUNCH: "true",
+    };
+  }
+  if (host === "copilot") {
+    return {
+      ...common,
+      TERM: "dumb",
+      NO_COLOR: "1",
+      // "Skips all network access: GitHub authentication, telemetry, web tools, GitHub MCP server, auto-update".
+      COPILOT_OFFLINE: "true",
+      COPILOT_AUTO_UPDATE: "false",
+      // BYOK: an OpenAI Chat Completions provider (the mock), no GitHub login.
+      COPILOT_PROVIDER_BASE_URL: "{{ORIGIN}}/v1",
+      COPILOT_PROVIDER_API_KEY: "dummy-key",
+      COPILOT_MODEL: "gpt-5.4",
+      // The CLI unpacks its ~240 MB runtime into the cache on first start: share it between runs.
+      XDG_CACHE_HOME: `${REPO}/.tmp/interop/cache`,
     };
   }
   return { ...common, CODEX_HOME: dirs.hostDir, MOCK_API_KEY: "dummy-key" };
@@ -191,7 +255,7 @@ enabled = false
 }
 
 /** The host command line for one non-interactive prompt. */
-export function hostArgs(host: "claude" | "codex", prompt: string, extra: string[] = []): string[] {
+export function hostArgs(host: InteropHost, prompt: string, extra: string[] = []): string[] {
   if (host === "claude") {
     // Claude Code refuses --dangerously-skip-permissions as root; acceptEdits + an allowed Bash does the job.
     return [
@@ -209,23 +273,49 @@ export function hostArgs(host: "claude" | "codex", prompt: string, extra: string
       ...extra,
     ];
   }
+  if (host === "gemini") {
+    // --skip-trust: headless in an untrusted folder exits 55; user-level hooks run with it.
+    return ["-p", prompt, "--output-format", "json", "--approval-mode", "yolo", "--skip-trust", ...extra];
+  }
+  if (host === "copilot") {
+    return ["-p", prompt, "--output-format", "json", "--no-auto-update", "--allow-all-tools", ...extra];
+  }
   return ["exec", "--skip-git-repo-check", ...extra, prompt];
 }
 
+/** Options of one host run. */
+export type RunOptions = {
+  command: string;
+  finalText: string;
+  prompt: string;
+  extraArgs?: string[];
+  timeoutMs?: number;
+  /** Number each final text (Gemini CLI ends a turn that repeats itself word for word). */
+  numbered?: boolean;
+  /** Another tool call than the shell call. */
+  tool?: { name: string; args: Record<string, unknown> };
+  /** Tool calls before the final text (`{n}` in `command` numbers them). */
+  toolTurns?: number;
+  /** Run the host under strace, recording its connect/sendto calls in this file. */
+  straceOut?: string;
+  /** Extra environment of the host. */
+  env?: Record<string, string>;
+};
+
 /** Runs the host once through driver.ts (isolated when possible); returns the report. */
-export async function runHost(
-  host: "claude" | "codex",
-  dirs: RunDirs,
-  opts: { command: string; finalText: string; prompt: string; extraArgs?: string[]; timeoutMs?: number },
-): Promise<DriverReport> {
+export async function runHost(host: InteropHost, dirs: RunDirs, opts: RunOptions): Promise<DriverReport> {
   const spec: DriverSpec = {
     bin: BIN[host],
     args: hostArgs(host, opts.prompt, opts.extraArgs),
     cwd: dirs.work,
-    env: hostEnv(host, dirs),
+    env: { ...hostEnv(host, dirs), ...opts.env },
     files: host === "codex" ? { [`${dirs.hostDir}/config.toml`]: codexConfig() } : {},
     command: opts.command,
     finalText: opts.finalText,
+    numbered: opts.numbered,
+    tool: opts.tool,
+    toolTurns: opts.toolTurns,
+    strace: opts.straceOut ? { bin: await which("strace"), out: opts.straceOut } : undefined,
     report: `${dirs.root}/report.json`,
     timeoutMs: opts.timeoutMs ?? 90_000,
   };
@@ -246,4 +336,12 @@ export async function runHost(
   } catch {
     throw new Error(`driver failed (exit ${out.code}): ${new TextDecoder().decode(out.stderr).slice(0, 2000)}`);
   }
+}
+
+/** The absolute path of `program` on PATH (the driver runs the host with a cleared environment). */
+async function which(program: string): Promise<string> {
+  const out = await new Deno.Command("sh", { args: ["-c", `command -v ${program}`], stdout: "piped" }).output();
+  const path = new TextDecoder().decode(out.stdout).trim();
+  if (!out.success || path === "") throw new Error(`${program} is not on PATH`);
+  return path;
 }

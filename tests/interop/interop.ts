@@ -28,7 +28,8 @@ const HOOKS = `${REPO}/fixtures/adapter/hooks`;
 const TOOL_COMMAND = "echo hello-from-tool > ran.txt";
 const FINAL = "ALL DONE";
 
-const skipReason = await ensurePackages();
+const skipReasons = await ensurePackages(["claude", "codex"]);
+const skipReason = skipReasons.claude ?? skipReasons.codex;
 // Each test run starts from clean run directories (a failed run's are kept until the next run, for reading).
 await Deno.remove(`${REPO}/.tmp/interop/runs`, { recursive: true }).catch(() => {});
 if (skipReason) console.log(`interop tests skipped: ${skipReason}`);

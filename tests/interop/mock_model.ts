@@ -1,10 +1,12 @@
 /**
  * A scripted mock model server for the interop tests: it speaks just enough of the Anthropic Messages API
- * (streaming and not) for Claude Code and of the OpenAI Responses API (streaming) for Codex.
+ * (streaming and not) for Claude Code, of the OpenAI Responses API (streaming) for Codex, of the Gemini API
+ * (`:streamGenerateContent`, `:generateContent`) for Gemini CLI and of the OpenAI Chat Completions API
+ * (streaming and not) for Copilot CLI's BYOK mode.
  *
- * Script: a request that offers tools and carries no tool result yet is answered with one shell tool call
- * (`command`); every other request is answered with a final text. Every request body is recorded, so a
- * test can assert what the model received after the tool ran (or was denied).
+ * Script: a request that offers the shell tool and carries fewer tool results than `toolTurns` (default 1)
+ * is answered with one shell tool call (`command`); every other request is answered with a final text. Every request body is
+ * recorded, so a test can assert what the model received after the tool ran (or was denied).
  * @module
  */
 
@@ -27,7 +29,21 @@ export type MockScript = {
   command: string;
   /** The final text. */
   finalText: string;
+  /** Each final text gets its own number (`finalText #n`): Gemini CLI stops a turn that repeats itself. */
+  numbered?: boolean;
+  /** Another tool call instead of the shell call (the host's own tool name and arguments). */
+  tool?: { name: string; args: Record<string, unknown> };
+  /**
+   * How many tool calls the model makes, one per answer, before its final text (default 1); `{n}` in
+   * `command` becomes the call's number (Gemini CLI stops a turn that repeats a tool call).
+   */
+  toolTurns?: number;
 };
+
+/** The shell command of call `done + 1`, and whether the model still wants one after `done` results. */
+function nextCall(script: MockScript, done: number): { want: boolean; command: string } {
+  return { want: done < (script.toolTurns ?? 1), command: script.command.replaceAll("{n}", String(done + 1)) };
+}
 
 const SHELL_TOOL_ARGS: Record<string, (cmd: string) => Record<string, unknown>> = {
   // Codex offers one of these depending on the model family; each takes the command its own way.
@@ -55,7 +71,14 @@ export function startMockModel(script: MockScript): MockModel {
     if (url.pathname.endsWith("/messages/count_tokens")) return Response.json({ input_tokens: 10 });
     if (url.pathname.endsWith("/messages")) return anthropic(body, script, seq);
     if (url.pathname.endsWith("/responses")) return openai(body, script, seq);
-    if (url.pathname.endsWith("/models")) return Response.json({ data: [], models: [] });
+    if (url.pathname.endsWith("/chat/completions")) return chat(body, script, seq);
+    if (url.pathname.endsWith(":countTokens")) return Response.json({ totalTokens: 10 });
+    if (/:(stream)?generateContent$/i.test(url.pathname)) {
+      return gemini(body, script, seq, url.pathname.endsWith(":streamGenerateContent"));
+    }
+    if (url.pathname.endsWith("/models")) {
+      return Response.json({ object: "list", data: [{ id: "gpt-5.4", object: "model" }], models: [] });
+    }
     return Response.json({}, { status: 404 });
   });
   const addr = server.addr as Deno.NetAddr;
@@ -72,22 +95,22 @@ function sse(events: [string | null, unknown][]): Response {
   return new Response(text, { headers: { "content-type": "text/event-stream" } });
 }
 
-/** True when an Anthropic request's messages already hold a tool_result. */
-function anthropicHasToolResult(body: Record<string, unknown>): boolean {
+/** How many tool_result blocks an Anthropic request's messages hold. */
+function anthropicToolResults(body: Record<string, unknown>): number {
   const messages = Array.isArray(body.messages) ? body.messages : [];
-  return messages.some((m) =>
-    Array.isArray(m?.content) && m.content.some((c: { type?: string }) => c?.type === "tool_result")
-  );
+  return messages.flatMap((m) => Array.isArray(m?.content) ? m.content : [])
+    .filter((c: { type?: string }) => c?.type === "tool_result").length;
 }
 
 function anthropic(body: Record<string, unknown>, script: MockScript, seq: number): Response {
   const tools = Array.isArray(body.tools) ? body.tools as { name?: string }[] : [];
-  const wantTool = tools.some((t) => t.name === "Bash") && !anthropicHasToolResult(body);
+  const next = nextCall(script, anthropicToolResults(body));
+  const wantTool = tools.some((t) => t.name === "Bash") && next.want;
   const model = String(body.model ?? "mock");
   const usage = { input_tokens: 10, output_tokens: 5, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
   const id = `msg_${seq}`;
   const block = wantTool
-    ? { type: "tool_use", id: `toolu_${seq}`, name: "Bash", input: { command: script.command } }
+    ? { type: "tool_use", id: `toolu_${seq}`, name: "Bash", input: { command: next.command } }
     : { type: "text", text: script.finalText };
   const stopReason = wantTool ? "tool_use" : "end_turn";
   if (body.stream !== true) {
@@ -104,7 +127,7 @@ function anthropic(body: Record<string, unknown>, script: MockScript, seq: numbe
   }
   const start = wantTool ? { ...block, input: {} } : { type: "text", text: "" };
   const delta = wantTool
-    ? { type: "input_json_delta", partial_json: JSON.stringify({ command: script.command }) }
+    ? { type: "input_json_delta", partial_json: JSON.stringify({ command: next.command }) }
     : { type: "text_delta", text: script.finalText };
   return sse([
     ["message_start", {
@@ -132,18 +155,19 @@ function anthropic(body: Record<string, unknown>, script: MockScript, seq: numbe
   ]);
 }
 
-/** True when a Responses request's input already holds a function call output. */
-function openaiHasToolOutput(body: Record<string, unknown>): boolean {
+/** How many function call outputs a Responses request's input holds. */
+function openaiToolOutputs(body: Record<string, unknown>): number {
   const input = Array.isArray(body.input) ? body.input : [];
-  return input.some((i: { type?: string }) =>
+  return input.filter((i: { type?: string }) =>
     i?.type === "function_call_output" || i?.type === "custom_tool_call_output"
-  );
+  ).length;
 }
 
 function openai(body: Record<string, unknown>, script: MockScript, seq: number): Response {
   const tools = Array.isArray(body.tools) ? body.tools as { name?: string; type?: string }[] : [];
   const shell = tools.map((t) => t.name ?? "").find((n) => n in SHELL_TOOL_ARGS);
-  const wantTool = shell !== undefined && !openaiHasToolOutput(body);
+  const next = nextCall(script, openaiToolOutputs(body));
+  const wantTool = shell !== undefined && next.want;
   const id = `resp_${seq}`;
   const item = wantTool
     ? {
@@ -151,7 +175,7 @@ function openai(body: Record<string, unknown>, script: MockScript, seq: number):
       id: `fc_${seq}`,
       call_id: `call_${seq}`,
       name: shell,
-      arguments: JSON.stringify(SHELL_TOOL_ARGS[shell](script.command)),
+      arguments: JSON.stringify(SHELL_TOOL_ARGS[shell](next.command)),
     }
     : {
       type: "message",
@@ -176,4 +200,121 @@ function openai(body: Record<string, unknown>, script: MockScript, seq: number):
       response: { id, status: "completed", output: [item], usage },
     }],
   ]);
+}
+
+/** The final text of answer `seq`. */
+function finalText(script: MockScript, seq: number): string {
+  return script.numbered ? `${script.finalText} #${seq}` : script.finalText;
+}
+
+/** Gemini CLI's shell tool and how it takes the command. */
+const GEMINI_SHELL = "run_shell_command";
+
+/** A minimal value fitting a Gemini-style JSON schema (side requests that ask for JSON, e.g. a router). */
+function fromSchema(schema: Record<string, unknown> | undefined): unknown {
+  if (!schema) return {};
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
+  const type = String(schema.type ?? "OBJECT").toUpperCase();
+  if (type === "OBJECT") {
+    const props = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
+    return Object.fromEntries(Object.entries(props).map(([k, v]) => [k, fromSchema(v)]));
+  }
+  if (type === "ARRAY") return [];
+  if (type === "INTEGER" || type === "NUMBER") return 1;
+  if (type === "BOOLEAN") return false;
+  return "mock";
+}
+
+function gemini(body: Record<string, unknown>, script: MockScript, seq: number, stream: boolean): Response {
+  const tools = Array.isArray(body.tools) ? body.tools as { functionDeclarations?: { name?: string }[] }[] : [];
+  const names = tools.flatMap((t) => (t.functionDeclarations ?? []).map((f) => f.name ?? ""));
+  const contents = Array.isArray(body.contents) ? body.contents as { parts?: Record<string, unknown>[] }[] : [];
+  const next = nextCall(
+    script,
+    contents.flatMap((c) => c.parts ?? []).filter((p) => p && "functionResponse" in p).length,
+  );
+  const usageMetadata = { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 };
+  const call = script.tool ?? { name: GEMINI_SHELL, args: { command: next.command, description: "Run it" } };
+  let chunks: Record<string, unknown>[];
+  if (names.includes(GEMINI_SHELL) && next.want) {
+    chunks = [{
+      candidates: [{ content: { role: "model", parts: [{ functionCall: call }] }, finishReason: "STOP", index: 0 }],
+      usageMetadata,
+      modelVersion: "gemini-2.5-flash",
+      responseId: `mock-${seq}`,
+    }];
+  } else {
+    const config = (body.generationConfig ?? {}) as Record<string, unknown>;
+    const text = names.includes(GEMINI_SHELL)
+      ? finalText(script, seq)
+      : config.responseMimeType === "application/json"
+      ? JSON.stringify(fromSchema((config.responseJsonSchema ?? config.responseSchema) as Record<string, unknown>))
+      : "ok";
+    chunks = [
+      { candidates: [{ content: { role: "model", parts: [{ text }] }, index: 0 }], modelVersion: "gemini-2.5-flash" },
+      {
+        candidates: [{ content: { role: "model", parts: [{ text: "" }] }, finishReason: "STOP", index: 0 }],
+        usageMetadata,
+        modelVersion: "gemini-2.5-flash",
+      },
+    ];
+  }
+  if (!stream) {
+    return Response.json(chunks.length === 1 ? chunks[0] : { ...chunks[1], candidates: chunks[0].candidates });
+  }
+  const text = chunks.map((c) => `data: ${JSON.stringify(c)}\r\n\r\n`).join("");
+  return new Response(text, { headers: { "content-type": "text/event-stream" } });
+}
+
+/** Copilot CLI's shell tool. */
+const COPILOT_SHELL = "bash";
+
+function chat(body: Record<string, unknown>, script: MockScript, seq: number): Response {
+  const tools = Array.isArray(body.tools) ? body.tools as { function?: { name?: string } }[] : [];
+  const names = tools.map((t) => t.function?.name ?? "");
+  const messages = Array.isArray(body.messages) ? body.messages as { role?: string }[] : [];
+  const next = nextCall(script, messages.filter((m) => m?.role === "tool").length);
+  const model = String(body.model ?? "gpt-5.4");
+  const base = { id: `chatcmpl-${seq}`, object: "chat.completion.chunk", created: 1, model };
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
+    ...base,
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  });
+  const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
+  const call = script.tool ?? { name: COPILOT_SHELL, args: { command: next.command, description: "Run it" } };
+  const wantTool = names.includes(COPILOT_SHELL) && next.want;
+  const text = names.includes(COPILOT_SHELL) ? finalText(script, seq) : "ok";
+  if (body.stream !== true) {
+    const message = wantTool
+      ? {
+        role: "assistant",
+        content: null,
+        tool_calls: [{
+          id: `call_${seq}`,
+          type: "function",
+          function: { name: call.name, arguments: JSON.stringify(call.args) },
+        }],
+      }
+      : { role: "assistant", content: text };
+    return Response.json({
+      ...base,
+      object: "chat.completion",
+      choices: [{ index: 0, message, finish_reason: wantTool ? "tool_calls" : "stop" }],
+      usage,
+    });
+  }
+  const chunks = wantTool
+    ? [
+      chunk({
+        role: "assistant",
+        content: null,
+        tool_calls: [{ index: 0, id: `call_${seq}`, type: "function", function: { name: call.name, arguments: "" } }],
+      }),
+      chunk({ tool_calls: [{ index: 0, function: { arguments: JSON.stringify(call.args) } }] }),
+      chunk({}, "tool_calls"),
+    ]
+    : [chunk({ role: "assistant", content: "" }), chunk({ content: text }), chunk({}, "stop")];
+  chunks.push({ ...base, choices: [], usage } as typeof chunks[number]);
+  const sseText = chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join("") + "data: [DONE]\n\n";
+  return new Response(sseText, { headers: { "content-type": "text/event-stream" } });
 }

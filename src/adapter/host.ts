@@ -1,0 +1,194 @@
+/**
+ * The common shape of every host adapter (`src/adapter/<host>.ts`) and the pieces they share: which mind
+ * event a host's own event name stands for (from each event's `hosts` fact), the completion of a mapped
+ * input with the documented placeholders, the messages and context of a result, and the translation of a
+ * host's tool names and parameters into the names mind hooks are written for.
+ * @module
+ */
+import { EVENT_NAMES, type EventName } from "../events/names.ts";
+import { EVENTS } from "../events/registry.ts";
+import { HOST_NAMES, HOST_UNKNOWN, type HostName, type JsonObject } from "../events/types.ts";
+import { INPUT_SCHEMAS } from "../generated/schemas.ts";
+import { PERMISSION_MODES } from "../events/common.ts";
+import { type JsonSchema, validateJson } from "../schema/validate.ts";
+import type { DispatchResult } from "../schema/result.ts";
+import { isObject } from "../util/json.ts";
+
+/** A host whose hook protocol mind-hooks speaks. */
+export type Host = HostName;
+
+/** Result of mapping a host's stdin. */
+export type MappedInput =
+  | { kind: "event"; event: EventName; input: JsonObject }
+  | { kind: "ignore"; event: string }
+  | { kind: "error"; message: string };
+
+/** Where `install` writes: the user's settings, or a project's (`project` absolute), Claude Code's `--local`. */
+export type InstallScope = { project?: string; local?: boolean };
+
+/** How `install` registers the delegating entries in one host's settings. */
+export type InstallSpec = {
+  /** The host's folder for a scope, and whether the user named it (an env variable): never removed then. */
+  folder(scope: InstallScope, env: Record<string, string | undefined>, cwd: string): { path: string; named: boolean };
+  /** The hooks file inside that folder (may hold a sub-folder: Copilot's `hooks/mind-hooks.json`). */
+  file(scope: InstallScope): string;
+  /** `groups`: `{matcher, hooks: [handler]}` per event (Claude Code, Codex, Gemini); `flat`: handlers directly. */
+  layout: "groups" | "flat";
+  /** The handler field that holds the command line. */
+  commandField: "command" | "bash";
+  /** The handler registered for `event` running `command` (timeouts in the host's own unit). */
+  handler(event: EventName, command: string): JsonObject;
+  /** What a new file holds before the hooks; a file left holding only this after uninstall is deleted. */
+  emptyFile(scope: InstallScope): JsonObject;
+  /** Events mapped but not registered by default. */
+  notByDefault: readonly EventName[];
+  /** Whether `--local` applies (Claude Code's personal project settings). */
+  local: boolean;
+  /** What the user must still do, after a successful install. */
+  advice(path: string, project: boolean, command: string): string[];
+};
+
+/** One host adapter: its wire mappings both ways, and how `install` registers it. */
+export type HostAdapter = {
+  host: Host;
+  /** The host's display name, for messages. */
+  name: string;
+  /**
+   * Maps the host's hook input (already parsed JSON) to a §5 event. `cwd` fills a missing `cwd`;
+   * `given` is the event name from `dispatch --event` (for a payload that carries none).
+   */
+  mapInput(raw: unknown, cwd: string, given?: string): MappedInput;
+  /** Maps a dispatch result to the host's hook stdout object, or null when there is nothing to say. */
+  mapOutput(event: EventName, result: DispatchResult, hostInput: JsonObject): JsonObject | null;
+  /** Events on which the host shows hook context to the model (async results wait for one of them). */
+  contextEvents: ReadonlySet<EventName>;
+  install: InstallSpec;
+};
+
+/** The events `host` raises that mind also has (each event's `hosts` fact), with the host's own name. */
+export function hostEvents(host: Host): readonly { event: EventName; hostEvent: string }[] {
+  return EVENT_NAMES.flatMap((event) => {
+    const m = EVENTS[event].hosts[host];
+    return m ? [{ event, hostEvent: m.event }] : [];
+  });
+}
+
+/** One value per host. */
+export function perHost<T>(make: (host: Host) => T): Record<Host, T> {
+  return Object.fromEntries(HOST_NAMES.map((host) => [host, make(host)])) as unknown as Record<Host, T>;
+}
+
+/** The mind event each host event name stands for, per host. */
+const FROM_HOST_EVENT: Record<Host, ReadonlyMap<string, EventName>> = perHost((host) =>
+  new Map(hostEvents(host).map((m) => [m.hostEvent, m.event]))
+);
+
+/** The mind event `host`'s event `name` stands for, if any. */
+export function mindEvent(host: Host, name: string): EventName | undefined {
+  return FROM_HOST_EVENT[host].get(name);
+}
+
+/** The events whose §5 input requires `field` (from the generated input schemas, so never out of step). */
+function requiring(field: string): ReadonlySet<EventName> {
+  return new Set(EVENT_NAMES.filter((e) => (INPUT_SCHEMAS[e].required ?? []).includes(field)));
+}
+const NEEDS_TURN = requiring("turn_id");
+const NEEDS_MODE = requiring("permission_mode");
+const NEEDS_MODEL = requiring("model");
+
+/**
+ * Fills what the host did not send into `input` (already named `event`): `session_id`, `cwd`, `model`,
+ * `turn_id` (Claude Code's `prompt_id` stands in for it), a `permission_mode` mind knows, and the event's
+ * own placeholders for a field that is missing or in a form mind does not accept. Fields mind does not
+ * know are left for `validateEvent` to drop with `W_UNKNOWN_INPUT_FIELD`.
+ */
+export function completeInput(event: EventName, input: JsonObject, raw: JsonObject, cwd: string): JsonObject {
+  const fill = (key: string, value: unknown) => {
+    if (input[key] === undefined) input[key] = value;
+  };
+  fill("session_id", HOST_UNKNOWN);
+  fill("cwd", cwd);
+  if (NEEDS_MODEL.has(event)) fill("model", HOST_UNKNOWN);
+  if (NEEDS_TURN.has(event)) {
+    // Claude Code has no turn id, but its per-prompt `prompt_id` names the same thing.
+    fill("turn_id", typeof raw.prompt_id === "string" && raw.prompt_id !== "" ? raw.prompt_id : HOST_UNKNOWN);
+  }
+  if (NEEDS_MODE.has(event) && !(PERMISSION_MODES as readonly unknown[]).includes(input.permission_mode)) {
+    // A mode mind does not know (or none, as Claude Code's SessionStart sends) must not fail the event.
+    input.permission_mode = "default";
+  }
+  const props = (INPUT_SCHEMAS[event] as JsonSchema).properties ?? {};
+  for (const [field, placeholder] of Object.entries(EVENTS[event].hostPlaceholders)) {
+    const schema = Object.hasOwn(props, field) ? props[field] : undefined;
+    if (input[field] === undefined || (schema && validateJson(schema, input[field]) !== null)) {
+      input[field] = placeholder;
+    }
+  }
+  return input;
+}
+
+/**
+ * The timeout of a delegating entry, in seconds: the longest an event's mind hooks may take by default (its
+ * clamp, else its default timeout, SPEC §2.2) and a margin for mind-hooks' own start and reading. A host
+ * that kills the entry at its own (shorter) default would cut mind hooks short; when it does kill it, the
+ * host goes on as after any timed-out hook.
+ */
+export function hostTimeoutSeconds(event: EventName): number {
+  const t = EVENTS[event].timeout;
+  return (t.max ?? t.default) + 30;
+}
+
+/** The user messages and model context of a result, its async results' included. */
+export function resultTexts(result: DispatchResult): { messages: string[]; contexts: string[] } {
+  const messages = [...result.systemMessages];
+  const contexts = [...result.additionalContext];
+  for (const a of result.asyncResults) {
+    if (a.systemMessage) messages.push(a.systemMessage);
+    if (a.additionalContext) contexts.push(a.additionalContext);
+    if (a.status === "failed" && a.reason) messages.push(`async hook ${a.key} failed: ${a.reason}`);
+  }
+  return { messages, contexts };
+}
+
+/**
+ * The message that replaces context a host cannot show on `hostEvent` (so it is never lost silently):
+ * `carriers` names the host events that can show it.
+ */
+export function droppedContext(host: string, hostEvent: string, carriers: string): string {
+  return `mind-hooks: additional context of ${hostEvent} hooks was not delivered: ${host} shows hook context ` +
+    `only on ${carriers}`;
+}
+
+/** A host tool as mind hooks see it: the name they are written for, and host → mind parameter names. */
+export type ToolAlias = { name: string; params: ReadonlyMap<string, string> };
+
+/** A host's tool table: host tool name → the mind-facing name and parameter renames. */
+export type ToolTable = ReadonlyMap<string, ToolAlias>;
+
+/**
+ * The tool call in the names mind hooks are written for (`Bash`, `Edit`, `Write`, `Read` and Claude
+ * Code's parameter names); a tool the table does not know keeps its own name and arguments.
+ */
+export function toMindTool(
+  table: ToolTable,
+  name: unknown,
+  input: unknown,
+): { tool_name: unknown; tool_input: unknown } {
+  const alias = typeof name === "string" ? table.get(name) : undefined;
+  if (!alias || !isObject(input)) return { tool_name: alias?.name ?? name, tool_input: input };
+  // fromEntries defines the keys: a stranger's `__proto__` stays a plain (unknown, dropped) field.
+  const out = Object.fromEntries(Object.entries(input).map(([k, v]) => [alias.params.get(k) ?? k, v]));
+  return { tool_name: alias.name, tool_input: out };
+}
+
+/**
+ * A rewrite (`updated`, in the names mind hooks use) as the complete tool input in the host's own parameter
+ * names: the host's original arguments with the rewritten ones put back under their host names, since
+ * every host replaces a tool's arguments whole and a mind hook may return only what it changed.
+ */
+export function toHostInput(table: ToolTable, name: unknown, original: unknown, updated: JsonObject): JsonObject {
+  const alias = typeof name === "string" ? table.get(name) : undefined;
+  const back = new Map([...(alias?.params ?? new Map<string, string>())].map(([host, mind]) => [mind, host]));
+  const renamed = Object.entries(updated).map(([k, v]) => [back.get(k) ?? k, v]);
+  return Object.fromEntries([...Object.entries(isObject(original) ? original : {}), ...renamed]);
+}
