@@ -5,7 +5,6 @@
  * @module
  */
 import type { EventModule } from "./types.ts";
-import { NO_DECISION } from "./types.ts";
 import {
   aggregateStopOnly,
   blockDecision,
@@ -66,14 +65,11 @@ export const userPromptSubmit: EventModule = {
     });
   },
   aggregate(items) {
+    const stopped = aggregateStopOnly(items);
     const block = items.find((i) => i.effect.blockReason !== undefined);
-    if (block) {
-      return {
-        ...NO_DECISION,
-        decision: "block",
-        reason: block.effect.blockReason!,
-      };
-    }
-    return aggregateStopOnly(items);
+    if (!block) return stopped;
+    // A block and another handler's `continue: false`: the prompt is blocked and the turn stops (§9).
+    return { ...stopped, decision: "block", reason: block.effect.blockReason! };
   },
+
 };

@@ -56,4 +56,9 @@ Deno.test("UserPromptSubmit aggregate: the first block in configuration order; e
     userPromptSubmit.aggregate(items({}, { stop: true, stopReason: "s" })),
     { ...NO_DECISION, decision: "stop", reason: "s", continue: false, stopReason: "s" },
   );
+  // A block and another handler's stop: the prompt is blocked and the turn is stopped (§9 `continue`).
+  assertEquals(
+    userPromptSubmit.aggregate(items({ blockReason: "secret" }, { stop: true, stopReason: "s" })),
+    { ...NO_DECISION, decision: "block", reason: "secret", continue: false, stopReason: "s" },
+  );
 });
