@@ -11,6 +11,7 @@ import {
   blockDecision,
   bothHosts,
   checkEventName,
+  claudeOutput,
   commonInput,
   commonOutput,
   contextOutput,
@@ -32,6 +33,7 @@ export const userPromptSubmit: EventModule = {
   timeout: STANDARD_TIMEOUT,
   asyncAllowed: true,
   mcpAllowed: true,
+  envFile: false,
   spillsFeedback: false,
   stopGuard: null,
   endsSession: false,
@@ -53,11 +55,12 @@ export const userPromptSubmit: EventModule = {
       reason: z.string().optional(),
       hookSpecificOutput: contextOutput(z, "UserPromptSubmit").optional(),
     }),
+    claudeOutput: claudeOutput(z),
   }),
-  interpret(output) {
+  interpret(output, dialect) {
     const bad = checkEventName("UserPromptSubmit", output);
     if (bad) return fail(bad);
-    const block = blockDecision("UserPromptSubmit", output);
+    const block = blockDecision("UserPromptSubmit", output, dialect);
     if (block && "error" in block) return fail(block.error);
     return done({
       ...informational(output),

@@ -135,6 +135,7 @@ export class AsyncRunner {
         stdin: job.stdin,
         env: job.env,
         timeoutSec: job.timeoutSec,
+        shell: job.shell,
         onSpawn: (p) => {
           pid = p;
           // A session that ended while this one was spawning still gets it killed.

@@ -219,6 +219,7 @@ export async function runAsyncJobs(jobFiles: string[]): Promise<void> {
         stdin: job.stdin,
         env: job.env,
         timeoutSec: job.timeoutSec,
+        shell: job.shell,
         onSpawn: (pid) => recordPid(slot, jobFile, pid),
       });
       // Large context is spilled here, with the handler's own limit (SPEC §10), so the result file
