@@ -21,6 +21,12 @@ import { INPUT_SCHEMAS } from "../generated/schemas.ts";
 import { PERMISSION_MODES } from "../events/common.ts";
 import { type JsonSchema, validateJson } from "../schema/validate.ts";
 import type { DispatchResult } from "../schema/result.ts";
+import type { HostHints } from "../dispatch/dispatch.ts";
+
+/** Hints that add nothing (a dispatch fills them in). */
+export function noHostHints(): HostHints {
+  return { permissionDecision: null, permissionDecisionReason: null, wholeRewrite: false };
+}
 
 /** A host whose hook protocol mind-hooks speaks. */
 export type Host = HostName;
@@ -127,6 +133,16 @@ export const CONTEXT_CAPABLE: ReadonlySet<EventName> = new Set(
 );
 
 /**
+ * A Claude-dialect hook's own `allow` or `ask` goes to Claude Code as its decision (SPEC §8.1): what
+ * the hook meant there, with Claude Code's permission rules applying as they would without mind.
+ */
+function forwardDecision(hso: JsonObject, hints: HostHints): void {
+  if (hints.permissionDecision === null) return;
+  hso.permissionDecision = hints.permissionDecision;
+  if (hints.permissionDecisionReason !== null) hso.permissionDecisionReason = hints.permissionDecisionReason;
+}
+
+/**
  * Maps a dispatch result to the host's hook stdout object, or null when there is nothing to say.
  * `hostInput` is the host's own event (the original `tool_input` for Claude Code's whole-object rewrite).
  */
@@ -135,6 +151,7 @@ export function mapResultToHost(
   event: EventName,
   result: DispatchResult,
   hostInput: JsonObject,
+  hints: HostHints = noHostHints(),
 ): JsonObject | null {
   const out: JsonObject = {};
   const hso: JsonObject = { hookEventName: event };
@@ -156,17 +173,19 @@ export function mapResultToHost(
         if (host === "claude") {
           // mind's allow means "rewrite", not "approve": Claude Code's "allow" would also skip its permission
           // rules, so the rewrite goes out without a decision and the host still checks the new call. Claude
-          // Code replaces tool_input whole, and a mind hook may return only the fields it changed.
-          hso.updatedInput = {
+          // Code replaces tool_input whole, and a mind hook may return only the fields it changed — a
+          // Claude-dialect hook's rewrite already is the whole input (SPEC §8.1).
+          hso.updatedInput = hints.wholeRewrite ? result.updatedInput : {
             ...(isObject(hostInput.tool_input) ? hostInput.tool_input : {}),
             ...result.updatedInput,
           };
+          forwardDecision(hso, hints);
         } else {
           // Codex, like mind, takes a rewrite only as allow + updatedInput.
           hso.permissionDecision = "allow";
           hso.updatedInput = result.updatedInput;
         }
-      }
+      } else if (host === "claude") forwardDecision(hso, hints);
       break;
     case "permission-request":
       if (result.decision === "deny") {

@@ -12,7 +12,7 @@ import { parseEventText } from "../dispatch/input.ts";
 import { engineDispatch } from "../engine/dispatch.ts";
 import { type EngineOptions, resolveSettings } from "../engine/settings.ts";
 import { writeStdout } from "../util/stdio.ts";
-import { CONTEXT_CAPABLE, type Host, HOST_NAMES, mapHostInput, mapResultToHost } from "./hosts.ts";
+import { CONTEXT_CAPABLE, type Host, HOST_NAMES, mapHostInput, mapResultToHost, noHostHints } from "./hosts.ts";
 import type { JsonObject } from "../events/types.ts";
 import { sanitize } from "../util/terminal_text.ts";
 import { FastPathRefused } from "../config/fast_path_guard.ts";
@@ -25,17 +25,22 @@ export async function adaptText(host: Host, text: string, options: EngineOptions
   try {
     const parsed = parseEventText(text);
     if (!parsed.ok) return { stdout: null, problem: parsed.error };
-    const settings = resolveSettings(options, Deno.env.toObject(), Deno.cwd());
+    // The delegating host runs its own project layer itself (SPEC §2.8: no double runs).
+    const settings = { ...resolveSettings(options, Deno.env.toObject(), Deno.cwd()), delegatingHost: host };
     const mapped = mapHostInput(host, parsed.value, settings.processCwd);
     if (mapped.kind === "error") return { stdout: null, problem: mapped.message };
     if (mapped.kind === "ignore") return { stdout: null, problem: null };
+    const hints = noHostHints();
     const outcome = await engineDispatch(mapped.input, settings, {
       // Async output waits for an event that can hand it to the model.
       takeAsync: CONTEXT_CAPABLE.has(mapped.event) ? undefined : null,
+      // Claude Code's own env file reaches SessionStart hooks untouched (SPEC §7.1).
+      envFile: host === "claude" ? settings.env.CLAUDE_ENV_FILE || undefined : undefined,
+      hostHints: hints,
     });
     if (!outcome.ok) return { stdout: null, problem: outcome.error };
     return {
-      stdout: mapResultToHost(host, outcome.event.event, outcome.result, parsed.value as JsonObject),
+      stdout: mapResultToHost(host, outcome.event.event, outcome.result, parsed.value as JsonObject, hints),
       problem: null,
     };
   } catch (e) {

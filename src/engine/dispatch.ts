@@ -5,7 +5,7 @@
  * @module
  */
 import { type Catalog, type ConfigOptions, loadCatalog } from "../config/discovery.ts";
-import { type DispatchContext, dispatchEvent } from "../dispatch/dispatch.ts";
+import { type DispatchContext, dispatchEvent, type HostHints } from "../dispatch/dispatch.ts";
 import { type EventInput, transcriptFiller, validateEvent } from "../dispatch/input.ts";
 import type { AsyncResult, DispatchResult } from "../schema/result.ts";
 import { configOptionsOf, type EngineSettings } from "./settings.ts";
@@ -22,6 +22,10 @@ export type EngineIo = {
   takeAsync?: ((sessionId: string) => Promise<AsyncResult[]>) | null;
   /** Write the observation log (default true; `serve` logs off the response path). */
   log?: boolean;
+  /** The host's own env file for SessionStart hooks (Claude Code's `CLAUDE_ENV_FILE` in `--protocol claude`). */
+  envFile?: string;
+  /** Filled with what Claude-dialect hooks decided beyond the result (the adapter forwards it). */
+  hostHints?: HostHints;
 };
 
 /** One dispatch's outcome: the result with the event and catalog it came from, or the input's one problem. */
@@ -51,6 +55,8 @@ export async function engineDispatch(
     startAsync: io.startAsync,
     takeAsync,
     log: io.log,
+    envFile: io.envFile,
+    hostHints: io.hostHints,
   });
   return { ok: true, event, catalog, result };
 }
