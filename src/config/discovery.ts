@@ -108,6 +108,21 @@ function tableOf(
 export type ProjectSearch = { foreign?: readonly ForeignLayer[]; userHome?: string | null };
 
 /**
+ * The project search of a run (SPEC §2.8): `[hooks] foreign_layers` of the user side (its config.toml
+ * and `-c`), and the OS user's home. For commands that search before loading a catalog.
+ */
+export async function projectSearchOf(opts: ConfigOptions): Promise<ProjectSearch> {
+  const overrides = buildOverrides(opts.overrides ?? []);
+  const cli = "error" in overrides ? {} : overrides.data;
+  const loaded = await loadConfigFile(join(opts.home, "config.toml"), "toml");
+  const env = opts.env ?? {};
+  return {
+    foreign: foreignLayersSetting(loaded.ok ? loaded.data : undefined, cli, join(opts.home, "config.toml")),
+    userHome: env.HOME ?? env.USERPROFILE ?? null,
+  };
+}
+
+/**
  * The project root (SPEC §2.3, §2.8): the nearest ancestor of cwd (inclusive) holding `.mind/` — or,
  * with foreign layers on (`search.foreign`, default both), `.claude/` or `.codex/`. `$MIND_HOME` itself,
  * and the user's own `~/.claude` and `~/.codex`, never make their parent a project.
@@ -118,19 +133,19 @@ export async function findProjectRoot(
   search: ProjectSearch = {},
 ): Promise<string | null> {
   const start = await realPathOr(cwd);
-  const excluded = new Set([await realPathOr(home)]);
-  if (search.userHome) {
-    for (const f of [".claude", ".codex"]) excluded.add(await realPathOr(join(search.userHome, f)));
-  }
+  const realHome = await realPathOr(home);
+  // The user's own ~/.claude and ~/.codex are that host's user settings, not a project's.
+  const userHomes = new Set(search.userHome ? [search.userHome, await realPathOr(search.userHome)] : []);
   const markers = projectMarkers(search.foreign ?? FOREIGN_LAYERS);
   let dir = start;
   for (let depth = 0; depth < 256; depth++) {
     for (const marker of markers) {
+      if (marker !== ".mind" && userHomes.has(dir)) continue;
       const candidate = join(dir, marker);
-      if (excluded.has(candidate)) continue;
+      if (candidate === realHome) continue;
       try {
         const info = await Deno.stat(candidate);
-        if (info.isDirectory && !excluded.has(await realPathOr(candidate))) return dir;
+        if (info.isDirectory && (await realPathOr(candidate)) !== realHome) return dir;
       } catch {
         // missing, unreadable or a symlink loop: not a project marker
       }
