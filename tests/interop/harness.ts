@@ -190,17 +190,19 @@ enabled = false
 `;
 }
 
-/** The host command line for one non-interactive prompt. */
-export function hostArgs(host: "claude" | "codex", prompt: string, extra: string[] = []): string[] {
+/**
+ * The host command line for one non-interactive prompt. `allowBash: false` leaves Claude Code's Bash
+ * without a permission rule, in the default mode, so that only a hook's own allow lets a command run
+ * (`-p` cannot ask).
+ */
+export function hostArgs(host: "claude" | "codex", prompt: string, extra: string[] = [], allowBash = true): string[] {
   if (host === "claude") {
     // Claude Code refuses --dangerously-skip-permissions as root; acceptEdits + an allowed Bash does the job.
     return [
       "-p",
       prompt,
       "--permission-mode",
-      "acceptEdits",
-      "--allowedTools",
-      "Bash",
+      ...(allowBash ? ["acceptEdits", "--allowedTools", "Bash"] : ["default"]),
       "--output-format",
       "stream-json",
       "--verbose",
@@ -216,11 +218,18 @@ export function hostArgs(host: "claude" | "codex", prompt: string, extra: string
 export async function runHost(
   host: "claude" | "codex",
   dirs: RunDirs,
-  opts: { command: string; finalText: string; prompt: string; extraArgs?: string[]; timeoutMs?: number },
+  opts: {
+    command: string;
+    finalText: string;
+    prompt: string;
+    extraArgs?: string[];
+    timeoutMs?: number;
+    allowBash?: boolean;
+  },
 ): Promise<DriverReport> {
   const spec: DriverSpec = {
     bin: BIN[host],
-    args: hostArgs(host, opts.prompt, opts.extraArgs),
+    args: hostArgs(host, opts.prompt, opts.extraArgs, opts.allowBash ?? true),
     cwd: dirs.work,
     env: hostEnv(host, dirs),
     files: host === "codex" ? { [`${dirs.hostDir}/config.toml`]: codexConfig() } : {},
