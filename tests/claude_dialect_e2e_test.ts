@@ -137,7 +137,9 @@ Deno.test({
       // Claude dialect: as Claude Code starts it, the hook finds the tool and its deny stands.
       assertEquals([r.runs[1].status, r.decision, r.reason], ["blocked", "deny", "rm -rf is not allowed"]);
 
-      await writeHooksJson(home.path, { PreToolUse: [group([cmd(`printf '%s' '{"decision":"block","reason":"no"}'`)])] });
+      await writeHooksJson(home.path, {
+        PreToolUse: [group([cmd(`printf '%s' '{"decision":"block","reason":"no"}'`)])],
+      });
       await trustAll(home.path, home.path, []);
       const loud = await dispatch(home.path, bash("ls"), [], { env: login.env });
       assertEquals([loud.runs[0].status, loud.runs[0].reason], ["failed", "JSON after other output on stdout"]);
@@ -159,7 +161,9 @@ Deno.test("§2.2 r2: a Claude hook's `if` filter — a handler whose rule does n
       join(repo, ".claude", "settings.json"),
       JSON.stringify({
         hooks: {
-          PreToolUse: [group([hook("Bash(git *)", "git"), hook("Bash(rm -rf *)", "rm"), hook("Edit(*.ts)", "ts")], "*")],
+          PreToolUse: [
+            group([hook("Bash(git *)", "git"), hook("Bash(rm -rf *)", "rm"), hook("Edit(*.ts)", "ts")], "*"),
+          ],
           UserPromptSubmit: [group([hook("Bash", "never")])],
         },
       }),
@@ -211,7 +215,10 @@ Deno.test("§2.2 r2 failClosed: a failing handler blocks where the event can blo
   ]);
   assert(pre.systemMessages.includes(`hook ${key}:PreToolUse:0:0 failed: exit 1`));
   const prompt = await dispatch(home.path, event("UserPromptSubmit"));
-  assertEquals([prompt.decision, prompt.reason], ["block", `hook ${key}:UserPromptSubmit:0:0 failed (failClosed): exit 1`]);
+  assertEquals([prompt.decision, prompt.reason], [
+    "block",
+    `hook ${key}:UserPromptSubmit:0:0 failed (failClosed): exit 1`,
+  ]);
   const stop = await dispatch(home.path, event("Stop"));
   assertEquals([stop.decision, stop.continuationPrompt], [
     "block",
@@ -298,6 +305,9 @@ Deno.test("seed 000: a Stop handler's additionalContextLimit bounds its continua
   await trustAll(home.path, home.path);
   const r = await dispatch(home.path, event("Stop", { session_id: sessionId("limit") }));
   assertEquals(r.decision, "block");
-  assert(r.continuationPrompt !== null && r.continuationPrompt.length < long.length, "the continuation was not spilled");
+  assert(
+    r.continuationPrompt !== null && r.continuationPrompt.length < long.length,
+    "the continuation was not spilled",
+  );
   assertStringIncludes(r.continuationPrompt!, "full output saved to");
 });

@@ -88,7 +88,9 @@ Deno.test("claude: a deny without a reason, and exit 2 with an empty stderr, blo
     status: "blocked",
     effect: { blockReason: "top" },
   });
-  for (const e of ["PreToolUse", "PermissionRequest", "PostToolUse", "UserPromptSubmit", "Stop", "SubagentStop"] as const) {
+  for (
+    const e of ["PreToolUse", "PermissionRequest", "PostToolUse", "UserPromptSubmit", "Stop", "SubagentStop"] as const
+  ) {
     assertEquals(claude(e, "", { exitCode: 2 }), { status: "blocked", effect: { blockReason: "Blocked by hook" } }, e);
     assertEquals(claude(e, "", { exitCode: 2, stderr: "reason\n" }), {
       status: "blocked",
@@ -96,7 +98,11 @@ Deno.test("claude: a deny without a reason, and exit 2 with an empty stderr, blo
     });
   }
   for (const e of ["PostToolUse", "UserPromptSubmit", "Stop", "SubagentStop"] as const) {
-    assertEquals(claude(e, { decision: "block" }), { status: "blocked", effect: { blockReason: "Blocked by hook" } }, e);
+    assertEquals(
+      claude(e, { decision: "block" }),
+      { status: "blocked", effect: { blockReason: "Blocked by hook" } },
+      e,
+    );
   }
   // Exit 2 still fails where nothing can be blocked.
   assertEquals(claude("SessionStart", "", { exitCode: 2 }), { status: "failed", reason: "exit 2" });
@@ -124,10 +130,13 @@ Deno.test("claude: stdout that does not parse is plain text; JSON is read whatev
     status: "completed",
     effect: { additionalContext: "{ not json" },
   });
-  assertEquals(claude("PreToolUse", pre({ permissionDecision: "deny", permissionDecisionReason: "r" }), { exitCode: 1 }), {
-    status: "blocked",
-    effect: { blockReason: "r" },
-  });
+  assertEquals(
+    claude("PreToolUse", pre({ permissionDecision: "deny", permissionDecisionReason: "r" }), { exitCode: 1 }),
+    {
+      status: "blocked",
+      effect: { blockReason: "r" },
+    },
+  );
   // Exit 2 with a JSON answer that does not block blocks with stderr.
   assertEquals(claude("PreToolUse", { systemMessage: "m" }, { exitCode: 2, stderr: "why" }), {
     status: "blocked",

@@ -26,7 +26,12 @@ async function foreignRepo(): Promise<{ root: string; cleanup: () => Promise<voi
   const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "mind-hooks-foreign-" }));
   const ctx = (name: string) => ({
     hooks: {
-      PreToolUse: [group([cmd(echoHook({ hookSpecificOutput: { hookEventName: "PreToolUse", additionalContext: name } }))], "Bash")],
+      PreToolUse: [
+        group(
+          [cmd(echoHook({ hookSpecificOutput: { hookEventName: "PreToolUse", additionalContext: name } }))],
+          "Bash",
+        ),
+      ],
     },
   });
   await Deno.mkdir(join(root, ".claude"));
@@ -123,7 +128,10 @@ Deno.test("foreign layers: the user's own ~/.claude and ~/.codex never make a pr
     const other = await runCli(["project", "status", join(user, "work"), "--home", home.path], {
       env: { HOME: "/nonexistent-home" },
     });
-    assertEquals([other.code, other.stdout.trim()], [0, `${user}: not trusted (run: mind-hooks project trust ${user})`]);
+    assertEquals([other.code, other.stdout.trim()], [
+      0,
+      `${user}: not trusted (run: mind-hooks project trust ${user})`,
+    ]);
   } finally {
     await Deno.remove(user, { recursive: true }).catch(() => {});
   }

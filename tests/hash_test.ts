@@ -97,12 +97,16 @@ const R2 = {
 Deno.test("r2 hash fields: async and additionalContextLimit as written, failClosed only when true, if only in the Claude dialect", async () => {
   // SessionEnd runs synchronously whatever `async` says, but the hash holds what is written.
   assertEquals(
-    await hashesOf({ SessionEnd: [{ matcher: "other", hooks: [{ type: "command", command: "./cleanup.sh", async: true }] }] }),
+    await hashesOf({
+      SessionEnd: [{ matcher: "other", hooks: [{ type: "command", command: "./cleanup.sh", async: true }] }],
+    }),
     [R2.sessionEndAsync],
   );
   // A limit on an event that ignores it (W_LIMIT_IGNORED) is still hashed as written.
   assertEquals(
-    await hashesOf({ PreCompact: [{ hooks: [{ type: "command", command: "./save.sh", additionalContextLimit: 100 }] }] }),
+    await hashesOf({
+      PreCompact: [{ hooks: [{ type: "command", command: "./save.sh", additionalContextLimit: 100 }] }],
+    }),
     [R2.preCompactLimit],
   );
   const guard = (extra: Record<string, unknown>) => ({

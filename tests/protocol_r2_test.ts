@@ -55,7 +55,10 @@ Deno.test("§8 r2 PreToolUse: a deny in an output always denies and drops the al
     { status: "blocked", effect: { blockReason: "no" } },
   );
   assertEquals(
-    read("PreToolUse", hso("PreToolUse", { permissionDecision: "deny", permissionDecisionReason: "r", updatedInput: {} })),
+    read(
+      "PreToolUse",
+      hso("PreToolUse", { permissionDecision: "deny", permissionDecisionReason: "r", updatedInput: {} }),
+    ),
     { status: "blocked", effect: { blockReason: "r" } },
   );
 });
@@ -117,12 +120,17 @@ Deno.test("§7.2 r2: an async handler's output is read for systemMessage and add
   const async = { async: true };
   // Control fields are ignored, not a failure.
   assertEquals(
-    read("PreToolUse", {
-      ...hso("PreToolUse", { permissionDecision: "ask", additionalContext: "ctx" }),
-      decision: "approve",
-      continue: false,
-      systemMessage: "note",
-    }, {}, async),
+    read(
+      "PreToolUse",
+      {
+        ...hso("PreToolUse", { permissionDecision: "ask", additionalContext: "ctx" }),
+        decision: "approve",
+        continue: false,
+        systemMessage: "note",
+      },
+      {},
+      async,
+    ),
     { status: "completed", effect: { systemMessage: "note", additionalContext: "ctx" } },
   );
   assertEquals(read("Stop", { decision: "block", reason: "again" }, {}, async), { status: "completed", effect: {} });
@@ -135,7 +143,10 @@ Deno.test("§7.2 r2: an async handler's output is read for systemMessage and add
   assertEquals(reason(read("PostToolUse", "", { exitCode: 2, stderr: "blocked" }, async)), "exit 2");
   assertEquals(reason(read("PostToolUse", "", { exitCode: 3 }, async)), "exit 3");
   assertEquals(reason(read("PostToolUse", "{oops", {}, async)), "invalid JSON: does not parse (line 1, column 2)");
-  assertEquals(reason(read("PostToolUse", "", { timedOut: true, exitCode: null, timeoutSec: 5 }, async)), "timeout after 5s");
+  assertEquals(
+    reason(read("PostToolUse", "", { timedOut: true, exitCode: null, timeoutSec: 5 }, async)),
+    "timeout after 5s",
+  );
   assertEquals(reason(read("PreToolUse", 'hi\n{"a":1}', {}, async)), "JSON after other output on stdout");
   assertEquals(read("UserPromptSubmit", "plain context\n", {}, async), {
     status: "completed",
@@ -145,7 +156,12 @@ Deno.test("§7.2 r2: an async handler's output is read for systemMessage and add
 
 Deno.test("every handler failure has one fixed sentence (exact text)", () => {
   const table: [EventName, unknown, Partial<RawCompletion>, string][] = [
-    ["PreToolUse", "", { spawnError: "No such file or directory (os error 2)", exitCode: null }, "spawn failed: No such file or directory (os error 2)"],
+    [
+      "PreToolUse",
+      "",
+      { spawnError: "No such file or directory (os error 2)", exitCode: null },
+      "spawn failed: No such file or directory (os error 2)",
+    ],
     ["PreToolUse", "", { timedOut: true, exitCode: null, timeoutSec: 7 }, "timeout after 7s"],
     ["PreToolUse", "", { exitCode: null, signal: "SIGSEGV" }, "killed by signal SIGSEGV"],
     ["PreToolUse", "", { exitCode: 2, stderr: " \n" }, "exit 2 without a reason on stderr — nothing was blocked"],
@@ -180,7 +196,12 @@ Deno.test("every handler failure has one fixed sentence (exact text)", () => {
       {},
       `PreToolUse hook returned decision "block" without a reason — the tool call was not blocked`,
     ],
-    ["PreToolUse", hso("PreToolUse", { permissionDecision: "ask" }), {}, `PreToolUse hook returned unsupported permissionDecision "ask"`],
+    [
+      "PreToolUse",
+      hso("PreToolUse", { permissionDecision: "ask" }),
+      {},
+      `PreToolUse hook returned unsupported permissionDecision "ask"`,
+    ],
     [
       "PreToolUse",
       hso("PreToolUse", { permissionDecision: "allow" }),

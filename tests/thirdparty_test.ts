@@ -8,16 +8,7 @@
  */
 import { join } from "node:path";
 import { assert, assertEquals, assertStringIncludes } from "./helpers/assert.ts";
-import {
-  type DispatchResult,
-  event,
-  type Json,
-  makeHome,
-  REPO,
-  runCli,
-  sessionId,
-  trustAll,
-} from "./helpers/cli.ts";
+import { type DispatchResult, event, type Json, makeHome, REPO, runCli, sessionId } from "./helpers/cli.ts";
 
 const THIRD = join(REPO, "fixtures", "thirdparty");
 const OFFICIAL = join(THIRD, "anthropic-claude-plugins-official", "plugins");
@@ -281,7 +272,10 @@ Deno.test("dead-end-registry: an approach reverted in one session is flagged whe
   assertEquals((await u.trust()).code, 0);
   const transcript = join(work.path, "transcript.jsonl");
   const lines = [
-    { type: "user", message: { role: "user", content: "Can you move the image processing to worker threads for speed?" } },
+    {
+      type: "user",
+      message: { role: "user", content: "Can you move the image processing to worker threads for speed?" },
+    },
     {
       type: "assistant",
       message: {
@@ -373,7 +367,10 @@ Deno.test("cchooks: the README's hooks work in the Claude dialect; in the mind d
   }
   // `pip install cchooks`: the library on the interpreter's path.
   const lib = join(THIRD, "gowaylee-cchooks", "src");
-  const py = (f: string) => ({ type: "command", command: `PYTHONPATH=${lib} python3 "$CLAUDE_PROJECT_DIR/.claude/hooks/${f}"` });
+  const py = (f: string) => ({
+    type: "command",
+    command: `PYTHONPATH=${lib} python3 "$CLAUDE_PROJECT_DIR/.claude/hooks/${f}"`,
+  });
   const hooks = {
     PreToolUse: [{ matcher: "Bash", hooks: [py("security_guard.py")] }],
     Stop: [{ hooks: [py("task_manager.py")] }],
@@ -384,7 +381,10 @@ Deno.test("cchooks: the README's hooks work in the Claude dialect; in the mind d
   assertEquals((await u.trust(repo.path)).code, 0);
 
   const rm = await u.dispatch(bash("rm -rf /", { cwd: repo.path }));
-  assertEquals([rm.decision, rm.reason], ["deny", "You should not execute this command: System protection: rm -rf blocked"]);
+  assertEquals([rm.decision, rm.reason], [
+    "deny",
+    "You should not execute this command: System protection: rm -rf blocked",
+  ]);
   assert(rm.systemMessages.some((m) => m.includes("could permanently delete files")));
   const ls = await u.dispatch(bash("ls", { cwd: repo.path }));
   assertEquals([ls.decision, ls.runs[0].status, ls.continue], [null, "completed", true]);

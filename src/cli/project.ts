@@ -36,7 +36,9 @@ export async function projectCommand({ options, positionals }: ParsedArgs): Prom
   const cfg = configOptionsOf(settings, dir);
   const root = await findProjectRoot(dir, cfg.home, await projectSearchOf(cfg));
   if (!root) {
-    throw new UsageError(`no project found: neither ${dir} nor any parent holds a .mind/, .claude/ or .codex/ directory`);
+    throw new UsageError(
+      `no project found: neither ${dir} nor any parent holds a .mind/, .claude/ or .codex/ directory`,
+    );
   }
   if (action === "status") {
     const catalog = await loadCatalog(cfg);

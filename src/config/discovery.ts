@@ -16,8 +16,8 @@ import { outsideRootWarning, type Warning, warning } from "./warnings.ts";
 import { checkHooksJsonRoot, HOOKS_SETTINGS, type LayerFile, loadLayerDir, stripForeignState } from "./layer_files.ts";
 import {
   FOREIGN_LAYERS,
-  type ForeignLayer,
   foreignHookFiles,
+  type ForeignLayer,
   foreignLayersSetting,
   loadForeignLayers,
   projectMarkers,
@@ -294,7 +294,8 @@ export async function loadCatalog(
     const present = await Promise.all(hookFiles.map((f) => Deno.stat(f).then((i) => i.isFile, () => false)));
     // A .mind leading elsewhere holds no hooks of this project: never loaded, never worth trusting.
     const escape = await projectLayerEscape(root);
-    const hasHookFiles = (escape === null && present.some(Boolean)) || await mayHoldHooks(foreignHookFiles(root, foreign));
+    const hasHookFiles = (escape === null && present.some(Boolean)) ||
+      await mayHoldHooks(foreignHookFiles(root, foreign));
     project = { root, trusted: level === "trusted", trustLevel: level, hasHookFiles };
     if (escape) warnings.push(warning("W_OUTSIDE_ROOT", escape, join(root, ".mind")));
     if (project.trusted) {

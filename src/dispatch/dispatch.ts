@@ -365,7 +365,9 @@ function hostHintsOf(decision: EventDecision, items: readonly AggregationItem[],
     hints.permissionDecision = forwarded.effect.forwardedDecision!;
     hints.permissionDecisionReason = forwarded.effect.forwardedReason ?? null;
   }
-  const rewrite = items.find((i) => i.effect.updatedInput !== undefined && i.effect.updatedInput === decision.updatedInput);
+  const rewrite = items.find((i) =>
+    i.effect.updatedInput !== undefined && i.effect.updatedInput === decision.updatedInput
+  );
   hints.wholeRewrite = rewrite !== undefined && matched[rewrite.order].dialect === "claude";
   return hints;
 }

@@ -81,7 +81,9 @@ export const postToolUse: EventModule = {
       } else effect.blockReason = reason;
     } else if (reason !== undefined && output.continue !== false && dialect === "mind") {
       // SPEC §8 r2: feedback that neither rejects the result nor stops would be lost without a word.
-      return fail(`PostToolUse hook returned a reason without decision "block" or continue: false — the reason was not delivered`);
+      return fail(
+        `PostToolUse hook returned a reason without decision "block" or continue: false — the reason was not delivered`,
+      );
     }
     if (output.continue === false) {
       effect.stop = true;

@@ -19,8 +19,8 @@ import type { EventModule, HandlerEffect, HandlerOutcome, JsonObject } from "./t
 import { NO_DECISION } from "./types.ts";
 import {
   bothHosts,
-  CLAUDE_BLOCK_REASON,
   checkEventName,
+  CLAUDE_BLOCK_REASON,
   claudeOutput,
   commonInput,
   commonOutput,

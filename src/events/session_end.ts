@@ -6,7 +6,15 @@
  */
 import type { EventModule } from "./types.ts";
 import { NO_DECISION } from "./types.ts";
-import { bothHosts, claudeOutput, commonInput, commonOutput, done, informational, interpretClaudeCommon } from "./common.ts";
+import {
+  bothHosts,
+  claudeOutput,
+  commonInput,
+  commonOutput,
+  done,
+  informational,
+  interpretClaudeCommon,
+} from "./common.ts";
 
 /** The SessionEnd event. */
 export const sessionEnd: EventModule = {

@@ -140,8 +140,12 @@ export function bashRuleMatches(content: string, command: string): boolean {
  */
 export function simpleCommands(command: string): string[] | null {
   if (command.length > MAX_SPLIT_LENGTH) return null;
-  // Control characters and here-docs: not static.
-  if (/[\u0000-\u0008\u000b-\u001f\u007f]|<</.test(command)) return null;
+  // Control characters (other than tab and newline) and here-docs: not static.
+  if (command.includes("<<")) return null;
+  for (let i = 0; i < command.length; i++) {
+    const code = command.charCodeAt(i);
+    if ((code < 32 && code !== 9 && code !== 10) || code === 127) return null;
+  }
   const out: string[] = [];
   let words: string[] = [];
   let word = "";
@@ -228,7 +232,7 @@ type State = { steps: { step: Step; to: number }[]; eps: number[] };
 
 /**
  * Matches `pattern` against the whole of `text` the way Claude Code's rule wildcards do: `*` is any
- * text (slashes and newlines included), `\*` a literal star, `/**​/` any number of folders, and a single
+ * text (slashes and newlines included), `\*` a literal star, `**` between slashes any number of folders, and a single
  * trailing ` *` also accepts nothing at all. `collapseSpaces` folds runs of spaces and tabs (Bash rules).
  */
 export function wildcardMatches(pattern: string, text: string, collapseSpaces: boolean): boolean {
@@ -308,33 +312,52 @@ export function wildcardMatches(pattern: string, text: string, collapseSpaces: b
   return simulate(states, cur, t);
 }
 
-/** Runs the automaton over `text`; true when `accept` is reachable at the end. */
+/**
+ * Runs the automaton over `text`; true when `accept` is reachable at the end. Each character costs at most
+ * one visit per state (stamped arrays, no sets), so the whole run is O(states × characters).
+ */
 function simulate(states: State[], accept: number, text: string): boolean {
-  const closure = (set: Set<number>) => {
-    const stack = [...set];
-    while (stack.length > 0) {
-      const s = stack.pop()!;
-      for (const e of states[s].eps) {
-        if (!set.has(e)) {
-          set.add(e);
-          stack.push(e);
+  const n = states.length;
+  const seen = new Uint32Array(n);
+  let stamp = 0;
+  let current = new Int32Array(n);
+  let next = new Int32Array(n);
+  let size = 0;
+  const closeFrom = (list: Int32Array, count: number): number => {
+    // Adds every epsilon-reachable state to list[0..count), marking them with the current stamp.
+    let i = 0;
+    while (i < count) {
+      for (const e of states[list[i]].eps) {
+        if (seen[e] !== stamp) {
+          seen[e] = stamp;
+          list[count++] = e;
+        }
+      }
+      i++;
+    }
+    return count;
+  };
+  stamp++;
+  seen[0] = stamp;
+  current[0] = 0;
+  size = closeFrom(current, 1);
+  for (const ch of text) {
+    stamp++;
+    let count = 0;
+    for (let i = 0; i < size; i++) {
+      for (const { step, to } of states[current[i]].steps) {
+        if ((step.kind === "any" || step.ch === ch) && seen[to] !== stamp) {
+          seen[to] = stamp;
+          next[count++] = to;
         }
       }
     }
-    return set;
-  };
-  let current = closure(new Set([0]));
-  for (const ch of text) {
-    const next = new Set<number>();
-    for (const s of current) {
-      for (const { step, to } of states[s].steps) {
-        if (step.kind === "any" || step.ch === ch) next.add(to);
-      }
-    }
-    if (next.size === 0) return false;
-    current = closure(next);
+    if (count === 0) return false;
+    size = closeFrom(next, count);
+    [current, next] = [next, current];
   }
-  return current.has(accept);
+  for (let i = 0; i < size; i++) if (current[i] === accept) return true;
+  return false;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -419,7 +442,7 @@ function segmentsMatch(pat: string[], segs: string[]): boolean {
     const next = new Array<boolean>(segs.length + 1).fill(false);
     for (let j = 0; j <= segs.length; j++) {
       if (!ok[j]) continue;
-      if (p === "**") for (let k = j; k <= segs.length; k++) next[k] = true;
+      if (p === "**") { for (let k = j; k <= segs.length; k++) next[k] = true; }
       else if (j < segs.length && segmentMatches(p, segs[j])) next[j + 1] = true;
     }
     ok = next;

@@ -87,7 +87,7 @@ async function hookErrors(dirs: RunDirs): Promise<string[]> {
   return found;
 }
 
-function observe(r: DriverReport, dirs: RunDirs, ran: string | null, shell: string | null, errors: string[]): Observed {
+function observe(r: DriverReport, ran: string | null, shell: string | null, errors: string[]): Observed {
   const model = r.requests.filter((q) => q.path.endsWith("/messages"));
   const later = model.slice(1).map((q) => JSON.stringify(q.body));
   return {
@@ -135,7 +135,12 @@ async function runCase(c: Case, via: "claude" | "mind"): Promise<Observed> {
     allowBash: c.allowBash,
   });
   assert.equal(r.code, 0, describe(r));
-  return observe(r, dirs, await read(`${dirs.work}/ran.txt`), await read(`${dirs.work}/shell.txt`), await hookErrors(dirs));
+  return observe(
+    r,
+    await read(`${dirs.work}/ran.txt`),
+    await read(`${dirs.work}/shell.txt`),
+    await hookErrors(dirs),
+  );
 }
 
 const pre = (handlers: Json[], matcher = "Bash") => ({ PreToolUse: [{ matcher, hooks: handlers }] });
@@ -207,7 +212,8 @@ const CASES: Case[] = [
     hooks: pre([sh("deny")]),
     expect: (o) => assert.deepEqual([o.ran, o.markers], [null, []]),
     same: ["ran", "shell", "hookErrors", "requests"],
-    differs: `the model is told "Hook PreToolUse:Bash denied this tool" by Claude Code, "Blocked by hook" by mind (SPEC §8.1)`,
+    differs:
+      `the model is told "Hook PreToolUse:Bash denied this tool" by Claude Code, "Blocked by hook" by mind (SPEC §8.1)`,
   },
   {
     rule: "a JSON answer is read whatever the exit code",
@@ -263,13 +269,17 @@ for (const { rule, command, fires } of IF_RULES) {
     scripts: { deny: print(hso({ permissionDecision: "deny", permissionDecisionReason: "DENY-MARKER" })) },
     hooks: pre([sh("deny", { if: rule })]),
     command,
-    expect: (o) => assert.equal(o.markers.includes("DENY-MARKER"), fires, `Claude Code ${fires ? "did not run" : "ran"} it`),
+    expect: (o) =>
+      assert.equal(o.markers.includes("DENY-MARKER"), fires, `Claude Code ${fires ? "did not run" : "ran"} it`),
   });
 }
 
 const opts = { ignore: skipReason !== null, sanitizeResources: false, sanitizeOps: false };
 
-Deno.test({ name: "claude dialect control: without a hook's allow, claude -p does not run an un-allowed Bash", ...opts }, async () => {
+Deno.test({
+  name: "claude dialect control: without a hook's allow, claude -p does not run an un-allowed Bash",
+  ...opts,
+}, async () => {
   const o = await runCase({ rule: "control", scripts: {}, hooks: {}, allowBash: false, expect: () => {} }, "claude");
   assert.equal(o.ran, null);
 });
