@@ -303,11 +303,18 @@ export async function loadCatalog(
       const skip = FOREIGN_LAYERS.find((l) => l === opts.delegatingHost);
       foreignFiles = await loadForeignLayers(root, foreign, skip, files, warnings);
     } else {
+      // Name the folders this project has (`.mind/`, `.claude/`, `.codex/`), the first one as the source.
+      const folders: string[] = [];
+      for (const f of projectMarkers(foreign)) {
+        if (await Deno.stat(join(root, f)).then((i) => i.isDirectory, () => false)) folders.push(f);
+      }
       warnings.push(
         warning(
           "W_PROJECT_UNTRUSTED",
-          `project ${root} is not trusted; its hooks are not loaded (run: mind-hooks project trust ${root})`,
-          root,
+          `project ${root} is not trusted; its ${
+            folders.map((f) => `${f}/`).join(", ")
+          } hooks are not loaded (run: mind-hooks project trust ${root})`,
+          join(root, folders[0] ?? ".mind"),
         ),
       );
     }
