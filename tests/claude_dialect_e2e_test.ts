@@ -311,3 +311,28 @@ Deno.test("seed 000: a Stop handler's additionalContextLimit bounds its continua
   );
   assertStringIncludes(r.continuationPrompt!, "full output saved to");
 });
+
+Deno.test("§7.1 r2 --protocol claude: SessionStart hooks write Claude Code's own CLAUDE_ENV_FILE; transcript_path passes through", async () => {
+  await using home = await makeHome();
+  const claudeEnv = join(home.path, "claude-session.env");
+  const hostTranscript = join(home.path, "claude-transcript.jsonl");
+  const hook = `set -u; p=$(${shq(PYTHON)} -c 'import json,sys; print(json.load(sys.stdin)["transcript_path"])'); ` +
+    `echo "export SEEN=$p" >> "$CLAUDE_ENV_FILE"; test "$MIND_ENV_FILE" = "$CLAUDE_ENV_FILE"`;
+  await writeHooksJson(home.path, { SessionStart: [group([cmd(hook)])] });
+  await trustAll(home.path, home.path);
+  const input = {
+    session_id: "claude-s1",
+    transcript_path: hostTranscript,
+    cwd: home.path,
+    hook_event_name: "SessionStart",
+    source: "startup",
+  };
+  const r = await runCli(["dispatch", "--protocol", "claude", "--home", home.path], {
+    stdin: JSON.stringify(input),
+    env: { CLAUDE_ENV_FILE: claudeEnv },
+  });
+  assertEquals([r.code, r.stdout], [0, ""], r.stderr);
+  assertEquals(await Deno.readTextFile(claudeEnv), `export SEEN=${hostTranscript}\n`);
+  // The host's transcript is its own business: not created by mind.
+  assert(!(await Deno.stat(hostTranscript).then(() => true, () => false)));
+});
