@@ -248,6 +248,7 @@ function result(event: EventName, over: Partial<DispatchResult> = {}): DispatchR
     additionalContext: [],
     systemMessages: [],
     asyncResults: [],
+    envFile: null,
     runs: [],
     warnings: [],
     ...over,

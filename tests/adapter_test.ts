@@ -150,6 +150,7 @@ function result(event: EventName, over: Partial<DispatchResult> = {}): DispatchR
     additionalContext: [],
     systemMessages: [],
     asyncResults: [],
+    envFile: null,
     runs: [],
     warnings: [],
     ...over,

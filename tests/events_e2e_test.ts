@@ -506,6 +506,7 @@ async function steps(t: Deno.TestContext): Promise<void> {
         additionalContext: [],
         systemMessages: [],
         asyncResults: [],
+        envFile: null,
         runs: [],
         warnings: [],
       },

@@ -33,6 +33,7 @@ function handler(event: EventName, tool: string, index: number): HookHandler {
     groupIndex: 0,
     handlerIndex: index,
     handler: { type: "mcp_tool", server: "fake", tool, input: {}, timeout: 5, serverSpec: null },
+    dialect: "mind",
     env: {},
     hash: "sha256:" + "0".repeat(64),
     status: "managed",
@@ -56,6 +57,7 @@ function catalog(handlers: HookHandler[]): Catalog {
     plugins: [],
     files: [],
     bypassTrust: false,
+    userHome: null,
   };
 }
 

@@ -80,10 +80,47 @@ Deno.test("content hash: fixed expected values (SPEC §3.2)", async () => {
   );
 });
 
-async function hashesOf(hooks: unknown): Promise<string[]> {
-  const r = collectHandlers(hooks, { layer: "user", keyPath: "/x" });
+async function hashesOf(hooks: unknown, dialect: "mind" | "claude" = "mind"): Promise<string[]> {
+  const r = collectHandlers(hooks, { layer: "user", keyPath: "/x", dialect });
   return await Promise.all(r.handlers.map((h) => contentHash(h.event, h.matcher, h.handler)));
 }
+
+// Computed independently, with the README's Python snippet.
+const R2 = {
+  sessionEndAsync: "sha256:964d9505f2c8e05301084c6232db83f81c3089b2ea8dfae8295fd027b9186e0b",
+  preCompactLimit: "sha256:703db044c886f3ab5d978d4d9ea4302c2bf2e7b669d61e929601176f71612d5b",
+  failClosed: "sha256:297ed3ab056fddfe562dacff5cc210745b35518611fad9f1485153ccd9eca59e",
+  claudeIf: "sha256:b3d1101437ecfe6ee1185d2e524cd99bdcc06aa75d968001b5fb549f3a8d2630",
+  plain: "sha256:d096f3a48d81c8f345ad5b5621e8f7c8ed505775408fddc8adb30aeb0c593e21",
+};
+
+Deno.test("r2 hash fields: async and additionalContextLimit as written, failClosed only when true, if only in the Claude dialect", async () => {
+  // SessionEnd runs synchronously whatever `async` says, but the hash holds what is written.
+  assertEquals(
+    await hashesOf({
+      SessionEnd: [{ matcher: "other", hooks: [{ type: "command", command: "./cleanup.sh", async: true }] }],
+    }),
+    [R2.sessionEndAsync],
+  );
+  // A limit on an event that ignores it (W_LIMIT_IGNORED) is still hashed as written.
+  assertEquals(
+    await hashesOf({
+      PreCompact: [{ hooks: [{ type: "command", command: "./save.sh", additionalContextLimit: 100 }] }],
+    }),
+    [R2.preCompactLimit],
+  );
+  const guard = (extra: Record<string, unknown>) => ({
+    PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "./guard.sh", ...extra }] }],
+  });
+  assertEquals(await hashesOf(guard({ failClosed: true })), [R2.failClosed]);
+  assertEquals(await hashesOf(guard({ fail_closed: true })), [R2.failClosed]);
+  assertEquals(await hashesOf(guard({ failClosed: false })), [R2.plain]);
+  assertEquals(await hashesOf(guard({ if: "Bash(git *)" }), "claude"), [R2.claudeIf]);
+  // In the mind dialect `if` is an unknown field: never hashed (and never honoured).
+  assertEquals(await hashesOf(guard({ if: "Bash(git *)" })), [R2.plain]);
+  // Claude Code treats an empty `if` as none.
+  assertEquals(await hashesOf(guard({ if: "" }), "claude"), [R2.plain]);
+});
 
 Deno.test("TOML and JSON forms, reordered keys and spelled-out defaults hash alike", async () => {
   const toml = parseTomlText(

@@ -162,9 +162,15 @@ function expectedCapture(name: EventName, sent: Json, home: string): Json {
     want.tool_name = "Bash";
     want.tool_input = { command: "ls -l", description: "list" };
   }
-  if (!Object.hasOwn(sent, "transcript_path")) {
-    // §5: a missing transcript_path is filled with §11's path (checked by shape: the date comes from the clock).
-    want.transcript_path = { startsWith: join(home, "sessions") + "/", endsWith: `session-${sent.session_id}.jsonl` };
+  if (!Object.hasOwn(sent, "transcript_path") || sent.transcript_path === null) {
+    // §5 (r2): a missing or null transcript_path is filled with §11's path (checked by shape: the date comes from
+    // the clock), and that file exists before the hook runs.
+    // Raised inside a subagent (not a Subagent* event itself), it is the subagent's own transcript (§11).
+    const own = typeof sent.agent_id === "string" && !name.startsWith("Subagent") ? `+agent-${sent.agent_id}` : "";
+    want.transcript_path = {
+      startsWith: join(home, "sessions") + "/",
+      endsWith: `session-${sent.session_id}${own}.jsonl`,
+    };
   }
   return want;
 }

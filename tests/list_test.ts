@@ -157,6 +157,9 @@ Deno.test(
         "timeout",
         "async",
         "additionalContextLimit",
+        "dialect",
+        "if",
+        "failClosed",
         "plugin",
       ]);
       const key = `user:${w.home}/config.toml:PreToolUse:0:0`;
@@ -172,6 +175,7 @@ Deno.test(
       assert.equal(first.statusMessage, "checking");
       assert.equal(first.timeout, 600);
       assert.equal(first.async, false);
+      assert.deepEqual([first.dialect, first.if, first.failClosed], ["mind", null, false]);
       const mcp = data.hooks.find((h) => h.type === "mcp_tool")!;
       assert.equal(mcp.server, "scanner");
       assert.equal(mcp.tool, "scan_patch");

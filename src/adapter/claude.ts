@@ -19,7 +19,16 @@ import { EVENTS } from "../events/registry.ts";
 import type { DispatchResult } from "../schema/result.ts";
 import { isObject } from "../util/json.ts";
 import { absolute, join } from "../util/paths.ts";
-import { completeInput, type HostAdapter, type InstallSpec, type MappedInput, mindEvent, resultTexts } from "./host.ts";
+import {
+  completeInput,
+  type HostAdapter,
+  type InstallSpec,
+  type MappedInput,
+  mindEvent,
+  noHostHints,
+  resultTexts,
+} from "./host.ts";
+import type { HostHints } from "../dispatch/dispatch.ts";
 
 /**
  * Events on which Claude Code and Codex show `hookSpecificOutput.additionalContext` to the model: mind's
@@ -47,6 +56,16 @@ export function mapClaudeFormatInput(host: "claude" | "codex", raw: unknown, cwd
 }
 
 /**
+ * A Claude-dialect hook's own `allow` or `ask` goes to Claude Code as its decision (SPEC §8.1): what
+ * the hook meant there, with Claude Code's permission rules applying as they would without mind.
+ */
+function forwardDecision(hso: JsonObject, hints: HostHints): void {
+  if (hints.permissionDecision === null) return;
+  hso.permissionDecision = hints.permissionDecision;
+  if (hints.permissionDecisionReason !== null) hso.permissionDecisionReason = hints.permissionDecisionReason;
+}
+
+/**
  * Maps a dispatch result to a Claude-format host's hook stdout object, or null when there is nothing to
  * say. `hostInput` is the host's own event (the original `tool_input` for Claude Code's whole-object rewrite).
  */
@@ -55,6 +74,7 @@ export function mapClaudeFormatOutput(
   event: EventName,
   result: DispatchResult,
   hostInput: JsonObject,
+  hints: HostHints = noHostHints(),
 ): JsonObject | null {
   const out: JsonObject = {};
   const hso: JsonObject = { hookEventName: event };
@@ -70,17 +90,19 @@ export function mapClaudeFormatOutput(
         if (host === "claude") {
           // mind's allow means "rewrite", not "approve": Claude Code's "allow" would also skip its permission
           // rules, so the rewrite goes out without a decision and the host still checks the new call. Claude
-          // Code replaces tool_input whole, and a mind hook may return only the fields it changed.
-          hso.updatedInput = {
+          // Code replaces tool_input whole, and a mind hook may return only the fields it changed — a
+          // Claude-dialect hook's rewrite already is the whole input (SPEC §8.1).
+          hso.updatedInput = hints.wholeRewrite ? result.updatedInput : {
             ...(isObject(hostInput.tool_input) ? hostInput.tool_input : {}),
             ...result.updatedInput,
           };
+          forwardDecision(hso, hints);
         } else {
           // Codex, like mind, takes a rewrite only as allow + updatedInput.
           hso.permissionDecision = "allow";
           hso.updatedInput = result.updatedInput;
         }
-      }
+      } else if (host === "claude") forwardDecision(hso, hints);
       break;
     case "permission-request":
       if (result.decision === "deny") {
@@ -142,7 +164,7 @@ export const CLAUDE: HostAdapter = {
   host: "claude",
   name: "Claude Code",
   mapInput: (raw, cwd) => mapClaudeFormatInput("claude", raw, cwd),
-  mapOutput: (event, result, hostInput) => mapClaudeFormatOutput("claude", event, result, hostInput),
+  mapOutput: (event, result, hostInput, hints) => mapClaudeFormatOutput("claude", event, result, hostInput, hints),
   contextEvents: CLAUDE_CONTEXT_EVENTS,
   install,
 };

@@ -12,6 +12,7 @@ import { INPUT_SCHEMAS } from "../generated/schemas.ts";
 import { PERMISSION_MODES } from "../events/common.ts";
 import { type JsonSchema, validateJson } from "../schema/validate.ts";
 import type { DispatchResult } from "../schema/result.ts";
+import type { HostHints } from "../dispatch/dispatch.ts";
 import { isObject } from "../util/json.ts";
 
 /** A host whose hook protocol mind-hooks speaks. */
@@ -58,12 +59,20 @@ export type HostAdapter = {
    * `given` is the event name from `dispatch --event` (for a payload that carries none).
    */
   mapInput(raw: unknown, cwd: string, given?: string): MappedInput;
-  /** Maps a dispatch result to the host's hook stdout object, or null when there is nothing to say. */
-  mapOutput(event: EventName, result: DispatchResult, hostInput: JsonObject): JsonObject | null;
+  /**
+   * Maps a dispatch result to the host's hook stdout object, or null when there is nothing to say.
+   * `hints` carry what a Claude-dialect hook said that mind's result has no field for (SPEC §8.1).
+   */
+  mapOutput(event: EventName, result: DispatchResult, hostInput: JsonObject, hints: HostHints): JsonObject | null;
   /** Events on which the host shows hook context to the model (async results wait for one of them). */
   contextEvents: ReadonlySet<EventName>;
   install: InstallSpec;
 };
+
+/** Hints that add nothing (a dispatch fills them in). */
+export function noHostHints(): HostHints {
+  return { permissionDecision: null, permissionDecisionReason: null, wholeRewrite: false };
+}
 
 /** The events `host` raises that mind also has (each event's `hosts` fact), with the host's own name. */
 export function hostEvents(host: Host): readonly { event: EventName; hostEvent: string }[] {

@@ -12,7 +12,8 @@ import { CLAUDE } from "./claude.ts";
 import { CODEX } from "./codex.ts";
 import { COPILOT } from "./copilot.ts";
 import { GEMINI } from "./gemini.ts";
-import { type Host, type HostAdapter, hostEvents, type MappedInput, perHost } from "./host.ts";
+import { type Host, type HostAdapter, hostEvents, type MappedInput, noHostHints, perHost } from "./host.ts";
+import type { HostHints } from "../dispatch/dispatch.ts";
 
 export type { Host, MappedInput } from "./host.ts";
 
@@ -57,6 +58,7 @@ export function mapResultToHost(
   event: EventName,
   result: DispatchResult,
   hostInput: JsonObject,
+  hints: HostHints = noHostHints(),
 ): JsonObject | null {
-  return ADAPTERS[host].mapOutput(event, result, hostInput);
+  return ADAPTERS[host].mapOutput(event, result, hostInput, hints);
 }

@@ -13,6 +13,7 @@ import { engineDispatch } from "../engine/dispatch.ts";
 import { type EngineOptions, resolveSettings } from "../engine/settings.ts";
 import { writeStdout } from "../util/stdio.ts";
 import { ADAPTERS, type Host, HOST_NAMES } from "./hosts.ts";
+import { noHostHints } from "./host.ts";
 import type { JsonObject } from "../events/types.ts";
 import { messageLine, sanitize } from "../util/terminal_text.ts";
 import { FastPathRefused } from "../config/fast_path_guard.ts";
@@ -34,17 +35,22 @@ export async function adaptText(
     const adapter = ADAPTERS[host];
     const parsed = parseEventText(text);
     if (!parsed.ok) return { stdout: null, problem: parsed.error };
-    const settings = resolveSettings(options, Deno.env.toObject(), Deno.cwd());
+    // The delegating host runs its own project layer itself (SPEC §2.8: no double runs).
+    const settings = { ...resolveSettings(options, Deno.env.toObject(), Deno.cwd()), delegatingHost: host };
     const mapped = adapter.mapInput(parsed.value, settings.processCwd, event);
     if (mapped.kind === "error") return { stdout: null, problem: mapped.message };
     if (mapped.kind === "ignore") return { stdout: null, problem: null };
+    const hints = noHostHints();
     const outcome = await engineDispatch(mapped.input, settings, {
       // Async output waits for an event on which this host hands context to the model.
       takeAsync: adapter.contextEvents.has(mapped.event) ? undefined : null,
+      // Claude Code's own env file reaches SessionStart hooks untouched (SPEC §7.1).
+      envFile: host === "claude" ? settings.env.CLAUDE_ENV_FILE || undefined : undefined,
+      hostHints: hints,
     });
     if (!outcome.ok) return { stdout: null, problem: outcome.error };
     return {
-      stdout: adapter.mapOutput(outcome.event.event, outcome.result, parsed.value as JsonObject),
+      stdout: adapter.mapOutput(outcome.event.event, outcome.result, parsed.value as JsonObject, hints),
       problem: null,
     };
   } catch (e) {

@@ -7,7 +7,7 @@
 import { type ParsedArgs, UsageError } from "../util/args.ts";
 import { cliSettings } from "./context.ts";
 import { configOptionsOf } from "../engine/settings.ts";
-import { findProjectRoot, loadCatalog, projectLayerEscape } from "../config/discovery.ts";
+import { findProjectRoot, loadCatalog, projectLayerEscape, projectSearchOf } from "../config/discovery.ts";
 import { absolute, join } from "../util/paths.ts";
 import { writeProjectTrust } from "../trust/state_writer.ts";
 import { sanitize } from "../util/terminal_text.ts";
@@ -17,7 +17,7 @@ export async function projectCommand({ options, positionals }: ParsedArgs): Prom
   const [action, dirArg, ...extra] = positionals;
   if (options.help || action === undefined) {
     console.log(
-      "mind-hooks project trust|untrust|status [DIR]\n\nTrust or untrust the .mind/ layer of the project that holds DIR (default: the current directory).",
+      "mind-hooks project trust|untrust|status [DIR]\n\nTrust or untrust the project that holds DIR (default: the current directory): its .mind/ layer and its .claude/ and .codex/ hooks.",
     );
     return options.help ? 0 : 1;
   }
@@ -34,8 +34,12 @@ export async function projectCommand({ options, positionals }: ParsedArgs): Prom
     throw new UsageError(`no such directory: ${dir}`);
   }
   const cfg = configOptionsOf(settings, dir);
-  const root = await findProjectRoot(dir, cfg.home);
-  if (!root) throw new UsageError(`no project found: neither ${dir} nor any parent holds a .mind/ directory`);
+  const root = await findProjectRoot(dir, cfg.home, await projectSearchOf(cfg));
+  if (!root) {
+    throw new UsageError(
+      `no project found: neither ${dir} nor any parent holds a .mind/, .claude/ or .codex/ directory`,
+    );
+  }
   if (action === "status") {
     const catalog = await loadCatalog(cfg);
     if ("error" in catalog) throw new UsageError(catalog.error);

@@ -44,10 +44,10 @@ async function stateCommand(action: TrustAction, { options, positionals }: Parse
   }
   // A project key names its project: trust it from anywhere, not only from inside the project.
   for (const key of keys) {
-    const m = /^project:(.*)[\\/]\.mind[\\/](?:hooks\.json|config\.toml):/.exec(key);
+    const m = PROJECT_KEY.exec(key);
     if (m && !catalog.handlers.some((h) => h.key === key) && m[1] !== catalog.project?.root) {
       const other = await loadCatalog(configOptionsOf(settings, m[1]));
-      if (!("error" in other)) catalog.handlers.push(...other.handlers.filter((h) => h.layer === "project"));
+      if (!("error" in other)) catalog.handlers.push(...other.handlers.filter((h) => PROJECT_LAYERS.has(h.layer)));
     }
   }
   const resolved = resolveKeys(catalog, keys);
@@ -59,6 +59,11 @@ async function stateCommand(action: TrustAction, { options, positionals }: Parse
   for (const h of resolved.handlers) console.log(sanitize(`${past} ${h.key}${action === "trust" ? ` ${h.hash}` : ""}`));
   return 0;
 }
+
+/** A project layer's key (`.mind/`, or a foreign layer's files, SPEC §2.8): group 1 is the project root. */
+const PROJECT_KEY =
+  /^(?:project|claude-project|codex-project):(.*)[\\/](?:\.mind[\\/](?:hooks\.json|config\.toml)|\.claude[\\/]settings(?:\.local)?\.json|\.codex[\\/](?:hooks\.json|config\.toml)):/;
+const PROJECT_LAYERS: ReadonlySet<string> = new Set(["project", "claude-project", "codex-project"]);
 
 /** `trust`. */
 export const trustCommand = (args: ParsedArgs) => stateCommand("trust", args);

@@ -14,7 +14,8 @@
 import { type ParsedArgs, UsageError } from "../util/args.ts";
 import { cliSettings } from "./context.ts";
 import { configOptionsOf, searchStart } from "../engine/settings.ts";
-import { checkLayerFile, type LayerFile, loadCatalog, loadLayerDir, projectLayerEscape } from "../config/discovery.ts";
+import { loadCatalog, projectLayerEscape } from "../config/discovery.ts";
+import { checkLayerFile, type LayerFile, loadLayerDir } from "../config/layer_files.ts";
 import { loadConfigFile } from "../config/files.ts";
 import { formatWarning, type Warning, warning, type WarningCode } from "../config/warnings.ts";
 import { absolute, join, realPathOr } from "../util/paths.ts";
@@ -63,7 +64,14 @@ export async function validateFile(
     return [loaded.warning];
   }
   const source = await realPathOr(path);
-  const file: LayerFile = { layer: layer ?? "user", path: source, kind, data: loaded.data };
+  const file: LayerFile = {
+    layer: layer ?? "user",
+    path: source,
+    kind,
+    data: loaded.data,
+    dialect: "mind",
+    hooksOnly: false,
+  };
   return [...loaded.warnings.map((w) => ({ ...w, source })), ...checkLayerFile(file).warnings];
 }
 
@@ -104,7 +112,7 @@ export async function validateCommand({ options, positionals }: ParsedArgs): Pro
     if (catalog.project && !catalog.project.trusted && (await projectLayerEscape(catalog.project.root)) === null) {
       const root = catalog.project.root;
       const seen: string[] = [];
-      for (const f of await loadLayerDir("project", join(root, ".mind"), seen, warnings, root)) {
+      for (const f of await loadLayerDir("project", join(root, ".mind"), seen, warnings, { within: root })) {
         warnings.push(...checkLayerFile(f).warnings);
       }
       for (const f of seen) if (await isFile(f)) files.add(f);

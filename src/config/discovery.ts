@@ -3,8 +3,9 @@
  * handlers with key, hash, trust status and enabled flag, plus the settings
  * the rest of the engine needs and every discovery warning.
  *
- * Layer order (configuration order): managed, user, profile, project, plugin,
- * CLI; inside a layer config.toml before hooks.json.
+ * Layer order (configuration order): managed, user, profile, project,
+ * claude-project, codex-project (SPEC §2.8), plugin, CLI; inside a layer
+ * config.toml before hooks.json.
  * @module
  */
 import type { JsonObject } from "../events/types.ts";
@@ -12,6 +13,15 @@ import { contentHashSync, type HookKey, type Layer } from "../trust/hash.ts";
 import { collectHandlers, type DiscoveredHandler } from "./handlers.ts";
 import { loadConfigFile } from "./files.ts";
 import { outsideRootWarning, type Warning, warning } from "./warnings.ts";
+import { checkHooksJsonRoot, checkLayerFile, HOOKS_SETTINGS, type LayerFile, loadLayerDir } from "./layer_files.ts";
+import {
+  FOREIGN_LAYERS,
+  foreignHookFiles,
+  type ForeignLayer,
+  foreignLayersSetting,
+  loadForeignLayers,
+  projectMarkers,
+} from "./foreign_layers.ts";
 import { buildOverrides } from "./overrides.ts";
 import { isInside, join, realPathOr, searchDirs } from "../util/paths.ts";
 import { isObject } from "../util/json.ts";
@@ -48,6 +58,11 @@ export type ConfigOptions = {
   requirements?: string;
   bypassTrust?: boolean;
   env?: Record<string, string | undefined>;
+  /**
+   * Adapter mode (`dispatch --protocol claude|codex`): the host that delegates to mind-hooks runs its
+   * own project layer itself, so that foreign layer is not loaded (SPEC §2.8: no double runs).
+   */
+  delegatingHost?: string;
 };
 
 /** The project found from cwd. */
@@ -55,7 +70,7 @@ export type ProjectInfo = {
   root: string;
   trusted: boolean;
   trustLevel: string | null;
-  /** The project's `.mind/` holds a config.toml or hooks.json (so an untrusted project is worth a word). */
+  /** The project holds hook files (`.mind/`, or a foreign layer's with hooks), so an untrusted one is worth a word. */
   hasHookFiles: boolean;
 };
 
@@ -77,15 +92,9 @@ export type Catalog = {
   /** Every file path that was (or would be) read: `serve` re-reads when one changes. */
   files: string[];
   bypassTrust: boolean;
+  /** The OS user's home (`$HOME`), for `~/` in Claude-dialect `if` rules; null when unknown. */
+  userHome: string | null;
 };
-
-/** Settings keys of the `[hooks]` table in config.toml / requirements.toml that are not events. */
-const HOOKS_SETTINGS = new Set([
-  "state",
-  "stop_block_cap",
-  "managed_dir",
-  "windows_managed_dir",
-]);
 
 function tableOf(
   data: JsonObject | undefined,
@@ -95,33 +104,54 @@ function tableOf(
   return isObject(v) ? v : undefined;
 }
 
-/** The project root: nearest ancestor of cwd (inclusive) holding a `.mind/` directory, not the home itself. */
+/** Where the project search looks: which foreign folders mark a root, and the OS user's home. */
+export type ProjectSearch = { foreign?: readonly ForeignLayer[]; userHome?: string | null };
+
+/**
+ * The project search of a run (SPEC §2.8): `[hooks] foreign_layers` of the user side (its config.toml
+ * and `-c`), and the OS user's home. For commands that search before loading a catalog.
+ */
+export async function projectSearchOf(opts: ConfigOptions): Promise<ProjectSearch> {
+  const overrides = buildOverrides(opts.overrides ?? []);
+  const cli = "error" in overrides ? {} : overrides.data;
+  const loaded = await loadConfigFile(join(opts.home, "config.toml"), "toml");
+  const env = opts.env ?? {};
+  return {
+    foreign: foreignLayersSetting(loaded.ok ? loaded.data : undefined, cli, join(opts.home, "config.toml")),
+    userHome: env.HOME ?? env.USERPROFILE ?? null,
+  };
+}
+
+/**
+ * The project root (SPEC §2.3, §2.8): the nearest ancestor of cwd (inclusive) holding `.mind/` — or,
+ * with foreign layers on (`search.foreign`, default both), `.claude/` or `.codex/`. `$MIND_HOME` itself,
+ * and the user's own `~/.claude` and `~/.codex`, never make their parent a project.
+ */
 export async function findProjectRoot(
   cwd: string,
   home: string,
+  search: ProjectSearch = {},
 ): Promise<string | null> {
   const start = await realPathOr(cwd);
   const realHome = await realPathOr(home);
+  // The user's own ~/.claude and ~/.codex are that host's user settings, not a project's.
+  const userHomes = new Set(search.userHome ? [search.userHome, await realPathOr(search.userHome)] : []);
+  const markers = projectMarkers(search.foreign ?? FOREIGN_LAYERS);
   for (const dir of searchDirs(start)) {
-    const candidate = join(dir, ".mind");
-    if (candidate === realHome) continue;
-    try {
-      const info = await Deno.stat(candidate);
-      if (info.isDirectory && (await realPathOr(candidate)) !== realHome) return dir;
-    } catch {
-      // missing, unreadable or a symlink loop: not a project marker
+    for (const marker of markers) {
+      if (marker !== ".mind" && userHomes.has(dir)) continue;
+      const candidate = join(dir, marker);
+      if (candidate === realHome) continue;
+      try {
+        const info = await Deno.stat(candidate);
+        if (info.isDirectory && (await realPathOr(candidate)) !== realHome) return dir;
+      } catch {
+        // missing, unreadable or a symlink loop: not a project marker
+      }
     }
   }
   return null;
 }
-
-/** One parsed file of a layer. */
-export type LayerFile = {
-  layer: Layer;
-  path: string;
-  kind: "toml" | "json";
-  data: JsonObject;
-};
 
 /**
  * The trust level the user side (user config.toml, then `-c`) gives the project at `root`, or null
@@ -168,127 +198,6 @@ export async function projectLayerEscape(root: string): Promise<string | null> {
   const mind = join(root, ".mind");
   const real = await realPathOr(mind);
   return isInside(root, real) ? null : outsideRootWarning(mind, real, "project").message;
-}
-
-/**
- * Loads the config.toml and hooks.json of one layer directory (`validate` reads an untrusted
- * project's through it too). With `within` (a real root), a file whose real path leaves it is
- * skipped with W_OUTSIDE_ROOT. Keys use the real path; the file is read
- * through its own path (the sandbox grants the layer folder, not every link target). A link swapped
- * between the check and the read cannot lend trust: whatever is read is hashed under this root's key.
- */
-export async function loadLayerDir(
-  layer: Layer,
-  dir: string,
-  files: string[],
-  warnings: Warning[],
-  within?: string,
-): Promise<LayerFile[]> {
-  // Every layer but the user's own ones is a stranger's file (SECURITY.md, the fast path).
-  if (layer !== "user" && layer !== "profile") assertMayParseStrangerFile(`the ${layer} layer ${dir}`);
-  const out: LayerFile[] = [];
-  for (const [name, kind] of [["config.toml", "toml"], ["hooks.json", "json"]] as const) {
-    const path = join(dir, name);
-    files.push(path);
-    const real = await realPathOr(path);
-    if (within !== undefined && !isInside(within, real)) {
-      warnings.push(outsideRootWarning(path, real, "project"));
-      continue;
-    }
-    const loaded = await loadConfigFile(path, kind);
-    if (loaded.ok) {
-      out.push({ layer, path: real, kind, data: loaded.data });
-      warnings.push(...loaded.warnings);
-    } else if (!loaded.missing) warnings.push(loaded.warning);
-  }
-  const toml = out.find((f) => f.kind === "toml");
-  if (
-    toml && isObject(toml.data.hooks) &&
-    Object.keys(toml.data.hooks).some((k) => !HOOKS_SETTINGS.has(k)) &&
-    out.some((f) => f.kind === "json")
-  ) {
-    warnings.push(
-      warning(
-        "W_BOTH_REPRESENTATIONS",
-        "both config.toml [hooks] and hooks.json define hooks here; both are loaded (keep one)",
-        dir,
-      ),
-    );
-  }
-  return out;
-}
-
-/** Checks the root of a standalone hooks.json: only `description` and `hooks`. */
-function checkHooksJsonRoot(f: LayerFile, warnings: Warning[]): void {
-  for (const k of Object.keys(f.data)) {
-    if (k !== "description" && k !== "hooks") {
-      warnings.push(
-        warning(
-          "W_UNKNOWN_FIELD",
-          `unknown root field ${JSON.stringify(k)} ignored (hooks.json accepts description and hooks)`,
-          f.path,
-          { path: [k] },
-        ),
-      );
-    }
-  }
-  if (
-    f.data.description !== undefined && typeof f.data.description !== "string"
-  ) {
-    warnings.push(
-      warning("W_BAD_FIELD", "description must be a string", f.path, { path: ["description"] }),
-    );
-  }
-}
-
-/** Removes and warns about state a layer is not allowed to hold. */
-function stripForeignState(f: LayerFile, warnings: Warning[]): void {
-  const hooks = tableOf(f.data, "hooks");
-  if (hooks && hooks.state !== undefined) {
-    warnings.push(
-      warning(
-        "W_STATE_NOT_AUTHORITATIVE",
-        `hook state in the ${f.layer} layer is ignored: only the user config.toml (or -c) can trust or disable hooks`,
-        f.path,
-        { path: ["hooks", "state"] },
-      ),
-    );
-  }
-  if (f.data.projects !== undefined && f.layer !== "user") {
-    warnings.push(
-      warning(
-        "W_STATE_NOT_AUTHORITATIVE",
-        `project trust in the ${f.layer} layer is ignored: only the user config.toml (or -c) can trust a project`,
-        f.path,
-        { path: ["projects"] },
-      ),
-    );
-  }
-}
-
-/**
- * The checks of one user, profile or project file on its own, and its handlers: the root of a
- * hooks.json, state a layer may not hold, then every group and handler. Discovery runs them on
- * every file it loads and `validate FILE` on the files it is given, so one problem gets one code
- * and one sentence everywhere.
- */
-export function checkLayerFile(f: LayerFile): { handlers: DiscoveredHandler[]; warnings: Warning[] } {
-  const warnings: Warning[] = [];
-  if (f.layer !== "user") stripForeignState(f, warnings);
-  if (f.kind === "json") {
-    checkHooksJsonRoot(f, warnings);
-    if (f.layer === "user" && isObject(f.data.hooks) && f.data.hooks.state !== undefined) {
-      warnings.push(
-        warning("W_STATE_NOT_AUTHORITATIVE", "hook state belongs in config.toml, not hooks.json; ignored", f.path, {
-          path: ["hooks", "state"],
-        }),
-      );
-    }
-  }
-  const reserved = f.kind === "toml" ? HOOKS_SETTINGS : new Set(["state"]);
-  const r = collectHandlers(tableOf(f.data, "hooks"), { layer: f.layer, keyPath: f.path, reservedKeys: reserved });
-  warnings.push(...r.warnings);
-  return { handlers: r.handlers, warnings };
 }
 
 /** Reads `[hooks.state]` into a map. */
@@ -367,10 +276,13 @@ export async function loadCatalog(
     )
     : [];
 
-  // Project.
+  // Project (SPEC §2.3), and its foreign layers (SPEC §2.8).
+  const foreign = foreignLayersSetting(userToml, cli, userConfigPath, warnings);
+  const userHome = env.HOME ?? env.USERPROFILE ?? null;
   let project: ProjectInfo | null = null;
   let projectFiles: LayerFile[] = [];
-  const root = await findProjectRoot(opts.cwd, home);
+  let foreignFiles: LayerFile[] = [];
+  const root = await findProjectRoot(opts.cwd, home, { foreign, userHome });
   if (root) {
     const level = projectTrustLevel(userToml, cli, root);
     const hookFiles = ["config.toml", "hooks.json"].map((f) => join(root, ".mind", f));
@@ -378,18 +290,27 @@ export async function loadCatalog(
     const present = await Promise.all(hookFiles.map((f) => Deno.stat(f).then((i) => i.isFile, () => false)));
     // A .mind leading elsewhere holds no hooks of this project: never loaded, never worth trusting.
     const escape = await projectLayerEscape(root);
-    const hasHookFiles = escape === null && present.some(Boolean);
+    const hasHookFiles = (escape === null && present.some(Boolean)) ||
+      await mayHoldHooks(foreignHookFiles(root, foreign));
     project = { root, trusted: level === "trusted", trustLevel: level, hasHookFiles };
-    if (escape) {
-      warnings.push(warning("W_OUTSIDE_ROOT", escape, join(root, ".mind")));
-    } else if (project.trusted) {
-      projectFiles = await loadLayerDir("project", join(root, ".mind"), files, warnings, root);
+    if (escape) warnings.push(warning("W_OUTSIDE_ROOT", escape, join(root, ".mind")));
+    if (project.trusted) {
+      if (!escape) projectFiles = await loadLayerDir("project", join(root, ".mind"), files, warnings, { within: root });
+      const skip = FOREIGN_LAYERS.find((l) => l === opts.delegatingHost);
+      foreignFiles = await loadForeignLayers(root, foreign, skip, files, warnings);
     } else {
+      // Name the folders this project has (`.mind/`, `.claude/`, `.codex/`), the first one as the source.
+      const folders: string[] = [];
+      for (const f of projectMarkers(foreign)) {
+        if (await Deno.stat(join(root, f)).then((i) => i.isDirectory, () => false)) folders.push(f);
+      }
       warnings.push(
         warning(
           "W_PROJECT_UNTRUSTED",
-          `project ${root} is not trusted; its .mind/ hooks are not loaded (run: mind-hooks project trust ${root})`,
-          join(root, ".mind"),
+          `project ${root} is not trusted; its ${
+            folders.map((f) => `${f}/`).join(", ")
+          } hooks are not loaded (run: mind-hooks project trust ${root})`,
+          join(root, folders[0] ?? ".mind"),
         ),
       );
     }
@@ -413,7 +334,7 @@ export async function loadCatalog(
     const real = await realPathOr(hf);
     const loaded = await loadConfigFile(hf, "json");
     if (loaded.ok) {
-      cliFiles.push({ layer: "cli", path: real, kind: "json", data: loaded.data });
+      cliFiles.push({ layer: "cli", path: real, kind: "json", data: loaded.data, dialect: "mind", hooksOnly: false });
       warnings.push(...loaded.warnings);
     } else {
       warnings.push(loaded.missing ? warning("W_UNREADABLE", "--hooks-file not found", hf) : loaded.warning);
@@ -435,7 +356,7 @@ export async function loadCatalog(
 
   // Hooks of the ordinary layers, in configuration order.
   const ordinaryHandlers: DiscoveredHandler[] = [];
-  for (const layerFiles of [userFiles, profileFiles, projectHooksOff ? [] : projectFiles]) {
+  for (const layerFiles of [userFiles, profileFiles, projectHooksOff ? [] : projectFiles, foreignFiles]) {
     for (const f of layerFiles) {
       const r = checkLayerFile(f);
       ordinaryHandlers.push(...r.handlers);
@@ -522,7 +443,25 @@ export async function loadCatalog(
     plugins: pluginResult.plugins,
     files,
     bypassTrust: opts.bypassTrust === true,
+    userHome,
   };
+}
+
+/**
+ * Whether any of a stranger's files may define hooks — their text is searched, never parsed (an
+ * untrusted project's files are not read as configuration): a file naming `hooks` counts.
+ */
+async function mayHoldHooks(paths: readonly string[]): Promise<boolean> {
+  for (const path of paths) {
+    try {
+      const info = await Deno.stat(path);
+      if (!info.isFile) continue;
+      if (info.size > 4 * 1024 * 1024 || (await Deno.readTextFile(path)).includes("hooks")) return true;
+    } catch {
+      // missing or unreadable: no hooks from it
+    }
+  }
+  return false;
 }
 
 /**

@@ -7,7 +7,7 @@
  */
 import { type EventName, isEventName } from "../events/names.ts";
 import { EVENTS } from "../events/registry.ts";
-import type { JsonObject } from "../events/types.ts";
+import type { Dialect, JsonObject } from "../events/types.ts";
 import { compileMatcher, type Matcher } from "../matching/matcher.ts";
 import { type HookKey, hookKey, type Layer, type NormalizedHandler } from "../trust/hash.ts";
 import { type Warning, warning } from "./warnings.ts";
@@ -34,6 +34,8 @@ export type DiscoveredHandler = {
   path?: ValuePath;
   /** The effective handler (defaults and clamps applied): what runs, and what is hashed. */
   handler: NormalizedHandler;
+  /** How its output is read and how it is started (SPEC §8.1, §7.1). */
+  dialect: Dialect;
   /** Extra environment for the command (plugins, SPEC §2.6). */
   env: Record<string, string>;
   /** Set for plugin hooks. */
@@ -53,7 +55,18 @@ export type HooksSource = {
   path?: ValuePath;
   env?: Record<string, string>;
   plugin?: string;
+  /** The dialect of every hook of this source (default mind). */
+  dialect?: Dialect;
+  /**
+   * A foreign host's layer (SPEC §2.8): a command that delegates that host's events to mind-hooks
+   * (`… dispatch --protocol <host>`, what `install` writes) is skipped — run by mind it would run
+   * every hook a second time.
+   */
+  skipDelegation?: boolean;
 };
+
+/** A command that hands a host's events to mind-hooks (`… dispatch --protocol <host>`), whatever launcher runs it. */
+const DELEGATION = /(^|\s)dispatch\s+(.*\s)?--protocol(\s+|=)(?!mind(\s|$))[A-Za-z]+(\s|$)/;
 
 const GROUP_FIELDS = new Set(["matcher", "hooks"]);
 const COMMAND_FIELDS = new Set([
@@ -65,6 +78,8 @@ const COMMAND_FIELDS = new Set([
   "timeout",
   "async",
   "additionalContextLimit",
+  "failClosed",
+  "fail_closed",
 ]);
 const MCP_FIELDS = new Set([
   "type",
@@ -74,7 +89,11 @@ const MCP_FIELDS = new Set([
   "statusMessage",
   "timeout",
   "async",
+  "failClosed",
+  "fail_closed",
 ]);
+/** Fields only the Claude dialect knows (SPEC §2.2 `if`; Claude Code's `asyncRewake` implies `async`). */
+const CLAUDE_FIELDS = new Set(["if", "asyncRewake", "shell"]);
 
 /** Collects the handlers of one hooks object. */
 export function collectHandlers(
@@ -173,8 +192,24 @@ function collectGroup(
   }
   group.hooks.forEach((raw, hi) => {
     const handlerPath = [...path, "hooks", hi];
-    const result = normalizeHandler(event, raw, `${where}.hooks[${hi}]`, handlerPath, src.keyPath, warnings);
+    const result = normalizeHandler(
+      event,
+      raw,
+      `${where}.hooks[${hi}]`,
+      handlerPath,
+      src.keyPath,
+      warnings,
+      src.dialect ?? "mind",
+    );
     if (!result) return;
+    if (src.skipDelegation && result.type === "command" && DELEGATION.test(result.command)) {
+      warnings.push(warning(
+        "W_DELEGATING_HOOK",
+        `${where}.hooks[${hi}]: this host's mind-hooks entry is not run by mind itself (it would run every hook twice)`,
+        src.keyPath,
+      ));
+      return;
+    }
     out.push({
       key: hookKey(src.layer, src.keyPath, event, gi, hi),
       layer: src.layer,
@@ -186,6 +221,7 @@ function collectGroup(
       handlerIndex: hi,
       path: handlerPath,
       handler: result,
+      dialect: src.dialect ?? "mind",
       env: src.env ?? {},
       ...(src.plugin ? { plugin: src.plugin } : {}),
     });
@@ -231,6 +267,11 @@ function effectiveTimeout(
   return given;
 }
 
+/** Does this handler run in the background (SPEC §7.2)? Its `async` as written, where its event allows it. */
+export function runsAsync(d: Pick<DiscoveredHandler, "event" | "handler">): boolean {
+  return d.handler.type === "command" && d.handler.async && EVENTS[d.event].asyncAllowed;
+}
+
 /**
  * Validates and normalizes one handler; null (with a warning) when it must be skipped. `where`
  * names it in messages (`Stop[0].hooks[1]`), `path` is its value path in the file.
@@ -242,6 +283,7 @@ export function normalizeHandler(
   path: ValuePath,
   source: string,
   warnings: Warning[],
+  dialect: Dialect = "mind",
 ): NormalizedHandler | null {
   // A warning about the handler itself, or about one of its fields.
   const at = (field?: string) => ({ path: field === undefined ? path : [...path, field] });
@@ -272,9 +314,14 @@ export function normalizeHandler(
     );
     return null;
   }
+  const unsupported = dialect === "claude" ? claudeUnsupported(raw) : null;
+  if (unsupported !== null) {
+    warnings.push(warning("W_UNSUPPORTED_HANDLER", `${where}: ${unsupported} is not supported; skipped`, source, at()));
+    return null;
+  }
   const known = type === "command" ? COMMAND_FIELDS : MCP_FIELDS;
   for (const k of Object.keys(raw)) {
-    if (!known.has(k)) {
+    if (!known.has(k) && !(dialect === "claude" && CLAUDE_FIELDS.has(k))) {
       warnings.push(
         warning("W_UNKNOWN_FIELD", `${where}: unknown field ${JSON.stringify(k)} ignored`, source, at(k)),
       );
@@ -298,9 +345,12 @@ export function normalizeHandler(
       return bad(`${k} must be a string`, k);
     }
   }
-  if (raw.async !== undefined && typeof raw.async !== "boolean") {
-    return bad("async must be a boolean", "async");
+  for (const k of ["async", "failClosed", "fail_closed", ...(dialect === "claude" ? ["asyncRewake"] : [])]) {
+    if (raw[k] !== undefined && typeof raw[k] !== "boolean") return bad(`${k} must be a boolean`, k);
   }
+  const claude = dialect === "claude" ? claudeFields(event, raw, where, source, warnings) : {};
+  if (claude === null) return bad("if must be a string");
+  const failClosed = (raw.failClosed ?? raw.fail_closed) === true;
   const timeoutGiven = intField(raw, "timeout", 1);
   if (typeof timeoutGiven === "object") return bad(timeoutGiven.error, "timeout");
   const timeout = effectiveTimeout(event, timeoutGiven, where, path, source, warnings);
@@ -335,6 +385,7 @@ export function normalizeHandler(
         ),
       );
     }
+    if (failClosed) failClosedApplies(event, false, where, source, warnings);
     return {
       type,
       server: raw.server as string,
@@ -342,6 +393,8 @@ export function normalizeHandler(
       input: (raw.input as JsonObject | undefined) ?? {},
       timeout,
       ...(statusMessage !== undefined ? { statusMessage } : {}),
+      ...claude,
+      ...(failClosed ? { failClosed: true as const } : {}),
       // Resolved by discovery, which knows every layer's servers (SPEC §2.7).
       serverSpec: null,
     };
@@ -373,7 +426,8 @@ export function normalizeHandler(
       ),
     );
   }
-  let isAsync = raw.async === true;
+  // As written (SPEC §3.2): SessionEnd's forced synchronous run is decided at run time (runsAsync).
+  const isAsync = raw.async === true || (dialect === "claude" && raw.asyncRewake === true);
   if (isAsync && !EVENTS[event].asyncAllowed) {
     warnings.push(
       warning(
@@ -383,8 +437,8 @@ export function normalizeHandler(
         at("async"),
       ),
     );
-    isAsync = false;
   }
+  if (failClosed) failClosedApplies(event, isAsync && EVENTS[event].asyncAllowed, where, source, warnings);
   const commandWindows = (raw.commandWindows ?? raw.command_windows) as
     | string
     | undefined;
@@ -396,5 +450,62 @@ export function normalizeHandler(
     additionalContextLimit: limit ?? DEFAULT_CONTEXT_LIMIT,
     ...(commandWindows !== undefined ? { commandWindows } : {}),
     ...(statusMessage !== undefined ? { statusMessage } : {}),
+    ...claude,
+    ...(failClosed ? { failClosed: true as const } : {}),
   };
+}
+
+/**
+ * What of Claude Code's handler definition mind cannot run the same way, or null: its exec form
+ * (`args`: `command` is then a program, not a shell line) and a PowerShell hook. Run any other way
+ * they would run something else, so they are skipped with a warning instead.
+ */
+function claudeUnsupported(raw: JsonObject): string | null {
+  if (raw.args !== undefined) return "Claude Code's exec form (args)";
+  if (raw.shell !== undefined && raw.shell !== "bash") return `shell ${JSON.stringify(raw.shell)}`;
+  return null;
+}
+
+/**
+ * The Claude-dialect fields of a handler (SPEC §2.2): its `if` (an empty one filters nothing, as in
+ * Claude Code), or null when `if` is not a string. Claude Code evaluates `if` only on tool events:
+ * elsewhere the handler never runs, which is said once here.
+ */
+function claudeFields(
+  event: EventName,
+  raw: JsonObject,
+  where: string,
+  source: string,
+  warnings: Warning[],
+): { if?: string } | null {
+  if (raw.asyncRewake === true) {
+    warnings.push(warning(
+      "W_UNKNOWN_FIELD",
+      `${where}: asyncRewake runs the hook in the background (async); waking the model on exit 2 is not supported`,
+      source,
+    ));
+  }
+  if (raw.if === undefined || raw.if === "") return {};
+  if (typeof raw.if !== "string") return null;
+  if (EVENTS[event].matcher.kind !== "tool") {
+    warnings.push(warning(
+      "W_IF_NEVER_MATCHES",
+      `${where}: "if" is evaluated only on tool events; this ${event} handler never runs (as in Claude Code)`,
+      source,
+    ));
+  }
+  return { if: raw.if };
+}
+
+/** Warns when `failClosed` can have no effect: an event that cannot block, or an async handler (SPEC §2.2). */
+function failClosedApplies(
+  event: EventName,
+  isAsync: boolean,
+  where: string,
+  source: string,
+  warnings: Warning[],
+): void {
+  if (EVENTS[event].canBlock && !isAsync) return;
+  const why = isAsync ? "an async handler has no control effect" : `${event} cannot block`;
+  warnings.push(warning("W_FAIL_CLOSED_IGNORED", `${where}: failClosed ignored: ${why}`, source));
 }

@@ -3,9 +3,11 @@
  * `[plugins."<name>"] enabled = true`. The manifest is
  * `.mind-plugin/plugin.json`, or a Codex (`.codex-plugin/`) or Claude Code
  * (`.claude-plugin/`) one read the same way, so those plugins install
- * unchanged. Hooks come from the manifest's `hooks` field (a `./` path, an
- * array of them, an inline hooks object, or an array of those), else from
- * `hooks/hooks.json`. Paths must stay inside the plugin root.
+ * unchanged (precedence: see {@link chooseManifest}; the hooks of a
+ * `.claude-plugin` manifest are of the Claude dialect). Hooks come from the
+ * manifest's `hooks` field (a `./` path, an array of them, an inline hooks
+ * object, or an array of those), else from `hooks/hooks.json`. Paths must
+ * stay inside the plugin root.
  * @module
  */
 import type { JsonObject } from "../events/types.ts";
@@ -52,12 +54,16 @@ export type LoadedPlugins = {
   servers: Map<string, Map<string, ServerDef>>;
 };
 
-/** The manifest of a plugin (real path inside the root), none, or why it is refused. */
-async function findManifest(
+/** One manifest of a plugin (its real path inside the root). */
+type Manifest = { path: string; data: JsonObject; dir: (typeof MANIFESTS)[number] };
+
+/** The manifests a plugin has, in {@link MANIFESTS} order, or why the plugin is refused. */
+async function findManifests(
   root: string,
   files: string[],
   warnings: Warning[],
-): Promise<{ path: string; data: JsonObject } | null | { outside: Warning }> {
+): Promise<Manifest[] | { outside: Warning }> {
+  const out: Manifest[] = [];
   for (const m of MANIFESTS) {
     const p = join(root, m);
     files.push(p);
@@ -69,14 +75,117 @@ async function findManifest(
     const loaded = await loadConfigFile(real, "json");
     if (loaded.ok) {
       warnings.push(...loaded.warnings);
-      return { path: real, data: loaded.data };
-    }
-    if (!loaded.missing) {
-      warnings.push(loaded.warning);
-      return null;
+      out.push({ path: real, data: loaded.data, dir: m });
+    } else if (!loaded.missing) warnings.push(loaded.warning);
+  }
+  return out;
+}
+
+/** The hooks one manifest (or, without one, the default `hooks/hooks.json`) yields. */
+type ManifestHooks = { handlers: DiscoveredHandler[]; warnings: Warning[]; sources: string[] };
+
+async function manifestHooks(
+  name: string,
+  root: string,
+  manifest: Manifest | null,
+  env: Record<string, string>,
+  files: string[],
+): Promise<ManifestHooks> {
+  const out: ManifestHooks = { handlers: [], warnings: [], sources: [] };
+  // SPEC §2.6: hooks taken from the .claude-plugin manifest (its default hooks.json included) are Claude's.
+  const dialect = manifest?.dir === ".claude-plugin/plugin.json" ? "claude" : "mind";
+  const declared = manifest !== null && manifest.data.hooks !== undefined;
+  const entries: unknown[] = declared
+    ? (Array.isArray(manifest.data.hooks) ? manifest.data.hooks : [manifest.data.hooks])
+    : ["./hooks/hooks.json"];
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i];
+    if (typeof entry === "string") {
+      const r = await loadPluginJson(root, entry, declared, files, "hooks");
+      if ("warning" in r) {
+        if (r.warning) out.warnings.push(r.warning);
+        continue;
+      }
+      out.warnings.push(...r.warnings);
+      out.sources.push(r.path);
+      const c = collectHandlers(r.data.hooks, {
+        layer: "plugin",
+        keyPath: r.path,
+        reservedKeys: new Set(),
+        env,
+        plugin: name,
+        dialect,
+      });
+      out.handlers.push(...c.handlers);
+      out.warnings.push(...c.warnings);
+    } else if (isObject(entry) && manifest) {
+      // An inline hooks object: either `{ "hooks": {…} }` (hooks.json shape) or the event map itself.
+      const hooks = isObject(entry.hooks) ? entry.hooks : entry;
+      const keyPath = `${manifest.path}#${i}`;
+      out.sources.push(keyPath);
+      // Where the entry sits in the manifest, for positions: `hooks[i]`, or `hooks` itself.
+      const entryPath = Array.isArray(manifest.data.hooks) ? ["hooks", i] : ["hooks"];
+      const c = collectHandlers(hooks, {
+        layer: "plugin",
+        keyPath,
+        reservedKeys: new Set(["description"]),
+        path: isObject(entry.hooks) ? [...entryPath, "hooks"] : entryPath,
+        env,
+        plugin: name,
+        dialect,
+      });
+      out.handlers.push(...c.handlers);
+      out.warnings.push(...c.warnings);
+    } else {
+      out.warnings.push(
+        warning(
+          "W_PLUGIN",
+          `plugin ${name}: hooks entry ${i} must be a "./" path or a hooks object; skipped`,
+          manifest?.path ?? root,
+        ),
+      );
     }
   }
-  return null;
+  return out;
+}
+
+/**
+ * Manifest precedence (SPEC §2.6): `.mind-plugin` when present; else of `.codex-plugin` and
+ * `.claude-plugin` the one that yields hooks (an empty `hooks` entry in one never hides the other's);
+ * when both do, `.codex-plugin` wins with W_PLUGIN_MANIFESTS — unless both read the very same files
+ * (two manifests without a `hooks` field share `hooks/hooks.json`: nothing is hidden then).
+ */
+async function chooseManifest(
+  name: string,
+  root: string,
+  manifests: Manifest[],
+  env: Record<string, string>,
+  files: string[],
+  warnings: Warning[],
+): Promise<{ manifest: Manifest | null; hooks: ManifestHooks }> {
+  const mind = manifests.find((m) => m.dir === ".mind-plugin/plugin.json");
+  if (mind || manifests.length === 0) {
+    const manifest = mind ?? null;
+    return { manifest, hooks: await manifestHooks(name, root, manifest, env, files) };
+  }
+  const codex = manifests.find((m) => m.dir === ".codex-plugin/plugin.json");
+  const claude = manifests.find((m) => m.dir === ".claude-plugin/plugin.json");
+  const fromCodex = codex ? await manifestHooks(name, root, codex, env, files) : null;
+  const fromClaude = claude ? await manifestHooks(name, root, claude, env, files) : null;
+  const yields = (h: ManifestHooks | null) => h !== null && h.handlers.length > 0;
+  if (yields(fromCodex) && yields(fromClaude)) {
+    const same = fromCodex!.sources.join("\n") === fromClaude!.sources.join("\n");
+    if (!same) {
+      warnings.push(warning(
+        "W_PLUGIN_MANIFESTS",
+        `plugin ${name}: both .codex-plugin and .claude-plugin define hooks; the .codex-plugin ones are loaded`,
+        root,
+      ));
+    }
+    return { manifest: codex!, hooks: fromCodex! };
+  }
+  if (yields(fromClaude)) return { manifest: claude!, hooks: fromClaude! };
+  return codex ? { manifest: codex, hooks: fromCodex! } : { manifest: claude!, hooks: fromClaude! };
 }
 
 /** Loads every enabled plugin's hooks and MCP servers. */
@@ -126,62 +235,26 @@ export async function loadPlugins(
     }
     const dataDir = join(home, "plugin-data", name);
     const env = pluginEnv(root, dataDir);
-    const found = await findManifest(root, files, warnings);
-    if (found && "outside" in found) {
+    const found = await findManifests(root, files, warnings);
+    if ("outside" in found) {
       warnings.push(found.outside);
       continue;
     }
-    const manifestPath = found?.path ?? null;
-    const manifest = found?.data ?? null;
-    plugins.push({ name, root, dataDir, manifest: manifestPath });
-    const own = await loadPluginServers(root, manifest, manifestPath, env, files, warnings);
+    const { manifest, hooks } = await chooseManifest(name, root, found, env, files, warnings);
+    plugins.push({ name, root, dataDir, manifest: manifest?.path ?? null });
+    const own = await loadPluginServers(root, manifest?.data ?? null, manifest?.path ?? null, env, files, warnings);
     if (own.size > 0) servers.set(name, own);
-    const entries: unknown[] = manifest && manifest.hooks !== undefined
-      ? (Array.isArray(manifest.hooks) ? manifest.hooks : [manifest.hooks])
-      : ["./hooks/hooks.json"];
-    const fromManifest = !!manifest && manifest.hooks !== undefined;
-    for (let i = 0; i < entries.length; i++) {
-      const entry = entries[i];
-      if (typeof entry === "string") {
-        const r = await loadPluginJson(root, entry, fromManifest, files, "hooks");
-        if ("warning" in r) {
-          if (r.warning) warnings.push(r.warning);
-          continue;
-        }
-        warnings.push(...r.warnings);
-        const c = collectHandlers(r.data.hooks, {
-          layer: "plugin",
-          keyPath: r.path,
-          reservedKeys: new Set(),
-          env,
-          plugin: name,
-        });
-        handlers.push(...c.handlers);
-        warnings.push(...c.warnings);
-      } else if (isObject(entry) && manifestPath) {
-        // An inline hooks object: either `{ "hooks": {…} }` (hooks.json shape) or the event map itself.
-        const hooks = isObject(entry.hooks) ? entry.hooks : entry;
-        // Where the entry sits in the manifest, for positions: `hooks[i]`, or `hooks` itself.
-        const entryPath = Array.isArray(manifest?.hooks) ? ["hooks", i] : ["hooks"];
-        const c = collectHandlers(hooks, {
-          layer: "plugin",
-          keyPath: `${manifestPath}#${i}`,
-          reservedKeys: new Set(["description"]),
-          path: isObject(entry.hooks) ? [...entryPath, "hooks"] : entryPath,
-          env,
-          plugin: name,
-        });
-        handlers.push(...c.handlers);
-        warnings.push(...c.warnings);
-      } else {
-        warnings.push(
-          warning(
-            "W_PLUGIN",
-            `plugin ${name}: hooks entry ${i} must be a "./" path or a hooks object; skipped`,
-            manifestPath ?? root,
-          ),
-        );
-      }
+    handlers.push(...hooks.handlers);
+    warnings.push(...hooks.warnings);
+    if (hooks.handlers.length === 0) {
+      // Never a silent zero (SPEC §2.6).
+      warnings.push(warning(
+        "W_PLUGIN_NO_HOOKS",
+        `plugin ${name} is enabled but has no hooks${
+          manifest ? ` (manifest ${manifest.dir})` : " (no manifest, and no hooks/hooks.json)"
+        }`,
+        manifest?.path ?? root,
+      ));
     }
   }
   return { handlers, warnings, plugins, servers };

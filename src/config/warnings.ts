@@ -37,6 +37,12 @@ export const WARNING_CODES = {
   W_MCP_SCOPED: "a project's or plugin's MCP server serves only its own hooks",
   W_MCP_SECRET_IGNORED: "a project's or plugin's MCP server may not take values from the environment; ignored",
   W_DUPLICATE_KEY: "a JSON object repeats a key; the last one is used",
+  W_FAIL_CLOSED_IGNORED: "failClosed has no effect on this event or on an async handler",
+  W_IF_NEVER_MATCHES: "a Claude-dialect `if` on an event without a tool call: the handler never runs",
+  W_PLUGIN_MANIFESTS:
+    "a plugin has hooks in both its .codex-plugin and .claude-plugin manifests; the Codex one is used",
+  W_DELEGATING_HOOK: "a foreign layer's mind-hooks delegating entry is not run by mind itself",
+  W_PLUGIN_NO_HOOKS: "an enabled plugin has no hooks",
   W_SPILL_REFUSED: "the spill folder is a symlink, not a folder or another user's; large outputs are not saved",
 } as const;
 

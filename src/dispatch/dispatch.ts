@@ -6,14 +6,22 @@
  */
 import type { EventName } from "../events/names.ts";
 import { EVENTS } from "../events/registry.ts";
-import { type AggregationItem, type HandlerOutcome, type JsonObject, NO_DECISION } from "../events/types.ts";
+import {
+  type AggregationItem,
+  type EventDecision,
+  type EventModule,
+  type HandlerEffect,
+  type HandlerOutcome,
+  type JsonObject,
+  NO_DECISION,
+} from "../events/types.ts";
 import type { JsonSchema } from "../schema/validate.ts";
 import { type Catalog, type HookHandler, skipReason } from "../config/discovery.ts";
 import { warning } from "../config/warnings.ts";
 import { fromCompatInput } from "../matching/tool_names.ts";
 import { matchingHandlers } from "./matching.ts";
 import type { AsyncJob, CommandSpec, RawCompletion } from "../runner/types.ts";
-import { DEFAULT_CONTEXT_LIMIT } from "../config/handlers.ts";
+import { DEFAULT_CONTEXT_LIMIT, runsAsync } from "../config/handlers.ts";
 import { ENGINE_FAILED, failSafeDecision, HANDLER_INTERNAL_ERROR } from "./fail_safe.ts";
 
 /** The lazily loaded part of dispatch. */
@@ -38,7 +46,30 @@ export type DispatchContext = {
   takeAsync?: (sessionId: string) => Promise<AsyncResult[]>;
   /** Write the observation log (default true). */
   log?: boolean;
+  /**
+   * The env file SessionStart hooks get (SPEC §7.1) when the host has its own — Claude Code's
+   * `CLAUDE_ENV_FILE` in `--protocol claude` — instead of the session's file under the home.
+   */
+  envFile?: string;
+  /** Filled by the dispatch for the adapter: what Claude-dialect hooks decided beyond mind's result. */
+  hostHints?: HostHints;
 };
+
+/**
+ * What Claude-dialect hooks said that mind's own result has no place for (SPEC §8.1): a PreToolUse
+ * `allow` or `ask` (forwarded as Claude Code's own decision in `--protocol claude`) and whether the
+ * rewrite that won came from such a hook (Claude Code replaces the input whole with it).
+ */
+export type HostHints = {
+  permissionDecision: "allow" | "ask" | null;
+  permissionDecisionReason: string | null;
+  wholeRewrite: boolean;
+};
+
+/** The reason a failed `failClosed` handler blocks with (SPEC §2.2). */
+export function failClosedReason(key: string, why: string): string {
+  return `hook ${key} failed (failClosed): ${why}`;
+}
 
 /** The environment additions a handler's command gets (SPEC §7.1, §2.6). */
 export function handlerEnv(
@@ -46,11 +77,16 @@ export function handlerEnv(
   event: EventName,
   catalog: Catalog,
   cwd: string,
+  envFile: string | null = null,
 ): Record<string, string> {
   const env: Record<string, string> = { MIND_HOOK_EVENT: event, ...h.env };
   if (catalog.project) env.MIND_PROJECT_DIR = catalog.project.root;
   // Hooks written for Claude Code read CLAUDE_PROJECT_DIR; give them the same answer.
   env.CLAUDE_PROJECT_DIR = catalog.project?.root ?? cwd;
+  if (envFile !== null) {
+    env.CLAUDE_ENV_FILE = envFile;
+    env.MIND_ENV_FILE = envFile;
+  }
   return env;
 }
 
@@ -62,6 +98,7 @@ export function emptyResult(event: EventName, warnings: DispatchResult["warnings
     additionalContext: [],
     systemMessages: [],
     asyncResults: [],
+    envFile: null,
     runs: [],
     warnings,
   };
@@ -76,6 +113,7 @@ async function runOne(
   catalog: Catalog,
   ctx: DispatchContext,
   cwd: string,
+  envFile: string | null,
 ): Promise<RawCompletion> {
   if (h.handler.type === "mcp_tool") {
     const run = ctx.runMcp ?? (await import("../runner/mcp.ts")).runMcpOneShot;
@@ -84,19 +122,27 @@ async function runOne(
   if (h.plugin) {
     await Deno.mkdir(h.env.PLUGIN_DATA, { recursive: true }).catch(() => {});
   }
-  return await rt.runCommand(commandSpecOf(h, event, catalog, cwd, stdin));
+  return await rt.runCommand(commandSpecOf(h, event, catalog, cwd, stdin, envFile));
 }
 
 /** What runs for a command handler (SPEC §7.1), synchronously or as an async job. */
-function commandSpecOf(h: HookHandler, event: EventName, catalog: Catalog, cwd: string, stdin: string): CommandSpec {
+function commandSpecOf(
+  h: HookHandler,
+  event: EventName,
+  catalog: Catalog,
+  cwd: string,
+  stdin: string,
+  envFile: string | null,
+): CommandSpec {
   if (h.handler.type !== "command") throw new Error(`${h.key} is not a command handler`);
   return {
     command: h.handler.command,
     commandWindows: h.handler.commandWindows,
     cwd,
     stdin,
-    env: handlerEnv(h, event, catalog, cwd),
+    env: handlerEnv(h, event, catalog, cwd, envFile),
     timeoutSec: h.handler.timeout,
+    shell: h.dialect === "claude" ? "sh" : "login",
   };
 }
 
@@ -163,6 +209,11 @@ export async function dispatchEvent(
   let needReview = 0;
   const asyncJobs: AsyncJob[] = [];
   const running: Promise<void>[] = [];
+  const runnable = matched.map((h) => skipReason(h, catalog.bypassTrust) === null);
+  // What every hook about to run may rely on (SPEC §5, §7.1): the filled transcript exists, and
+  // SessionStart command hooks have the session's env file.
+  const envFile = await prepareRun(ev, catalog, ctx, module, matched.filter((_, i) => runnable[i]));
+  result.envFile = envFile;
 
   matched.forEach((h, i) => {
     const skip = skipReason(h, catalog.bypassTrust);
@@ -171,14 +222,15 @@ export async function dispatchEvent(
       if (skip !== "disabled") needReview++;
       return;
     }
-    if (h.handler.type === "command" && h.handler.async) {
+    if (h.handler.type === "command" && runsAsync(h)) {
       records[i].status = "started";
       records[i].reason = "async";
       asyncJobs.push({
-        ...commandSpecOf(h, event, catalog, cwd, stdin),
+        ...commandSpecOf(h, event, catalog, cwd, stdin, envFile),
         key: h.key,
         event,
         additionalContextLimit: h.handler.additionalContextLimit,
+        dialect: h.dialect,
         tempDir: ctx.tempDir,
       });
       return;
@@ -188,8 +240,9 @@ export async function dispatchEvent(
       let outcome: HandlerOutcome;
       try {
         const r = await rt();
-        const raw = await runOne(r, h, event, hookInput, stdin, catalog, ctx, cwd);
-        outcome = r.readCompletion(module, r.OUTPUT_SCHEMAS[event] as JsonSchema, raw);
+        const raw = await runOne(r, h, event, hookInput, stdin, catalog, ctx, cwd, envFile);
+        const schemas = h.dialect === "claude" ? r.CLAUDE_OUTPUT_SCHEMAS : r.OUTPUT_SCHEMAS;
+        outcome = r.readCompletion(module, schemas[event] as JsonSchema, raw, { dialect: h.dialect });
         records[i].exit_code = raw.exitCode;
         records[i].duration_ms = Math.round(raw.durationMs);
       } catch {
@@ -227,7 +280,7 @@ export async function dispatchEvent(
   try {
     return await finish({ ev, catalog, ctx, result, matched, outcomes, completedSeq, needReview, spill, rt });
   } catch {
-    const safe = failSafeDecision(module, effectItems(outcomes, completedSeq), (updated) => {
+    const safe = failSafeDecision(module, effectItems(module, matched, outcomes, completedSeq), (updated) => {
       if (module.matcher.kind !== "tool") return updated;
       return fromCompatInput(String(input.tool_name), input.tool_input as JsonObject, updated);
     });
@@ -236,6 +289,7 @@ export async function dispatchEvent(
       ...safe,
       systemMessages: [...early, ...failureLines(matched, outcomes), ...reviewLines(needReview), ENGINE_FAILED],
       asyncResults: result.asyncResults,
+      envFile: result.envFile,
       runs: records,
     };
     await logDispatch(catalog, out, event, ctx).catch(() => {});
@@ -243,13 +297,83 @@ export async function dispatchEvent(
   }
 }
 
-/** The completed (non-failed) outcomes as aggregation items, in configuration order. */
-function effectItems(outcomes: readonly (HandlerOutcome | null)[], completedSeq: readonly number[]): AggregationItem[] {
+/**
+ * The effect a handler's outcome has on the decision: a completed one's own effect; a failed one's
+ * none — unless it is `failClosed` on an event that can block, where its failure blocks (SPEC §2.2).
+ */
+export function effectOf(module: EventModule, h: HookHandler, outcome: HandlerOutcome): HandlerEffect | null {
+  if (outcome.status !== "failed") return outcome.effect;
+  if (h.handler.failClosed !== true || !module.canBlock || runsAsync(h)) return null;
+  return { blockReason: failClosedReason(h.key, outcome.reason) };
+}
+
+/** The effects of the outcomes as aggregation items, in configuration order. */
+function effectItems(
+  module: EventModule,
+  matched: readonly HookHandler[],
+  outcomes: readonly (HandlerOutcome | null)[],
+  completedSeq: readonly number[],
+): AggregationItem[] {
   const items: AggregationItem[] = [];
   outcomes.forEach((o, i) => {
-    if (o && o.status !== "failed") items.push({ order: i, completedSeq: completedSeq[i], effect: o.effect });
+    const effect = o ? effectOf(module, matched[i], o) : null;
+    if (effect) items.push({ order: i, completedSeq: completedSeq[i], effect });
   });
   return items;
+}
+
+/**
+ * Before any hook of this dispatch runs: creates the transcript the engine filled in (SPEC §5), and
+ * on an event that hands out the env file (SessionStart) with a command handler about to run, the
+ * session's env file (SPEC §7.1). Returns the env file, or null.
+ */
+async function prepareRun(
+  ev: EventInput,
+  catalog: Catalog,
+  ctx: DispatchContext,
+  module: EventModule,
+  toRun: readonly HookHandler[],
+): Promise<string | null> {
+  if (toRun.length === 0) return null;
+  if (ev.transcriptFilled && typeof ev.input.transcript_path === "string") {
+    const { ensureTranscriptFile } = await import("../session/transcript.ts");
+    try {
+      ensureTranscriptFile(ev.input.transcript_path);
+    } catch {
+      // A home that cannot be written is reported by the writers; the hooks still run.
+    }
+  }
+  if (!module.envFile || !toRun.some((h) => h.handler.type === "command")) return null;
+  if (ctx.envFile !== undefined) return ctx.envFile;
+  const { ensureSessionEnvFile } = await import("../session/env_file.ts");
+  return await ensureSessionEnvFile(catalog.home, String(ev.input.session_id)).catch(() => null);
+}
+
+/**
+ * Claude Code's `continue: false` stops the turn from any event (SPEC §8.1): an event whose own
+ * aggregation has no stop (PreToolUse, PermissionRequest, …) still answers `continue: false`.
+ */
+function withStop(decision: EventDecision, items: readonly AggregationItem[]): EventDecision {
+  if (!decision.continue) return decision;
+  const stop = items.find((i) => i.effect.stop);
+  return stop ? { ...decision, continue: false, stopReason: stop.effect.stopReason ?? null } : decision;
+}
+
+/** The host hints of a decided dispatch (see {@link HostHints}). */
+function hostHintsOf(decision: EventDecision, items: readonly AggregationItem[], matched: readonly HookHandler[]) {
+  const hints: HostHints = { permissionDecision: null, permissionDecisionReason: null, wholeRewrite: false };
+  if (decision.decision === "deny") return hints;
+  const forwarded = items.find((i) => i.effect.forwardedDecision === "ask") ??
+    items.find((i) => i.effect.forwardedDecision === "allow");
+  if (forwarded) {
+    hints.permissionDecision = forwarded.effect.forwardedDecision!;
+    hints.permissionDecisionReason = forwarded.effect.forwardedReason ?? null;
+  }
+  const rewrite = items.find((i) =>
+    i.effect.updatedInput !== undefined && i.effect.updatedInput === decision.updatedInput
+  );
+  hints.wholeRewrite = rewrite !== undefined && matched[rewrite.order].dialect === "claude";
+  return hints;
 }
 
 /** The "N hooks need review" line, when any matched hook was skipped for trust (SPEC §6). */
@@ -294,11 +418,10 @@ async function finish(f: Finishing): Promise<DispatchResult> {
   for (let i = 0; i < matched.length; i++) {
     const outcome = outcomes[i];
     if (!outcome) continue;
-    if (outcome.status === "failed") {
-      result.systemMessages.push(failureLine(matched[i], outcome));
-      continue;
-    }
-    const effect = { ...outcome.effect };
+    if (outcome.status === "failed") result.systemMessages.push(failureLine(matched[i], outcome));
+    const own = effectOf(module, matched[i], outcome);
+    if (!own) continue;
+    const effect = { ...own };
     if (effect.systemMessage) result.systemMessages.push(effect.systemMessage);
     if (module.contextLimit === "continuation" && effect.blockReason !== undefined) {
       // Seed 000: additionalContextLimit also bounds the continuation prompt.
@@ -312,8 +435,9 @@ async function finish(f: Finishing): Promise<DispatchResult> {
     }
   }
 
-  const decision = module.aggregate(items);
+  const decision = withStop(module.aggregate(items), items);
   Object.assign(result, decision);
+  if (ctx.hostHints) Object.assign(ctx.hostHints, hostHintsOf(decision, items, matched));
   if (decision.updatedInput && module.matcher.kind === "tool") {
     result.updatedInput = fromCompatInput(
       String(input.tool_name),

@@ -1,7 +1,7 @@
 /**
  * Reading the event a host sends (SPEC §5): a JSON object with a known
  * `hook_event_name`, every required field of that event with the right type.
- * Unknown fields are dropped with `W_UNKNOWN_INPUT_FIELD`; a missing
+ * Unknown fields are dropped with `W_UNKNOWN_INPUT_FIELD`; a missing or null
  * `transcript_path` is filled with the session transcript path (§11).
  * @module
  */
@@ -20,6 +20,11 @@ export type EventInput = {
   event: EventName;
   input: JsonObject;
   warnings: Warning[];
+  /**
+   * The engine filled `transcript_path` (the host sent none, or null): the file it names is created
+   * before any hook runs (SPEC §5). A path the host gave is passed through untouched.
+   */
+  transcriptFilled?: boolean;
 };
 
 /** Parses stdin text as an event; an error is one line naming the problem. */
@@ -96,10 +101,12 @@ export async function validateEvent(
         ),
       );}
   }
+  let transcriptFilled = false;
   if (
-    !Object.hasOwn(input, "transcript_path") &&
+    (!Object.hasOwn(input, "transcript_path") || input.transcript_path === null) &&
     typeof input.session_id === "string"
   ) {
+    transcriptFilled = true;
     // An event raised inside a subagent points at the subagent's own transcript (§11); the
     // Subagent* events themselves are raised by the parent and point at the parent's.
     const inSubagent = typeof input.agent_id === "string" && EVENTS[name].subagentTranscript;
@@ -109,7 +116,7 @@ export async function validateEvent(
   if (issue) {
     return { ok: false, error: `invalid ${name} event: ${formatIssue(issue)}` };
   }
-  return { ok: true, value: { event: name, input, warnings } };
+  return { ok: true, value: { event: name, input, warnings, transcriptFilled } };
 }
 
 /** The object a handler reads on stdin: tool events in the compatibility form (SPEC §5). */

@@ -1,6 +1,7 @@
 /**
- * Which handlers of an event its input matches (SPEC §4, §6), with the matcher of every hook that
- * will not run kept from stalling the dispatch (SPEC §15).
+ * Which handlers of an event its input matches (SPEC §4, §6) — the matcher, then a Claude-dialect
+ * handler's `if` (SPEC §2.2) — with the matcher of every hook that will not run kept from stalling the
+ * dispatch (SPEC §15).
  * @module
  */
 import type { EventName } from "../events/names.ts";
@@ -9,7 +10,8 @@ import type { JsonObject } from "../events/types.ts";
 import type { Catalog, HookHandler } from "../config/discovery.ts";
 import { type Warning, warning } from "../config/warnings.ts";
 import { matcherMatches } from "../matching/matcher.ts";
-import { toolMatchSubjects } from "../matching/tool_names.ts";
+import { toCompatTool, toolMatchSubjects } from "../matching/tool_names.ts";
+import { ruleMatchesToolCall, type ToolCall } from "../matching/permission_rule.ts";
 import type { EventFacts } from "../events/types.ts";
 
 /** The values an event's matchers are tested against (SPEC §4), or null when the event has no matcher. */
@@ -39,6 +41,28 @@ export async function matchingHandlers(
   input: JsonObject,
 ): Promise<{ handlers: HookHandler[]; warnings: Warning[] }> {
   const subjects = matchSubjects(EVENTS[event], input);
+  const toolEvent = EVENTS[event].matcher.kind === "tool";
+  let call: ToolCall | null = null;
+  const ifMatches = (h: HookHandler, rule: string): boolean => {
+    // Claude Code evaluates `if` only on tool events; elsewhere such a handler never runs (SPEC §2.2).
+    if (!toolEvent) return false;
+    // A stranger's rule is not evaluated: the hook is reported (and skipped) either way (SPEC §15).
+    if (!runsOwnMatcher(h, catalog.bypassTrust)) return true;
+    if (call === null) {
+      const compat = toCompatTool(String(input.tool_name), input.tool_input as JsonObject);
+      call = {
+        toolName: compat.tool_name,
+        toolInput: compat.tool_input,
+        cwd: String(input.cwd),
+        home: catalog.userHome ?? undefined,
+      };
+    }
+    return ruleMatchesToolCall(rule, call as ToolCall);
+  };
+  const keep = (h: HookHandler) => {
+    const rule = h.handler.if;
+    if (rule === undefined || ifMatches(h, rule)) handlers.push(h);
+  };
   const handlers: HookHandler[] = [];
   const warnings: Warning[] = [];
   let safe: import("../matching/safe_matcher.ts").SafeMatching | null = null;
@@ -47,7 +71,7 @@ export async function matchingHandlers(
     if (h.event !== event) continue;
     const m = h.compiledMatcher;
     if (subjects === null || m.kind !== "regex" || runsOwnMatcher(h, catalog.bypassTrust)) {
-      if (subjects === null || matcherMatches(m, subjects)) handlers.push(h);
+      if (subjects === null || matcherMatches(m, subjects)) keep(h);
       continue;
     }
     const engine = await import("../matching/safe_matcher.ts");
@@ -61,7 +85,7 @@ export async function matchingHandlers(
         h.sourcePath,
       ));
     }
-    if (outcome.matched) handlers.push(h);
+    if (outcome.matched) keep(h);
   }
   if (overBudget > 0) {
     const { BUDGET_SPENT } = await import("../matching/safe_matcher.ts");

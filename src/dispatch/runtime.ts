@@ -5,7 +5,7 @@
  * no matching hook does not load it (start-up budget, SPEC §15).
  * @module
  */
-export { OUTPUT_SCHEMAS } from "../generated/schemas.ts";
+export { CLAUDE_OUTPUT_SCHEMAS, OUTPUT_SCHEMAS } from "../generated/schemas.ts";
 export { readCompletion } from "../output/protocol.ts";
 export { runCommand } from "../runner/command.ts";
 export { spillIfLarge } from "../output/spill.ts";

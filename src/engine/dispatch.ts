@@ -5,7 +5,7 @@
  * @module
  */
 import { type Catalog, type ConfigOptions, loadCatalog } from "../config/discovery.ts";
-import { type DispatchContext, dispatchEvent, emptyResult } from "../dispatch/dispatch.ts";
+import { type DispatchContext, dispatchEvent, emptyResult, type HostHints } from "../dispatch/dispatch.ts";
 import type { EventName } from "../events/names.ts";
 import { EVENTS } from "../events/registry.ts";
 import type { EventFacts, JsonObject } from "../events/types.ts";
@@ -25,6 +25,10 @@ export type EngineIo = {
   takeAsync?: ((sessionId: string) => Promise<AsyncResult[]>) | null;
   /** Write the observation log (default true; `serve` logs off the response path). */
   log?: boolean;
+  /** The host's own env file for SessionStart hooks (Claude Code's `CLAUDE_ENV_FILE` in `--protocol claude`). */
+  envFile?: string;
+  /** Filled with what Claude-dialect hooks decided beyond the result (the adapter forwards it). */
+  hostHints?: HostHints;
 };
 
 /**
@@ -87,6 +91,8 @@ export async function engineDispatch(
     startAsync: io.startAsync,
     takeAsync,
     log: io.log,
+    envFile: io.envFile,
+    hostHints: io.hostHints,
   });
   return { ok: true, event, catalog, result };
 }

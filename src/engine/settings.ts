@@ -85,6 +85,11 @@ export type EngineSettings = {
   bypassTrust: boolean;
   env: Env;
   processCwd: string;
+  /**
+   * Adapter mode: the host delegating its events to mind-hooks (`dispatch --protocol <host>`); its own
+   * project layer is not loaded (SPEC §2.8).
+   */
+  delegatingHost?: string;
 };
 
 /** The OS temp dir, as the environment names it. */
@@ -121,6 +126,7 @@ export function configOptionsOf(settings: EngineSettings, searchFrom: string): C
     requirements: settings.requirements,
     bypassTrust: settings.bypassTrust,
     env: settings.env,
+    ...(settings.delegatingHost !== undefined ? { delegatingHost: settings.delegatingHost } : {}),
   };
 }
 

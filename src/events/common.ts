@@ -6,6 +6,7 @@
  */
 import type {
   AggregationItem,
+  Dialect,
   EventDecision,
   HandlerEffect,
   HandlerOutcome,
@@ -15,6 +16,7 @@ import type {
   TimeoutRule,
   Zod,
 } from "./types.ts";
+import type { ZodType } from "zod";
 import { NO_DECISION } from "./types.ts";
 import type { EventName } from "./names.ts";
 
@@ -67,6 +69,39 @@ export function commonOutput(z: Zod) {
     suppressOutput: z.boolean().optional(),
   };
 }
+
+/**
+ * The output fields Claude Code reads on every event (SPEC §8.1), typed as it types them. Loose
+ * objects: any other key is ignored, as Claude Code ignores it.
+ */
+export function claudeCommonOutput(z: Zod) {
+  return {
+    continue: z.boolean().optional(),
+    stopReason: z.string().optional(),
+    systemMessage: z.string().optional(),
+    suppressOutput: z.boolean().optional(),
+    decision: z.enum(["approve", "block"]).optional(),
+    reason: z.string().optional(),
+  };
+}
+
+/**
+ * A Claude-dialect output schema for `event`: the common fields plus a loose `hookSpecificOutput`
+ * holding `hso` (Claude Code checks `hookEventName` itself; `checkEventName` does here).
+ */
+export function claudeOutput(z: Zod, hso: Record<string, ZodType> = {}) {
+  return z.looseObject({
+    ...claudeCommonOutput(z),
+    hookSpecificOutput: z.looseObject({
+      hookEventName: z.string(),
+      additionalContext: z.string().optional(),
+      ...hso,
+    }).optional(),
+  });
+}
+
+/** The reason Claude Code gives a block or deny that names none (SPEC §8.1). */
+export const CLAUDE_BLOCK_REASON = "Blocked by hook";
 
 /** `hookSpecificOutput` that only carries additionalContext, for `event`. */
 export function contextOutput(z: Zod, event: EventName) {
@@ -159,19 +194,33 @@ export function stopEffect(output: JsonObject): HandlerEffect {
   return effect;
 }
 
-/** `decision: "block"` needs a non-empty reason; returns the reason, an error, or null when not blocking. */
+/**
+ * `decision: "block"`: returns the reason, an error, or null when not blocking. The mind dialect
+ * needs a non-empty reason; the Claude dialect blocks with {@link CLAUDE_BLOCK_REASON} without one.
+ */
 export function blockDecision(
   event: EventName,
   output: JsonObject,
+  dialect: Dialect = "mind",
 ): { reason: string } | { error: string } | null {
   if (output.decision !== "block") return null;
   const reason = stringField(output, "reason");
   if (reason === undefined || reason.trim() === "") {
+    if (dialect === "claude") return { reason: CLAUDE_BLOCK_REASON };
     return {
       error: `${event} hook returned decision "block" without a reason — nothing was blocked`,
     };
   }
   return { reason };
+}
+
+/**
+ * A Claude-dialect answer on an event whose mind protocol has nothing more to read: the common
+ * fields with Claude Code's meaning (`continue: false` stops, SPEC §8.1), every other key ignored.
+ */
+export function interpretClaudeCommon(event: EventName, output: JsonObject): HandlerOutcome {
+  const bad = checkEventName(event, output);
+  return bad ? fail(bad) : done({ ...informational(output), ...stopEffect(output) });
 }
 
 /** Aggregation for events whose only control is `continue: false` (SessionStart, PreCompact, PostCompact). */
@@ -197,8 +246,9 @@ export function joinFeedback(texts: string[]): string {
 export function interpretStopLike(
   event: EventName,
   output: JsonObject,
+  dialect: Dialect,
 ): HandlerOutcome {
-  const block = blockDecision(event, output);
+  const block = blockDecision(event, output, dialect);
   if (block && "error" in block) return fail(block.error);
   return done({
     ...informational(output),

@@ -5,7 +5,7 @@
  */
 import type { EventModule } from "./types.ts";
 import { NO_DECISION } from "./types.ts";
-import { commonInput, done, informational, PERMISSION_MODES } from "./common.ts";
+import { claudeOutput, commonInput, done, informational, interpretClaudeCommon, PERMISSION_MODES } from "./common.ts";
 
 /** The Interrupt event. */
 export const interrupt: EventModule = {
@@ -17,6 +17,7 @@ export const interrupt: EventModule = {
   timeout: { default: 1, max: 3 },
   asyncAllowed: true,
   mcpAllowed: true,
+  envFile: false,
   spillsFeedback: false,
   stopGuard: null,
   endsSession: false,
@@ -32,7 +33,9 @@ export const interrupt: EventModule = {
       permission_mode: z.enum(PERMISSION_MODES),
     }),
     output: z.strictObject({ systemMessage: z.string().optional() }),
+    claudeOutput: claudeOutput(z),
   }),
-  interpret: (output) => done(informational(output)),
+  interpret: (output, dialect) =>
+    dialect === "claude" ? interpretClaudeCommon("Interrupt", output) : done(informational(output)),
   aggregate: () => NO_DECISION,
 };

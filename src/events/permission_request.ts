@@ -10,6 +10,7 @@ import type { EventModule, HandlerEffect } from "./types.ts";
 import { NO_DECISION } from "./types.ts";
 import {
   checkEventName,
+  claudeOutput,
   commonInput,
   commonOutput,
   done,
@@ -19,6 +20,7 @@ import {
   objectField,
   rejectUnsupportedCommon,
   STANDARD_TIMEOUT,
+  stopEffect,
   stringField,
   toolInput,
 } from "./common.ts";
@@ -36,6 +38,7 @@ export const permissionRequest: EventModule = {
   timeout: STANDARD_TIMEOUT,
   asyncAllowed: true,
   mcpAllowed: true,
+  envFile: false,
   spillsFeedback: false,
   stopGuard: null,
   endsSession: false,
@@ -62,25 +65,31 @@ export const permissionRequest: EventModule = {
         }).optional(),
       }).optional(),
     }),
+    claudeOutput: claudeOutput(z, {
+      decision: z.looseObject({ behavior: z.enum(["allow", "deny"]), message: z.string().optional() }).optional(),
+    }),
   }),
-  interpret(output) {
+  interpret(output, dialect) {
     const bad = checkEventName("PermissionRequest", output) ??
-      rejectUnsupportedCommon("PermissionRequest", output);
+      (dialect === "mind" ? rejectUnsupportedCommon("PermissionRequest", output) : null);
     if (bad) return fail(bad);
     const decision = objectField(
       objectField(output, "hookSpecificOutput") ?? {},
       "decision",
     );
-    const effect: HandlerEffect = informational(output);
+    // The Claude dialect ignores what mind cannot apply here (updatedInput, updatedPermissions, interrupt).
+    const effect: HandlerEffect = dialect === "claude"
+      ? { ...informational(output), ...stopEffect(output) }
+      : informational(output);
     if (!decision) return done(effect);
-    for (const reserved of ["updatedInput", "updatedPermissions"]) {
+    for (const reserved of dialect === "claude" ? [] : ["updatedInput", "updatedPermissions"]) {
       if (decision[reserved] !== undefined) {
         return fail(
           `PermissionRequest hook returned reserved field ${reserved}`,
         );
       }
     }
-    if (decision.interrupt === true) {
+    if (decision.interrupt === true && dialect === "mind") {
       return fail(`PermissionRequest hook returned reserved interrupt: true`);
     }
     if (decision.behavior === "deny") {

@@ -7,11 +7,13 @@
 import type { EventModule } from "./types.ts";
 import {
   aggregateStopOnly,
+  claudeOutput,
   commonInput,
   commonOutput,
   done,
   hostMappings,
   informational,
+  interpretClaudeCommon,
   STANDARD_TIMEOUT,
   stopEffect,
 } from "./common.ts";
@@ -26,6 +28,7 @@ export const postCompact: EventModule = {
   timeout: STANDARD_TIMEOUT,
   asyncAllowed: true,
   mcpAllowed: true,
+  envFile: false,
   spillsFeedback: false,
   stopGuard: null,
   endsSession: false,
@@ -41,7 +44,11 @@ export const postCompact: EventModule = {
       trigger: z.enum(["manual", "auto"]),
     }),
     output: z.strictObject(commonOutput(z)),
+    claudeOutput: claudeOutput(z),
   }),
-  interpret: (output) => done({ ...informational(output), ...stopEffect(output) }),
+  interpret: (output, dialect) =>
+    dialect === "claude"
+      ? interpretClaudeCommon("PostCompact", output)
+      : done({ ...informational(output), ...stopEffect(output) }),
   aggregate: aggregateStopOnly,
 };

@@ -11,6 +11,8 @@ import type { EventModule, HandlerEffect } from "./types.ts";
 import { NO_DECISION } from "./types.ts";
 import {
   checkEventName,
+  CLAUDE_BLOCK_REASON,
+  claudeOutput,
   commonInput,
   contextOutput,
   done,
@@ -37,6 +39,7 @@ export const postToolUse: EventModule = {
   timeout: STANDARD_TIMEOUT,
   asyncAllowed: true,
   mcpAllowed: true,
+  envFile: false,
   spillsFeedback: true,
   stopGuard: null,
   endsSession: false,
@@ -60,19 +63,27 @@ export const postToolUse: EventModule = {
       reason: z.string().optional(),
       hookSpecificOutput: contextOutput(z, "PostToolUse").optional(),
     }),
+    claudeOutput: claudeOutput(z),
   }),
-  interpret(output) {
+  interpret(output, dialect) {
     const bad = checkEventName("PostToolUse", output);
     if (bad) return fail(bad);
     const effect: HandlerEffect = informational(output);
     const reason = stringField(output, "reason");
     if (output.decision === "block") {
       if (!reason?.trim()) {
-        return fail(
-          `PostToolUse hook returned decision "block" without a reason — the result was not rejected`,
-        );
-      }
-      effect.blockReason = reason;
+        if (dialect === "mind") {
+          return fail(
+            `PostToolUse hook returned decision "block" without a reason — the result was not rejected`,
+          );
+        }
+        effect.blockReason = CLAUDE_BLOCK_REASON;
+      } else effect.blockReason = reason;
+    } else if (reason !== undefined && output.continue !== false && dialect === "mind") {
+      // SPEC §8 r2: feedback that neither rejects the result nor stops would be lost without a word.
+      return fail(
+        `PostToolUse hook returned a reason without decision "block" or continue: false — the reason was not delivered`,
+      );
     }
     if (output.continue === false) {
       effect.stop = true;

@@ -6,11 +6,13 @@
 import type { EventModule } from "./types.ts";
 import {
   aggregateStopOnly,
+  claudeOutput,
   commonInput,
   commonOutput,
   done,
   hostMappings,
   informational,
+  interpretClaudeCommon,
   STANDARD_TIMEOUT,
   stopEffect,
 } from "./common.ts";
@@ -25,6 +27,7 @@ export const preCompact: EventModule = {
   timeout: STANDARD_TIMEOUT,
   asyncAllowed: true,
   mcpAllowed: true,
+  envFile: false,
   spillsFeedback: false,
   stopGuard: null,
   endsSession: false,
@@ -40,7 +43,11 @@ export const preCompact: EventModule = {
       trigger: z.enum(["manual", "auto"]),
     }),
     output: z.strictObject(commonOutput(z)),
+    claudeOutput: claudeOutput(z),
   }),
-  interpret: (output) => done({ ...informational(output), ...stopEffect(output) }),
+  interpret: (output, dialect) =>
+    dialect === "claude"
+      ? interpretClaudeCommon("PreCompact", output)
+      : done({ ...informational(output), ...stopEffect(output) }),
   aggregate: aggregateStopOnly,
 };

@@ -2,15 +2,25 @@
  * PreToolUse (SPEC §5, §8, §9): matcher subject the tool name and its
  * aliases. `deny` needs a reason; `allow` only with `updatedInput`; legacy
  * `decision: "block"` means deny. `ask`, legacy `approve`, `continue: false`,
- * `stopReason` and `suppressOutput: true` fail the handler. Any deny blocks
- * with the first reason in configuration order; otherwise the `updatedInput`
- * of the handler that completed last wins whole.
+ * `stopReason` and `suppressOutput: true` fail the handler, and so do
+ * inconsistent fields (a reason without its decision, a rewrite without
+ * `allow`). A deny in an output always denies, dropping any allow or rewrite
+ * of the same output. Any deny blocks with the first reason in configuration
+ * order; otherwise the `updatedInput` of the handler that completed last wins
+ * whole.
+ *
+ * The Claude dialect (SPEC §8.1) reads it as Claude Code does: unknown keys
+ * ignored, a deny without a reason blocks with `Blocked by hook`, `allow`
+ * (or legacy `approve`) and `ask` are forwarded to Claude Code, `updatedInput`
+ * rewrites with or without a decision, `continue: false` stops.
  * @module
  */
-import type { EventModule, HandlerEffect } from "./types.ts";
+import type { EventModule, HandlerEffect, HandlerOutcome, JsonObject } from "./types.ts";
 import { NO_DECISION } from "./types.ts";
 import {
   checkEventName,
+  CLAUDE_BLOCK_REASON,
+  claudeOutput,
   commonInput,
   commonOutput,
   done,
@@ -20,6 +30,7 @@ import {
   objectField,
   rejectUnsupportedCommon,
   STANDARD_TIMEOUT,
+  stopEffect,
   stringField,
   toolInput,
 } from "./common.ts";
@@ -35,6 +46,7 @@ export const preToolUse: EventModule = {
   timeout: STANDARD_TIMEOUT,
   asyncAllowed: true,
   mcpAllowed: true,
+  envFile: false,
   spillsFeedback: false,
   stopGuard: null,
   endsSession: false,
@@ -61,57 +73,13 @@ export const preToolUse: EventModule = {
         additionalContext: z.string().optional(),
       }).optional(),
     }),
+    claudeOutput: claudeOutput(z, {
+      permissionDecision: z.enum(["allow", "deny", "ask", "defer"]).optional(),
+      permissionDecisionReason: z.string().optional(),
+      updatedInput: z.record(z.string(), z.unknown()).optional(),
+    }),
   }),
-  interpret(output) {
-    const bad = checkEventName("PreToolUse", output) ??
-      rejectUnsupportedCommon("PreToolUse", output);
-    if (bad) return fail(bad);
-    if (output.decision === "approve") {
-      return fail(`PreToolUse hook returned unsupported decision "approve"`);
-    }
-    const hso = objectField(output, "hookSpecificOutput");
-    const decision = stringField(hso, "permissionDecision");
-    const effect: HandlerEffect = informational(output);
-    if (decision === "ask") {
-      return fail(
-        `PreToolUse hook returned unsupported permissionDecision "ask"`,
-      );
-    }
-    if (decision === "deny") {
-      const reason = stringField(hso, "permissionDecisionReason");
-      if (!reason?.trim()) {
-        return fail(
-          `permissionDecision "deny" needs a permissionDecisionReason — the tool call was not blocked`,
-        );
-      }
-      effect.blockReason = reason;
-    }
-    const updated = objectField(hso ?? {}, "updatedInput");
-    if (decision === "allow") {
-      if (!updated) {
-        return fail(
-          `permissionDecision "allow" is supported only together with updatedInput — nothing was changed`,
-        );
-      }
-      effect.allow = true;
-      effect.updatedInput = updated;
-    } else if (updated && decision !== "deny") {
-      // With a deny the rewrite is moot: the deny stands (a deny that does not block is the worse failure).
-      return fail(
-        `updatedInput needs permissionDecision "allow" — the tool input was not changed`,
-      );
-    }
-    if (output.decision === "block") {
-      const reason = stringField(output, "reason");
-      if (!reason?.trim()) {
-        return fail(
-          `PreToolUse hook returned decision "block" without a reason — the tool call was not blocked`,
-        );
-      }
-      effect.blockReason ??= reason;
-    }
-    return done(effect);
-  },
+  interpret: (output, dialect) => dialect === "claude" ? interpretClaude(output) : interpretMind(output),
   aggregate(items) {
     const deny = items.find((i) => i.effect.blockReason !== undefined);
     if (deny) {
@@ -130,3 +98,86 @@ export const preToolUse: EventModule = {
     return last ? { ...NO_DECISION, decision: "allow", updatedInput: last.input } : NO_DECISION;
   },
 };
+
+/** A non-empty string, else undefined. */
+function nonEmpty(text: string | undefined): string | undefined {
+  return text?.trim() ? text : undefined;
+}
+
+/** The mind dialect (SPEC §8). */
+function interpretMind(output: JsonObject): HandlerOutcome {
+  const bad = checkEventName("PreToolUse", output) ?? rejectUnsupportedCommon("PreToolUse", output);
+  if (bad) return fail(bad);
+  if (output.decision === "approve") return fail(`PreToolUse hook returned unsupported decision "approve"`);
+  const hso = objectField(output, "hookSpecificOutput");
+  const decision = stringField(hso, "permissionDecision");
+  const effect: HandlerEffect = informational(output);
+  // A deny always denies (SPEC §8 r2): an allow or rewrite in the same output is dropped, never a failure.
+  if (decision === "deny") {
+    const reason = nonEmpty(stringField(hso, "permissionDecisionReason"));
+    if (reason === undefined) {
+      return fail(`permissionDecision "deny" needs a permissionDecisionReason — the tool call was not blocked`);
+    }
+    effect.blockReason = reason;
+  }
+  if (output.decision === "block") {
+    const reason = nonEmpty(stringField(output, "reason"));
+    if (reason === undefined) {
+      return fail(`PreToolUse hook returned decision "block" without a reason — the tool call was not blocked`);
+    }
+    effect.blockReason ??= reason;
+  }
+  if (effect.blockReason !== undefined) return done(effect);
+  if (output.reason !== undefined) {
+    return fail(`PreToolUse hook returned a reason without decision "block" — nothing was blocked`);
+  }
+  if (decision === "ask") return fail(`PreToolUse hook returned unsupported permissionDecision "ask"`);
+  if (hso?.permissionDecisionReason !== undefined && decision === undefined) {
+    return fail(`PreToolUse hook returned a permissionDecisionReason without a permissionDecision`);
+  }
+  const updated = objectField(hso ?? {}, "updatedInput");
+  if (decision === "allow") {
+    if (!updated) {
+      return fail(`permissionDecision "allow" is supported only together with updatedInput — nothing was changed`);
+    }
+    effect.allow = true;
+    effect.updatedInput = updated;
+  } else if (updated) {
+    return fail(`updatedInput needs permissionDecision "allow" — the tool input was not changed`);
+  }
+  return done(effect);
+}
+
+/** The Claude dialect (SPEC §8.1): as Claude Code reads a PreToolUse answer. */
+function interpretClaude(output: JsonObject): HandlerOutcome {
+  const bad = checkEventName("PreToolUse", output);
+  if (bad) return fail(bad);
+  const hso = objectField(output, "hookSpecificOutput");
+  const decision = stringField(hso, "permissionDecision");
+  const effect: HandlerEffect = { ...informational(output), ...stopEffect(output) };
+  const topReason = nonEmpty(stringField(output, "reason"));
+  if (decision === "deny") {
+    effect.blockReason = nonEmpty(stringField(hso, "permissionDecisionReason")) ?? topReason ?? CLAUDE_BLOCK_REASON;
+  } else if (output.decision === "block") {
+    // mind's rule over Claude Code's (which lets hookSpecificOutput win): a block in an output always denies.
+    effect.blockReason = topReason ?? CLAUDE_BLOCK_REASON;
+  }
+  if (effect.blockReason !== undefined) return done(effect);
+  const forwarded = decision === "allow" || decision === "ask"
+    ? decision
+    : decision === undefined && output.decision === "approve"
+    ? "allow"
+    : undefined;
+  if (forwarded !== undefined) {
+    effect.forwardedDecision = forwarded;
+    const reason = nonEmpty(stringField(hso, "permissionDecisionReason")) ?? topReason;
+    if (reason !== undefined) effect.forwardedReason = reason;
+  }
+  const updated = objectField(hso ?? {}, "updatedInput");
+  if (updated && decision !== "defer") {
+    // Claude Code applies a rewrite with allow, with ask, or with no decision at all; it replaces the input whole.
+    effect.allow = true;
+    effect.updatedInput = updated;
+  }
+  return done(effect);
+}

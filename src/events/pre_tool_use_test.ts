@@ -147,7 +147,7 @@ Deno.test("PreToolUse: (r2) a deny and an allow with updatedInput in one answer 
     decision: "block",
     reason: "no",
     ...hso({ permissionDecision: "allow", updatedInput: { command: "x" } }),
-  });
+  }, "mind");
   assertEquals(outcome.status, "blocked");
   assertEquals(preToolUse.aggregate(items(effectOf(outcome))), { ...NO_DECISION, decision: "deny", reason: "no" });
 });

@@ -6,7 +6,15 @@
  */
 import type { EventModule } from "./types.ts";
 import { NO_DECISION } from "./types.ts";
-import { commonInput, commonOutput, done, hostMappings, informational } from "./common.ts";
+import {
+  claudeOutput,
+  commonInput,
+  commonOutput,
+  done,
+  hostMappings,
+  informational,
+  interpretClaudeCommon,
+} from "./common.ts";
 
 /** The SessionEnd event. */
 export const sessionEnd: EventModule = {
@@ -18,6 +26,7 @@ export const sessionEnd: EventModule = {
   timeout: { default: 1, max: 3 },
   asyncAllowed: false,
   mcpAllowed: false,
+  envFile: false,
   spillsFeedback: false,
   stopGuard: null,
   endsSession: true,
@@ -32,7 +41,11 @@ export const sessionEnd: EventModule = {
       reason: z.string(),
     }),
     output: z.strictObject(commonOutput(z)),
+    claudeOutput: claudeOutput(z),
   }),
-  interpret: (output) => done({ systemMessage: informational(output).systemMessage }),
+  interpret: (output, dialect) =>
+    dialect === "claude"
+      ? interpretClaudeCommon("SessionEnd", output)
+      : done({ systemMessage: informational(output).systemMessage }),
   aggregate: () => NO_DECISION,
 };

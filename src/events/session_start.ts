@@ -8,6 +8,7 @@ import type { EventModule } from "./types.ts";
 import {
   aggregateStopOnly,
   checkEventName,
+  claudeOutput,
   commonInput,
   commonOutput,
   contextOutput,
@@ -30,6 +31,7 @@ export const sessionStart: EventModule = {
   timeout: STANDARD_TIMEOUT,
   asyncAllowed: true,
   mcpAllowed: true,
+  envFile: true,
   spillsFeedback: false,
   stopGuard: null,
   endsSession: false,
@@ -48,7 +50,9 @@ export const sessionStart: EventModule = {
       ...commonOutput(z),
       hookSpecificOutput: contextOutput(z, "SessionStart").optional(),
     }),
+    claudeOutput: claudeOutput(z),
   }),
+  // Both dialects read the same fields here; the Claude one just ignores every other key.
   interpret(output) {
     const bad = checkEventName("SessionStart", output);
     if (bad) return fail(bad);

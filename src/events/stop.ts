@@ -8,6 +8,7 @@
 import type { EventModule } from "./types.ts";
 import {
   aggregateStopLike,
+  claudeOutput,
   commonInput,
   commonOutput,
   hostMappings,
@@ -26,6 +27,7 @@ export const stop: EventModule = {
   timeout: STANDARD_TIMEOUT,
   asyncAllowed: true,
   mcpAllowed: true,
+  envFile: false,
   spillsFeedback: false,
   stopGuard: () => "Stop",
   endsSession: false,
@@ -47,7 +49,8 @@ export const stop: EventModule = {
       decision: z.literal("block").optional(),
       reason: z.string().optional(),
     }),
+    claudeOutput: claudeOutput(z),
   }),
-  interpret: (output) => interpretStopLike("Stop", output),
+  interpret: (output, dialect) => interpretStopLike("Stop", output, dialect),
   aggregate: aggregateStopLike,
 };

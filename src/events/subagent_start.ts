@@ -8,6 +8,7 @@ import type { EventModule } from "./types.ts";
 import { NO_DECISION } from "./types.ts";
 import {
   checkEventName,
+  claudeOutput,
   commonInput,
   commonOutput,
   contextOutput,
@@ -15,6 +16,7 @@ import {
   fail,
   hostMappings,
   informational,
+  interpretClaudeCommon,
   PERMISSION_MODES,
   STANDARD_TIMEOUT,
 } from "./common.ts";
@@ -30,6 +32,7 @@ export const subagentStart: EventModule = {
   timeout: STANDARD_TIMEOUT,
   asyncAllowed: true,
   mcpAllowed: true,
+  envFile: false,
   spillsFeedback: false,
   stopGuard: null,
   endsSession: false,
@@ -50,8 +53,11 @@ export const subagentStart: EventModule = {
       ...commonOutput(z),
       hookSpecificOutput: contextOutput(z, "SubagentStart").optional(),
     }),
+    claudeOutput: claudeOutput(z),
   }),
-  interpret(output) {
+  interpret(output, dialect) {
+    // Claude Code's `continue: false` stops the turn from any event (SPEC §8.1); mind's does not stop a subagent.
+    if (dialect === "claude") return interpretClaudeCommon("SubagentStart", output);
     const bad = checkEventName("SubagentStart", output);
     return bad ? fail(bad) : done(informational(output));
   },

@@ -6,6 +6,7 @@
 import type { EventModule } from "./types.ts";
 import {
   aggregateStopLike,
+  claudeOutput,
   commonInput,
   commonOutput,
   hostMappings,
@@ -25,6 +26,7 @@ export const subagentStop: EventModule = {
   timeout: STANDARD_TIMEOUT,
   asyncAllowed: true,
   mcpAllowed: true,
+  envFile: false,
   spillsFeedback: false,
   stopGuard: (input) => `SubagentStop:${String(input.agent_id ?? "")}`,
   endsSession: false,
@@ -55,7 +57,8 @@ export const subagentStop: EventModule = {
       decision: z.literal("block").optional(),
       reason: z.string().optional(),
     }),
+    claudeOutput: claudeOutput(z),
   }),
-  interpret: (output) => interpretStopLike("SubagentStop", output),
+  interpret: (output, dialect) => interpretStopLike("SubagentStop", output, dialect),
   aggregate: aggregateStopLike,
 };

@@ -14,12 +14,23 @@ export type Zod = typeof zod;
 /** A JSON object as read from the wire. */
 export type JsonObject = Record<string, unknown>;
 
-/** The two wire schemas of one event. */
+/**
+ * How a hook's output is read (SPEC §8.1): `mind` — mind's strict protocol; `claude` — the way Claude
+ * Code reads it (hooks of a `.claude-plugin` plugin and of the `claude-project` layer).
+ */
+export type Dialect = "mind" | "claude";
+
+/** The wire schemas of one event. */
 export type EventSchemas = {
   /** What a handler reads on stdin (SPEC §5), strict like Codex's generated schemas. */
   input: zod.ZodType;
   /** What a handler may answer on stdout (SPEC §8), strict: unknown fields fail the handler. */
   output: zod.ZodType;
+  /**
+   * What a Claude-dialect handler may answer (SPEC §8.1): the fields Claude Code reads, typed as it
+   * types them; every other key is ignored, as Claude Code ignores it.
+   */
+  claudeOutput: zod.ZodType;
 };
 
 /** The control effect of one handler that completed normally (SPEC §8). */
@@ -40,6 +51,13 @@ export type HandlerEffect = {
   additionalContext?: string;
   /** A warning for the user, never sent to the model. */
   systemMessage?: string;
+  /**
+   * A Claude-dialect PreToolUse `allow` or `ask` (SPEC §8.1): no control effect in mind's own result,
+   * forwarded as Claude Code's own decision in `--protocol claude`.
+   */
+  forwardedDecision?: "allow" | "ask";
+  /** The `permissionDecisionReason` given with {@link forwardedDecision}. */
+  forwardedReason?: string;
 };
 
 /** What reading one handler's output gives: a failure is data, not an exception. */
@@ -137,6 +155,11 @@ export type EventFacts = {
   asyncAllowed: boolean;
   /** May an `mcp_tool` handler be configured (else dropped at discovery with `W_UNSUPPORTED_HANDLER`)? */
   mcpAllowed: boolean;
+  /**
+   * Command handlers get `CLAUDE_ENV_FILE` / `MIND_ENV_FILE`, the session's env file, and the result
+   * names it in `envFile` (SPEC §7.1, §9: SessionStart).
+   */
+  envFile: boolean;
   /** The result's `reason` (tool feedback) is spilled at the default limit (SPEC §10: PostToolUse). */
   spillsFeedback: boolean;
   /** The Stop loop guard's counter for this dispatch (SPEC §8), or null when the event has no guard. */
@@ -161,8 +184,8 @@ export type EventModule = EventFacts & {
   name: EventName;
   /** Builds the zod schemas; called by the schema generator and tests, never on the dispatch path. */
   schemas(z: Zod): EventSchemas;
-  /** Semantic rules on a schema-valid output object. */
-  interpret(output: JsonObject): HandlerOutcome;
+  /** Semantic rules on a schema-valid output object, read in the handler's dialect. */
+  interpret(output: JsonObject, dialect: Dialect): HandlerOutcome;
   /** Folds the effects of every completed handler into one decision (items in configuration order). */
   aggregate(items: AggregationItem[]): EventDecision;
 };

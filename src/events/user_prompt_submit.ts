@@ -9,6 +9,7 @@ import {
   aggregateStopOnly,
   blockDecision,
   checkEventName,
+  claudeOutput,
   commonInput,
   commonOutput,
   contextOutput,
@@ -31,6 +32,7 @@ export const userPromptSubmit: EventModule = {
   timeout: STANDARD_TIMEOUT,
   asyncAllowed: true,
   mcpAllowed: true,
+  envFile: false,
   spillsFeedback: false,
   stopGuard: null,
   endsSession: false,
@@ -52,11 +54,12 @@ export const userPromptSubmit: EventModule = {
       reason: z.string().optional(),
       hookSpecificOutput: contextOutput(z, "UserPromptSubmit").optional(),
     }),
+    claudeOutput: claudeOutput(z),
   }),
-  interpret(output) {
+  interpret(output, dialect) {
     const bad = checkEventName("UserPromptSubmit", output);
     if (bad) return fail(bad);
-    const block = blockDecision("UserPromptSubmit", output);
+    const block = blockDecision("UserPromptSubmit", output, dialect);
     if (block && "error" in block) return fail(block.error);
     return done({
       ...informational(output),
@@ -71,5 +74,4 @@ export const userPromptSubmit: EventModule = {
     // A block and another handler's `continue: false`: the prompt is blocked and the turn stops (§9).
     return { ...stopped, decision: "block", reason: block.effect.blockReason! };
   },
-
 };

@@ -1,9 +1,13 @@
 /**
- * The output protocol (SPEC §8), event-agnostic part: exit codes, plain vs
- * JSON stdout, schema validation; the event module supplies the semantic rules.
+ * The output protocol (SPEC §8, §8.1), event-agnostic part: exit codes, plain
+ * vs JSON stdout, schema validation, in the handler's dialect, for a
+ * synchronous or an async handler; the event module supplies the semantic
+ * rules.
  * @module
  */
-import type { EventModule, HandlerOutcome, JsonObject } from "../events/types.ts";
+import type { Dialect, EventModule, HandlerOutcome, JsonObject } from "../events/types.ts";
+import { CLAUDE_BLOCK_REASON, informational } from "../events/common.ts";
+import { isObject } from "../util/json.ts";
 import type { RawCompletion } from "../runner/types.ts";
 import { formatIssue, type JsonSchema, validateJson } from "../schema/validate.ts";
 import { nestsTooDeep, TOO_DEEP } from "../util/nesting.ts";
@@ -24,98 +28,173 @@ function abnormalEnd(raw: RawCompletion): string | null {
   return null;
 }
 
+/** How one completion is read: the handler's dialect, and whether it ran `async` (SPEC §7.2). */
+export type ReadOptions = { dialect?: Dialect; async?: boolean };
+
+/** The failure reason of text followed by a JSON object on stdout (SPEC §8 r2, mind dialect). */
+export const JSON_AFTER_TEXT = "JSON after other output on stdout";
+/** The failure reason of JSON stdout cut at the capture limit. */
+export const JSON_TRUNCATED = "invalid JSON: output exceeded the 1 MiB capture limit";
+/** The failure reason of JSON stdout that is not an object. */
+export const JSON_NOT_OBJECT = "invalid JSON: expected a JSON object";
+/** The failure reason of a mind-dialect exit 2 without a reason. */
+export const EXIT2_NO_REASON = "exit 2 without a reason on stderr — nothing was blocked";
+
 /**
- * Reads one handler's completion for `event`. `outputSchema` is the event's
- * generated output JSON Schema.
+ * Reads one handler's completion for `event`. `outputSchema` is the event's generated output JSON
+ * Schema for the handler's dialect (`OUTPUT_SCHEMAS` or `CLAUDE_OUTPUT_SCHEMAS`).
  */
 export function readCompletion(
   event: EventModule,
   outputSchema: JsonSchema,
   raw: RawCompletion,
+  opts: ReadOptions = {},
 ): HandlerOutcome {
   const abnormal = abnormalEnd(raw);
-  if (abnormal) {
-    return {
-      status: "failed",
-      reason: abnormal,
-      systemMessage: stderrHint(raw),
-    };
-  }
-  if (raw.exitCode === 2) {
-    if (!event.canBlock) {
-      return {
-        status: "failed",
-        reason: "exit 2",
-        systemMessage: stderrHint(raw),
-      };
-    }
-    const reason = raw.stderr.trim();
-    if (reason === "") {
-      return {
-        status: "failed",
-        reason: "exit 2 without a reason on stderr — nothing was blocked",
-      };
-    }
-    return { status: "blocked", effect: { blockReason: reason } };
-  }
-  if (raw.exitCode !== 0) {
-    return {
-      status: "failed",
-      reason: `exit ${raw.exitCode}`,
-      systemMessage: stderrHint(raw),
-    };
-  }
-  const text = raw.stdout;
-  const trimmed = text.trim();
+  if (abnormal) return { status: "failed", reason: abnormal, systemMessage: stderrHint(raw) };
+  const dialect = opts.dialect ?? "mind";
+  if (opts.async) return readAsync(event, raw, dialect);
+  if (dialect === "claude") return readClaude(event, outputSchema, raw);
+  if (raw.exitCode === 2) return exitTwo(event, raw, "mind");
+  if (raw.exitCode !== 0) return exitFailure(raw);
+  const trimmed = raw.stdout.trim();
   if (trimmed === "") return { status: "completed", effect: {} };
   if (trimmed[0] === "{" || trimmed[0] === "[") {
-    if (raw.stdoutTruncated) {
-      return {
-        status: "failed",
-        reason: "invalid JSON: output exceeded the 1 MiB capture limit",
-      };
-    }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(trimmed);
-    } catch (e) {
-      return { status: "failed", reason: `invalid JSON: ${jsonErrorWhere(e)}` };
-    }
-    if (nestsTooDeep(parsed)) {
-      // What reads it next (rewrites, the adapter's mappings, logging) must never meet such depth.
-      return { status: "failed", reason: `invalid JSON: ${TOO_DEEP}` };
-    }
-    if (
-      parsed === null || typeof parsed !== "object" || Array.isArray(parsed)
-    ) {
-      return {
-        status: "failed",
-        reason: "invalid JSON: expected a JSON object",
-      };
-    }
-    const issue = validateJson(outputSchema, parsed);
-    if (issue) {
-      return {
-        status: "failed",
-        reason: `invalid ${event.name} output: ${formatIssue(issue)}`,
-      };
-    }
-    return event.interpret(parsed as JsonObject);
+    const parsed = parseObject(trimmed, raw);
+    if ("failed" in parsed) return parsed.failed;
+    const issue = validateJson(outputSchema, parsed.value);
+    if (issue) return { status: "failed", reason: `invalid ${event.name} output: ${formatIssue(issue)}` };
+    return event.interpret(parsed.value, "mind");
   }
+  return plainText(event, raw.stdout, "mind");
+}
+
+/** Exit 2: a block with the stderr reason on events that can block (SPEC §8), else a failure. */
+function exitTwo(event: EventModule, raw: RawCompletion, dialect: Dialect): HandlerOutcome {
+  if (!event.canBlock) return { status: "failed", reason: "exit 2", systemMessage: stderrHint(raw) };
+  const reason = raw.stderr.trim();
+  if (reason !== "") return { status: "blocked", effect: { blockReason: reason } };
+  // Claude Code blocks on exit 2 whatever stderr holds (SPEC §8.1); mind wants the reason.
+  if (dialect === "claude") return { status: "blocked", effect: { blockReason: CLAUDE_BLOCK_REASON } };
+  return { status: "failed", reason: EXIT2_NO_REASON };
+}
+
+/** A non-zero exit other than a block. */
+function exitFailure(raw: RawCompletion): HandlerOutcome {
+  return { status: "failed", reason: `exit ${raw.exitCode}`, systemMessage: stderrHint(raw) };
+}
+
+/** JSON stdout as an object, or the failure it is (never downgraded to text). */
+function parseObject(trimmed: string, raw: RawCompletion): { value: JsonObject } | { failed: HandlerOutcome } {
+  const failed = (reason: string) => ({ failed: { status: "failed" as const, reason } });
+  if (raw.stdoutTruncated) return failed(JSON_TRUNCATED);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(trimmed);
+  } catch (e) {
+    return failed(`invalid JSON: ${jsonErrorWhere(e)}`);
+  }
+  // What reads it next (rewrites, the adapter's mappings, logging) must never meet such depth.
+  if (nestsTooDeep(parsed)) return failed(`invalid JSON: ${TOO_DEEP}`);
+  if (!isObject(parsed)) return failed(JSON_NOT_OBJECT);
+  return { value: parsed };
+}
+
+/** Plain (non-JSON) stdout of a completion that exited 0, by the event's rule (SPEC §8). */
+function plainText(event: EventModule, text: string, dialect: Dialect): HandlerOutcome {
+  // A login profile that printed first must not make a deny vanish (SPEC §8 r2).
+  if (dialect === "mind" && endsWithJsonObject(text.trim())) return { status: "failed", reason: JSON_AFTER_TEXT };
   switch (event.plainStdout) {
     case "context":
-      return {
-        status: "completed",
-        effect: { additionalContext: text.replace(/\s+$/, "") },
-      };
+      return { status: "completed", effect: { additionalContext: text.replace(/\s+$/, "") } };
     case "ignore":
       return { status: "completed", effect: {} };
     case "invalid":
-      return {
-        status: "failed",
-        reason: `${event.name} hooks must answer JSON or nothing; got plain text`,
-      };
+      // Claude Code ignores plain stdout where mind wants JSON (SPEC §8.1: Stop, SubagentStop).
+      if (dialect === "claude") return { status: "completed", effect: {} };
+      return { status: "failed", reason: `${event.name} hooks must answer JSON or nothing; got plain text` };
   }
+}
+
+/** At most this many line starts are tried as the start of a trailing JSON object. */
+const TRAILING_JSON_TRIES = 16;
+
+/**
+ * True when `text` (trimmed, not itself starting with `{`) ends with a JSON object that starts at a
+ * line start: on its last line, or spanning its last lines.
+ */
+export function endsWithJsonObject(text: string): boolean {
+  if (!text.endsWith("}")) return false;
+  let tries = 0;
+  for (let nl = text.lastIndexOf("\n"); nl >= 0 && tries < TRAILING_JSON_TRIES; nl = text.lastIndexOf("\n", nl - 1)) {
+    const rest = text.slice(nl + 1).trimStart();
+    if (rest[0] !== "{") {
+      if (nl === 0) break;
+      continue;
+    }
+    tries++;
+    try {
+      if (isObject(JSON.parse(rest))) return true;
+    } catch {
+      // not the start of the object: an earlier line may be
+    }
+    if (nl === 0) break;
+  }
+  return false;
+}
+
+/**
+ * The Claude dialect (SPEC §8.1), as Claude Code reads a command hook: stdout starting with `{` that
+ * parses is its answer whatever the exit code (exit 2 adds a block when the answer has none); any
+ * other stdout is plain text; exit 2 blocks, with `Blocked by hook` when stderr is empty.
+ */
+function readClaude(event: EventModule, outputSchema: JsonSchema, raw: RawCompletion): HandlerOutcome {
+  const trimmed = raw.stdout.trim();
+  let json: JsonObject | null = null;
+  if (trimmed[0] === "{") {
+    if (raw.stdoutTruncated) return { status: "failed", reason: JSON_TRUNCATED };
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(trimmed);
+    } catch {
+      parsed = undefined; // Claude Code reads stdout that does not parse as plain text
+    }
+    if (nestsTooDeep(parsed)) return { status: "failed", reason: `invalid JSON: ${TOO_DEEP}` };
+    if (isObject(parsed)) json = parsed;
+  }
+  if (json === null) {
+    if (raw.exitCode === 2) return exitTwo(event, raw, "claude");
+    if (raw.exitCode !== 0) return exitFailure(raw);
+    return trimmed === "" ? { status: "completed", effect: {} } : plainText(event, raw.stdout, "claude");
+  }
+  const issue = validateJson(outputSchema, json);
+  if (issue) return { status: "failed", reason: `invalid ${event.name} output: ${formatIssue(issue)}` };
+  const outcome = event.interpret(json, "claude");
+  if (outcome.status === "failed" || raw.exitCode !== 2 || !event.canBlock) return outcome;
+  if (outcome.effect.blockReason !== undefined) return outcome;
+  return { status: "blocked", effect: { ...outcome.effect, blockReason: raw.stderr.trim() || CLAUDE_BLOCK_REASON } };
+}
+
+/**
+ * An async handler's completion (SPEC §7.2): read for `systemMessage` and `additionalContext` only —
+ * control fields are ignored, not a failure; a non-zero exit, invalid JSON or a timeout fails it.
+ */
+function readAsync(event: EventModule, raw: RawCompletion, dialect: Dialect): HandlerOutcome {
+  if (raw.exitCode !== 0) return exitFailure(raw);
+  const trimmed = raw.stdout.trim();
+  if (trimmed === "") return { status: "completed", effect: {} };
+  if (trimmed[0] === "{" || trimmed[0] === "[") {
+    const parsed = parseObject(trimmed, raw);
+    if ("failed" in parsed) {
+      // Claude Code reads stdout that does not parse as plain text.
+      if (dialect === "claude" && !raw.stdoutTruncated) return plainText(event, raw.stdout, dialect);
+      return parsed.failed;
+    }
+    const effect = informational(parsed.value);
+    if (event.contextLimit !== "context") delete effect.additionalContext;
+    return { status: "completed", effect };
+  }
+  return plainText(event, raw.stdout, dialect);
 }
 
 function stderrHint(raw: RawCompletion): string | undefined {

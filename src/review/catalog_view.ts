@@ -14,6 +14,7 @@ import type { Warning } from "../config/warnings.ts";
 import type { EventName } from "../events/names.ts";
 import type { Layer } from "../trust/hash.ts";
 import { shellQuote } from "../matching/tool_names.ts";
+import { runsAsync } from "../config/handlers.ts";
 import { type Coverage, COVERAGE_NOTE, coverageOf } from "./coverage.ts";
 import { PositionIndex } from "./positions.ts";
 
@@ -151,8 +152,13 @@ export function hookData(v: HookView): Record<string, unknown> {
     trustedHash: v.trustedHash,
     statusMessage: h.statusMessage ?? null,
     timeout: h.timeout,
-    async: h.type === "command" ? h.async : false,
+    // Whether it runs in the background (SessionEnd never does, whatever is written).
+    async: runsAsync(v.handler),
     ...(h.type === "command" ? { additionalContextLimit: h.additionalContextLimit } : {}),
+    // How its output is read (SPEC §8.1), Claude Code's `if` filter, and whether a failure blocks (SPEC §2.2).
+    dialect: v.handler.dialect,
+    if: h.if ?? null,
+    failClosed: h.failClosed === true,
     plugin: v.plugin,
   };
 }

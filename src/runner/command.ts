@@ -40,6 +40,7 @@ export async function runCommand(spec: CommandSpec): Promise<RawCompletion> {
     env: { ...Deno.env.toObject(), ...spec.env },
     command: spec.command,
     commandWindows: spec.commandWindows,
+    shell: spec.shell,
   });
   let child: Deno.ChildProcess;
   try {

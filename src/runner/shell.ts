@@ -70,6 +70,9 @@ export type ShellInvocation = {
   windowsRawArguments: boolean;
 };
 
+/** How a POSIX hook command is started: the user's login shell (mind), or plain `/bin/sh -c` (Claude Code). */
+export type ShellKind = "login" | "sh";
+
 /**
  * Reads an environment variable the way the platform does: Windows names are case-insensitive
  * (the variable is usually spelled `ComSpec`, and a record from `Deno.env.toObject()` keeps that
@@ -109,18 +112,27 @@ function envLookup(
  * Windows limits that quoting cannot lift: cmd.exe runs only the first line of a command with line
  * breaks (join lines with `&` or call a script), and a command line is at most 8191 characters.
  *
+ * - POSIX, `shell: "sh"` (hooks of the Claude dialect, SPEC §7.1): `["/bin/sh", "-c", command]`, as
+ *   Claude Code starts them (Node's `shell: true`): no login profile, so the agent's PATH reaches the
+ *   hook unchanged and nothing a profile prints lands in front of the hook's JSON.
+ *
  * @param opts.platform which shell model to use (usually {@linkcode currentPlatform}).
  * @param opts.env the environment the handler will get; only `SHELL` / `COMSPEC` are read.
  * @param opts.command the handler's `command`.
  * @param opts.commandWindows the handler's `commandWindows`, used on Windows only.
+ * @param opts.shell `login` (default: the user's login shell) or `sh` (plain `/bin/sh -c`); POSIX only.
  */
 export function buildShellInvocation(opts: {
   platform: Platform;
   env: Record<string, string | undefined>;
   command: string;
   commandWindows?: string;
+  shell?: ShellKind;
 }): ShellInvocation {
   const { platform, env, command, commandWindows } = opts;
+  if (platform === "posix" && opts.shell === "sh") {
+    return { program: "/bin/sh", args: ["-c", command], detached: true, windowsRawArguments: false };
+  }
   if (platform === "posix") {
     return {
       program: envLookup(env, "SHELL", platform) ?? "/bin/sh",

@@ -4,6 +4,8 @@
  * @module
  */
 import type { EventName } from "../events/names.ts";
+import type { Dialect } from "../events/types.ts";
+import type { ShellKind } from "./shell.ts";
 
 /** What to run. */
 export type CommandSpec = {
@@ -15,6 +17,8 @@ export type CommandSpec = {
   /** Added to the engine's environment. */
   env: Record<string, string>;
   timeoutSec: number;
+  /** `login` (default) or `sh` for hooks of the Claude dialect (SPEC §7.1). */
+  shell?: ShellKind;
   /** Called with the pid once the process started (async runners record it). */
   onSpawn?: (pid: number) => void;
 };
@@ -27,6 +31,8 @@ export type AsyncJob = Omit<CommandSpec, "onSpawn"> & {
   key: string;
   event: EventName;
   additionalContextLimit: number;
+  /** How its output is read (SPEC §8.1). */
+  dialect: Dialect;
   /** Root of spilled outputs: the runner spills the handler's context with its own limit. */
   tempDir?: string;
 };

@@ -86,12 +86,22 @@ async function bothForms(path: string): Promise<string[]> {
   return r && r !== path ? [path, r] : [path];
 }
 
-/** The `.mind` candidates of the project search (SPEC §2.3) from `start`, for the given and the real path. */
-async function projectChain(start: string): Promise<{ reads: string[]; needsStart: boolean }> {
+/**
+ * The marker candidates of the project search (SPEC §2.3, §2.8) from `start`, for the given and the
+ * real path: `.mind`, `.claude` and `.codex` of every ancestor — except the user's own `~/.claude` and
+ * `~/.codex` (never a project marker, and they hold that host's credentials: not granted).
+ */
+async function projectChain(start: string, userHome?: string): Promise<{ reads: string[]; needsStart: boolean }> {
   const r = await real(start);
+  const homes = new Set(userHome ? await bothForms(userHome) : []);
   const reads = new Set<string>();
   for (const base of r && r !== start ? [start, r] : [start]) {
-    for (const dir of searchDirs(base)) reads.add(join(dir, ".mind"));
+    for (const dir of searchDirs(base)) {
+      reads.add(join(dir, ".mind"));
+      if (homes.has(dir)) continue;
+      reads.add(join(dir, ".claude"));
+      reads.add(join(dir, ".codex"));
+    }
   }
   // The engine resolves the start's real path, which Deno allows only with read access to the start
   // itself (and so to everything below it). When the start is already real, the fallback of that
@@ -215,11 +225,17 @@ export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
   await add(reads, requirements);
   const hooksFiles = (options["hooks-file"] as string[] | undefined) ?? [];
   for (const f of hooksFiles) await add(reads, absolute(f, cwd));
-  const chain = await projectChain(searchFrom);
+  const userHome = input.env.HOME ?? input.env.USERPROFILE;
+  const chain = await projectChain(searchFrom, userHome);
   for (const p of chain.reads) reads.add(p);
   if (chain.needsStart) reads.add(searchFrom);
   for (const p of await pluginRoots(home)) reads.add(p);
-  const readWhy = ["the home", "the requirements file", "the .mind/ chain of the project search", "plugin roots"];
+  const readWhy = [
+    "the home",
+    "the requirements file",
+    "the .mind/, .claude/ and .codex/ chain of the project search",
+    "plugin roots",
+  ];
   if (hooksFiles.length) readWhy.push("--hooks-file files");
 
   const writes = new Set<string>();
@@ -244,7 +260,7 @@ export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
   if (cmd === "project") {
     // The project command stats its DIR (default: --cwd, else the process cwd) before searching up.
     const dir = absolute(positionals[1] ?? text("cwd") ?? cwd, cwd);
-    for (const p of (await projectChain(dir)).reads) reads.add(p);
+    for (const p of (await projectChain(dir, userHome)).reads) reads.add(p);
     await add(reads, dir);
     readWhy.push("the project named on the command line");
   }

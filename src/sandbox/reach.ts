@@ -102,9 +102,11 @@ export async function reach(
     reasons.push("plugins are configured");
     strangers.push(...pluginServerFiles(cfg.home, plugins));
   }
-  const root = await discovery.findProjectRoot(facts.searchFrom, cfg.home);
+  const { foreignLayersSetting } = await import("../config/foreign_layers.ts");
+  const foreign = foreignLayersSetting(user, cli, join(cfg.home, "config.toml"));
+  const root = await discovery.findProjectRoot(facts.searchFrom, cfg.home, { foreign, userHome: env.HOME ?? null });
   if (root !== null && discovery.projectTrustLevel(user, cli, root) === "trusted") {
-    reasons.push(`a trusted project layer is in reach (${join(root, ".mind")})`);
+    reasons.push(`a trusted project layer is in reach (${root})`);
     strangers.push(join(root, ".mind", "config.toml"));
   }
 

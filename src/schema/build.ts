@@ -14,6 +14,8 @@ import { hooksFileSchema } from "../config/schema.ts";
 export type SchemaSet = {
   input: Record<EventName, Record<string, unknown>>;
   output: Record<EventName, Record<string, unknown>>;
+  /** The Claude-dialect output schemas (SPEC §8.1): what Claude Code reads, other keys ignored. */
+  claudeOutput: Record<EventName, Record<string, unknown>>;
   config: Record<string, unknown>;
   result: Record<string, unknown>;
 };
@@ -29,14 +31,17 @@ function toJson(schema: z.ZodType): Record<string, unknown> {
 export function buildSchemas(): SchemaSet {
   const input = {} as SchemaSet["input"];
   const output = {} as SchemaSet["output"];
+  const claudeOutput = {} as SchemaSet["claudeOutput"];
   for (const name of EVENT_NAMES) {
     const s = EVENTS[name].schemas(z);
     input[name] = toJson(s.input);
     output[name] = toJson(s.output);
+    claudeOutput[name] = toJson(s.claudeOutput);
   }
   return {
     input,
     output,
+    claudeOutput,
     config: toJson(hooksFileSchema(z)),
     result: toJson(dispatchResultSchema(z)),
   };

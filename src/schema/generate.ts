@@ -17,6 +17,8 @@ export function generatedModuleText(): string {
     `export const INPUT_SCHEMAS: Record<string, JsonSchema> = ${JSON.stringify(s.input)};\n\n` +
     `/** Hook output schemas by event (SPEC §8). */\n` +
     `export const OUTPUT_SCHEMAS: Record<string, JsonSchema> = ${JSON.stringify(s.output)};\n\n` +
+    `/** Claude-dialect hook output schemas by event (SPEC §8.1): the fields Claude Code reads. */\n` +
+    `export const CLAUDE_OUTPUT_SCHEMAS: Record<string, JsonSchema> = ${JSON.stringify(s.claudeOutput)};\n\n` +
     `/** The hooks.json schema (SPEC §2.1). */\n` +
     `export const CONFIG_SCHEMA: JsonSchema = ${JSON.stringify(s.config)};\n\n` +
     `/** The dispatch result schema (SPEC §9). */\n` +

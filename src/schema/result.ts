@@ -11,7 +11,8 @@ import type { Zod } from "../events/types.ts";
 export function dispatchResultSchema(z: Zod) {
   const runRecord = z.strictObject({
     key: z.string(),
-    layer: z.enum(["managed", "user", "profile", "project", "plugin", "cli"]),
+    // The layers of SPEC §2.1 and §2.8 (src/trust/hash.ts LAYERS, which checks it is the same list).
+    layer: z.enum(["managed", "user", "profile", "project", "claude-project", "codex-project", "plugin", "cli"]),
     status: z.enum(["completed", "blocked", "failed", "skipped", "started"]),
     reason: z.string().nullable(),
     exit_code: z.int().nullable(),
@@ -37,6 +38,8 @@ export function dispatchResultSchema(z: Zod) {
     additionalContext: z.array(z.string()),
     systemMessages: z.array(z.string()),
     asyncResults: z.array(asyncResult),
+    /** SessionStart on which a command handler ran: the session's env file (SPEC §7.1), else null. */
+    envFile: z.string().nullable(),
     runs: z.array(runRecord),
     warnings: z.array(z.strictObject({
       code: z.string(),

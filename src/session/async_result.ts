@@ -18,7 +18,12 @@ export async function asyncResultOf(
   raw: RawCompletion,
   spill: { tempDir: string; sessionId: string } | null,
 ): Promise<AsyncResult> {
-  const outcome = readCompletion(EVENTS[job.event], OUTPUT_SCHEMAS[job.event], raw);
+  // Informational output only (SPEC §7.2), read in the handler's dialect (a job written before
+  // dialects existed is a mind one).
+  const outcome = readCompletion(EVENTS[job.event], OUTPUT_SCHEMAS[job.event], raw, {
+    async: true,
+    dialect: job.dialect ?? "mind",
+  });
   const failed = outcome.status === "failed";
   let additionalContext = failed ? null : outcome.effect.additionalContext ?? null;
   if (additionalContext !== null && spill) {

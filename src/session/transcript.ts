@@ -328,6 +328,14 @@ function openTranscript(path: string): Deno.FsFile {
 }
 
 /**
+ * Makes sure the transcript at `path` exists (created empty, with its folders, when missing; SPEC §5):
+ * a hook that reads `transcript_path` finds a file.
+ */
+export function ensureTranscriptFile(path: string): void {
+  openTranscript(path).close();
+}
+
+/**
  * Resolves and opens an entry's transcript.
  *
  * The first line of a session whose id carries no date is the one racy case: two processes around

@@ -10,18 +10,25 @@
  */
 import type { EventName } from "../events/names.ts";
 import { sha256Hex } from "../util/sha256.ts";
+import type { RunRecord } from "../schema/result.ts";
 
-/** The six layers, lowest to highest in configuration order. */
+/** The layers, lowest to highest in configuration order (SPEC §2.1, §2.8). */
 export const LAYERS = [
   "managed",
   "user",
   "profile",
   "project",
+  "claude-project",
+  "codex-project",
   "plugin",
   "cli",
 ] as const;
 /** One configuration layer. */
 export type Layer = typeof LAYERS[number];
+// The dispatch result's schema names the same layers: a layer missing there is a type error here.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const _sameLayers: Same<Layer, RunRecord["layer"]> = true;
+void _sameLayers;
 
 /** A hook key: `<layer>:<path>:<Event>:<group index>:<handler index>`. */
 export type HookKey = string;
@@ -91,6 +98,10 @@ export type NormalizedHandler =
     additionalContextLimit: number;
     commandWindows?: string;
     statusMessage?: string;
+    /** Claude Code's permission-rule filter (SPEC §2.2), only on hooks of the Claude dialect. */
+    if?: string;
+    /** SPEC §2.2: a failure blocks instead of letting the operation proceed; present only when true. */
+    failClosed?: true;
   }
   | {
     type: "mcp_tool";
@@ -99,6 +110,10 @@ export type NormalizedHandler =
     input: Record<string, unknown>;
     timeout: number;
     statusMessage?: string;
+    /** As for command handlers. */
+    if?: string;
+    /** As for command handlers. */
+    failClosed?: true;
     /**
      * The `[mcp_servers.<name>]` table the hook calls, as written in the file it resolves from
      * (SPEC §2.7, §3.2), or null when none resolves: redefining the server changes the hash.

@@ -290,6 +290,7 @@ export type DispatchResult = {
   additionalContext: string[];
   systemMessages: string[];
   asyncResults: Json[];
+  envFile: string | null;
   runs: RunRecord[];
   warnings: { code: string; message: string; source: string; line?: number; column?: number }[];
 };
@@ -306,6 +307,7 @@ export const RESULT_FIELDS = [
   "additionalContext",
   "systemMessages",
   "asyncResults",
+  "envFile",
   "runs",
   "warnings",
 ] as const;

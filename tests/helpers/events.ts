@@ -38,7 +38,7 @@ export function assertInterprets(event: EventModule, cases: InterpretCase[]): vo
     `${event.name}: an interpret case the output schema refuses`,
   );
   assertEquals(
-    cases.map((c) => ({ output: c.output, outcome: event.interpret(c.output) })),
+    cases.map((c) => ({ output: c.output, outcome: event.interpret(c.output, "mind") })),
     cases.map((c) => ({ output: c.output, outcome: c.outcome })),
   );
 }

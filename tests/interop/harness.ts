@@ -254,17 +254,19 @@ enabled = false
 `;
 }
 
-/** The host command line for one non-interactive prompt. */
-export function hostArgs(host: InteropHost, prompt: string, extra: string[] = []): string[] {
+/**
+ * The host command line for one non-interactive prompt. `allowBash: false` leaves Claude Code's Bash
+ * without a permission rule, in the default mode, so that only a hook's own allow lets a command run
+ * (`-p` cannot ask).
+ */
+export function hostArgs(host: InteropHost, prompt: string, extra: string[] = [], allowBash = true): string[] {
   if (host === "claude") {
     // Claude Code refuses --dangerously-skip-permissions as root; acceptEdits + an allowed Bash does the job.
     return [
       "-p",
       prompt,
       "--permission-mode",
-      "acceptEdits",
-      "--allowedTools",
-      "Bash",
+      ...(allowBash ? ["acceptEdits", "--allowedTools", "Bash"] : ["default"]),
       "--output-format",
       "stream-json",
       "--verbose",
@@ -300,13 +302,15 @@ export type RunOptions = {
   straceOut?: string;
   /** Extra environment of the host. */
   env?: Record<string, string>;
+  /** Claude Code: allow Bash by permission rule (default), or leave it to the hooks. */
+  allowBash?: boolean;
 };
 
 /** Runs the host once through driver.ts (isolated when possible); returns the report. */
 export async function runHost(host: InteropHost, dirs: RunDirs, opts: RunOptions): Promise<DriverReport> {
   const spec: DriverSpec = {
     bin: BIN[host],
-    args: hostArgs(host, opts.prompt, opts.extraArgs),
+    args: hostArgs(host, opts.prompt, opts.extraArgs, opts.allowBash ?? true),
     cwd: dirs.work,
     env: { ...hostEnv(host, dirs), ...opts.env },
     files: host === "codex" ? { [`${dirs.hostDir}/config.toml`]: codexConfig() } : {},
