@@ -7,7 +7,13 @@ import { assert, assertEquals } from "./helpers/assert.ts";
 import { generatedModuleText, publishedFiles } from "../src/schema/generate.ts";
 import { zodSchemas } from "../src/schema/build.ts";
 import * as GENERATED from "../src/generated/schemas.ts";
-import { CONFIG_SCHEMA, INPUT_SCHEMAS, OUTPUT_SCHEMAS, RESULT_SCHEMA } from "../src/generated/schemas.ts";
+import {
+  CLAUDE_OUTPUT_SCHEMAS,
+  CONFIG_SCHEMA,
+  INPUT_SCHEMAS,
+  OUTPUT_SCHEMAS,
+  RESULT_SCHEMA,
+} from "../src/generated/schemas.ts";
 import {
   ANNOTATION_KEYWORDS,
   type JsonSchema,
@@ -108,6 +114,7 @@ function generatedSchemas(): [string, JsonSchema][] {
   return [
     ...Object.entries(INPUT_SCHEMAS).map(([e, s]): [string, JsonSchema] => [`INPUT_SCHEMAS.${e}`, s]),
     ...Object.entries(OUTPUT_SCHEMAS).map(([e, s]): [string, JsonSchema] => [`OUTPUT_SCHEMAS.${e}`, s]),
+    ...Object.entries(CLAUDE_OUTPUT_SCHEMAS).map(([e, s]): [string, JsonSchema] => [`CLAUDE_OUTPUT_SCHEMAS.${e}`, s]),
     ["CONFIG_SCHEMA", CONFIG_SCHEMA],
     ["RESULT_SCHEMA", RESULT_SCHEMA],
   ];
@@ -132,7 +139,13 @@ function keywordsOf(schema: JsonSchema, at: string, found: Map<string, string>):
 
 Deno.test("the generated schemas use only keywords the run-time validator enforces", () => {
   // A new export of the generated module must be added to generatedSchemas() above.
-  assertEquals(Object.keys(GENERATED).sort(), ["CONFIG_SCHEMA", "INPUT_SCHEMAS", "OUTPUT_SCHEMAS", "RESULT_SCHEMA"]);
+  assertEquals(Object.keys(GENERATED).sort(), [
+    "CLAUDE_OUTPUT_SCHEMAS",
+    "CONFIG_SCHEMA",
+    "INPUT_SCHEMAS",
+    "OUTPUT_SCHEMAS",
+    "RESULT_SCHEMA",
+  ]);
   const found = new Map<string, string>();
   for (const [name, schema] of generatedSchemas()) keywordsOf(schema, name, found);
   const known = new Set([...VALIDATED_KEYWORDS, ...ANNOTATION_KEYWORDS]);

@@ -300,19 +300,23 @@ export async function loadCatalog(
       foreignFiles = await loadForeignLayers(root, foreign, skip, files, warnings);
     } else {
       // Name the folders this project has (`.mind/`, `.claude/`, `.codex/`), the first one as the source.
+      // A `.mind` leading outside the project is none of its folders: trusting the project would not load it.
       const folders: string[] = [];
       for (const f of projectMarkers(foreign)) {
+        if (f === ".mind" && escape) continue;
         if (await Deno.stat(join(root, f)).then((i) => i.isDirectory, () => false)) folders.push(f);
       }
-      warnings.push(
-        warning(
-          "W_PROJECT_UNTRUSTED",
-          `project ${root} is not trusted; its ${
-            folders.map((f) => `${f}/`).join(", ")
-          } hooks are not loaded (run: mind-hooks project trust ${root})`,
-          join(root, folders[0] ?? ".mind"),
-        ),
-      );
+      if (folders.length > 0) {
+        warnings.push(
+          warning(
+            "W_PROJECT_UNTRUSTED",
+            `project ${root} is not trusted; its ${
+              folders.map((f) => `${f}/`).join(", ")
+            } hooks are not loaded (run: mind-hooks project trust ${root})`,
+            join(root, folders[0]),
+          ),
+        );
+      }
     }
   }
 
