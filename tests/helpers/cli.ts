@@ -52,9 +52,24 @@ function baseEnv(): Record<string, string> {
   for (const [k, v] of Object.entries(Deno.env.toObject())) {
     if (!k.startsWith("MIND_")) env[k] = v;
   }
+  // Deno finds its module cache from HOME: a test that gives the CLI another HOME must not make it
+  // resolve (and fetch) every npm package again into an empty cache.
+  env.DENO_DIR = denoDir();
   env.SHELL = "/bin/sh";
   env.MIND_REQUIREMENTS = "/nonexistent/mind-hooks-tests/requirements.toml";
   return env;
+}
+
+let cachedDenoDir: string | undefined;
+
+/** The module cache of the Deno running the tests (as `deno info --json` reports it). */
+export function denoDir(): string {
+  if (cachedDenoDir === undefined) {
+    const out = new Deno.Command(Deno.execPath(), { args: ["info", "--json"], stdout: "piped", stderr: "null" })
+      .outputSync();
+    cachedDenoDir = JSON.parse(new TextDecoder().decode(out.stdout)).denoDir as string;
+  }
+  return cachedDenoDir;
 }
 
 /** Runs `mind-hooks ARGS...` and collects its exit code and output. */
