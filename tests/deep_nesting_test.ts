@@ -19,7 +19,7 @@ import {
   writeHooksJson,
 } from "./helpers/cli.ts";
 import { join } from "node:path";
-import { jsonOffsets, tomlOffsets } from "../src/review/positions.ts";
+import { jsonOffsets, tomlOffsets } from "../src/config/positions.ts";
 import { tooDeepOffset, tooDeepPath } from "../src/util/nesting.ts";
 
 /**

@@ -28,6 +28,9 @@ export type PluginInfo = {
   root: string;
   dataDir: string;
   manifest: string | null;
+  /** Root-relative hooks files its manifest names (or the default `hooks/hooks.json`): hashed as hook
+   * definitions, so never among the files its hooks pin (SPEC §3.5). */
+  hooksFiles: string[];
 };
 
 /** The environment a plugin's commands get. */
@@ -133,7 +136,8 @@ export async function loadPlugins(
     }
     const manifestPath = found?.path ?? null;
     const manifest = found?.data ?? null;
-    plugins.push({ name, root, dataDir, manifest: manifestPath });
+    const info: PluginInfo = { name, root, dataDir, manifest: manifestPath, hooksFiles: [] };
+    plugins.push(info);
     const own = await loadPluginServers(root, manifest, manifestPath, env, files, warnings);
     if (own.size > 0) servers.set(name, own);
     const entries: unknown[] = manifest && manifest.hooks !== undefined
@@ -143,7 +147,9 @@ export async function loadPlugins(
     for (let i = 0; i < entries.length; i++) {
       const entry = entries[i];
       if (typeof entry === "string") {
+        if (entry.startsWith("./")) info.hooksFiles.push(entry.slice(2).replace(/^(?:\.\/)+|\/+$/g, ""));
         const r = await loadPluginJson(root, entry, fromManifest, files, "hooks");
+        if (!("warning" in r) && r.path.startsWith(root + "/")) info.hooksFiles.push(r.path.slice(root.length + 1));
         if ("warning" in r) {
           if (r.warning) warnings.push(r.warning);
           continue;

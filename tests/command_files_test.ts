@@ -7,8 +7,8 @@
  *
  * Roots: `/r` for a project, `/p` for a plugin, unless a case gives its own; the home is `/home/u`.
  */
-import { assertEquals } from "../../tests/helpers/assert.ts";
-import { MAX_NESTING, rootVariables, scanCommand } from "./command_files.ts";
+import { assertEquals } from "./helpers/assert.ts";
+import { MAX_NESTING, rootVariables, scanCommand } from "../src/trust/command_files.ts";
 
 type Case = {
   /** Where the command line comes from. */
