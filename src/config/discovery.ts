@@ -366,6 +366,9 @@ export async function loadCatalog(
   // User layer.
   const userFiles = await loadLayerDir("user", home, files, warnings);
   const userToml = userFiles.find((f) => f.kind === "toml")?.data;
+  // SPEC §6: a trust store that cannot be read leaves only managed hooks runnable.
+  const trustStore =
+    warnings.find((w) => w.source === userConfigPath && (w.code === "W_PARSE" || w.code === "W_UNREADABLE")) ?? null;
 
   // Profile.
   const { profile, invalid } = selectedProfile(opts, env, userToml);
@@ -405,10 +408,14 @@ export async function loadCatalog(
     } else if (project.trusted) {
       projectFiles = await loadLayerDir("project", join(root, ".mind"), files, warnings, root);
     } else {
+      // No trust advice while the trust store cannot be read (SPEC §6): trusting could not work.
+      const advice = trustStore === null
+        ? `(run: mind-hooks project trust ${root})`
+        : `(the trust store ${userConfigPath} cannot be read)`;
       warnings.push(
         warning(
           "W_PROJECT_UNTRUSTED",
-          `project ${root} is not trusted; its .mind/ hooks are not loaded (run: mind-hooks project trust ${root})`,
+          `project ${root} is not trusted; its .mind/ hooks are not loaded ${advice}`,
           join(root, ".mind"),
         ),
       );
@@ -526,9 +533,6 @@ export async function loadCatalog(
   const handlers = discovered.map((d) =>
     withTrust(d, d.layer === "managed" ? undefined : state.get(d.key), pinScopeFor(d, scopes))
   );
-  // SPEC §6: a trust store that cannot be read leaves only managed hooks runnable.
-  const trustStore =
-    warnings.find((w) => w.source === userConfigPath && (w.code === "W_PARSE" || w.code === "W_UNREADABLE")) ?? null;
 
   // hooks.stop_block_cap: user layer, overridable by -c for this process.
   const cliCap = tableOf(cli, "hooks")?.stop_block_cap;
