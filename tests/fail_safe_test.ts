@@ -36,8 +36,12 @@ function handler(event: EventName, tool: string, index: number): HookHandler {
     env: {},
     hash: "sha256:" + "0".repeat(64),
     status: "managed",
+    definitionStatus: "managed",
+    definitionTrusted: false,
+    modifiedReason: null,
     enabled: true,
     trustedHash: null,
+    pins: null,
   };
 }
 
@@ -56,6 +60,8 @@ function catalog(handlers: HookHandler[]): Catalog {
     plugins: [],
     files: [],
     bypassTrust: false,
+    userHome: null,
+    trustStore: null,
   };
 }
 

@@ -144,7 +144,10 @@ Deno.test("never silent: a dropped group (bad matcher) and a dropped handler get
     `${json}:9:13: PostToolUse[0].hooks[0]: timeout must be an integer ≥ 1: the hook does not run — fix the hook`,
   ]);
   // Informational warnings stay in `warnings` only.
-  await writeConfigToml(home.path, `[[hooks.Stop]]\nhooks = [{ type = "command", command = "true", colour = "red" }]\n`);
+  await writeConfigToml(
+    home.path,
+    `[[hooks.Stop]]\nhooks = [{ type = "command", command = "true", colour = "red" }]\n`,
+  );
   await Deno.remove(json);
   const ok = await dispatch(home.path, event("SessionStart"));
   assertEquals([ok.systemMessages, ok.warnings.map((w) => w.code)], [[], ["W_UNKNOWN_FIELD"]]);

@@ -12,6 +12,7 @@
  * @module
  */
 import type { Warning, WarningCode } from "./warnings.ts";
+import { TOO_DEEP } from "../util/nesting.ts";
 
 /** The codes whose warning means a hook was lost (SPEC §6). */
 export const PROBLEM_CODES: ReadonlySet<WarningCode> = new Set<WarningCode>([
@@ -59,7 +60,10 @@ export function problemLine(w: Warning, ctx: ProblemContext): string {
   const trustStore = w.source === ctx.userConfigPath;
   switch (w.code) {
     case "W_PARSE": {
-      const where = at === null ? "does not parse" : `does not parse at ${at}`;
+      // A file nested too deep is valid syntax: its reason says why it is refused.
+      const reason = w.message.replace(/^(?:TOML|JSON) does not parse: /, "").replace(/; the file is not loaded$/, "");
+      const why = at === null || w.message.includes(TOO_DEEP) ? ` (${reason})` : "";
+      const where = `does not parse${at === null ? "" : ` at ${at}`}${why}`;
       return trustStore
         ? `${file} ${where}: trust state unreadable, only managed hooks can run — fix the file`
         : `${file} ${where}: its hooks are not loaded — fix the file`;
