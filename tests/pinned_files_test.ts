@@ -271,6 +271,35 @@ Deno.test({
 });
 
 Deno.test({
+  name:
+    "pinned: a one-shot dispatch's hash cache (in the home) never hides a change, even one that keeps size and mtime",
+  ignore: WINDOWS,
+}, async () => {
+  await using w = await trustedProject();
+  assertEquals(await guardRun(w.home, w.p.root), RAN);
+  // Files changed within a second are not cached: wait, so that the next dispatch caches them.
+  await new Promise((r) => setTimeout(r, 1100));
+  assertEquals(await guardRun(w.home, w.p.root), RAN);
+  const trusted = join(w.home, "hooks", "trusted");
+  const caches = [...Deno.readDirSync(trusted)].filter((e) => e.name.endsWith(".hashes.json"));
+  assertEquals(caches.length, 1, "the dispatch cached the hashes it read");
+  const cached = JSON.parse(await Deno.readTextFile(join(trusted, caches[0].name)));
+  assertEquals(Object.keys(cached).sort(), [join(w.p.mind, "check_tool.py"), join(w.p.mind, "lib", "policy.py")]);
+  // Same size, same mtime: only the content (and so the ctime) changes.
+  const policy = join(w.p.mind, "lib", "policy.py");
+  const stat = await Deno.stat(policy);
+  await Deno.writeTextFile(policy, "NOTE = 'guard RAN'\n");
+  await Deno.utime(policy, stat.atime!, stat.mtime!);
+  assertEquals((await Deno.stat(policy)).size, stat.size);
+  assertEquals(await guardRun(w.home, w.p.root), ["skipped", "modified: .mind/lib/policy.py changed", [], needsReview]);
+  // A damaged cache is no cache.
+  await Deno.writeTextFile(join(trusted, caches[0].name), '{"nonsense": ');
+  assertEquals(await guardRun(w.home, w.p.root), ["skipped", "modified: .mind/lib/policy.py changed", [], needsReview]);
+  await Deno.writeTextFile(policy, "NOTE = 'guard ran'\n");
+  assertEquals(await guardRun(w.home, w.p.root), RAN);
+});
+
+Deno.test({
   name: "pinned: serve sees every change of a pinned file between two events (the hash cache keys on ctime and inode)",
   ignore: WINDOWS,
 }, async () => {

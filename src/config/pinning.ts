@@ -12,7 +12,7 @@
 import type { DiscoveredHandler } from "./handlers.ts";
 import type { Layer } from "../trust/hash.ts";
 import { type PinScope, pluginScope, projectScope } from "../trust/pin_scope.ts";
-import type { FileHashCache, PinCheck, PinnedFiles, PinSet } from "../trust/pins.ts";
+import type { FileHashCache as HashCache, PinCheck, PinnedFiles, PinSet } from "../trust/pins.ts";
 import type { PluginInfo } from "./plugins.ts";
 
 /** The pin facts of one hook. */
@@ -55,25 +55,43 @@ export function pinScopeFor(d: DiscoveredHandler, ctx: ScopeContext): PinScope |
 }
 
 /** What a hook with pins exposes to {@link checkPins}. */
-export type Pinnable = { pins: HookPins | null; definitionTrusted: boolean };
+export type Pinnable = { key: string; pins: HookPins | null; definitionTrusted: boolean };
 
 /**
  * Checks the pins of `hooks` against the disk, in place (SPEC §3.5). With `all`, hooks that are
  * not trusted by their definition are read too (so `list` can show what they would pin); else only
  * those whose stored hash matches (what `dispatch` needs). The hasher is loaded only when needed.
+ *
+ * File hashes come from `cache` (`serve`'s, for the process) or else, with `home`, from each hook's
+ * own cache under `$MIND_HOME/hooks/trusted/` (updated when a file had to be read): an unchanged
+ * pinned file then costs a stat, not a read and a hash, in a one-shot dispatch too.
  */
 export async function checkPins(
   hooks: readonly Pinnable[],
-  opts: { cache?: FileHashCache; all?: boolean } = {},
+  opts: { cache?: HashCache; all?: boolean; home?: string } = {},
 ): Promise<void> {
   const todo = hooks.filter((h) => h.pins !== null && (opts.all || h.definitionTrusted));
   if (todo.length === 0) return;
-  const { comparePins, currentPins } = await import("../trust/pins.ts");
+  const [{ comparePins, currentPins, FileHashCache }, store] = await Promise.all([
+    import("../trust/pins.ts"),
+    opts.cache === undefined && opts.home !== undefined ? import("../trust/pin_cache.ts") : null,
+  ]);
   await Promise.all(todo.map(async (h) => {
     const pins = h.pins!;
-    const current = await currentPins(pins.scope, { cache: opts.cache });
+    const own = opts.cache ??
+      (store && opts.home !== undefined && h.definitionTrusted
+        ? new FileHashCache(store.readPinHashes(opts.home, h.key))
+        : undefined);
+    const current = await currentPins(pins.scope, { cache: own });
     pins.current = current;
     pins.check = comparePins(pins.stored, current);
+    if (own !== opts.cache && own?.changed && store && opts.home !== undefined) {
+      try {
+        store.writePinHashes(opts.home, h.key, own.entries());
+      } catch {
+        // A cache that cannot be written is no failure: the next dispatch reads the files again.
+      }
+    }
   }));
 }
 

@@ -147,7 +147,7 @@ export async function dispatchEvent(
   const { handlers: matched, warnings: matchWarnings } = await matchingHandlers(catalog, event, input);
   result.warnings.push(...matchWarnings);
   // Only the matched hooks' pinned files are read and hashed (SPEC §3.5), and only when trust decides.
-  if (!catalog.bypassTrust) await checkPins(matched, { cache: catalog.pinCache });
+  if (!catalog.bypassTrust) await checkPins(matched, { cache: catalog.pinCache, home: catalog.home });
   const problems = await catalogProblems(catalog);
   const hookInput = hookInputFor(event, input);
   const stdin = JSON.stringify(hookInput);

@@ -71,7 +71,7 @@ export async function currentPins(scope: PinScope, opts: PinOptions = {}): Promi
     const links = new Map<string, string>(); // rel → link target text
     const trees = new Set<string>(scope.kind === "plugin" ? [""] : []);
     for (const candidate of scan.paths) {
-      const rel = await regularFileInside(scope, candidate);
+      const rel = regularFileInside(scope, candidate);
       if (rel === null || excluded(scope, rel)) continue;
       found.set(rel, `${scope.root}/${rel}`);
       const top = rel.split("/")[0];
@@ -79,7 +79,7 @@ export async function currentPins(scope: PinScope, opts: PinOptions = {}): Promi
         trees.add(rel.slice(0, rel.lastIndexOf("/")));
       }
     }
-    const walked = await walkTrees(scope, outermost([...trees]), found, links);
+    const walked = walkTrees(scope, outermost([...trees]), found, links);
     if (walked !== null) return { ok: false, error: walked, fetch };
     if (found.size + links.size > MAX_PINNED_FILES) return { ok: false, error: tooMany(), fetch };
     return await hashAll(found, links, opts, fetch);
@@ -92,19 +92,23 @@ function tooMany(): string {
   return `more than ${MAX_PINNED_FILES} files to pin (the bound is ${MAX_PINNED_FILES} files and 8 MiB per hook)`;
 }
 
-/** The root-relative path of `candidate` when it is a regular file whose real path is inside the root. */
-async function regularFileInside(scope: PinScope, candidate: string): Promise<string | null> {
+/**
+ * The root-relative path of `candidate` when it is a regular file whose real path is inside the root.
+ * The file-system calls here and in the walk are synchronous: a few local stats cost less than the
+ * promise round trips of their asynchronous forms, on the dispatch path of every matched hook.
+ */
+function regularFileInside(scope: PinScope, candidate: string): string | null {
   if (!lexicallyInside(scope.root, candidate)) return null;
   let real: string;
   try {
-    real = await Deno.realPath(candidate);
+    real = Deno.realPathSync(candidate);
   } catch (e) {
     if (e instanceof Deno.errors.NotFound || e instanceof Deno.errors.NotADirectory) return null;
     throw e;
   }
   const rel = relativeTo(scope.root, real);
   if (rel === null) return null;
-  return (await Deno.stat(real)).isFile ? rel : null;
+  return Deno.statSync(real).isFile ? rel : null;
 }
 
 function excluded(scope: PinScope, rel: string): boolean {
@@ -123,12 +127,12 @@ function outermost(trees: string[]): string[] {
 }
 
 /** Walks the trees into `found` and `links`; returns an error sentence when a bound is passed. */
-async function walkTrees(
+function walkTrees(
   scope: PinScope,
   trees: string[],
   found: Map<string, string>,
   links: Map<string, string>,
-): Promise<string | null> {
+): string | null {
   let folders = 0;
   const stack: { rel: string; depth: number }[] = trees.map((rel) => ({ rel, depth: 0 }));
   while (stack.length > 0) {
@@ -137,8 +141,7 @@ async function walkTrees(
       return `more than ${MAX_FOLDERS} folders, or folders deeper than ${MAX_DEPTH}, to pin`;
     }
     const dir = rel === "" ? scope.root : `${scope.root}/${rel}`;
-    const entries: Deno.DirEntry[] = [];
-    for await (const e of Deno.readDir(dir)) entries.push(e);
+    const entries = [...Deno.readDirSync(dir)];
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const e of entries) {
       const child = rel === "" ? e.name : `${rel}/${e.name}`;
@@ -150,8 +153,8 @@ async function walkTrees(
       }
       if (excluded(scope, child)) continue;
       if (e.isSymlink) {
-        links.set(child, await Deno.readLink(`${scope.root}/${child}`));
-        const target = await regularFileInside(scope, `${scope.root}/${child}`);
+        links.set(child, Deno.readLinkSync(`${scope.root}/${child}`));
+        const target = regularFileInside(scope, `${scope.root}/${child}`);
         if (target !== null && !excluded(scope, target)) found.set(target, `${scope.root}/${target}`);
       } else if (e.isFile) {
         found.set(child, `${scope.root}/${child}`);
@@ -172,7 +175,7 @@ async function hashAll(
   const files: PinnedFiles = {};
   const contents = new Map<string, Uint8Array>();
   // Sizes first: the byte bound is decided before anything is read.
-  const infos = await Promise.all([...found].map(async ([rel, path]) => ({ rel, path, info: await Deno.stat(path) })));
+  const infos = [...found].map(([rel, path]) => ({ rel, path, info: Deno.statSync(path) }));
   let total = 0;
   for (const { info } of infos) total += info.size;
   if (total > MAX_PINNED_BYTES) {
@@ -187,7 +190,7 @@ async function hashAll(
       return;
     }
     const started = Date.now();
-    const bytes = await Deno.readFile(path);
+    const bytes = Deno.readFileSync(path);
     const hash = await sha256(bytes);
     files[rel] = hash;
     opts.cache?.store(path, info, hash, started);
@@ -245,14 +248,40 @@ export function comparePins(stored: Readonly<Record<string, unknown>> | null, cu
   return { reason: first ? `modified: ${first.path} ${first.change}` : null, changes, unrecorded: false };
 }
 
+/** One cached file hash: the stat signature it was read under, and the hash. */
+export type CachedHash = { signature: string; hash: string };
+
 /**
- * File hashes by stat signature, for a long-lived `serve` process: a file whose size, mtime, ctime
- * and inode are unchanged is not read again. ctime cannot be set back by a user (unlike mtime), and
- * an atomic replace changes the inode. A file changed within a second of being read (the clock's
- * and the file system's granularity) is not cached: it is read again next time.
+ * File hashes by stat signature: a file whose size, mtime, ctime, inode and device are unchanged
+ * is not read again. ctime cannot be set back by a user (unlike mtime), and an atomic replace
+ * changes the inode. A file changed within a second of being read (the clock's and the file
+ * system's granularity) is not cached: it is read again next time. `serve` keeps one for the
+ * process; a one-shot dispatch loads each matched hook's own from the home (src/config/pinning.ts),
+ * so that an unchanged pinned file costs a stat, not a read and a hash.
  */
 export class FileHashCache {
-  readonly #entries = new Map<string, { signature: string; hash: string }>();
+  readonly #entries = new Map<string, CachedHash>();
+  #changed = false;
+
+  /** @param entries cached hashes by path (from {@link FileHashCache.entries}); malformed ones are dropped */
+  constructor(entries: Readonly<Record<string, unknown>> = {}) {
+    for (const [path, e] of Object.entries(entries)) {
+      const c = e as Partial<CachedHash> | null;
+      if (typeof c?.signature === "string" && typeof c.hash === "string" && HASH.test(c.hash)) {
+        this.#entries.set(path, { signature: c.signature, hash: c.hash });
+      }
+    }
+  }
+
+  /** Whether an entry was added, replaced or dropped since it was made. */
+  get changed(): boolean {
+    return this.#changed;
+  }
+
+  /** Every entry, by path. */
+  entries(): Record<string, CachedHash> {
+    return Object.fromEntries(this.#entries);
+  }
 
   /** The cached hash of `path` if `info` still matches it. */
   lookup(path: string, info: Deno.FileInfo): string | undefined {
@@ -264,13 +293,17 @@ export class FileHashCache {
   store(path: string, info: Deno.FileInfo, hash: string, readAt: number): void {
     const changed = Math.max(info.mtime?.getTime() ?? Infinity, info.ctime?.getTime() ?? Infinity);
     if (!(changed < readAt - RACY_MS)) {
-      this.#entries.delete(path);
+      if (this.#entries.delete(path)) this.#changed = true;
       return;
     }
     if (this.#entries.size >= MAX_CACHED && !this.#entries.has(path)) {
       this.#entries.delete(this.#entries.keys().next().value!);
     }
-    this.#entries.set(path, { signature: signature(info), hash });
+    const sig = signature(info);
+    const old = this.#entries.get(path);
+    if (old?.signature === sig && old.hash === hash) return;
+    this.#entries.set(path, { signature: sig, hash });
+    this.#changed = true;
   }
 }
 

@@ -12,6 +12,7 @@ import { canonicalJson, type HookKey } from "./hash.ts";
 import type { HookHandler } from "../config/discovery.ts";
 import { join } from "../util/paths.ts";
 import { OWNER_ONLY, writeFileAtomic } from "../util/atomic_file.ts";
+import { keyFileStem, pinHashesPath } from "./pin_cache.ts";
 
 /** A pinned file's copy: its hash, and its text, or why no text is kept. */
 export type TrustedFile = { hash: string; text: string | null; unavailable: string | null };
@@ -69,14 +70,13 @@ function textCopy(hash: string, bytes: Uint8Array): TrustedFile {
   }
 }
 
-async function keyFileName(key: HookKey): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key)));
-  return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("") + ".json";
+function keyFileName(key: HookKey): string {
+  return keyFileStem(key) + ".json";
 }
 
 /** Path of the stored copy for `key`. */
-export async function trustedCopyPath(home: string, key: HookKey): Promise<string> {
-  return join(home, "hooks", "trusted", await keyFileName(key));
+export function trustedCopyPath(home: string, key: HookKey): string {
+  return join(home, "hooks", "trusted", keyFileName(key));
 }
 
 /** Stores the definition being trusted, and copies of its pinned files. */
@@ -91,21 +91,22 @@ export async function storeTrusted(home: string, h: HookHandler, record?: TrustR
   };
   const files = record === undefined ? undefined : fileCopies(record);
   if (files !== undefined) def.files = files;
-  const path = await trustedCopyPath(home, h.key);
+  const path = trustedCopyPath(home, h.key);
   await Deno.mkdir(join(home, "hooks", "trusted"), { recursive: true, mode: 0o700 });
   // Owner-only: an mcp_tool definition holds its server table (SPEC §3.2), headers included.
   await writeFileAtomic(path, JSON.stringify(def, null, 2) + "\n", { mode: OWNER_ONLY });
 }
 
-/** Removes the stored copy (untrust). */
+/** Removes the stored copy (untrust), and the hook's cached file hashes. */
 export async function removeTrusted(home: string, key: HookKey): Promise<void> {
-  await Deno.remove(await trustedCopyPath(home, key)).catch(() => {});
+  await Deno.remove(trustedCopyPath(home, key)).catch(() => {});
+  await Deno.remove(pinHashesPath(home, key)).catch(() => {});
 }
 
 /** Reads the stored copy, or null. */
 export async function readTrusted(home: string, key: HookKey): Promise<TrustedDefinition | null> {
   try {
-    return JSON.parse(await Deno.readTextFile(await trustedCopyPath(home, key)));
+    return JSON.parse(await Deno.readTextFile(trustedCopyPath(home, key)));
   } catch {
     return null;
   }
