@@ -509,3 +509,25 @@ Deno.test("command tokeniser: nesting past the bound reads no deeper; hostile le
   scanCommand(long, { root, vars: {}, home: null });
   assertEquals(performance.now() - started < 2000, true, "a 400 KB command scans in well under 2 s");
 });
+
+Deno.test("command tokeniser: hostile nesting never overflows the stack (a stranger writes the command)", () => {
+  const root = "/r";
+  const ctx = { root, vars: rootVariables("project", root), home: "/home/u" };
+  for (
+    const hostile of [
+      "${A:-".repeat(20_000),
+      '"$('.repeat(20_000),
+      '$"'.repeat(20_000),
+      '"${A:-"'.repeat(20_000),
+      "$(".repeat(300_000),
+      "~ ".repeat(300_000),
+    ]
+  ) {
+    const started = performance.now();
+    const scan = scanCommand(hostile + " .mind/x.py", ctx);
+    assertEquals(Array.isArray(scan.paths), true);
+    assertEquals(performance.now() - started < 3000, true, `${hostile.slice(0, 8)}… took too long`);
+  }
+  // A default nested within the bound is still read.
+  assertEquals(scanCommand("python3 ${A:-${B:-.mind/x.py}}", ctx).paths, ["/r/.mind/x.py"]);
+});

@@ -151,6 +151,37 @@ Deno.test({
 });
 
 Deno.test({
+  name:
+    "pinned: a symbolic link in the script's folder is pinned by where it points, and a folder it leads to inside the project is followed",
+  ignore: WINDOWS,
+}, async () => {
+  await using w = await trustedProject();
+  // The repository keeps its helpers elsewhere and links them in.
+  await Deno.mkdir(join(w.p.root, "vendor"));
+  await Deno.writeTextFile(join(w.p.root, "vendor", "extra.py"), "X = 1\n");
+  await Deno.symlink("../../vendor", join(w.p.mind, "lib", "vendored"));
+  await trustAll(w.home, w.p.root);
+  assertEquals(await guardRun(w.home, w.p.root), RAN);
+  const listed = (await runCli(["list", "--json", "--home", w.home, "--cwd", w.p.root])).json();
+  assertEquals((listed.hooks[0].pinnedFiles as { path: string }[]).map((f) => f.path), [
+    ".mind/check_tool.py",
+    ".mind/lib/policy.py",
+    ".mind/lib/vendored",
+    "vendor/extra.py",
+  ]);
+  // Editing the file behind the link: modified.
+  await Deno.writeTextFile(join(w.p.root, "vendor", "extra.py"), "X = 2\n");
+  assertEquals(await guardRun(w.home, w.p.root), ["skipped", "modified: vendor/extra.py changed", [], needsReview]);
+  await Deno.writeTextFile(join(w.p.root, "vendor", "extra.py"), "X = 1\n");
+  assertEquals(await guardRun(w.home, w.p.root), RAN);
+  // Pointing the link elsewhere: modified.
+  await Deno.remove(join(w.p.mind, "lib", "vendored"));
+  await Deno.symlink("/usr/lib", join(w.p.mind, "lib", "vendored"));
+  const [status, reason] = await guardRun(w.home, w.p.root);
+  assertEquals([status, reason], ["skipped", "modified: .mind/lib/vendored changed"]);
+});
+
+Deno.test({
   name: "pinned: a plugin's file edit modifies its hooks; its manifest and hooks.json are not pinned",
   ignore: WINDOWS,
 }, async () => {

@@ -260,19 +260,24 @@ function lex(src: string, ctx: ScanContext, nested: string[]): Token[] {
       i += op.length;
       continue;
     }
-    const word = readWord(src, i, ctx, nested);
+    const word = readWord(src, i, ctx, nested, 0);
     tokens.push({ kind: "word", text: word.text, assignment: word.assignment });
     i = word.end;
   }
   return tokens;
 }
 
-/** Reads one word starting at `start`: quote removal and expansions applied. */
+/**
+ * Reads one word starting at `start`: quote removal and expansions applied. `depth` counts the
+ * expansions it is inside (`"$"…"`, `${A:-…}`): past {@link MAX_NESTING} their text is not read,
+ * so no input can overflow the stack.
+ */
 function readWord(
   src: string,
   start: number,
   ctx: ScanContext,
   nested: string[],
+  depth: number,
 ): { text: string; end: number; assignment: boolean } {
   let text = "";
   let i = start;
@@ -306,13 +311,13 @@ function readWord(
       continue;
     }
     if (c === '"') {
-      const r = readDoubleQuoted(src, i + 1, ctx, nested);
+      const r = readDoubleQuoted(src, i + 1, ctx, nested, depth);
       text += r.text;
       i = r.end;
       continue;
     }
     if (c === "$") {
-      const r = readDollar(src, i, ctx, nested);
+      const r = readDollar(src, i, ctx, nested, depth);
       text += r.text;
       i = r.end;
       continue;
@@ -335,7 +340,9 @@ function readDoubleQuoted(
   start: number,
   ctx: ScanContext,
   nested: string[],
+  depth: number,
 ): { text: string; end: number } {
+  if (depth > MAX_NESTING) return { text: "", end: matchingClose(src, start, "", '"', 1) };
   let text = "";
   let i = start;
   while (i < src.length) {
@@ -354,7 +361,7 @@ function readDoubleQuoted(
       continue;
     }
     if (c === "$") {
-      const r = readDollar(src, i, ctx, nested);
+      const r = readDollar(src, i, ctx, nested, depth);
       text += r.text;
       i = r.end;
       continue;
@@ -372,13 +379,19 @@ function readDoubleQuoted(
 }
 
 /** A `$` expansion at `start`: its value (empty when unknown) and the offset after it. */
-function readDollar(src: string, start: number, ctx: ScanContext, nested: string[]): { text: string; end: number } {
+function readDollar(
+  src: string,
+  start: number,
+  ctx: ScanContext,
+  nested: string[],
+  depth: number,
+): { text: string; end: number } {
   const next = src[start + 1];
   if (next === "'") {
     const r = readAnsiC(src, start + 2);
     return { text: r.text, end: r.end };
   }
-  if (next === '"') return readDoubleQuoted(src, start + 2, ctx, nested);
+  if (next === '"') return readDoubleQuoted(src, start + 2, ctx, nested, depth + 1);
   if (next === "(") {
     if (src[start + 2] === "(") {
       // Arithmetic expansion: a number, never a file.
@@ -399,8 +412,8 @@ function readDollar(src: string, start: number, ctx: ScanContext, nested: string
     if (known !== undefined) return { text: known, end };
     // `${NAME:-default}` of an unknown NAME: the default, with its quotes removed.
     const op = body.slice(m[1].length).replace(/^:/, "")[0];
-    if (m[2] !== undefined && (op === "-" || op === "=")) {
-      return { text: readWord(m[2], 0, ctx, nested).text, end };
+    if (m[2] !== undefined && (op === "-" || op === "=") && depth < MAX_NESTING) {
+      return { text: readWord(m[2], 0, ctx, nested, depth + 1).text, end };
     }
     return { text: "", end };
   }
@@ -417,13 +430,33 @@ function lookupVar(ctx: ScanContext, name: string): string | undefined {
   return undefined;
 }
 
-/** The offset just after the close matching an opening already consumed (`depth` of them), skipping quotes. */
+/** A frame of {@link matchingClose}: code (counting one kind of bracket) or a double-quoted string. */
+type Frame = { kind: "code"; open: string; close: string; depth: number } | { kind: "dq" };
+
+/**
+ * The offset just after the close matching an opening already consumed (`depth` of them), skipping
+ * quotes and the `$(…)` inside double quotes. Iterative (an explicit stack), so that no nesting
+ * overflows the call stack; `open` `""` with close `"` finds the end of a double-quoted string.
+ */
 function matchingClose(src: string, start: number, open: string, close: string, depth: number): number {
+  const frames: Frame[] = [close === '"' ? { kind: "dq" } : { kind: "code", open, close, depth }];
   let i = start;
   while (i < src.length) {
+    const f = frames[frames.length - 1];
     const c = src[i];
     if (c === "\\") {
       i += 2;
+      continue;
+    }
+    if (f.kind === "dq") {
+      if (c === '"') {
+        frames.pop();
+        i++;
+        if (frames.length === 0) return i;
+      } else if (c === "$" && src[i + 1] === "(") {
+        frames.push({ kind: "code", open: "(", close: ")", depth: 1 });
+        i += 2;
+      } else i++;
       continue;
     }
     if (c === "'") {
@@ -431,24 +464,13 @@ function matchingClose(src: string, start: number, open: string, close: string, 
       i = q < 0 ? src.length : q + 1;
       continue;
     }
-    if (c === '"') {
-      i = skipDoubleQuoted(src, i + 1);
-      continue;
+    if (c === '"') frames.push({ kind: "dq" });
+    else if (c === f.open) f.depth++;
+    else if (c === f.close && --f.depth === 0) {
+      frames.pop();
+      if (frames.length === 0) return i + 1;
     }
-    if (c === open) depth++;
-    else if (c === close && --depth === 0) return i + 1;
     i++;
-  }
-  return src.length;
-}
-
-function skipDoubleQuoted(src: string, start: number): number {
-  let i = start;
-  while (i < src.length) {
-    if (src[i] === "\\") i += 2;
-    else if (src[i] === '"') return i + 1;
-    else if (src[i] === "$" && src[i + 1] === "(") i = matchingClose(src, i + 2, "(", ")", 1);
-    else i++;
   }
   return src.length;
 }

@@ -12,8 +12,8 @@
  * cannot be trusted; the walk stops as soon as a bound is passed, so a hostile tree costs little.
  *
  * A symbolic link inside a pinned folder is pinned by where it points (the SHA-256 of its target
- * text), and the regular file it leads to inside the root by its bytes; links to folders are not
- * followed. A word naming a file through links is pinned at its real path.
+ * text), and what it leads to inside the root is pinned too: a file by its bytes, a folder walked
+ * (once; a link loop ends there). A word naming a file through links is pinned at its real path.
  * @module
  */
 import { rootVariables, scanCommand } from "./command_files.ts";
@@ -60,13 +60,14 @@ export type PinOptions = {
 
 /** The files `scope`'s hook pins now, hashed. Never throws: a file-system failure is an error value. */
 export async function currentPins(scope: PinScope, opts: PinOptions = {}): Promise<PinSet> {
-  const scan = scanCommand(scope.command, {
-    root: scope.root,
-    vars: rootVariables(scope.kind, scope.root),
-    home: scope.home,
-  });
-  const fetch = scan.fetch;
+  let fetch: string | null = null;
   try {
+    const scan = scanCommand(scope.command, {
+      root: scope.root,
+      vars: rootVariables(scope.kind, scope.root),
+      home: scope.home,
+    });
+    fetch = scan.fetch;
     const found = new Map<string, string>(); // rel → path to read
     const links = new Map<string, string>(); // rel → link target text
     const trees = new Set<string>(scope.kind === "plugin" ? [""] : []);
@@ -111,6 +112,21 @@ function regularFileInside(scope: PinScope, candidate: string): string | null {
   return Deno.statSync(real).isFile ? rel : null;
 }
 
+/** Where a link leads when that is a regular file or a folder inside the real root, else null. */
+function insideTarget(scope: PinScope, link: string): { kind: "file" | "folder"; rel: string } | null {
+  let real: string;
+  try {
+    real = Deno.realPathSync(link);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound || e instanceof Deno.errors.NotADirectory) return null;
+    throw e;
+  }
+  const rel = relativeTo(scope.root, real);
+  if (rel === null) return null;
+  const info = Deno.statSync(real);
+  return info.isFile ? { kind: "file", rel } : info.isDirectory ? { kind: "folder", rel } : null;
+}
+
 function excluded(scope: PinScope, rel: string): boolean {
   if (scope.excludedFiles.has(rel)) return true;
   const parts = rel.split("/");
@@ -135,6 +151,8 @@ function walkTrees(
 ): string | null {
   let folders = 0;
   const stack: { rel: string; depth: number }[] = trees.map((rel) => ({ rel, depth: 0 }));
+  // Folders reached through links are walked once (a link loop ends here).
+  const seen = new Set(trees);
   while (stack.length > 0) {
     const { rel, depth } = stack.pop()!;
     if (++folders > MAX_FOLDERS || depth > MAX_DEPTH) {
@@ -153,9 +171,16 @@ function walkTrees(
       }
       if (excluded(scope, child)) continue;
       if (e.isSymlink) {
+        // Pinned by where it points; what it leads to inside the root is pinned (or walked) too.
         links.set(child, Deno.readLinkSync(`${scope.root}/${child}`));
-        const target = regularFileInside(scope, `${scope.root}/${child}`);
-        if (target !== null && !excluded(scope, target)) found.set(target, `${scope.root}/${target}`);
+        const target = insideTarget(scope, `${scope.root}/${child}`);
+        if (target?.kind === "file" && !excluded(scope, target.rel)) {
+          found.set(target.rel, `${scope.root}/${target.rel}`);
+        }
+        if (target?.kind === "folder" && !seen.has(target.rel) && !excluded(scope, `${target.rel}/x`)) {
+          seen.add(target.rel);
+          stack.push({ rel: target.rel, depth: depth + 1 });
+        }
       } else if (e.isFile) {
         found.set(child, `${scope.root}/${child}`);
       }
