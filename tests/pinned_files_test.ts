@@ -115,6 +115,31 @@ Deno.test({
 });
 
 Deno.test({
+  name: "pinned: a script outside .mind/ (the seed's scripts/check_tool.py) is pinned alone, and checked in the sandboxed dispatch",
+  ignore: WINDOWS,
+}, async () => {
+  await using home = await makeHome();
+  await using proj = await makeProject();
+  await Deno.mkdir(join(proj.path, "scripts"));
+  await Deno.writeTextFile(join(proj.path, "scripts", "check_tool.py"), "import sys; sys.stdin.read()\n");
+  await Deno.writeTextFile(join(proj.path, "scripts", "unrelated.py"), "x = 1\n");
+  await writeHooksJson(proj.mindDir, {
+    PreToolUse: [group([cmd(`${shq(PYTHON)} scripts/check_tool.py`)], "Bash")],
+  });
+  assertEquals((await runCli(["project", "trust", proj.path, "--home", home.path])).code, 0);
+  const trusted = await trustAll(home.path, proj.path);
+  assertEquals(trusted.stdout.split("\n").filter((l) => l.startsWith("  pinned ")).map((l) => l.split(" ")[3]), [
+    "scripts/check_tool.py",
+  ]);
+  const run = async () => (await dispatch(home.path, toolEvent(proj.path), [], { env: PY_ENV })).runs[0];
+  assertEquals([(await run()).status, (await run()).reason], ["completed", null]);
+  await Deno.writeTextFile(join(proj.path, "scripts", "unrelated.py"), "x = 2\n");
+  assertEquals((await run()).status, "completed");
+  await Deno.writeTextFile(join(proj.path, "scripts", "check_tool.py"), "import os\n");
+  assertEquals([(await run()).status, (await run()).reason], ["skipped", "modified: scripts/check_tool.py changed"]);
+});
+
+Deno.test({
   name: "pinned: an unrelated repository file and the hook's own __pycache__ leave it trusted",
   ignore: WINDOWS,
 }, async () => {
