@@ -196,3 +196,38 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "review (tmux): with the trust store broken it shows only the fix of the file, and t, A and p write nothing",
+  ignore: !HAVE_TMUX,
+  async fn() {
+    const { w } = await guardWorld();
+    // A hand edit broke the user config.toml (the project was trusted in it).
+    const broken = (await state(w)) + `[hooks.state."k"]]\n`;
+    await Deno.writeTextFile(`${w.home}/config.toml`, broken);
+    await Deno.writeTextFile(
+      `${w.home}/hooks.json`,
+      `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "echo user-hook"}]}]}}`,
+    );
+    const t = await Tmux.start(w, ["review", ...w.opts]);
+    try {
+      let s = await t.waitFor((x) => x.includes("echo user-hook"), "the review screen");
+      assert.ok(
+        s.includes(
+          "config.toml does not parse at 3:18: trust state unreadable, only managed hooks can run — fix the file",
+        ),
+        s,
+      );
+      assert.ok(!s.includes("p trusts it") && !s.includes("press p"), s);
+      for (const key of ["t", "A", "p"]) {
+        await t.keys(key);
+        s = await t.waitFor((x) => x.includes("; nothing written"), `the refusal of ${key}`);
+        assert.ok(!s.includes("Trust 1 hook?"), s);
+      }
+      assert.equal(await state(w), broken);
+    } finally {
+      await t.kill();
+      await w.cleanup();
+    }
+  },
+});
