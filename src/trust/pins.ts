@@ -207,19 +207,23 @@ async function hashAll(
     return { ok: false, error: `more than 8 MiB of files to pin (the bound is 8 MiB and 256 files per hook)`, fetch };
   }
   let kept = 0;
-  await Promise.all(infos.map(async ({ rel, path, info }) => {
-    const cached = opts.cache?.lookup(path, info);
-    const keep = opts.keepBytes !== undefined && info.size <= opts.keepBytes;
-    if (cached !== undefined && !keep) {
-      files[rel] = cached;
-      return;
-    }
+  // Cached hashes first, synchronously: with nothing changed, no promise is made at all.
+  const misses: typeof infos = [];
+  for (const entry of infos) {
+    const cached = opts.cache?.lookup(entry.path, entry.info);
+    const keep = opts.keepBytes !== undefined && entry.info.size <= opts.keepBytes;
+    if (cached !== undefined && !keep) files[entry.rel] = cached;
+    else misses.push(entry);
+  }
+  await Promise.all(misses.map(async ({ rel, path, info }) => {
     const started = Date.now();
     const bytes = Deno.readFileSync(path);
     const hash = await sha256(bytes);
     files[rel] = hash;
     opts.cache?.store(path, info, hash, started);
-    if (keep && kept + bytes.length <= (opts.keepTotal ?? Infinity)) {
+    if (
+      opts.keepBytes !== undefined && info.size <= opts.keepBytes && kept + bytes.length <= (opts.keepTotal ?? Infinity)
+    ) {
       kept += bytes.length;
       contents.set(rel, bytes);
     }
