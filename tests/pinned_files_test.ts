@@ -115,7 +115,8 @@ Deno.test({
 });
 
 Deno.test({
-  name: "pinned: a script outside .mind/ (the seed's scripts/check_tool.py) is pinned alone, and checked in the sandboxed dispatch",
+  name:
+    "pinned: a script outside .mind/ (the seed's scripts/check_tool.py) is pinned alone, and checked in the sandboxed dispatch",
   ignore: WINDOWS,
 }, async () => {
   await using home = await makeHome();
