@@ -22,6 +22,12 @@ export type { Warning, WarningCode } from "./src/config/warnings.ts";
 export type { EventName } from "./src/events/names.ts";
 export { EVENT_NAMES } from "./src/events/names.ts";
 export { loadCatalog } from "./src/config/discovery.ts";
+/**
+ * Checks the pinned files of a catalog's hooks against the disk (SPEC §3.5), in place: until it
+ * ran, a hook whose layer pins files reads as `modified`, never `trusted` by omission. `dispatch`
+ * checks the hooks it matched by itself.
+ */
+export { checkPins } from "./src/config/pinning.ts";
 export { canonicalJson, contentHash, hookKey } from "./src/trust/hash.ts";
 export { appendTranscript, transcriptPath, TranscriptWriter } from "./src/session/transcript.ts";
 export { endSession } from "./src/session/end.ts";

@@ -19,7 +19,7 @@ import {
   writeHooksJson,
 } from "./helpers/cli.ts";
 import { join } from "node:path";
-import { jsonOffsets, tomlOffsets } from "../src/review/positions.ts";
+import { jsonOffsets, tomlOffsets } from "../src/config/positions.ts";
 import { tooDeepOffset, tooDeepPath } from "../src/util/nesting.ts";
 
 /**
@@ -223,7 +223,8 @@ Deno.test("deep: trust --all, trust KEY and disable refuse a user config.toml ne
     const config = await writeConfigToml(home.path, text);
     for (const args of [["trust", "--all"], ["trust", key], ["disable", key]]) {
       const res = await runCli([...args, "--home", home.path]);
-      assertOneLineError(res, "refusing to edit it");
+      // The trust store cannot be read (SPEC §6): refused before any write, naming the file.
+      assertOneLineError(res, "trust state unreadable, only managed hooks can run — fix the file; nothing written");
       assert(/nests deeper than 64 levels|excessively nested/.test(res.stderr), res.stderr);
       assertEquals(await Deno.readTextFile(config), text);
     }

@@ -37,8 +37,12 @@ function handler(event: EventName, tool: string, index: number): HookHandler {
     env: {},
     hash: "sha256:" + "0".repeat(64),
     status: "managed",
+    definitionStatus: "managed",
+    definitionTrusted: false,
+    modifiedReason: null,
     enabled: true,
     trustedHash: null,
+    pins: null,
   };
 }
 
@@ -58,6 +62,7 @@ function catalog(handlers: HookHandler[]): Catalog {
     files: [],
     bypassTrust: false,
     userHome: null,
+    trustStore: null,
   };
 }
 

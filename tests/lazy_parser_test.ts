@@ -1,10 +1,13 @@
 /**
  * The TOML syntax-tree parser (toml-eslint-parser, src/util/toml_tree.ts) is loaded only on the
- * state-write and position paths, never by a plain `dispatch` (SPEC §15: dispatch start-up).
+ * state-write and position paths, never by a `dispatch` of a healthy configuration (SPEC §15:
+ * dispatch start-up). The one door on the dispatch path is the placing of a broken file's problem
+ * for its `systemMessages` line (SPEC §6, src/config/problems.ts), taken only when a file has one.
  *
  * Two proofs: the module graph (everything a `dispatch` run can load, dynamic imports included,
- * reaches no import of the parser, while `trust` and `list` do), and the files a real `dispatch`
- * process opens (strace, where it is installed): the parser's code is never read.
+ * reaches no import of the parser except through that door, while `trust` and `list` do), and the
+ * files a real `dispatch` process opens (strace, where it is installed): the parser's code is never
+ * read unless a config.toml has a problem to place.
  */
 import { assert, assertEquals } from "./helpers/assert.ts";
 import { dispatch, event, makeHome, REPO, writeHooksJson } from "./helpers/cli.ts";
@@ -22,13 +25,18 @@ function runtimeImports(text: string): string[] {
   return out;
 }
 
+/** The one import on the dispatch path that may lead to the parser: a broken file's problem line. */
+const PROBLEM_DOOR = { from: join(REPO, "src", "config", "problems.ts"), spec: "./positions.ts" };
+
 /**
  * Every module and package a run that starts at `entries` can load. The command table loads each
- * command's module on demand: from it, only `commands` are followed.
+ * command's module on demand: from it, only `commands` are followed. `closed` leaves the problem
+ * door out.
  */
 async function reachable(
   entries: string[],
   commands: string[],
+  closed = false,
 ): Promise<{ modules: Set<string>; packages: Set<string> }> {
   const modules = new Set<string>();
   const packages = new Set<string>();
@@ -40,6 +48,7 @@ async function reachable(
     modules.add(file);
     const text = await Deno.readTextFile(file);
     for (const spec of runtimeImports(text)) {
+      if (closed && file === PROBLEM_DOOR.from && spec === PROBLEM_DOOR.spec) continue;
       if (!spec.startsWith(".")) {
         packages.add(spec.replace(/^npm:/, "").replace(/(.)@.*$/, "$1"));
         continue;
@@ -53,12 +62,14 @@ async function reachable(
   return { modules, packages };
 }
 
-Deno.test("lazy parser: nothing a dispatch run can load imports the TOML syntax tree; trust and list do", async () => {
-  const run = await reachable(["main.ts"], ["./dispatch.ts"]);
+Deno.test("lazy parser: nothing a dispatch run can load imports the TOML syntax tree but the problem door; trust and list do", async () => {
+  const run = await reachable(["main.ts"], ["./dispatch.ts"], true);
   assert(run.modules.has(join(REPO, "src", "cli", "dispatch.ts")), "the walk reaches the dispatch command");
   assert(run.modules.has(join(REPO, "src", "config", "discovery.ts")), "and discovery");
   assertEquals(run.packages.has(PARSER), false, "dispatch can load the TOML syntax tree");
   assertEquals([...run.modules].filter((m) => m.endsWith("toml_tree.ts")), []);
+  // The door is the only way: with it open the walk reaches the parser.
+  assertEquals((await reachable(["main.ts"], ["./dispatch.ts"])).packages.has(PARSER), true, "the problem door");
   // The positive control: the walk does see the parser where it is used.
   assertEquals((await reachable(["main.ts"], ["./state.ts"])).packages.has(PARSER), true, "trust");
   assertEquals((await reachable(["main.ts"], ["./list.ts"])).packages.has(PARSER), true, "list");
@@ -107,4 +118,10 @@ Deno.test({
   // With state in config.toml now, a dispatch still does not load it.
   assertEquals((await dispatch(home.path, event("PreToolUse"))).runs, []);
   assertEquals(await parserFilesOpened(["dispatch", "--home", home.path], input), []);
+  // Only a problem to place opens it: a bad matcher in config.toml gets its line and column (SPEC §6).
+  await Deno.writeTextFile(
+    join(home.path, "config.toml"),
+    `[[hooks.PreToolUse]]\nmatcher = "("\nhooks = [{ type = "command", command = "true" }]\n`,
+  );
+  assert((await parserFilesOpened(["dispatch", "--home", home.path], input)).length > 0);
 });

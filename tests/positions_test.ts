@@ -1,5 +1,5 @@
 /**
- * Positions come from data (src/review/positions.ts): every handler and every warning carries its
+ * Positions come from data (src/config/positions.ts): every handler and every warning carries its
  * value path from where discovery made it, and `list`, `review` and `validate` find its line and
  * column by that path in the file's syntax tree (TOML) or jsonc tree (JSON). The dispatch result
  * carries the path too. `validate FILE` runs discovery's own per-file checks, so a problem has one

@@ -146,6 +146,8 @@ hooks = [{ type = "mcp_tool", server = "notes", tool = "load" }]
       assert.ok(s.includes(`Hash      ${hash(k1)}`), s);
       assert.match(s, /Trusted\s+\(none\)/);
       await t.keys("t");
+      await t.waitFor((x) => x.includes("Trust 1 hook?"), "the confirmation");
+      await t.keys("y");
       s = await t.waitFor((x) => x.includes(`trusted ${k1}`), "the trust message");
       assert.match(s, /> \[trusted\]\s+on\s+PreToolUse/);
       assert.ok(s.includes(`Trusted   ${hash(k1)}`), s);
@@ -162,6 +164,8 @@ hooks = [{ type = "mcp_tool", server = "notes", tool = "load" }]
 
       // Trust all needing review: the second (still disabled) and the third.
       await t.keys("A");
+      await t.waitFor((x) => x.includes("Trust 2 hooks?"), "the confirmation");
+      await t.keys("Enter");
       s = await t.waitFor((x) => x.includes("trusted 2 hooks"), "the trust-all message");
       assert.ok(s.includes("0 need review"), s);
       state = (await userConfig(w)).hooks!.state!;

@@ -56,6 +56,13 @@ const Q_LIT = 'plugin:/opt/plugins/my "quoted" plugin/hooks.json#0:Stop:0:0';
 const Q_NEW = 'plugin:/opt/p/"x"\\y/é 🎉 ü:Stop:0:0';
 const Q_CLI = "cli:cli-override:SessionStart:0:0";
 
+const PF_PRE0 = "project:/home/a/repo/.mind/hooks.json:PreToolUse:0:0";
+const PF_PRE1 = "project:/home/a/repo/.mind/hooks.json:PreToolUse:0:1";
+const PF_PLUGIN = "plugin:/home/a/.mind/plugins/p/hooks/hooks.json:Stop:0:0";
+const PF_CLAUDE = "claude-project:/home/a/repo/.claude/settings.json:Stop:0:0";
+const PF_ODD = "project:/home/a/repo/.mind/hooks.json:SessionStart:0:0";
+const ODD_PATH = '.mind/we"ird \\ é 🎉.py';
+
 const CASES: GoldenCase[] = [
   {
     name: "real_world",
@@ -167,6 +174,50 @@ const CASES: GoldenCase[] = [
     ],
   },
   {
+    // SPEC §3.5: pinned files beside the hash. Added to a table that has none (its comment stays),
+    // replaced on re-trust, removed with the hash on untrust, `{}` for a hook that pins nothing,
+    // and keys that need escaping.
+    name: "pinned_files",
+    input: "pinned_files",
+    touched: [PF_PRE0, PF_PRE1, PF_PLUGIN, PF_CLAUDE, PF_ODD],
+    alsoChanged: ["# pinned"],
+    apply: states([
+      [PF_PRE0, { trustedFiles: { ".mind/check_tool.py": h("7"), ".mind/lib/policy.py": h("8") } }],
+      [PF_PRE1, { trustedHash: h("9"), trustedFiles: { ".mind/check_tool.py": h("a") } }],
+      [PF_PLUGIN, { trustedHash: null, trustedFiles: null }],
+      [PF_CLAUDE, { trustedHash: h("b"), trustedFiles: {} }],
+      [PF_ODD, { trustedHash: h("c"), trustedFiles: { [ODD_PATH]: h("d") } }],
+    ]),
+    expect: [
+      [S(PF_PRE0), {
+        trusted_hash: h("1"),
+        trusted_files: { ".mind/check_tool.py": h("7"), ".mind/lib/policy.py": h("8") },
+      }],
+      [S(PF_PRE1), { enabled: false, trusted_hash: h("9"), trusted_files: { ".mind/check_tool.py": h("a") } }],
+      [S(PF_PLUGIN), {}],
+      [S(PF_CLAUDE), { trusted_hash: h("b"), trusted_files: {} }],
+      [S(PF_ODD), { trusted_hash: h("c"), trusted_files: { [ODD_PATH]: h("d") } }],
+      [P("/home/a/repo"), "trusted"],
+    ],
+  },
+  {
+    // Untrusting every pinned hook: both fields go; a disabled hook keeps `enabled = false`, and the
+    // tables whose lines held comments keep their headers with the comments.
+    name: "pinned_untrust",
+    input: "pinned_files",
+    touched: [PF_PRE0, PF_PRE1, PF_PLUGIN],
+    alsoChanged: ["# reviewed", "# pinned"],
+    apply: states([PF_PRE0, PF_PRE1, PF_PLUGIN].map((k) => [k, { trustedHash: null, trustedFiles: null }])),
+    expect: [[S(PF_PRE0), {}], [S(PF_PRE1), { enabled: false }], [S(PF_PLUGIN), {}]],
+  },
+  {
+    name: "pinned_first",
+    input: "empty",
+    touched: [PF_PRE0],
+    apply: states([[PF_PRE0, { trustedHash: h("e"), trustedFiles: { ".mind/check_tool.py": h("f") } }]]),
+    expect: [[S(PF_PRE0), { trusted_hash: h("e"), trusted_files: { ".mind/check_tool.py": h("f") } }]],
+  },
+  {
     name: "first_state",
     input: "first_state",
     touched: ["user:/h/c.toml:Stop:0:0"],
@@ -255,7 +306,7 @@ function assertOnlyTouchedChanged(before: string, after: string, touched: string
   );
   const allowed = (line: string) =>
     line.trim() === "" || also.includes(line) || headers.has(line.trim().replace(/\s+#.*$/, "")) ||
-    /^\s*(enabled|trusted_hash|trust_level)\s*=/.test(line) || /^\[projects\./.test(line) ||
+    /^\s*(enabled|trusted_hash|trusted_files|trust_level)\s*=/.test(line) || /^\[projects\./.test(line) ||
     /^state\.".*"\.(enabled|trusted_hash) =/.test(line);
   for (const line of changed) assert(allowed(line), `changed line outside the touched tables: ${JSON.stringify(line)}`);
 }

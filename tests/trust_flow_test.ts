@@ -95,6 +95,8 @@ Deno.test({
       try {
         await t.waitFor((x) => x.includes("sh mark.sh ../marks/story-v1"), "the new hook in review");
         await t.keys("t");
+        await t.waitFor((x) => x.includes("Trust 1 hook?"), "the confirmation");
+        await t.keys("y");
         await t.waitFor((x) => x.includes(`trusted ${key}`), "the trust message");
         await t.keys("q");
         await t.waitFor((x) => x.includes("EXIT=0"), "the exit");

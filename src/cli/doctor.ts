@@ -200,16 +200,28 @@ export async function doctorCommand({ options, positionals }: ParsedArgs): Promi
     if (!catalog.hooksEnabled) out.push("  hooks are turned off ([features] hooks = false)");
 
     out.push("", "trust");
+    const store = catalog.trustStore;
+    if (store !== null) {
+      // SPEC §6: with the trust store unreadable the only fix is the file's, no trust advice.
+      const { problemLine } = await import("../config/problems.ts");
+      out.push(`  ${problemLine(store, catalog)}`);
+      fixes.push(problemLine(store, catalog));
+    }
     if (catalog.project) {
       out.push(`  project ${catalog.project.root}: ${catalog.project.trusted ? "trusted" : "NOT trusted"}`);
-      if (!catalog.project.trusted) {
+      if (!catalog.project.trusted && store === null) {
         fixes.push(`the project's hooks are not loaded: mind-hooks project trust ${catalog.project.root}`);
       }
     } else out.push("  no project layer here");
+    // A hook is trusted only once its pinned files are checked (SPEC §3.5).
+    const { checkPins } = await import("../config/pinning.ts");
+    await checkPins(catalog.handlers);
     const review = catalog.handlers.filter((h) => h.enabled && (h.status === "untrusted" || h.status === "modified"));
     const modified = review.filter((h) => h.status === "modified").length;
     out.push(`  ${review.length} hook(s) need review (${modified} modified since trusted)`);
-    if (review.length > 0) fixes.push(`${review.length} hook(s) will not run until trusted: mind-hooks review`);
+    if (review.length > 0 && store === null) {
+      fixes.push(`${review.length} hook(s) will not run until trusted: mind-hooks review`);
+    }
   }
 
   out.push("");

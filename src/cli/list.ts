@@ -11,16 +11,18 @@ import { cliSettings } from "./context.ts";
 import { configOptionsOf, searchStart } from "../engine/settings.ts";
 import { loadCatalog } from "../config/discovery.ts";
 import { formatWarning } from "../config/warnings.ts";
-import { buildView, type CatalogView, listData } from "../review/catalog_view.ts";
+import { buildView, type CatalogView, type HookView, listData } from "../review/catalog_view.ts";
 import { COVERAGE_NOTE } from "../review/coverage.ts";
 import { terminalLines } from "../util/terminal_text.ts";
 
 const HELP = `mind-hooks list [--json] [options]
 
 Lists every hook, grouped by layer and file: key, event, matcher, what runs,
-status (managed, trusted, modified, untrusted), enabled, and coverage label
-(client-full, server-approval-only, approval-events, client-only); then the
-discovery warnings. --json prints the same as one JSON object.
+status (managed, trusted, modified, untrusted), enabled, coverage label
+(client-full, server-approval-only, approval-events, client-only), and the
+files it pins (what a trust records of the scripts it runs); problems that lose
+hooks come first, the discovery warnings last. --json prints the same as one
+JSON object.
 
 Options: --home DIR, --cwd DIR, --profile NAME, -c KEY=VALUE, --hooks-file FILE,
          --requirements FILE`;
@@ -35,19 +37,24 @@ export function renderList(view: CatalogView): string {
   if (managed) parts.unshift(`${managed} managed`);
   parts.push(`${view.needReview} need${view.needReview === 1 ? "s" : ""} review`);
   out.push(`${count} hook${count === 1 ? "" : "s"}: ${parts.join(", ")}`);
+  // Problems first (SPEC §6, §14): what lost hooks, then the project, then what needs review.
+  for (const p of view.problems) out.push(`problem: ${p}`);
   if (view.project) {
     const root = view.project.root;
     out.push(
       view.project.trusted
         ? `project ${root}: trusted`
-        : `project ${root}: NOT trusted — its .mind/ hooks are not loaded; to trust it run: ${view.project
-          .trustCommand!}`,
+        : view.project.trustCommand === null
+        ? `project ${root}: NOT trusted — its hooks are not loaded`
+        : `project ${root}: NOT trusted — its .mind/ hooks are not loaded; to trust it run: ${view.project.trustCommand}`,
     );
   }
   if (!view.hooksEnabled) out.push("hooks are turned off ([features] hooks = false): no hook runs");
   if (view.managedOnly) out.push("managed policy (allow_managed_hooks_only): only managed hooks are loaded");
   if (view.bypassTrust) out.push("--dangerously-bypass-hook-trust: every enabled hook would run, trusted or not");
-  if (view.needReview > 0) out.push("review them with: mind-hooks review (or mind-hooks trust KEY...)");
+  if (view.needReview > 0 && view.trustStore === null) {
+    out.push("review them with: mind-hooks review (or mind-hooks trust KEY...)");
+  }
   for (const g of view.groups) {
     out.push(
       "",
@@ -59,11 +66,13 @@ export function renderList(view: CatalogView): string {
       out.push(
         `    ${h.event}  matcher: ${h.matcher === null ? "(all)" : JSON.stringify(h.matcher)}  ${run}`,
       );
+      const why = h.status === "modified" && h.modifiedReason !== "modified" ? ` (${h.modifiedReason})` : "";
       out.push(
-        `    status: ${h.status}  enabled: ${h.enabled ? "yes" : "no"}  coverage: ${h.coverage}${
+        `    status: ${h.status}${why}  enabled: ${h.enabled ? "yes" : "no"}  coverage: ${h.coverage}${
           h.line !== null ? `  line: ${h.line}` : ""
         }`,
       );
+      out.push(...pinLines(h));
     }
   }
   if (count === 0) out.push("", "no hooks configured");
@@ -75,6 +84,26 @@ export function renderList(view: CatalogView): string {
   // Each entry is one line; every one is sanitised as a whole, so a value holding a line break or an
   // escape sequence shows it escaped and can never forge a line.
   return terminalLines(out) + "\n";
+}
+
+/** The lines about a hook's pinned files and network use (SPEC §3.5, §14). */
+export function pinLines(h: HookView): string[] {
+  const out: string[] = [];
+  const p = h.pinned;
+  if (p?.error) out.push(`    cannot pin its files (so it cannot be trusted): ${p.error}`);
+  else if (p && p.files.length > 0) {
+    const label = p.unrecorded
+      ? "not pinned yet (trusted before mind-hooks pinned files)"
+      : p.files.every((f) => f.state === "unpinned")
+      ? "a trust pins"
+      : "pinned";
+    const shown = p.files.map((f) =>
+      f.state === "pinned" || f.state === "unpinned" ? f.path : `${f.path} (${f.state})`
+    );
+    out.push(`    ${label}: ${shown.join(", ")}`);
+  }
+  if (h.fetch !== null) out.push(`    network: it fetches at run time (${h.fetch}); what it fetches is not pinned`);
+  return out;
 }
 
 /** Runs the command. */

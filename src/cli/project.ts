@@ -10,6 +10,8 @@ import { configOptionsOf } from "../engine/settings.ts";
 import { findProjectRoot, loadCatalog, projectLayerEscape, projectSearchOf } from "../config/discovery.ts";
 import { absolute, join } from "../util/paths.ts";
 import { writeProjectTrust } from "../trust/state_writer.ts";
+import { writeErrorLine } from "../trust/actions.ts";
+import { problemLine, trustStoreRefusal } from "../config/problems.ts";
 import { sanitize } from "../util/terminal_text.ts";
 
 /** Runs the command. */
@@ -40,24 +42,23 @@ export async function projectCommand({ options, positionals }: ParsedArgs): Prom
       `no project found: neither ${dir} nor any parent holds a .mind/, .claude/ or .codex/ directory`,
     );
   }
+  const catalog = await loadCatalog(cfg);
+  if ("error" in catalog) throw new UsageError(catalog.error);
   if (action === "status") {
-    const catalog = await loadCatalog(cfg);
-    if ("error" in catalog) throw new UsageError(catalog.error);
     const p = catalog.project!;
-    console.log(
-      sanitize(
-        `${p.root}: ${p.trusted ? "trusted" : "not trusted"}${
-          p.trusted ? "" : ` (run: mind-hooks project trust ${p.root})`
-        }`,
-      ),
-    );
+    // No trust advice while the trust store cannot be read (SPEC §6): only the fix of the file.
+    const advice = catalog.trustStore !== null
+      ? ` (${problemLine(catalog.trustStore, catalog)})`
+      : ` (run: mind-hooks project trust ${p.root})`;
+    console.log(sanitize(`${p.root}: ${p.trusted ? "trusted" : `not trusted${advice}`}`));
     return 0;
   }
+  if (catalog.trustStore !== null) throw new UsageError(trustStoreRefusal(catalog.trustStore, catalog));
   // A .mind that leads elsewhere would lend this folder another project's hooks (SPEC §3.6).
   const escape = action === "trust" ? await projectLayerEscape(root) : null;
   if (escape) throw new UsageError(`W_OUTSIDE_ROOT ${escape}; not trusted`);
   const res = await writeProjectTrust(join(cfg.home, "config.toml"), root, action === "trust" ? "trusted" : null);
-  if (!res.ok) throw new UsageError(`${join(cfg.home, "config.toml")}: ${res.error.message} (file unchanged)`);
+  if (!res.ok) throw new UsageError(writeErrorLine(res.error));
   console.log(sanitize(`${action === "trust" ? "trusted" : "untrusted"} project ${root}`));
   if (action === "trust") console.log("its hooks still need review one by one: mind-hooks review (or mind-hooks list)");
   return 0;

@@ -30,10 +30,12 @@ import { pageSize, renderFrame, type RenderOptions } from "../review/render.ts";
 const HELP = `mind-hooks review [options]
 
 Interactive review of every hook: move with the arrow keys (or j/k, PgUp/PgDn),
-read the full definition, file and line, status, coverage and hashes, and what
-changed in a modified hook; t trust, u untrust, e enable, d disable, A trust
-all needing review, p trust or untrust the project, w warnings, q quit.
-Each action is written to the user config.toml at once.
+read the full definition, file and line, status, coverage, hashes and pinned
+files, and what changed in a modified hook (shown first); t trust, u untrust,
+e enable, d disable, A trust all needing review, p trust or untrust the
+project, w warnings, q quit. t and A first show exactly what will be trusted:
+y or Enter trusts it, n or Esc cancels. Each action is written to the user
+config.toml at once.
 
 Needs a terminal; elsewhere use mind-hooks list and mind-hooks trust KEY...
 

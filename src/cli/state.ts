@@ -8,9 +8,11 @@ import { type ParsedArgs, UsageError } from "../util/args.ts";
 import { cliSettings } from "./context.ts";
 import { configOptionsOf, searchStart } from "../engine/settings.ts";
 import { loadCatalog } from "../config/discovery.ts";
-import { applyAction, resolveKeys, type TrustAction } from "../trust/actions.ts";
+import { applyAction, resolveKeys, type TrustAction, type TrustItem } from "../trust/actions.ts";
 import { LAYERS } from "../trust/hash.ts";
 import { sanitize } from "../util/terminal_text.ts";
+import { checkPins } from "../config/pinning.ts";
+import { trustStoreRefusal } from "../config/problems.ts";
 
 async function stateCommand(action: TrustAction, { options, positionals }: ParsedArgs): Promise<number> {
   if (options.help) {
@@ -24,6 +26,8 @@ async function stateCommand(action: TrustAction, { options, positionals }: Parse
   const settings = cliSettings(options);
   const catalog = await loadCatalog(configOptionsOf(settings, searchStart(settings)));
   if ("error" in catalog) throw new UsageError(catalog.error);
+  // SPEC §6: with the trust store unreadable nothing can be written; say what to fix, once.
+  if (catalog.trustStore !== null) throw new UsageError(trustStoreRefusal(catalog.trustStore, catalog));
   const layer = options.layer as string | undefined;
   if (layer !== undefined && !(LAYERS as readonly string[]).includes(layer)) {
     throw new UsageError(`--layer must be one of ${LAYERS.join(", ")}`);
@@ -31,6 +35,8 @@ async function stateCommand(action: TrustAction, { options, positionals }: Parse
   let keys = positionals;
   if (options.all) {
     if (positionals.length) throw new UsageError("give either KEY... or --all, not both");
+    // A hook is `trusted` only once its pinned files are checked (SPEC §3.5).
+    await checkPins(catalog.handlers);
     keys = catalog.handlers
       .filter((h) => h.layer !== "managed" && (layer === undefined || h.layer === layer))
       .filter((h) => action !== "trust" || h.status !== "trusted")
@@ -54,9 +60,15 @@ async function stateCommand(action: TrustAction, { options, positionals }: Parse
   if ("error" in resolved) throw new UsageError(resolved.error);
   const res = await applyAction(catalog, action, resolved.handlers);
   if (!res.ok) throw new UsageError(res.error);
-  const past = { trust: "trusted", untrust: "untrusted", enable: "enabled", disable: "disabled" }[action];
   // A key holds a file path: it is printed escaped (SPEC §15), and given back unescaped to untrust.
-  for (const h of resolved.handlers) console.log(sanitize(`${past} ${h.key}${action === "trust" ? ` ${h.hash}` : ""}`));
+  if (action === "trust") {
+    for (const item of res.items) console.log(trustedLines(item).map(sanitize).join("\n"));
+    // The other keys are trusted; each refused one is named, and the command fails (SPEC §3.5).
+    for (const r of res.refused) console.error(sanitize(`mind-hooks: not trusted: ${r.key}: ${r.reason}`));
+    return res.refused.length > 0 ? 1 : 0;
+  }
+  const past = { untrust: "untrusted", enable: "enabled", disable: "disabled" }[action];
+  for (const h of resolved.handlers) console.log(sanitize(`${past} ${h.key}`));
   return 0;
 }
 
@@ -64,6 +76,16 @@ async function stateCommand(action: TrustAction, { options, positionals }: Parse
 const PROJECT_KEY =
   /^(?:project|claude-project|codex-project):(.*)[\\/](?:\.mind[\\/](?:hooks\.json|config\.toml)|\.claude[\\/]settings(?:\.local)?\.json|\.codex[\\/](?:hooks\.json|config\.toml)):/;
 const PROJECT_LAYERS: ReadonlySet<string> = new Set(["project", "claude-project", "codex-project"]);
+
+/** What `trust` prints for one hook: its key and hash, then each pinned file, then a network note. */
+function trustedLines(item: TrustItem): string[] {
+  const lines = [`trusted ${item.handler.key} ${item.hash}`];
+  for (const [path, hash] of Object.entries(item.files ?? {})) lines.push(`  pinned ${path} ${hash}`);
+  if (item.fetch !== null) {
+    lines.push(`  note: it fetches from the network at run time (${item.fetch}); what it fetches is not pinned`);
+  }
+  return lines;
+}
 
 /** `trust`. */
 export const trustCommand = (args: ParsedArgs) => stateCommand("trust", args);

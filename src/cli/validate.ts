@@ -19,7 +19,7 @@ import { checkLayerFile, type LayerFile, loadLayerDir } from "../config/layer_fi
 import { loadConfigFile } from "../config/files.ts";
 import { formatWarning, type Warning, warning, type WarningCode } from "../config/warnings.ts";
 import { absolute, join, realPathOr } from "../util/paths.ts";
-import { PositionIndex } from "../review/positions.ts";
+import { PositionIndex } from "../config/positions.ts";
 import { sanitize } from "../util/terminal_text.ts";
 
 const HELP = `mind-hooks validate [FILE...] [options]

@@ -29,6 +29,9 @@ import { decideFeatures } from "./features.ts";
 import { type McpServers, noServers, readServers, resolveServer, scopedNameWarnings } from "./mcp_servers.ts";
 import { assertMayParseStrangerFile } from "./fast_path_guard.ts";
 import type { PluginInfo } from "./plugins.ts";
+import { type HookPins, pinScopeFor, type ScopeContext, storedPins } from "./pinning.ts";
+import type { PinScope } from "../trust/pin_scope.ts";
+import type { FileHashCache, PinnedFiles } from "../trust/pins.ts";
 
 /** Trust status (SPEC §3.4). */
 export type TrustStatus = "managed" | "trusted" | "modified" | "untrusted";
@@ -36,14 +39,23 @@ export type TrustStatus = "managed" | "trusted" | "modified" | "untrusted";
 /** A handler with its trust facts. */
 export type HookHandler = DiscoveredHandler & {
   hash: string;
+  /** SPEC §3.4: the definition's status and, for a hook with pinned files, theirs (see {@link HookPins}). */
   status: TrustStatus;
+  /** The status from the definition's hash alone (its matcher is as trusted as this says). */
+  definitionStatus: TrustStatus;
+  /** The stored hash equals the current one (and the hook is not managed). */
+  definitionTrusted: boolean;
+  /** Why a `modified` hook is: `modified` (its definition changed) or `modified: <path> changed|…`. */
+  modifiedReason: string | null;
   enabled: boolean;
   /** The stored trusted hash, if any. */
   trustedHash: string | null;
+  /** Its pinned files (SPEC §3.5), or null when its layer's root is not a project's or a plugin's. */
+  pins: HookPins | null;
 };
 
-/** Stored state of one hook (SPEC §3.3). */
-export type HookState = { enabled?: boolean; trusted_hash?: string };
+/** Stored state of one hook (SPEC §3.3, §3.5). */
+export type HookState = { enabled?: boolean; trusted_hash?: string; trusted_files?: PinnedFiles };
 
 /** What discovery needs to know about this invocation. */
 export type ConfigOptions = {
@@ -92,8 +104,12 @@ export type Catalog = {
   /** Every file path that was (or would be) read: `serve` re-reads when one changes. */
   files: string[];
   bypassTrust: boolean;
-  /** The OS user's home (`$HOME`), for `~/` in Claude-dialect `if` rules; null when unknown. */
+  /** The OS user's home (`$HOME`), for `~` in commands and in paths shown; null when unknown. */
   userHome: string | null;
+  /** Why the trust store (the user config.toml) cannot be read (SPEC §6), or null when it can. */
+  trustStore: Warning | null;
+  /** File hashes kept across dispatches (`serve`); absent in a one-shot run. */
+  pinCache?: FileHashCache;
 };
 
 function tableOf(
@@ -213,6 +229,8 @@ function readState(
     const next: HookState = { ...prev };
     if (typeof v.enabled === "boolean") next.enabled = v.enabled;
     if (typeof v.trusted_hash === "string") next.trusted_hash = v.trusted_hash;
+    const files = storedPins(v.trusted_files);
+    if (files !== null) next.trusted_files = files;
     into.set(key, next);
   }
 }
@@ -255,6 +273,9 @@ export async function loadCatalog(
   // User layer.
   const userFiles = await loadLayerDir("user", home, files, warnings);
   const userToml = userFiles.find((f) => f.kind === "toml")?.data;
+  // SPEC §6: a trust store that cannot be read leaves only managed hooks runnable.
+  const trustStore =
+    warnings.find((w) => w.source === userConfigPath && (w.code === "W_PARSE" || w.code === "W_UNREADABLE")) ?? null;
 
   // Profile.
   const { profile, invalid } = selectedProfile(opts, env, userToml);
@@ -306,13 +327,17 @@ export async function loadCatalog(
         if (f === ".mind" && escape) continue;
         if (await Deno.stat(join(root, f)).then((i) => i.isDirectory, () => false)) folders.push(f);
       }
+      // No trust advice while the trust store cannot be read (SPEC §6): trusting could not work.
+      const advice = trustStore === null
+        ? `(run: mind-hooks project trust ${root})`
+        : `(the trust store ${userConfigPath} cannot be read)`;
       if (folders.length > 0) {
         warnings.push(
           warning(
             "W_PROJECT_UNTRUSTED",
             `project ${root} is not trusted; its ${
               folders.map((f) => `${f}/`).join(", ")
-            } hooks are not loaded (run: mind-hooks project trust ${root})`,
+            } hooks are not loaded ${advice}`,
             join(root, folders[0]),
           ),
         );
@@ -426,7 +451,10 @@ export async function loadCatalog(
     d.handler = { ...d.handler, serverSpec: d.server?.written ?? null };
   }
 
-  const handlers = discovered.map((d) => withTrust(d, d.layer === "managed" ? undefined : state.get(d.key)));
+  const scopes: ScopeContext = { projectRoot: project?.root ?? null, plugins: pluginResult.plugins, home: userHome };
+  const handlers = discovered.map((d) =>
+    withTrust(d, d.layer === "managed" ? undefined : state.get(d.key), pinScopeFor(d, scopes))
+  );
 
   // hooks.stop_block_cap: user layer, overridable by -c for this process.
   const cliCap = tableOf(cli, "hooks")?.stop_block_cap;
@@ -448,6 +476,7 @@ export async function loadCatalog(
     files,
     bypassTrust: opts.bypassTrust === true,
     userHome,
+    trustStore,
   };
 }
 
@@ -472,22 +501,44 @@ async function mayHoldHooks(paths: readonly string[]): Promise<boolean> {
  * Adds the trust facts to a discovered handler. The hash (and so the status) is computed on first
  * read and then kept: a dispatch only reads it for the handlers its event matched, so a catalog of
  * 1,000 handlers does not pay 1,000 SHA-256s on every tool call; `list` and `review` read them all.
+ * A hook with a pin scope is `trusted` only once its pins were checked and hold (src/config/pinning.ts).
  */
-function withTrust(d: DiscoveredHandler, state: HookState | undefined): HookHandler {
+function withTrust(d: DiscoveredHandler, state: HookState | undefined, scope: PinScope | null): HookHandler {
   const managed = d.layer === "managed";
   const trustedHash = managed ? null : state?.trusted_hash ?? null;
   let hash: string | undefined;
-  const h = { ...d, enabled: managed ? true : state?.enabled ?? true, trustedHash } as HookHandler;
+  const pins: HookPins | null = scope === null ? null : { scope, stored: state?.trusted_files ?? null };
+  const h = { ...d, enabled: managed ? true : state?.enabled ?? true, trustedHash, pins } as HookHandler;
+  const definitionStatus = (): TrustStatus =>
+    managed ? "managed" : trustedHash === null ? "untrusted" : trustedHash === h.hash ? "trusted" : "modified";
+  /** Null while the pins hold (or there are none); else why they do not. */
+  const pinReason = (): string | null =>
+    pins === null ? null : pins.check === undefined ? UNCHECKED : pins.check.reason;
   Object.defineProperties(h, {
     hash: { enumerable: true, get: () => hash ??= contentHashSync(d.event, d.matcher, d.handler) },
+    definitionStatus: { enumerable: false, get: definitionStatus },
+    definitionTrusted: { enumerable: false, get: () => definitionStatus() === "trusted" },
     status: {
       enumerable: true,
-      get: (): TrustStatus =>
-        managed ? "managed" : trustedHash === null ? "untrusted" : trustedHash === h.hash ? "trusted" : "modified",
+      get: (): TrustStatus => {
+        const s = definitionStatus();
+        return s === "trusted" && pinReason() !== null ? "modified" : s;
+      },
+    },
+    modifiedReason: {
+      enumerable: false,
+      get: (): string | null => {
+        const s = definitionStatus();
+        if (s === "modified") return "modified";
+        return s === "trusted" ? pinReason() : null;
+      },
     },
   });
   return h;
 }
+
+/** The reason of a hook whose pins were not checked (a caller that skipped {@link checkPins}). */
+const UNCHECKED = "modified: its pinned files were not checked";
 
 /** May this handler run now (SPEC §3.4, §6)? Returns null when yes, else the skip reason. */
 export function skipReason(

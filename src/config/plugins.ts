@@ -30,6 +30,9 @@ export type PluginInfo = {
   root: string;
   dataDir: string;
   manifest: string | null;
+  /** Root-relative hooks files its manifest names (or the default `hooks/hooks.json`): hashed as hook
+   * definitions, so never among the files its hooks pin (SPEC §3.5). */
+  hooksFiles: string[];
 };
 
 /** The environment a plugin's commands get. */
@@ -241,7 +244,12 @@ export async function loadPlugins(
       continue;
     }
     const { manifest, hooks } = await chooseManifest(name, root, found, env, files, warnings);
-    plugins.push({ name, root, dataDir, manifest: manifest?.path ?? null });
+    // The hooks files the manifest named, relative to the root: definitions, not pinned files (SPEC §3.5).
+    const hooksFiles = [
+      "hooks/hooks.json",
+      ...hooks.sources.filter((p) => !p.includes("#") && p.startsWith(root + "/")).map((p) => p.slice(root.length + 1)),
+    ];
+    plugins.push({ name, root, dataDir, manifest: manifest?.path ?? null, hooksFiles: [...new Set(hooksFiles)] });
     const own = await loadPluginServers(root, manifest?.data ?? null, manifest?.path ?? null, env, files, warnings);
     if (own.size > 0) servers.set(name, own);
     handlers.push(...hooks.handlers);

@@ -23,6 +23,8 @@ import { matchingHandlers } from "./matching.ts";
 import type { AsyncJob, CommandSpec, RawCompletion } from "../runner/types.ts";
 import { DEFAULT_CONTEXT_LIMIT, runsAsync } from "../config/handlers.ts";
 import { ENGINE_FAILED, failSafeDecision, HANDLER_INTERNAL_ERROR } from "./fail_safe.ts";
+import { checkPins } from "../config/pinning.ts";
+import { problemLines } from "../config/problems.ts";
 
 /** The lazily loaded part of dispatch. */
 type Runtime = typeof import("./runtime.ts");
@@ -190,6 +192,9 @@ export async function dispatchEvent(
 
   const { handlers: matched, warnings: matchWarnings } = await matchingHandlers(catalog, event, input);
   result.warnings.push(...matchWarnings);
+  // Only the matched hooks' pinned files are read and hashed (SPEC §3.5), and only when trust decides.
+  if (!catalog.bypassTrust) await checkPins(matched, { cache: catalog.pinCache, home: catalog.home });
+  const problems = await catalogProblems(catalog);
   const hookInput = hookInputFor(event, input);
   const stdin = JSON.stringify(hookInput);
   const cwd = String(input.cwd);
@@ -207,6 +212,7 @@ export async function dispatchEvent(
   const completedSeq: number[] = matched.map(() => 0);
   let seq = 0;
   let needReview = 0;
+  let unpinned = 0;
   const asyncJobs: AsyncJob[] = [];
   const running: Promise<void>[] = [];
   const runnable = matched.map((h) => skipReason(h, catalog.bypassTrust) === null);
@@ -218,8 +224,10 @@ export async function dispatchEvent(
   matched.forEach((h, i) => {
     const skip = skipReason(h, catalog.bypassTrust);
     if (skip) {
-      records[i].reason = skip;
+      // A modified hook says why: its definition, or which pinned file (SPEC §3.5).
+      records[i].reason = skip === "modified" ? h.modifiedReason ?? skip : skip;
       if (skip !== "disabled") needReview++;
+      if (skip === "modified" && h.pins?.check?.unrecorded) unpinned++;
       return;
     }
     if (h.handler.type === "command" && runsAsync(h)) {
@@ -278,7 +286,8 @@ export async function dispatchEvent(
   // From here on the handlers' effects are known: an internal failure must not lose a deny (SPEC §15).
   const early = [...result.systemMessages];
   try {
-    return await finish({ ev, catalog, ctx, result, matched, outcomes, completedSeq, needReview, spill, rt });
+    const review = { needReview, unpinned, problems };
+    return await finish({ ev, catalog, ctx, result, matched, outcomes, completedSeq, review, spill, rt });
   } catch {
     const safe = failSafeDecision(module, effectItems(module, matched, outcomes, completedSeq), (updated) => {
       if (module.matcher.kind !== "tool") return updated;
@@ -287,7 +296,13 @@ export async function dispatchEvent(
     const out: DispatchResult = {
       ...emptyResult(event, result.warnings),
       ...safe,
-      systemMessages: [...early, ...failureLines(matched, outcomes), ...reviewLines(needReview), ENGINE_FAILED],
+      systemMessages: [
+        ...problems,
+        ...early,
+        ...failureLines(matched, outcomes),
+        ...reviewLines(catalog, { needReview, unpinned, problems }),
+        ENGINE_FAILED,
+      ],
       asyncResults: result.asyncResults,
       envFile: result.envFile,
       runs: records,
@@ -376,13 +391,38 @@ function hostHintsOf(decision: EventDecision, items: readonly AggregationItem[],
   return hints;
 }
 
-/** The "N hooks need review" line, when any matched hook was skipped for trust (SPEC §6). */
-function reviewLines(needReview: number): string[] {
-  if (needReview === 0) return [];
-  return [
-    `${needReview} hook${needReview === 1 ? "" : "s"} need${needReview === 1 ? "s" : ""} review: run mind-hooks review`,
-  ];
+/** What the review lines of a dispatch are made from. */
+type ReviewFacts = { needReview: number; unpinned: number; problems: string[] };
+
+/**
+ * The "N hooks need review" line when any matched hook was skipped for trust (SPEC §6), and once the
+ * hooks among them trusted before their files were pinned (SPEC §3.5). None when the trust store
+ * cannot be read: then no trust advice can work, only the fix of the file (the problem line).
+ */
+function reviewLines(catalog: Catalog, f: ReviewFacts): string[] {
+  if (f.needReview === 0 || catalog.trustStore !== null) return [];
+  const n = f.needReview;
+  const lines = [`${n} hook${n === 1 ? "" : "s"} need${n === 1 ? "s" : ""} review: run mind-hooks review`];
+  if (f.unpinned > 0) {
+    const u = f.unpinned;
+    lines.push(
+      `${u} of them ${u === 1 ? "was" : "were"} trusted before mind-hooks pinned the files hooks run: one review pins ${
+        u === 1 ? "its" : "their"
+      } files`,
+    );
+  }
+  return lines;
 }
+
+/** The configuration problem lines of a catalog (SPEC §6), computed once per loaded catalog. */
+function catalogProblems(catalog: Catalog): Promise<string[]> {
+  const cached = problemCache.get(catalog);
+  if (cached) return cached;
+  const lines = problemLines(catalog.warnings, { userConfigPath: catalog.userConfigPath, userHome: catalog.userHome });
+  problemCache.set(catalog, lines);
+  return lines;
+}
+const problemCache = new WeakMap<Catalog, Promise<string[]>>();
 
 /** The system message line of a failed handler (SPEC §8: a failure is never silent). */
 function failureLine(h: HookHandler, o: { reason: string; systemMessage?: string }): string {
@@ -403,14 +443,14 @@ type Finishing = {
   matched: HookHandler[];
   outcomes: (HandlerOutcome | null)[];
   completedSeq: number[];
-  needReview: number;
+  review: ReviewFacts;
   spill: (text: string, limit: number) => Promise<{ text: string }>;
   rt: () => Promise<Runtime>;
 };
 
 /** Aggregates, spills, applies the Stop loop guard, ends the session and logs: the engine's own work. */
 async function finish(f: Finishing): Promise<DispatchResult> {
-  const { ev: { event, input }, catalog, ctx, result, matched, outcomes, completedSeq, needReview, spill, rt } = f;
+  const { ev: { event, input }, catalog, ctx, result, matched, outcomes, completedSeq, review, spill, rt } = f;
   const sessionId = String(input.session_id);
   const module = EVENTS[event];
   // Read outcomes in configuration order.
@@ -473,13 +513,15 @@ async function finish(f: Finishing): Promise<DispatchResult> {
       result.continuationPrompt = null;
     }
   }
-  if (catalog.project && !catalog.project.trusted && catalog.project.hasHookFiles) {
+  if (catalog.project && !catalog.project.trusted && catalog.project.hasHookFiles && catalog.trustStore === null) {
     // Never silent: the repository has hooks that cannot run until the project is trusted.
     result.systemMessages.push(
       `project ${catalog.project.root} has hooks but is not trusted: run mind-hooks project trust ${catalog.project.root}`,
     );
   }
-  result.systemMessages.push(...reviewLines(needReview));
+  result.systemMessages.push(...reviewLines(catalog, review));
+  // The problems that lost hooks come first (SPEC §6): they explain what did not run.
+  result.systemMessages.unshift(...review.problems);
   if (module.endsSession) {
     // After the SessionEnd hooks ran (synchronously): kill leftovers, drop spilled files.
     const { endSession } = await import("../session/end.ts");

@@ -98,7 +98,8 @@ export async function matchingHandlers(
   return { handlers, warnings };
 }
 
-/** True when the hook would run if matched, so its matcher is trusted as much as its command. */
+/** True when the hook's definition is trusted, so its matcher is as trusted as its command. (Its
+ * pinned files are checked after matching: the matcher is part of the hashed definition.) */
 function runsOwnMatcher(h: HookHandler, bypassTrust: boolean): boolean {
-  return bypassTrust || h.status === "managed" || h.status === "trusted";
+  return bypassTrust || h.definitionStatus === "managed" || h.definitionTrusted;
 }

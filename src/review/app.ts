@@ -9,11 +9,37 @@
  * @module
  */
 import type { Catalog } from "../config/discovery.ts";
-import { applyAction, resolveKeys, type TrustAction } from "../trust/actions.ts";
+import {
+  applyAction,
+  applyTrustPlan,
+  planTrust,
+  resolveKeys,
+  samePlan,
+  type TrustAction,
+  type TrustPlan,
+  writeErrorLine,
+} from "../trust/actions.ts";
 import { writeProjectTrust } from "../trust/state_writer.ts";
-import { readTrusted, type TrustedDefinition } from "../trust/trusted_store.ts";
+import { COPY_FILE_MAX, readTrusted, type TrustedDefinition } from "../trust/trusted_store.ts";
+import { trustStoreRefusal } from "../config/problems.ts";
 import { buildView, type CatalogView, type HookView } from "./catalog_view.ts";
 import type { Key } from "./keys.ts";
+
+/**
+ * A trust waiting for the user's answer (SPEC §14): the keys asked for (one hook, or all needing
+ * review) and the plan shown — exactly what `y` writes, if it is still what is on disk then.
+ */
+export type Confirmation = {
+  keys: string[];
+  plan: TrustPlan;
+  /** First row of the confirmation shown (it scrolls). */
+  top: number;
+  /** What it shows was re-read because the disk changed after it was first shown. */
+  changed: boolean;
+};
+
+/** A pinned file's text now (for a diff), or why it cannot be shown. */
+export type FileText = { text: string | null; unavailable: string | null };
 
 /** A line for the message bar. */
 export type Message = { text: string; kind: "info" | "error" };
@@ -39,6 +65,10 @@ export class ReviewApp {
   message: Message | null = null;
   /** Stored trusted copies of the modified hooks, by key (null: no copy kept). */
   trustedCopies = new Map<string, TrustedDefinition | null>();
+  /** The texts now of the modified hooks' changed and added pinned files, by key, then path. */
+  currentFiles = new Map<string, Map<string, FileText>>();
+  /** The trust waiting for `y` or `n`, or null. */
+  confirm: Confirmation | null = null;
   /** Set when the user quits: the exit code. */
   exitCode: number | null = null;
   #load: CatalogLoader;
@@ -65,8 +95,16 @@ export class ReviewApp {
 
   async #loadCopies(): Promise<void> {
     this.trustedCopies.clear();
+    this.currentFiles.clear();
     for (const h of this.view.hooks) {
-      if (h.status === "modified") this.trustedCopies.set(h.key, await readTrusted(this.catalog.home, h.key));
+      if (h.status !== "modified") continue;
+      this.trustedCopies.set(h.key, await readTrusted(this.catalog.home, h.key));
+      const root = h.handler.pins?.scope.root;
+      const changed = h.pinned?.files.filter((f) => f.state === "changed" || f.state === "added") ?? [];
+      if (root === undefined || changed.length === 0) continue;
+      const texts = new Map<string, FileText>();
+      for (const f of changed) texts.set(f.path, await readText(`${root}/${f.path}`));
+      this.currentFiles.set(h.key, texts);
     }
   }
 
@@ -94,6 +132,7 @@ export class ReviewApp {
 
   /** Handles one key; `page` is how many list rows one page holds. */
   async handle(key: Key, page: number): Promise<void> {
+    if (this.confirm !== null) return await this.#handleConfirm(key, page);
     switch (key) {
       case "up":
       case "k":
@@ -122,7 +161,7 @@ export class ReviewApp {
         this.detailTop = 0;
         return;
       case "t":
-        return await this.#hookAction("trust");
+        return await this.#askTrust();
       case "u":
         return await this.#hookAction("untrust");
       case "e":
@@ -145,6 +184,134 @@ export class ReviewApp {
         this.exitCode = 130;
         return;
     }
+  }
+
+  /** Keys while a confirmation is open: y/Enter trusts, n/Esc cancels, the rest scroll. */
+  async #handleConfirm(key: Key, page: number): Promise<void> {
+    const c = this.confirm!;
+    switch (key) {
+      case "y":
+      case "Y":
+      case "enter":
+        return await this.#confirmTrust();
+      case "n":
+      case "N":
+      case "escape":
+      case "q":
+        this.confirm = null;
+        this.message = { text: "cancelled: nothing was trusted", kind: "info" };
+        return;
+      case "ctrl-c":
+        this.exitCode = 130;
+        return;
+      case "down":
+      case "j":
+      case "]":
+        c.top++;
+        return;
+      case "up":
+      case "k":
+      case "[":
+        c.top = Math.max(0, c.top - 1);
+        return;
+      case "pagedown":
+        c.top += Math.max(1, page - 1);
+        return;
+      case "pageup":
+        c.top = Math.max(0, c.top - Math.max(1, page - 1));
+        return;
+    }
+  }
+
+  /** The trust store's refusal when it cannot be read (SPEC §6), else null. */
+  #storeRefusal(): string | null {
+    return this.catalog.trustStore === null ? null : trustStoreRefusal(this.catalog.trustStore, this.catalog);
+  }
+
+  /** `t`: ask before trusting the selected hook (SPEC §14). */
+  async #askTrust(): Promise<void> {
+    const h = this.current;
+    if (!h) {
+      this.message = { text: "no hook selected", kind: "error" };
+      return;
+    }
+    if (h.layer === "managed") {
+      this.message = {
+        text: "managed hooks (requirements.toml) are read-only: always trusted and enabled; nothing written",
+        kind: "error",
+      };
+      return;
+    }
+    if (h.status === "trusted") {
+      this.message = { text: "already trusted: nothing to change", kind: "info" };
+      return;
+    }
+    await this.#openConfirm([h.key]);
+  }
+
+  /** Opens the confirmation of a trust of `keys`, planned from the catalog on screen. */
+  async #openConfirm(keys: string[]): Promise<void> {
+    const refusal = this.#storeRefusal();
+    if (refusal !== null) {
+      this.message = { text: refusal, kind: "error" };
+      return;
+    }
+    const resolved = resolveKeys(this.catalog, keys);
+    if ("error" in resolved) {
+      this.message = { text: resolved.error, kind: "error" };
+      return;
+    }
+    const plan = await planTrust(resolved.handlers);
+    if (plan.items.length === 0) {
+      this.message = {
+        text: `not trusted: ${plan.refused.map((r) => `${r.key}: ${r.reason}`).join("; ")}`,
+        kind: "error",
+      };
+      return;
+    }
+    this.confirm = { keys, plan, top: 0, changed: false };
+    this.message = null;
+  }
+
+  /**
+   * `y`: trusts what the confirmation shows — after reading the disk again. If a definition or a
+   * pinned file changed since it was shown, nothing is written and the new state is shown instead.
+   */
+  async #confirmTrust(): Promise<void> {
+    const shown = this.confirm!;
+    const fresh = await this.#load();
+    if ("error" in fresh) {
+      this.message = { text: fresh.error, kind: "error" };
+      return;
+    }
+    const resolved = resolveKeys(fresh, shown.keys);
+    if ("error" in resolved) {
+      // A hook shown is gone from its file: there is nothing left to trust as shown.
+      this.confirm = null;
+      await this.reload();
+      this.message = { text: `changed since it was shown: ${resolved.error}`, kind: "error" };
+      return;
+    }
+    const plan = await planTrust(resolved.handlers);
+    if (!samePlan(plan, shown.plan)) {
+      this.catalog = fresh;
+      this.view = await buildView(fresh);
+      this.confirm = { keys: shown.keys, plan, top: 0, changed: true };
+      this.message = { text: "changed on disk since it was shown: nothing written; read it again", kind: "error" };
+      return;
+    }
+    const res = await applyTrustPlan(fresh, plan);
+    if (!res.ok) {
+      this.message = { text: res.error, kind: "error" };
+      return;
+    }
+    this.confirm = null;
+    await this.reload();
+    const n = res.items.length;
+    const what = n === 1 ? `trusted ${res.items[0].handler.key}` : `trusted ${n} hooks`;
+    const disabled = res.items.some((i) => !i.handler.enabled) ? " (still disabled: e enables it)" : "";
+    const refused = res.refused.length > 0 ? `; not trusted: ${res.refused.map((r) => r.key).join(", ")}` : "";
+    this.message = { text: `${what}${disabled}${refused}`, kind: res.refused.length > 0 ? "error" : "info" };
   }
 
   async #hookAction(action: TrustAction): Promise<void> {
@@ -171,6 +338,11 @@ export class ReviewApp {
       this.message = { text: `already ${state}: nothing to change`, kind: "info" };
       return;
     }
+    const refusal = this.#storeRefusal();
+    if (refusal !== null) {
+      this.message = { text: refusal, kind: "error" };
+      return;
+    }
     const resolved = resolveKeys(this.catalog, [h.key]);
     if ("error" in resolved) {
       this.message = { text: resolved.error, kind: "error" };
@@ -183,25 +355,19 @@ export class ReviewApp {
     }
     const past = { trust: "trusted", untrust: "untrusted", enable: "enabled", disable: "disabled" }[action];
     await this.reload();
-    const note = action === "trust" && !h.enabled ? " (still disabled: e enables it)" : "";
-    this.message = { text: `${past} ${h.key}${note}`, kind: "info" };
+    this.message = { text: `${past} ${h.key}`, kind: "info" };
   }
 
+  /** `A`: ask before trusting every hook that needs review. */
   async #trustAll(): Promise<void> {
-    const pending = this.catalog.handlers.filter((h) =>
+    const pending = this.view.hooks.filter((h) =>
       h.layer !== "managed" && (h.status === "untrusted" || h.status === "modified")
     );
     if (pending.length === 0) {
       this.message = { text: "no hook needs review", kind: "info" };
       return;
     }
-    const res = await applyAction(this.catalog, "trust", pending);
-    if (!res.ok) {
-      this.message = { text: res.error, kind: "error" };
-      return;
-    }
-    await this.reload();
-    this.message = { text: `trusted ${pending.length} hook${pending.length === 1 ? "" : "s"}`, kind: "info" };
+    await this.#openConfirm(pending.map((h) => h.key));
   }
 
   async #projectAction(): Promise<void> {
@@ -210,14 +376,31 @@ export class ReviewApp {
       this.message = { text: "no project here: no .mind/ directory in this directory or above", kind: "error" };
       return;
     }
+    const refusal = this.#storeRefusal();
+    if (refusal !== null) {
+      this.message = { text: refusal, kind: "error" };
+      return;
+    }
     const res = await writeProjectTrust(this.catalog.userConfigPath, p.root, p.trusted ? null : "trusted");
     if (!res.ok) {
-      this.message = { text: `${this.catalog.userConfigPath}: ${res.error.message} (file unchanged)`, kind: "error" };
+      this.message = { text: writeErrorLine(res.error), kind: "error" };
       return;
     }
     await this.reload();
     this.message = p.trusted
       ? { text: `untrusted project ${p.root}: its hooks are no longer loaded`, kind: "info" }
       : { text: `trusted project ${p.root}: its hooks are loaded and still need review one by one`, kind: "info" };
+  }
+}
+
+/** A file's text for a diff: UTF-8 text up to the copy size, else why it is not shown. */
+async function readText(path: string): Promise<FileText> {
+  try {
+    const info = await Deno.stat(path);
+    if (info.size > COPY_FILE_MAX) return { text: null, unavailable: `over ${COPY_FILE_MAX / 1024} KiB` };
+    const text = new TextDecoder("utf-8", { fatal: true }).decode(await Deno.readFile(path));
+    return text.includes("\0") ? { text: null, unavailable: "a binary file" } : { text, unavailable: null };
+  } catch (e) {
+    return { text: null, unavailable: e instanceof TypeError ? "a binary file" : "unreadable" };
   }
 }

@@ -16,7 +16,10 @@ import type { Layer } from "../trust/hash.ts";
 import { shellQuote } from "../matching/tool_names.ts";
 import { runsAsync } from "../config/handlers.ts";
 import { type Coverage, COVERAGE_NOTE, coverageOf } from "./coverage.ts";
-import { PositionIndex } from "./positions.ts";
+import { PositionIndex } from "../config/positions.ts";
+import { checkPins } from "../config/pinning.ts";
+import { problemLine, problemLines } from "../config/problems.ts";
+import { scanCommand } from "../trust/command_files.ts";
 
 /** One hook as shown. */
 export type HookView = {
@@ -38,7 +41,30 @@ export type HookView = {
   /** One line saying what runs: the command, or `mcp_tool server/tool`. */
   summary: string;
   plugin: string | null;
+  /** Why a modified hook is: `modified` (its definition) or `modified: <path> changed|removed|added`. */
+  modifiedReason: string | null;
+  /** Its pinned files (SPEC §3.5), or null when its layer's root is not a project's or a plugin's. */
+  pinned: PinnedView | null;
+  /** What makes its command fetch from the network at run time (pinning cannot cover it), or null. */
+  fetch: string | null;
   handler: HookHandler;
+};
+
+/** One pinned file as shown: `pinned` holds, the three changes, or `unpinned` (would be pinned by a trust). */
+export type PinnedFileView = {
+  path: string;
+  /** Its hash now, else the trusted one. */
+  hash: string | null;
+  state: "pinned" | "changed" | "removed" | "added" | "unpinned";
+};
+
+/** A hook's pinned files as shown. */
+export type PinnedView = {
+  files: PinnedFileView[];
+  /** Why its files cannot be pinned (it cannot be trusted then), or null. */
+  error: string | null;
+  /** Trusted before pins were recorded: its files are not pinned yet. */
+  unrecorded: boolean;
 };
 
 /** Hooks of one layer file, in configuration order. */
@@ -59,7 +85,41 @@ export type CatalogView = {
   warnings: Warning[];
   /** Non-managed hooks that are untrusted or modified. */
   needReview: number;
+  /** The configuration problems that lose hooks (SPEC §6), one line each, trust store first. */
+  problems: string[];
+  /** The trust store's problem (the user config.toml cannot be read), or null: then no trust advice. */
+  trustStore: string | null;
 };
+
+/** The pinned view of a checked hook. */
+function pinnedView(h: HookHandler): PinnedView | null {
+  const pins = h.pins;
+  if (pins === null) return null;
+  const current = pins.current;
+  if (current === undefined || !current.ok) {
+    return { files: [], error: current?.error ?? "not checked", unrecorded: false };
+  }
+  const check = pins.check;
+  const stored = pins.stored;
+  if (!h.definitionTrusted || stored === null || check === undefined) {
+    const files = Object.entries(current.files).map(([path, hash]) => ({ path, hash, state: "unpinned" as const }));
+    return { files, error: null, unrecorded: h.definitionTrusted && files.length > 0 };
+  }
+  const changed = new Map(check.changes.map((c) => [c.path, c.change]));
+  const paths = [...new Set([...Object.keys(stored), ...Object.keys(current.files)])].sort();
+  const files = paths.map((path): PinnedFileView => {
+    const now = Object.hasOwn(current.files, path) ? current.files[path] : undefined;
+    const was = Object.hasOwn(stored, path) && typeof stored[path] === "string" ? stored[path] as string : null;
+    return { path, hash: now ?? was, state: changed.get(path) ?? "pinned" };
+  });
+  return { files, error: null, unrecorded: false };
+}
+
+/** What makes a command hook fetch from the network at run time (SPEC §3.5), or null. */
+function fetchOf(h: HookHandler): string | null {
+  if (h.handler.type !== "command") return null;
+  return scanCommand(h.handler.command, { root: "/", vars: {}, home: null }).fetch;
+}
 
 /** What runs, in one line. */
 export function handlerSummary(h: HookHandler): string {
@@ -74,6 +134,8 @@ export function sourceFile(source: string): string | null {
 
 /** Builds the view of `catalog`; reads the config files again only to find lines. */
 export async function buildView(catalog: Catalog, positions = new PositionIndex()): Promise<CatalogView> {
+  // Every hook's pinned files, as they are now (SPEC §3.5): what a trust would pin, what changed.
+  await checkPins(catalog.handlers, { all: true, cache: catalog.pinCache });
   // Only user-side definitions count as local: a stranger's file must not make a label claim more control.
   const localServers = new Set(catalog.mcpServers.userSide.keys());
   const hooks = await Promise.all(catalog.handlers.map(async (h): Promise<HookView> => {
@@ -93,6 +155,9 @@ export async function buildView(catalog: Catalog, positions = new PositionIndex(
       trustedHash: h.trustedHash,
       summary: handlerSummary(h),
       plugin: h.plugin ?? null,
+      modifiedReason: h.modifiedReason,
+      pinned: pinnedView(h),
+      fetch: fetchOf(h),
       handler: h,
     };
   }));
@@ -105,9 +170,14 @@ export async function buildView(catalog: Catalog, positions = new PositionIndex(
   const project = catalog.project
     ? {
       ...catalog.project,
-      trustCommand: catalog.project.trusted ? null : `mind-hooks project trust ${shellQuote(catalog.project.root)}`,
+      // No trust advice while the trust store cannot be read (SPEC §6).
+      trustCommand: catalog.project.trusted || catalog.trustStore !== null
+        ? null
+        : `mind-hooks project trust ${shellQuote(catalog.project.root)}`,
     }
     : null;
+  const warnings = await positions.enrich(catalog.warnings);
+  const problemCtx = { userConfigPath: catalog.userConfigPath, userHome: catalog.userHome };
   return {
     project,
     hooksEnabled: catalog.hooksEnabled,
@@ -115,7 +185,9 @@ export async function buildView(catalog: Catalog, positions = new PositionIndex(
     bypassTrust: catalog.bypassTrust,
     hooks,
     groups,
-    warnings: await positions.enrich(catalog.warnings),
+    warnings,
+    problems: await problemLines(warnings, problemCtx),
+    trustStore: catalog.trustStore === null ? null : problemLine(catalog.trustStore, problemCtx),
     needReview: hooks.filter((h) => h.layer !== "managed" && (h.status === "untrusted" || h.status === "modified"))
       .length,
   };
@@ -148,8 +220,13 @@ export function hookData(v: HookView): Record<string, unknown> {
     status: v.status,
     enabled: v.enabled,
     coverage: v.coverage,
+    modifiedReason: v.modifiedReason,
     hash: v.hash,
     trustedHash: v.trustedHash,
+    // SPEC §14: each hook's pinned files (null when its layer pins none).
+    pinnedFiles: v.pinned === null ? null : v.pinned.files,
+    pinError: v.pinned?.error ?? null,
+    fetch: v.fetch,
     statusMessage: h.statusMessage ?? null,
     timeout: h.timeout,
     // Whether it runs in the background (SessionEnd never does, whatever is written).
@@ -165,7 +242,7 @@ export function hookData(v: HookView): Record<string, unknown> {
 
 /**
  * The stable JSON of `list --json`:
- * `{project, hooksEnabled, managedOnly, hooks: [...], warnings: [...], note}`.
+ * `{project, hooksEnabled, managedOnly, problems: [...], hooks: [...], warnings: [...], note}`.
  */
 export function listData(view: CatalogView): Record<string, unknown> {
   return {
@@ -179,6 +256,7 @@ export function listData(view: CatalogView): Record<string, unknown> {
       : null,
     hooksEnabled: view.hooksEnabled,
     managedOnly: view.managedOnly,
+    problems: view.problems,
     hooks: view.hooks.map(hookData),
     warnings: view.warnings,
     note: COVERAGE_NOTE,

@@ -12,11 +12,11 @@
  * @module
  */
 import { formatWarning } from "../config/warnings.ts";
-import { definitionText } from "../trust/trusted_store.ts";
 import type { ReviewApp } from "./app.ts";
 import type { HookView } from "./catalog_view.ts";
 import { COVERAGE_NOTE, COVERAGE_TEXT } from "./coverage.ts";
-import { lineDiff } from "../util/line_diff.ts";
+import { confirmRows, type RowKit } from "./confirm.ts";
+import { changeRows, pinnedRows } from "./pins_view.ts";
 import { displayWidth, fit, truncate, wrap } from "./text.ts";
 import { sanitize } from "../util/terminal_text.ts";
 
@@ -36,9 +36,9 @@ const SGR: Record<Style, string> = {
 const COLOURS: ReadonlySet<Style> = new Set(["red", "green", "yellow", "cyan", "magenta"]);
 
 /** A run of text with styles. */
-type Segment = { text: string; styles?: Style[] };
+export type Segment = { text: string; styles?: Style[] };
 /** One screen row. */
-type Row = Segment[];
+export type Row = Segment[];
 
 /** Rendering options. */
 export type RenderOptions = { columns: number; rows: number; color: boolean };
@@ -71,6 +71,7 @@ function paint(row: Row, width: number, color: boolean, fill: Style[] = []): str
 
 /** The legend items, shown on every frame. */
 function legend(app: ReviewApp): string[] {
+  if (app.confirm !== null) return ["y/Enter trust exactly this", "n/Esc cancel", "↑/↓ scroll"];
   const p = app.catalog.project;
   return [
     "↑/↓ j/k move",
@@ -157,7 +158,7 @@ function text(value: string, width: number, styles: Style[] = [], indent = ""): 
 
 const STATUS_TEXT: Record<string, string> = {
   managed: "from the managed requirements.toml: always trusted and enabled; read-only here",
-  trusted: "the stored trusted hash equals the current hash",
+  trusted: "the stored trusted hash equals the current hash, and its pinned files are unchanged",
   modified: "changed since it was trusted: it does not run until you trust it again (t)",
   untrusted: "never trusted: it does not run until you trust it (t)",
 };
@@ -204,34 +205,14 @@ function hookDetails(app: ReviewApp, h: HookView, width: number): Row[] {
   rows.push(...field("Coverage", `${h.coverage} — ${COVERAGE_TEXT[h.coverage]}`, width));
   rows.push(...field("Hash", h.hash, width));
   rows.push(...field("Trusted", h.layer === "managed" ? "(managed: no state)" : h.trustedHash ?? "(none)", width));
-  if (h.status === "modified") {
-    rows.push([]);
-    const copy = app.trustedCopies.get(h.key);
-    if (!copy) {
-      rows.push(
-        ...text(
-          "No copy of the trusted definition is kept (it was trusted elsewhere, or the copy under hooks/trusted/ was removed): only the hashes show that it changed.",
-          width,
-          ["yellow"],
-        ),
-      );
-    } else {
-      if (copy.hash !== h.trustedHash) {
-        rows.push(
-          ...text(`The kept copy is of ${copy.hash}, not of the stored trusted hash.`, width, ["yellow"]),
-        );
-      }
-      rows.push(...text(`Changed since trusted (${copy.trustedAt}):  - trusted   + now`, width, ["bold"]));
-      const before = definitionText(copy);
-      const after = definitionText({ event: h.event, matcher: h.matcher, handler: d as Record<string, unknown> });
-      for (const line of lineDiff(before, after)) {
-        const styles: Style[] = line.op === "-" ? ["red"] : line.op === "+" ? ["green"] : ["dim"];
-        rows.push(...text(`${line.op} ${line.text}`, width, styles, "    "));
-      }
-    }
-  }
-  return rows;
+  rows.push(...pinnedRows(h, width, KIT));
+  // A modified hook's details open at the change (SPEC §14): what changed first, then the rest.
+  const change = changeRows(app, h, width, KIT);
+  return change.length > 0 ? [...change, [], ...rows] : rows;
 }
+
+/** The row helpers the confirmation and the pinned-files rows are built with. */
+const KIT: RowKit = { field, text };
 
 function warningDetails(app: ReviewApp, width: number): Row[] {
   const rows: Row[] = [[{ text: `Warnings (${app.view.warnings.length})`, styles: ["bold"] }]];
@@ -244,7 +225,7 @@ function warningDetails(app: ReviewApp, width: number): Row[] {
 function emptyDetails(app: ReviewApp, width: number): Row[] {
   const rows = text("No hooks are configured.", width, ["bold"]);
   const p = app.view.project;
-  if (p && !p.trusted) {
+  if (p && !p.trusted && app.view.trustStore === null) {
     rows.push(
       [],
       ...text(`The project ${p.root} is not trusted, so its .mind/ hooks are not loaded: press p to trust it.`, width),
@@ -282,7 +263,10 @@ export function renderFrame(app: ReviewApp, opts: RenderOptions): string[] {
   out.push(paint([{ text: title, styles: ["bold"] }], columns, color, ["reverse"]));
 
   const notes: Segment[] = [];
-  if (v.project) {
+  if (v.trustStore !== null) {
+    // SPEC §6: no trust advice while the trust store cannot be read; only the fix of the file.
+    notes.push({ text: ` ${sanitize(v.trustStore)}`, styles: ["red", "bold"] });
+  } else if (v.project) {
     notes.push(
       v.project.trusted ? { text: ` project ${sanitize(v.project.root)}: trusted`, styles: ["green"] } : {
         text: ` project ${sanitize(v.project.root)}: NOT trusted — its .mind/ hooks are not loaded (p trusts it)`,
@@ -305,6 +289,18 @@ export function renderFrame(app: ReviewApp, opts: RenderOptions): string[] {
   if (list.selectedRow >= app.listTop + L.listHeight) app.listTop = list.selectedRow - L.listHeight + 1;
   app.listTop = Math.max(0, Math.min(app.listTop, Math.max(0, list.rows.length - L.listHeight)));
   if (list.rows.length === 0) list.rows.push([{ text: " (no hooks)", styles: ["dim"] }]);
+
+  if (app.confirm !== null) {
+    // The confirmation takes the whole body: nothing else competes with what is about to be trusted.
+    const rows = confirmRows(app, columns - 2, KIT);
+    app.confirm.top = Math.min(app.confirm.top, Math.max(0, rows.length - L.bodyHeight));
+    const shown = rows.slice(app.confirm.top, app.confirm.top + L.bodyHeight);
+    if (rows.length - app.confirm.top > L.bodyHeight && shown.length) {
+      shown[shown.length - 1] = [{ text: "… more below: ↓ scrolls", styles: ["dim"] }];
+    }
+    for (let r = 0; r < L.bodyHeight; r++) out.push(paint([{ text: " " }, ...(shown[r] ?? [])], columns, color));
+    return withBottom(app, opts, out);
+  }
 
   const detailWidth = L.side ? columns - L.listWidth - 3 : columns - 2;
   const detailHeight = L.side ? L.bodyHeight : L.bodyHeight - L.listHeight - 1;
@@ -340,6 +336,12 @@ export function renderFrame(app: ReviewApp, opts: RenderOptions): string[] {
     }
   }
 
+  return withBottom(app, opts, out);
+}
+
+/** Adds the message bar and the key legend under the body rows. */
+function withBottom(app: ReviewApp, opts: RenderOptions, out: string[]): string[] {
+  const { columns, color } = opts;
   const m = app.message;
   const bottom = [
     paint(

@@ -137,6 +137,8 @@ function eventCwd(bytes: Uint8Array): string | undefined {
 
 /** Commands whose plan may include MCP servers (net for HTTP ones; run for stdio ones in serve). */
 const MCP_COMMANDS = new Set(["dispatch", "doctor", "serve"]);
+/** Commands that read a trusted project's pinned files (SPEC §3.5): they need its root. */
+const PIN_COMMANDS = new Set(["dispatch", "doctor", "list", "review", "trust", "__async-run"]);
 
 /** The options the sandbox Worker of `plan` is started with: its permissions are exactly
  * {@link workerPermissions} of the plan, the one function `doctor` prints from. */
@@ -195,11 +197,16 @@ async function launch(name: string, args: ParsedArgs, run: (io: RunIo) => Promis
     stdin = await readStdinBytes();
     evCwd = eventCwd(stdin);
   }
-  const input = { command: name, args, env, processCwd, eventCwd: evCwd };
+  const input = { command: name, args, env, processCwd, eventCwd: evCwd, pinRoots: [] as string[] };
   const facts = resolveFacts(input);
-  const reached = MCP_COMMANDS.has(name)
-    ? await (await import("./reach.ts")).reach(facts, args, env)
-    : { sandbox: null, mcp: false };
+  const decide = async () => {
+    const r = MCP_COMMANDS.has(name) || PIN_COMMANDS.has(name)
+      ? await (await import("./reach.ts")).reach(facts, args, env)
+      : { sandbox: null, mcp: false, trustedRoot: null };
+    input.pinRoots = r.trustedRoot !== null ? [r.trustedRoot] : [];
+    return r;
+  };
+  const reached = await decide();
   const mcp = reached.mcp;
   if (name === "dispatch" && env.MIND_HOOKS_SANDBOX !== "always" && reached.sandbox === null) {
     // The fast path (SECURITY.md): only the user's and the administrator's files are parsed, so the
@@ -210,8 +217,10 @@ async function launch(name: string, args: ParsedArgs, run: (io: RunIo) => Promis
       return await asFastPath(() => run(processIo(stdin)));
     } catch (e) {
       // Discovery met a stranger's file the decision did not foresee (it changed meanwhile): it
-      // parsed nothing of it, and the command wrote nothing yet. Run it again, in the Worker.
+      // parsed nothing of it, and the command wrote nothing yet. Run it again, in the Worker, with
+      // the grants of what is in reach now (a project trusted meanwhile: its pinned files).
       if (!(e instanceof FastPathRefused)) throw e;
+      await decide();
     }
   }
   // The Worker runs main.ts, which takes its command from the process arguments: they must be these.

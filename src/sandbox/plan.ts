@@ -62,6 +62,8 @@ export type PlanInput = {
   processCwd: string;
   /** dispatch only: the `cwd` field of the event read from stdin, when it has one. */
   eventCwd?: string;
+  /** Roots whose files pinned-file checks read (SPEC §3.5): the trusted project in reach. */
+  pinRoots?: string[];
   /** HTTP MCP hosts (`host:port`) and stdio MCP programs, when a planning pass found them. */
   mcp?: { hosts: string[]; programs: string[] };
   os?: typeof Deno.build.os;
@@ -237,6 +239,10 @@ export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
     "plugin roots",
   ];
   if (hooksFiles.length) readWhy.push("--hooks-file files");
+  for (const p of input.pinRoots ?? []) await add(reads, p);
+  if (input.pinRoots?.length) {
+    readWhy.push("the trusted project's tree (the files its hooks run are pinned, SPEC §3.5)");
+  }
 
   const writes = new Set<string>();
   await add(writes, home);

@@ -28,6 +28,8 @@ export type Reach = {
   sandbox: string | null;
   /** Whether an MCP server may be configured: then a planning pass finds what to grant. */
   mcp: boolean;
+  /** The root of the trusted project in reach, or null: its hooks' pinned files are read (SPEC §3.5). */
+  trustedRoot: string | null;
 };
 
 function definesServers(data: JsonObject | undefined): boolean {
@@ -79,7 +81,7 @@ export async function reach(
     import("../config/discovery.ts"),
   ]);
   const overrides = buildOverrides(cfg.overrides ?? []);
-  if ("error" in overrides) return { sandbox: null, mcp: false }; // discovery stops at the same error
+  if ("error" in overrides) return { sandbox: null, mcp: false, trustedRoot: null }; // discovery stops there too
   const cli = overrides.data;
   const loaded = await loadConfigFile(join(cfg.home, "config.toml"), "toml");
   const user = loaded.ok ? loaded.data : undefined;
@@ -105,12 +107,13 @@ export async function reach(
   const { foreignLayersSetting } = await import("../config/foreign_layers.ts");
   const foreign = foreignLayersSetting(user, cli, join(cfg.home, "config.toml"));
   const root = await discovery.findProjectRoot(facts.searchFrom, cfg.home, { foreign, userHome: env.HOME ?? null });
-  if (root !== null && discovery.projectTrustLevel(user, cli, root) === "trusted") {
+  const trusted = root !== null && discovery.projectTrustLevel(user, cli, root) === "trusted";
+  if (trusted) {
     reasons.push(`a trusted project layer is in reach (${root})`);
     strangers.push(join(root, ".mind", "config.toml"));
   }
 
   let mcp = userSide.some(definesServers);
   for (const f of strangers) if (!mcp) mcp = await mentionsServers(f);
-  return { sandbox: reasons[0] ?? null, mcp };
+  return { sandbox: reasons[0] ?? null, mcp, trustedRoot: trusted ? root : null };
 }

@@ -8,11 +8,16 @@
  * The watched paths are the catalog's `files` (every file read or that would be read), the
  * `.mind` candidates between the cwd and the project root (a project created later), and the
  * plugins folder (a plugin installed after it was enabled).
+ *
+ * Pinned files (SPEC §3.5) are not configuration: every dispatch checks the matched hooks' pins
+ * again, and one file-hash cache (by size, mtime, ctime and inode) shared by every catalog of the
+ * process keeps that to a stat per file while nothing changes.
  * @module
  */
 import { type Catalog, type ConfigOptions, loadCatalog } from "../config/discovery.ts";
 import { existsSync } from "node:fs";
 import { join, searchDirs } from "../util/paths.ts";
+import { FileHashCache } from "../trust/pins.ts";
 
 /** Catalogs kept at most (least recently used dropped first). */
 const MAX_ENTRIES = 64;
@@ -87,6 +92,8 @@ export class CatalogCache {
   readonly #entries = new Map<string, Entry>();
   readonly #loading = new Map<string, Promise<Catalog | { error: string }>>();
   readonly #onLoad: (catalog: Catalog) => void;
+  /** The hashes of pinned files, for every catalog of this process. */
+  readonly #pinned = new FileHashCache();
   #loads = 0;
 
   /** @param onLoad called with every freshly loaded catalog (serve opens its MCP servers there) */
@@ -131,6 +138,7 @@ export class CatalogCache {
       this.#entries.delete(key);
       return catalog;
     }
+    catalog.pinCache = this.#pinned;
     const watch = [...new Set([...catalog.files, ...projectCandidates(opts.cwd), join(opts.home, "plugins")])];
     const signature = signatureOf(watch);
     const racy = modifiedSince(watch, started);

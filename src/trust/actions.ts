@@ -3,22 +3,83 @@
  * `review` and `serve`: resolve keys against the catalog, refuse what must not
  * change (unknown keys, managed hooks), write the user config once, and keep
  * the trusted copies in step.
+ *
+ * Trusting records what runs (SPEC §3.5): the definition's hash and, for a hook
+ * whose layer's root is a project's or a plugin's, the hashes of its pinned
+ * files, read now. A hook whose files cannot be pinned (past the bounds,
+ * unreadable) is refused by name; the others are still trusted. `review` plans
+ * a trust when it asks for confirmation and writes exactly that plan, after
+ * checking that nothing changed since it was shown (see {@link samePlan}).
  * @module
  */
 import type { Catalog, HookHandler } from "../config/discovery.ts";
-import { type StatePatch, writeHookStates } from "./state_writer.ts";
-import { removeTrusted, storeTrusted } from "./trusted_store.ts";
+import { type StatePatch, type StateWriteError, writeHookStates } from "./state_writer.ts";
+import { COPY_FILE_MAX, COPY_TOTAL_MAX, removeTrusted, storeTrusted } from "./trusted_store.ts";
+import type { PinnedFiles } from "./pins.ts";
 
 /** A state action. */
 export type TrustAction = "trust" | "untrust" | "enable" | "disable";
 
-/** The patch an action writes for one hook. */
-export function patchFor(action: TrustAction, h: HookHandler): StatePatch {
+/** What trusting one hook records. */
+export type TrustItem = {
+  handler: HookHandler;
+  hash: string;
+  /** Its pinned files (SPEC §3.5), or null for a hook without a pin scope (nothing is written for it). */
+  files: PinnedFiles | null;
+  /** The bytes read to hash them (the copies kept for diffs, within the copy caps). */
+  contents: ReadonlyMap<string, Uint8Array>;
+  /** What makes the command fetch from the network at run time, or null (SPEC §3.5: not covered). */
+  fetch: string | null;
+};
+
+/** A hook that cannot be trusted, and why. */
+export type TrustRefusal = { key: string; reason: string };
+
+/** What a trust of some hooks would record. */
+export type TrustPlan = { items: TrustItem[]; refused: TrustRefusal[] };
+
+/** The outcome of an action: what was written, and which hooks were refused (nothing for them). */
+export type ActionResult =
+  | { ok: true; items: TrustItem[]; refused: TrustRefusal[] }
+  | { ok: false; error: string };
+
+/** Plans a trust of `handlers`: each one's hash and pinned files as they are on disk now. */
+export async function planTrust(handlers: readonly HookHandler[]): Promise<TrustPlan> {
+  const plan: TrustPlan = { items: [], refused: [] };
+  const withPins = handlers.some((h) => h.pins !== null);
+  const pins = withPins ? await import("./pins.ts") : null;
+  const results = await Promise.all(handlers.map(async (h) => {
+    if (h.pins === null || pins === null) {
+      return { handler: h, hash: h.hash, files: null, contents: new Map(), fetch: null } as TrustItem;
+    }
+    const set = await pins.currentPins(h.pins.scope, { keepBytes: COPY_FILE_MAX, keepTotal: COPY_TOTAL_MAX });
+    if (!set.ok) return { key: h.key, reason: `its files cannot be pinned: ${set.error}` } as TrustRefusal;
+    return { handler: h, hash: h.hash, files: set.files, contents: set.contents, fetch: set.fetch } as TrustItem;
+  }));
+  for (const r of results) {
+    if ("handler" in r) plan.items.push(r);
+    else plan.refused.push(r);
+  }
+  return plan;
+}
+
+/** Whether two plans record the same thing (keys, hashes, pinned files): a review re-shows when not. */
+export function samePlan(a: TrustPlan, b: TrustPlan): boolean {
+  const facts = (p: TrustPlan) =>
+    JSON.stringify([
+      p.items.map((i) => [i.handler.key, i.hash, i.files === null ? null : Object.entries(i.files)]),
+      p.refused.map((r) => [r.key, r.reason]),
+    ]);
+  return facts(a) === facts(b);
+}
+
+/** The patch an action writes for one hook (a trust writes what `item` recorded). */
+export function patchFor(action: TrustAction, h: HookHandler, item?: TrustItem): StatePatch {
   switch (action) {
     case "trust":
-      return { trustedHash: h.hash };
+      return item?.files ? { trustedHash: item.hash, trustedFiles: item.files } : { trustedHash: item?.hash ?? h.hash };
     case "untrust":
-      return { trustedHash: null };
+      return { trustedHash: null, trustedFiles: null };
     case "enable":
       return { enabled: true };
     case "disable":
@@ -48,18 +109,34 @@ export function resolveKeys(
   return { handlers };
 }
 
+/** A state write error as one line: the writer's sentence, saying once that the file is unchanged. */
+export function writeErrorLine(error: StateWriteError): string {
+  return /\((?:file unchanged|not written)\)|; not written$/.test(error.message)
+    ? error.message
+    : `${error.message} (file unchanged)`;
+}
+
 /** Applies `action` to `handlers` in one locked, atomic write of the user config. */
 export async function applyAction(
   catalog: Catalog,
   action: TrustAction,
   handlers: HookHandler[],
-): Promise<{ ok: true } | { ok: false; error: string }> {
+): Promise<ActionResult> {
+  if (action === "trust") return await applyTrustPlan(catalog, await planTrust(handlers));
   const patches = new Map(handlers.map((h) => [h.key, patchFor(action, h)]));
   const res = await writeHookStates(catalog.userConfigPath, patches);
-  if (!res.ok) return { ok: false, error: `${catalog.userConfigPath}: ${res.error.message} (file unchanged)` };
-  for (const h of handlers) {
-    if (action === "trust") await storeTrusted(catalog.home, h);
-    else if (action === "untrust") await removeTrusted(catalog.home, h.key);
+  if (!res.ok) return { ok: false, error: writeErrorLine(res.error) };
+  if (action === "untrust") { for (const h of handlers) await removeTrusted(catalog.home, h.key); }
+  return { ok: true, items: [], refused: [] };
+}
+
+/** Writes a planned trust (every item; the refused hooks get nothing) and keeps the copies. */
+export async function applyTrustPlan(catalog: Catalog, plan: TrustPlan): Promise<ActionResult> {
+  if (plan.items.length > 0) {
+    const patches = new Map(plan.items.map((i) => [i.handler.key, patchFor("trust", i.handler, i)]));
+    const res = await writeHookStates(catalog.userConfigPath, patches);
+    if (!res.ok) return { ok: false, error: writeErrorLine(res.error) };
+    for (const i of plan.items) await storeTrusted(catalog.home, i.handler, i);
   }
-  return { ok: true };
+  return { ok: true, items: plan.items, refused: plan.refused };
 }

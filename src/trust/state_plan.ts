@@ -22,8 +22,11 @@ export type StateWriteError = { kind: "parse"; message: string } | { kind: "io";
 /** Outcome of a pure text edit: the new document text, or why it was refused. */
 export type TextEditResult = { ok: true; text: string } | { ok: false; error: StateWriteError };
 
+/** A value the writer sets: a boolean, a string, or an inline table of strings (`trusted_files`, §3.5). */
+export type FieldValue = boolean | string | Readonly<Record<string, string>>;
+
 /** Set (`value` defined) or remove (`undefined`) `field` of the table at path `table`. */
-export type FieldOp = { table: string[]; field: string; value: boolean | string | undefined };
+export type FieldOp = { table: string[]; field: string; value: FieldValue | undefined };
 
 /**
  * Plans and makes the edit: ops that change nothing are dropped, every table left is checked to be
@@ -38,7 +41,7 @@ export function applyOps(text: string, ops: FieldOp[]): TextEditResult {
   }
   // Skip ops that change nothing, so a no-op never trips over a layout the splicer refuses (say,
   // enabling a hook whose state sits in an inline table and was never disabled).
-  const needed = ops.filter((op) => lookup(current, [...op.table, op.field]) !== op.value);
+  const needed = ops.filter((op) => !deepEqual(lookup(current, [...op.table, op.field]), op.value));
   if (needed.length === 0) return { ok: true, text };
   try {
     const doc = tomlLayout(text);
@@ -179,7 +182,7 @@ function verifyEdit(expected: Record<string, unknown>, newText: string, ops: Fie
   for (const op of ops) {
     const t = walkCreate(expected, op.table);
     if (op.value === undefined) delete t[op.field];
-    else t[op.field] = op.value;
+    else t[op.field] = typeof op.value === "object" ? { ...op.value } : op.value;
   }
   const tables = ops.map((op) => op.table);
   pruneEmpty(expected, tables);

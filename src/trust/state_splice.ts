@@ -14,7 +14,7 @@ import {
   TomlEditRefusal,
   tomlLayout,
 } from "./state_layout.ts";
-import type { DocIndex, FieldOp } from "./state_plan.ts";
+import type { DocIndex, FieldOp, FieldValue } from "./state_plan.ts";
 
 /** A header's lines up to the next header (or the lines before the first header). */
 type Chunk = {
@@ -262,9 +262,12 @@ export function tomlKeyPath(path: string[]): string {
   return path.map((k) => (BARE_KEY.test(k) ? k : tomlString(k))).join(".");
 }
 
-/** A TOML boolean or basic string. */
-export function tomlValue(v: boolean | string): string {
-  return typeof v === "boolean" ? String(v) : tomlString(v);
+/** A TOML boolean, basic string, or one-line inline table of strings (every key quoted: they are paths). */
+export function tomlValue(v: FieldValue): string {
+  if (typeof v === "boolean") return String(v);
+  if (typeof v === "string") return tomlString(v);
+  const entries = Object.entries(v).map(([k, x]) => `${tomlString(k)} = ${tomlString(x)}`);
+  return entries.length === 0 ? "{}" : `{ ${entries.join(", ")} }`;
 }
 
 /** A TOML basic string; control characters, quotes and backslashes escaped. */

@@ -55,8 +55,13 @@ export { tomlKeyPath } from "./state_splice.ts";
 
 /** The change for one hook key. `enabled: true` removes the `enabled` key (true is the default),
  * `enabled: false` writes `enabled = false`; `trustedHash: null` removes `trusted_hash` (untrust);
- * `undefined` leaves a field as it is. The two fields are independent. */
-export type StatePatch = { enabled?: boolean; trustedHash?: string | null };
+ * `trustedFiles` sets the inline table `trusted_files = { "rel/path" = "sha256:…" }` (§3.5), null
+ * removes it; `undefined` leaves a field as it is. `enabled` and trust are independent. */
+export type StatePatch = {
+  enabled?: boolean;
+  trustedHash?: string | null;
+  trustedFiles?: Readonly<Record<string, string>> | null;
+};
 
 /** Project trust levels stored under `[projects."<dir>"]` (§2.3). */
 export type ProjectTrustLevel = "trusted" | "untrusted";
@@ -122,6 +127,9 @@ export function patchHookStatesText(text: string, patches: Map<string, StatePatc
     }
     if (patch.trustedHash !== undefined) {
       ops.push({ table, field: "trusted_hash", value: patch.trustedHash ?? undefined });
+    }
+    if (patch.trustedFiles !== undefined) {
+      ops.push({ table, field: "trusted_files", value: patch.trustedFiles ?? undefined });
     }
   }
   return applyOps(text, ops);

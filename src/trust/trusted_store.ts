@@ -2,12 +2,20 @@
  * Copies of trusted definitions under `$MIND_HOME/hooks/trusted/` (SPEC §14),
  * so that a later `modified` hook can be shown as a diff against what the user
  * actually approved. One JSON file per hook key, named by the key's SHA-256.
+ * With the definition go copies of the hook's pinned files (SPEC §3.5), so that
+ * a changed script can be shown as a diff too: text files up to
+ * {@link COPY_FILE_MAX} each and {@link COPY_TOTAL_MAX} per hook; for any other
+ * file the copy says why there is none, and `review` says the diff is unavailable.
  * @module
  */
 import { canonicalJson, type HookKey } from "./hash.ts";
 import type { HookHandler } from "../config/discovery.ts";
 import { join } from "../util/paths.ts";
 import { OWNER_ONLY, writeFileAtomic } from "../util/atomic_file.ts";
+import { keyFileStem, pinHashesPath } from "./pin_cache.ts";
+
+/** A pinned file's copy: its hash, and its text, or why no text is kept. */
+export type TrustedFile = { hash: string; text: string | null; unavailable: string | null };
 
 /** What is kept for a trusted hook. */
 export type TrustedDefinition = {
@@ -17,43 +25,88 @@ export type TrustedDefinition = {
   matcher: string | null;
   handler: Record<string, unknown>;
   trustedAt: string;
+  /** Its pinned files as trusted (absent in copies made before pinning). */
+  files?: Record<string, TrustedFile>;
 };
 
-async function keyFileName(key: HookKey): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key)));
-  return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("") + ".json";
+/** A pinned file's copy is kept up to this size… */
+export const COPY_FILE_MAX = 256 * 1024;
+/** …and up to this much per hook. */
+export const COPY_TOTAL_MAX = 1024 * 1024;
+
+/** What trusting a hook recorded: its hash and pinned files, with the bytes read to hash them. */
+export type TrustRecord = {
+  hash: string;
+  files: Record<string, string> | null;
+  contents: ReadonlyMap<string, Uint8Array>;
+};
+
+/** The copies of pinned files (text when it is UTF-8 text and was kept; else why not). */
+export function fileCopies(record: TrustRecord): Record<string, TrustedFile> | undefined {
+  if (record.files === null) return undefined;
+  const out: Record<string, TrustedFile> = {};
+  for (const [path, hash] of Object.entries(record.files)) {
+    const bytes = record.contents.get(path);
+    out[path] = bytes === undefined
+      ? {
+        hash,
+        text: null,
+        unavailable: `no copy kept (over ${COPY_FILE_MAX / 1024} KiB, or over ${
+          COPY_TOTAL_MAX / 1024 / 1024
+        } MiB per hook)`,
+      }
+      : textCopy(hash, bytes);
+  }
+  return out;
+}
+
+function textCopy(hash: string, bytes: Uint8Array): TrustedFile {
+  try {
+    const text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    if (text.includes("\0")) return { hash, text: null, unavailable: "a binary file" };
+    return { hash, text, unavailable: null };
+  } catch {
+    return { hash, text: null, unavailable: "a binary file" };
+  }
+}
+
+function keyFileName(key: HookKey): string {
+  return keyFileStem(key) + ".json";
 }
 
 /** Path of the stored copy for `key`. */
-export async function trustedCopyPath(home: string, key: HookKey): Promise<string> {
-  return join(home, "hooks", "trusted", await keyFileName(key));
+export function trustedCopyPath(home: string, key: HookKey): string {
+  return join(home, "hooks", "trusted", keyFileName(key));
 }
 
-/** Stores the definition being trusted. */
-export async function storeTrusted(home: string, h: HookHandler): Promise<void> {
+/** Stores the definition being trusted, and copies of its pinned files. */
+export async function storeTrusted(home: string, h: HookHandler, record?: TrustRecord): Promise<void> {
   const def: TrustedDefinition = {
     key: h.key,
-    hash: h.hash,
+    hash: record?.hash ?? h.hash,
     event: h.event,
     matcher: h.matcher,
     handler: h.handler as Record<string, unknown>,
     trustedAt: new Date().toISOString(),
   };
-  const path = await trustedCopyPath(home, h.key);
+  const files = record === undefined ? undefined : fileCopies(record);
+  if (files !== undefined) def.files = files;
+  const path = trustedCopyPath(home, h.key);
   await Deno.mkdir(join(home, "hooks", "trusted"), { recursive: true, mode: 0o700 });
   // Owner-only: an mcp_tool definition holds its server table (SPEC §3.2), headers included.
   await writeFileAtomic(path, JSON.stringify(def, null, 2) + "\n", { mode: OWNER_ONLY });
 }
 
-/** Removes the stored copy (untrust). */
+/** Removes the stored copy (untrust), and the hook's cached file hashes. */
 export async function removeTrusted(home: string, key: HookKey): Promise<void> {
-  await Deno.remove(await trustedCopyPath(home, key)).catch(() => {});
+  await Deno.remove(trustedCopyPath(home, key)).catch(() => {});
+  await Deno.remove(pinHashesPath(home, key)).catch(() => {});
 }
 
 /** Reads the stored copy, or null. */
 export async function readTrusted(home: string, key: HookKey): Promise<TrustedDefinition | null> {
   try {
-    return JSON.parse(await Deno.readTextFile(await trustedCopyPath(home, key)));
+    return JSON.parse(await Deno.readTextFile(trustedCopyPath(home, key)));
   } catch {
     return null;
   }

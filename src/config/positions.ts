@@ -14,8 +14,8 @@
  * longer parses yields "no line", never a wrong answer or a crash.
  * @module
  */
-import { lineStarts, MAX_CONFIG_BYTES, positionAt } from "../config/files.ts";
-import type { Warning } from "../config/warnings.ts";
+import { lineStarts, MAX_CONFIG_BYTES, positionAt } from "./files.ts";
+import type { Warning } from "./warnings.ts";
 import type { ValuePath } from "../util/json.ts";
 import { tooDeepOffset } from "../util/nesting.ts";
 import { parseTomlTree, pathKey, valueOffsets } from "../util/toml_tree.ts";

@@ -1,0 +1,107 @@
+/**
+ * Pinned files in the catalog (SPEC §3.4, §3.5): which hooks have a pin scope (their layer's root
+ * is a project's or a plugin's, and they run a command), and the check of their stored pins
+ * against the files now on disk. Written over "the layer's root", so every project-rooted layer
+ * (`project`, and the foreign `*-project` layers of §2.8) and every plugin get it alike.
+ *
+ * The check reads and hashes files, so it is explicit and asynchronous: `dispatch` runs it for the
+ * hooks its event matched, `list`, `review` and `hooks/list` for all. Until a hook is checked its
+ * status is `modified` (never `trusted` by omission).
+ * @module
+ */
+import type { DiscoveredHandler } from "./handlers.ts";
+import type { Layer } from "../trust/hash.ts";
+import { type PinScope, pluginScope, projectScope } from "../trust/pin_scope.ts";
+import type { FileHashCache as HashCache, PinCheck, PinnedFiles, PinSet } from "../trust/pins.ts";
+import type { PluginInfo } from "./plugins.ts";
+
+/** The pin facts of one hook. */
+export type HookPins = {
+  scope: PinScope;
+  /** The stored `trusted_files`, or null when the state has none. */
+  stored: Readonly<Record<string, unknown>> | null;
+  /** The files as last checked (set by {@link checkPins}). */
+  current?: PinSet;
+  /** The comparison as last checked (set by {@link checkPins}). */
+  check?: PinCheck;
+};
+
+/** Whether a layer's root is a project's: `project` and the foreign project layers (`claude-project`, …). */
+export function isProjectRooted(layer: Layer): boolean {
+  return layer === "project" || (layer as string).endsWith("-project");
+}
+
+/** What the scope of a hook is decided from. */
+export type ScopeContext = {
+  projectRoot: string | null;
+  plugins: readonly PluginInfo[];
+  /** The user's home, for `~`. */
+  home: string | null;
+  os?: typeof Deno.build.os;
+};
+
+/** The pin scope of a discovered handler, or null when it pins nothing (not a command, or not rooted). */
+export function pinScopeFor(d: DiscoveredHandler, ctx: ScopeContext): PinScope | null {
+  if (d.handler.type !== "command") return null;
+  const command = (ctx.os ?? Deno.build.os) === "windows"
+    ? d.handler.commandWindows ?? d.handler.command
+    : d.handler.command;
+  if (d.layer === "plugin") {
+    const plugin = ctx.plugins.find((p) => p.name === d.plugin);
+    return plugin ? pluginScope(plugin.root, command, ctx.home, plugin.hooksFiles) : null;
+  }
+  if (isProjectRooted(d.layer) && ctx.projectRoot !== null) return projectScope(ctx.projectRoot, command, ctx.home);
+  return null;
+}
+
+/** What a hook with pins exposes to {@link checkPins}. */
+export type Pinnable = { key: string; pins: HookPins | null; definitionTrusted: boolean };
+
+/**
+ * Checks the pins of `hooks` against the disk, in place (SPEC §3.5). With `all`, hooks that are
+ * not trusted by their definition are read too (so `list` can show what they would pin); else only
+ * those whose stored hash matches (what `dispatch` needs). The hasher is loaded only when needed.
+ *
+ * File hashes come from `cache` (`serve`'s, for the process) or else, with `home`, from each hook's
+ * own cache under `$MIND_HOME/hooks/trusted/` (updated when a file had to be read): an unchanged
+ * pinned file then costs a stat, not a read and a hash, in a one-shot dispatch too.
+ */
+export async function checkPins(
+  hooks: readonly Pinnable[],
+  opts: { cache?: HashCache; all?: boolean; home?: string } = {},
+): Promise<void> {
+  const todo = hooks.filter((h) => h.pins !== null && (opts.all || h.definitionTrusted));
+  if (todo.length === 0) return;
+  const [{ comparePins, currentPins, FileHashCache }, store] = await Promise.all([
+    import("../trust/pins.ts"),
+    opts.cache === undefined && opts.home !== undefined ? import("../trust/pin_cache.ts") : null,
+  ]);
+  await Promise.all(todo.map(async (h) => {
+    const pins = h.pins!;
+    const own = opts.cache ??
+      (store && opts.home !== undefined && h.definitionTrusted
+        ? new FileHashCache(store.readPinHashes(opts.home, h.key))
+        : undefined);
+    const current = await currentPins(pins.scope, { cache: own });
+    pins.current = current;
+    pins.check = comparePins(pins.stored, current);
+    if (own !== opts.cache && own?.changed && store && opts.home !== undefined) {
+      try {
+        store.writePinHashes(opts.home, h.key, own.entries());
+      } catch {
+        // A cache that cannot be written is no failure: the next dispatch reads the files again.
+      }
+    }
+  }));
+}
+
+/** The stored `trusted_files` of a state table, or null: only an inline table of strings counts. */
+export function storedPins(value: unknown): PinnedFiles | null {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return null;
+  const out: PinnedFiles = {};
+  for (const [k, v] of Object.entries(value)) {
+    // A value that is no hash still counts as recorded: it then differs, and the hook is modified.
+    Object.defineProperty(out, k, { value: typeof v === "string" ? v : "", enumerable: true });
+  }
+  return out;
+}

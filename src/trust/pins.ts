@@ -1,0 +1,379 @@
+/**
+ * Pinned files (SPEC §3.5): the files a trusted hook's command runs that live where a stranger can
+ * change them — inside the project root (project-rooted layers) or the plugin root — hashed when
+ * the hook is trusted and checked before it runs.
+ *
+ * Which files: every word of the command naming a regular file under the root
+ * (src/trust/command_files.ts); for a project hook whose script lies under `.mind/`, `.claude/` or
+ * `.codex/`, every file of that script's folder and below (helper modules); for a plugin, every file
+ * under its root. Left out: the layers' own configuration and a plugin's manifests and hooks files
+ * (hashed as definitions already), `.git/`, `__pycache__/`, `*.pyc`, `.DS_Store`. Bounded: at most
+ * {@link MAX_PINNED_FILES} files and {@link MAX_PINNED_BYTES} bytes per hook, beyond which the hook
+ * cannot be trusted; the walk stops as soon as a bound is passed, so a hostile tree costs little.
+ *
+ * A symbolic link inside a pinned folder is pinned by where it points (the SHA-256 of its target
+ * text), and what it leads to inside the root is pinned too: a file by its bytes, a folder walked
+ * (once; a link loop ends there). A word naming a file through links is pinned at its real path.
+ * @module
+ */
+import { rootVariables, scanCommand } from "./command_files.ts";
+import { LAYER_FOLDERS, type PinScope, SKIPPED_FOLDERS } from "./pin_scope.ts";
+
+export type { PinScope } from "./pin_scope.ts";
+
+/** At most this many files are pinned for one hook (SPEC §3.5). */
+export const MAX_PINNED_FILES = 256;
+/** At most this many bytes are pinned for one hook (SPEC §3.5). */
+export const MAX_PINNED_BYTES = 8 * 1024 * 1024;
+/** Folders a walk visits at most, and how deep it goes: a tree of empty folders is bounded too. */
+const MAX_FOLDERS = 4096;
+const MAX_DEPTH = 64;
+
+/** Pinned files: root-relative `/`-separated path → `sha256:<64 hex>` of its bytes. */
+export type PinnedFiles = Record<string, string>;
+
+/** The files a hook pins now, or why it cannot pin them; `fetch` notes a network fetch (SPEC §3.5). */
+export type PinSet =
+  | { ok: true; files: PinnedFiles; fetch: string | null; contents: Map<string, Uint8Array> }
+  | { ok: false; error: string; fetch: string | null };
+
+/** How one pinned file differs from what was trusted. */
+export type PinChange = { path: string; change: "changed" | "removed" | "added" };
+
+/** The comparison of the stored pins with the current ones. */
+export type PinCheck = {
+  /** Null when the pins hold; else the run reason `modified: …` (SPEC §3.5). */
+  reason: string | null;
+  changes: PinChange[];
+  /** Trusted before pins were recorded (no `trusted_files`) while the hook has files to pin. */
+  unrecorded: boolean;
+};
+
+/** Options of {@link currentPins}. */
+export type PinOptions = {
+  /** A file-hash cache by stat signature (`serve`). */
+  cache?: FileHashCache;
+  /** Keep the bytes of files up to this size (copies for diffs), at most `keepTotal` in all. */
+  keepBytes?: number;
+  keepTotal?: number;
+};
+
+/** The files `scope`'s hook pins now, hashed. Never throws: a file-system failure is an error value. */
+export async function currentPins(scope: PinScope, opts: PinOptions = {}): Promise<PinSet> {
+  let fetch: string | null = null;
+  try {
+    const scan = scanCommand(scope.command, {
+      root: scope.root,
+      vars: rootVariables(scope.kind, scope.root),
+      home: scope.home,
+    });
+    fetch = scan.fetch;
+    const found = new Map<string, string>(); // rel → path to read
+    const links = new Map<string, string>(); // rel → link target text
+    const trees = new Set<string>(scope.kind === "plugin" ? [""] : []);
+    for (const candidate of scan.paths) {
+      const rel = regularFileInside(scope, candidate);
+      if (rel === null || excluded(scope, rel)) continue;
+      found.set(rel, `${scope.root}/${rel}`);
+      const top = rel.split("/")[0];
+      if (scope.kind === "project" && LAYER_FOLDERS.includes(top) && rel.includes("/")) {
+        trees.add(rel.slice(0, rel.lastIndexOf("/")));
+      }
+    }
+    const walked = walkTrees(scope, outermost([...trees]), found, links);
+    if (walked !== null) return { ok: false, error: walked, fetch };
+    if (found.size + links.size > MAX_PINNED_FILES) return { ok: false, error: tooMany(), fetch };
+    return await hashAll(found, links, opts, fetch);
+  } catch (e) {
+    return { ok: false, error: `cannot read its files: ${errorText(e)}`, fetch };
+  }
+}
+
+function tooMany(): string {
+  return `more than ${MAX_PINNED_FILES} files to pin (the bound is ${MAX_PINNED_FILES} files and 8 MiB per hook)`;
+}
+
+/**
+ * The root-relative path of `candidate` when it is a regular file whose real path is inside the root.
+ * The file-system calls here and in the walk are synchronous: a few local stats cost less than the
+ * promise round trips of their asynchronous forms, on the dispatch path of every matched hook.
+ */
+function regularFileInside(scope: PinScope, candidate: string): string | null {
+  if (!lexicallyInside(scope.root, candidate)) return null;
+  let real: string;
+  try {
+    real = Deno.realPathSync(candidate);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound || e instanceof Deno.errors.NotADirectory) return null;
+    throw e;
+  }
+  const rel = relativeTo(scope.root, real);
+  if (rel === null) return null;
+  return Deno.statSync(real).isFile ? rel : null;
+}
+
+/** Where a link leads when that is a regular file or a folder inside the real root, else null. */
+function insideTarget(scope: PinScope, link: string): { kind: "file" | "folder"; rel: string } | null {
+  let real: string;
+  try {
+    real = Deno.realPathSync(link);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound || e instanceof Deno.errors.NotADirectory) return null;
+    throw e;
+  }
+  const rel = relativeTo(scope.root, real);
+  if (rel === null) return null;
+  const info = Deno.statSync(real);
+  return info.isFile ? { kind: "file", rel } : info.isDirectory ? { kind: "folder", rel } : null;
+}
+
+function excluded(scope: PinScope, rel: string): boolean {
+  if (scope.excludedFiles.has(rel)) return true;
+  const parts = rel.split("/");
+  const name = parts[parts.length - 1];
+  if (name === ".DS_Store" || name.endsWith(".pyc")) return true;
+  if (parts.slice(0, -1).some((p) => SKIPPED_FOLDERS.has(p))) return true;
+  for (let n = 1; n < parts.length; n++) if (scope.excludedFolders.has(parts.slice(0, n).join("/"))) return true;
+  return false;
+}
+
+/** The trees that are not inside another tree of the list (`""` is the root itself). */
+function outermost(trees: string[]): string[] {
+  return trees.filter((t) => !trees.some((o) => o !== t && (o === "" || t.startsWith(o + "/"))));
+}
+
+/** Walks the trees into `found` and `links`; returns an error sentence when a bound is passed. */
+function walkTrees(
+  scope: PinScope,
+  trees: string[],
+  found: Map<string, string>,
+  links: Map<string, string>,
+): string | null {
+  let folders = 0;
+  const stack: { rel: string; depth: number }[] = trees.map((rel) => ({ rel, depth: 0 }));
+  // Folders reached through links are walked once (a link loop ends here).
+  const seen = new Set(trees);
+  while (stack.length > 0) {
+    const { rel, depth } = stack.pop()!;
+    if (++folders > MAX_FOLDERS || depth > MAX_DEPTH) {
+      return `more than ${MAX_FOLDERS} folders, or folders deeper than ${MAX_DEPTH}, to pin`;
+    }
+    const dir = rel === "" ? scope.root : `${scope.root}/${rel}`;
+    const entries = [...Deno.readDirSync(dir)];
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const e of entries) {
+      const child = rel === "" ? e.name : `${rel}/${e.name}`;
+      if (e.isDirectory) {
+        if (!SKIPPED_FOLDERS.has(e.name) && !scope.excludedFolders.has(child)) {
+          stack.push({ rel: child, depth: depth + 1 });
+        }
+        continue;
+      }
+      if (excluded(scope, child)) continue;
+      if (e.isSymlink) {
+        // Pinned by where it points; what it leads to inside the root is pinned (or walked) too.
+        links.set(child, Deno.readLinkSync(`${scope.root}/${child}`));
+        const target = insideTarget(scope, `${scope.root}/${child}`);
+        if (target?.kind === "file" && !excluded(scope, target.rel)) {
+          found.set(target.rel, `${scope.root}/${target.rel}`);
+        }
+        if (target?.kind === "folder" && !seen.has(target.rel) && !excluded(scope, `${target.rel}/x`)) {
+          seen.add(target.rel);
+          stack.push({ rel: target.rel, depth: depth + 1 });
+        }
+      } else if (e.isFile) {
+        found.set(child, `${scope.root}/${child}`);
+      }
+      if (found.size + links.size > MAX_PINNED_FILES) return tooMany();
+    }
+  }
+  return null;
+}
+
+/** Hashes every found file (and link) within the byte bound. */
+async function hashAll(
+  found: Map<string, string>,
+  links: Map<string, string>,
+  opts: PinOptions,
+  fetch: string | null,
+): Promise<PinSet> {
+  const files: PinnedFiles = {};
+  const contents = new Map<string, Uint8Array>();
+  // Sizes first: the byte bound is decided before anything is read.
+  const infos = [...found].map(([rel, path]) => ({ rel, path, info: Deno.statSync(path) }));
+  let total = 0;
+  for (const { info } of infos) total += info.size;
+  if (total > MAX_PINNED_BYTES) {
+    return { ok: false, error: `more than 8 MiB of files to pin (the bound is 8 MiB and 256 files per hook)`, fetch };
+  }
+  let kept = 0;
+  // Cached hashes first, synchronously: with nothing changed, no promise is made at all.
+  const misses: typeof infos = [];
+  for (const entry of infos) {
+    const cached = opts.cache?.lookup(entry.path, entry.info);
+    const keep = opts.keepBytes !== undefined && entry.info.size <= opts.keepBytes;
+    if (cached !== undefined && !keep) files[entry.rel] = cached;
+    else misses.push(entry);
+  }
+  await Promise.all(misses.map(async ({ rel, path, info }) => {
+    const started = Date.now();
+    const bytes = Deno.readFileSync(path);
+    const hash = await sha256(bytes);
+    files[rel] = hash;
+    opts.cache?.store(path, info, hash, started);
+    if (
+      opts.keepBytes !== undefined && info.size <= opts.keepBytes && kept + bytes.length <= (opts.keepTotal ?? Infinity)
+    ) {
+      kept += bytes.length;
+      contents.set(rel, bytes);
+    }
+  }));
+  for (const [rel, target] of links) files[rel] ??= await sha256(new TextEncoder().encode(target));
+  return { ok: true, files: sortedRecord(files), fetch, contents };
+}
+
+/** `sha256:<64 hex>` of `bytes` (Web Crypto: native, ~10× the plain implementation on 10 KB files). */
+export async function sha256(bytes: Uint8Array): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>));
+  let hex = "";
+  for (const b of digest) hex += b.toString(16).padStart(2, "0");
+  return `sha256:${hex}`;
+}
+
+function sortedRecord(files: PinnedFiles): PinnedFiles {
+  const out: PinnedFiles = {};
+  for (const k of Object.keys(files).sort()) out[k] = files[k];
+  return out;
+}
+
+const HASH = /^sha256:[0-9a-f]{64}$/;
+
+/**
+ * Compares the stored pins (`trusted_files`, null when absent) with the current set (SPEC §3.4,
+ * §3.5): a changed, removed or added file, a set that cannot be pinned, or files where nothing
+ * was recorded make the hook modified, with a reason naming the first file (in path order).
+ */
+export function comparePins(stored: Readonly<Record<string, unknown>> | null, current: PinSet): PinCheck {
+  if (!current.ok) return { reason: `modified: ${current.error}`, changes: [], unrecorded: false };
+  const now = current.files;
+  if (stored === null) {
+    const paths = Object.keys(now);
+    if (paths.length === 0) return { reason: null, changes: [], unrecorded: false };
+    return {
+      reason: "modified: its files were never pinned (trusted before mind-hooks pinned files)",
+      changes: paths.map((path) => ({ path, change: "added" })),
+      unrecorded: true,
+    };
+  }
+  const changes: PinChange[] = [];
+  for (const path of [...new Set([...Object.keys(stored), ...Object.keys(now)])].sort()) {
+    const was = Object.hasOwn(stored, path) ? stored[path] : undefined;
+    const is = Object.hasOwn(now, path) ? now[path] : undefined;
+    if (is === undefined) changes.push({ path, change: "removed" });
+    else if (was === undefined) changes.push({ path, change: "added" });
+    else if (typeof was !== "string" || !HASH.test(was) || was !== is) changes.push({ path, change: "changed" });
+  }
+  const first = changes[0];
+  return { reason: first ? `modified: ${first.path} ${first.change}` : null, changes, unrecorded: false };
+}
+
+/** One cached file hash: the stat signature it was read under, and the hash. */
+export type CachedHash = { signature: string; hash: string };
+
+/**
+ * File hashes by stat signature: a file whose size, mtime, ctime, inode and device are unchanged
+ * is not read again. ctime cannot be set back by a user (unlike mtime), and an atomic replace
+ * changes the inode. A file changed within a second of being read (the clock's and the file
+ * system's granularity) is not cached: it is read again next time. `serve` keeps one for the
+ * process; a one-shot dispatch loads each matched hook's own from the home (src/config/pinning.ts),
+ * so that an unchanged pinned file costs a stat, not a read and a hash.
+ */
+export class FileHashCache {
+  readonly #entries = new Map<string, CachedHash>();
+  #changed = false;
+
+  /** @param entries cached hashes by path (from {@link FileHashCache.entries}); malformed ones are dropped */
+  constructor(entries: Readonly<Record<string, unknown>> = {}) {
+    for (const [path, e] of Object.entries(entries)) {
+      const c = e as Partial<CachedHash> | null;
+      if (typeof c?.signature === "string" && typeof c.hash === "string" && HASH.test(c.hash)) {
+        this.#entries.set(path, { signature: c.signature, hash: c.hash });
+      }
+    }
+  }
+
+  /** Whether an entry was added, replaced or dropped since it was made. */
+  get changed(): boolean {
+    return this.#changed;
+  }
+
+  /** Every entry, by path. */
+  entries(): Record<string, CachedHash> {
+    return Object.fromEntries(this.#entries);
+  }
+
+  /** The cached hash of `path` if `info` still matches it. */
+  lookup(path: string, info: Deno.FileInfo): string | undefined {
+    const e = this.#entries.get(path);
+    return e !== undefined && e.signature === signature(info) ? e.hash : undefined;
+  }
+
+  /** Caches `hash` for `path` as read at `readAt` (ms since the epoch), unless it changed too recently. */
+  store(path: string, info: Deno.FileInfo, hash: string, readAt: number): void {
+    const changed = Math.max(info.mtime?.getTime() ?? Infinity, info.ctime?.getTime() ?? Infinity);
+    if (!(changed < readAt - RACY_MS)) {
+      if (this.#entries.delete(path)) this.#changed = true;
+      return;
+    }
+    if (this.#entries.size >= MAX_CACHED && !this.#entries.has(path)) {
+      this.#entries.delete(this.#entries.keys().next().value!);
+    }
+    const sig = signature(info);
+    const old = this.#entries.get(path);
+    if (old?.signature === sig && old.hash === hash) return;
+    this.#entries.set(path, { signature: sig, hash });
+    this.#changed = true;
+  }
+}
+
+const RACY_MS = 1000;
+const MAX_CACHED = 16_384;
+
+function signature(info: Deno.FileInfo): string {
+  return `${info.size}/${info.mtime?.getTime() ?? "-"}/${info.ctime?.getTime() ?? "-"}/${info.ino ?? "-"}/${
+    info.dev ?? "-"
+  }`;
+}
+
+// Paths.
+
+/** Whether `path`, with `.` and `..` read lexically, lies under `root`. */
+function lexicallyInside(root: string, path: string): boolean {
+  const base = normalizePath(root);
+  return normalizePath(path).startsWith(base.endsWith("/") ? base : base + "/");
+}
+
+/** An absolute path with `/` separators, `.` and `..` segments and repeated separators removed
+ * (a Windows drive prefix is kept). Lexical: the kernel's own resolution is checked after it. */
+export function normalizePath(path: string): string {
+  const p = path.replaceAll("\\", "/");
+  const drive = /^[A-Za-z]:/.exec(p)?.[0] ?? "";
+  const out: string[] = [];
+  for (const seg of p.slice(drive.length).split("/")) {
+    if (seg === "" || seg === ".") continue;
+    if (seg === "..") out.pop();
+    else out.push(seg);
+  }
+  return `${drive}/${out.join("/")}`;
+}
+
+/** The `/`-separated path of `real` relative to `root` (both real), or null when it is not below it. */
+function relativeTo(root: string, real: string): string | null {
+  const r = real.replaceAll("\\", "/");
+  const base = root.replaceAll("\\", "/").replace(/\/$/, "");
+  return r.startsWith(base + "/") ? r.slice(base.length + 1) : null;
+}
+
+function errorText(e: unknown): string {
+  return (e instanceof Error ? e.message : String(e)).split("\n")[0];
+}
