@@ -612,7 +612,7 @@ Deno.test("e2e install: claude --project and codex --user, with dry-run, idempot
 
     const usage = await cli(["install", "gemini"], { env });
     assert.equal(usage.code, 1);
-    assert.match(usage.stderr, /^mind-hooks: install needs one host: claude or codex/);
+    assert.match(usage.stderr, /^mind-hooks: install: unknown host "gemini" \(claude or codex\)/);
   } finally {
     await Deno.remove(root, { recursive: true });
   }

@@ -10,25 +10,9 @@ import { fromCliValues, resolveSettings } from "../engine/settings.ts";
 import { writeStdout } from "../util/stdio.ts";
 import type { RunIo } from "../sandbox/launch.ts";
 
-/** Usage text of the command. */
-export const DISPATCH_HELP = `mind-hooks dispatch [options] < event.json
-
-Reads one event JSON object on stdin, runs the trusted hooks that match it,
-and prints one result JSON object on stdout (SPEC §9).
-
---protocol claude|codex reads the host's own hook input and answers in that
-host's own hook output format (README: "Claude Code and Codex"); the default is mind.
-
-Options: --protocol mind|claude|codex, --home DIR, --cwd DIR, --profile NAME, -c KEY=VALUE, --hooks-file FILE,
-         --requirements FILE, --temp-dir DIR, --dangerously-bypass-hook-trust`;
-
 /** Runs the command; returns the exit code. */
 export async function dispatchCommand({ options, positionals }: ParsedArgs, io: RunIo): Promise<number> {
   if (positionals.length) throw new UsageError(`dispatch takes no arguments (got ${JSON.stringify(positionals[0])})`);
-  if (options.help) {
-    console.log(DISPATCH_HELP);
-    return 0;
-  }
   if (options.protocol === "claude" || options.protocol === "codex") {
     // Adapter mode: the host's own hook stdin/stdout (src/adapter/), loaded only when asked for.
     const { adapterDispatch } = await import("../adapter/run.ts");

@@ -15,16 +15,6 @@ import { buildView, type CatalogView, listData } from "../review/catalog_view.ts
 import { COVERAGE_NOTE } from "../review/coverage.ts";
 import { terminalLines } from "../util/terminal_text.ts";
 
-const HELP = `mind-hooks list [--json] [options]
-
-Lists every hook, grouped by layer and file: key, event, matcher, what runs,
-status (managed, trusted, modified, untrusted), enabled, and coverage label
-(client-full, server-approval-only, approval-events, client-only); then the
-discovery warnings. --json prints the same as one JSON object.
-
-Options: --home DIR, --cwd DIR, --profile NAME, -c KEY=VALUE, --hooks-file FILE,
-         --requirements FILE`;
-
 /** The text form of the list, safe for a terminal (SPEC §15). */
 export function renderList(view: CatalogView): string {
   const out: string[] = [];
@@ -79,10 +69,6 @@ export function renderList(view: CatalogView): string {
 
 /** Runs the command. */
 export async function listCommand({ options, positionals }: ParsedArgs): Promise<number> {
-  if (options.help) {
-    console.log(HELP);
-    return 0;
-  }
   if (positionals.length) throw new UsageError(`list takes no arguments (got ${JSON.stringify(positionals[0])})`);
   const settings = cliSettings(options);
   const catalog = await loadCatalog(configOptionsOf(settings, searchStart(settings)));

@@ -15,15 +15,7 @@ import { sanitize } from "../util/terminal_text.ts";
 /** Runs the command. */
 export async function projectCommand({ options, positionals }: ParsedArgs): Promise<number> {
   const [action, dirArg, ...extra] = positionals;
-  if (options.help || action === undefined) {
-    console.log(
-      "mind-hooks project trust|untrust|status [DIR]\n\nTrust or untrust the .mind/ layer of the project that holds DIR (default: the current directory).",
-    );
-    return options.help ? 0 : 1;
-  }
-  if (!["trust", "untrust", "status"].includes(action)) {
-    throw new UsageError(`project: unknown action ${JSON.stringify(action)} (trust, untrust or status)`);
-  }
+  // The command table has checked the action (src/cli/commands.ts).
   if (extra.length) throw new UsageError("project takes at most one DIR");
   const settings = cliSettings(options);
   const processCwd = settings.processCwd;

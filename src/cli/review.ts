@@ -27,19 +27,6 @@ import { ReviewApp } from "../review/app.ts";
 import { parseKeys } from "../review/keys.ts";
 import { pageSize, renderFrame, type RenderOptions } from "../review/render.ts";
 
-const HELP = `mind-hooks review [options]
-
-Interactive review of every hook: move with the arrow keys (or j/k, PgUp/PgDn),
-read the full definition, file and line, status, coverage and hashes, and what
-changed in a modified hook; t trust, u untrust, e enable, d disable, A trust
-all needing review, p trust or untrust the project, w warnings, q quit.
-Each action is written to the user config.toml at once.
-
-Needs a terminal; elsewhere use mind-hooks list and mind-hooks trust KEY...
-
-Options: --home DIR, --cwd DIR, --profile NAME, -c KEY=VALUE, --hooks-file FILE,
-         --requirements FILE`;
-
 const ENTER = "\x1b[?1049h\x1b[?25l\x1b[?7l\x1b[2J";
 const LEAVE = "\x1b[0m\x1b[?7h\x1b[?25h\x1b[?1049l";
 
@@ -61,10 +48,6 @@ function terminalSize(): { columns: number; rows: number } {
 
 /** Runs the command. */
 export async function reviewCommand({ options, positionals }: ParsedArgs, io: RunIo): Promise<number> {
-  if (options.help) {
-    console.log(HELP);
-    return 0;
-  }
   if (positionals.length) throw new UsageError(`review takes no arguments (got ${JSON.stringify(positionals[0])})`);
   if (!Deno.stdin.isTerminal() || !Deno.stdout.isTerminal()) {
     throw new UsageError(

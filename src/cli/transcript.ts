@@ -11,7 +11,7 @@
  * zod stays out of this module (the writer validates by hand), so every action starts fast.
  * @module
  */
-import { type ParsedArgs, UsageError } from "../util/args.ts";
+import { MissingArgument, type ParsedArgs, UsageError } from "../util/args.ts";
 import { cliSettings } from "./context.ts";
 import {
   appendTranscript,
@@ -21,23 +21,9 @@ import {
   transcriptPath,
 } from "../session/transcript.ts";
 import { writeStdout } from "../util/stdio.ts";
+import { didYouMean } from "../util/suggest.ts";
 import type { RunIo } from "../sandbox/launch.ts";
 import { sanitize } from "../util/terminal_text.ts";
-
-/** Usage text of the command. */
-export const TRANSCRIPT_HELP = `mind-hooks transcript append|path|show [options]
-
-  append --session ID --event NAME [--turn ID] [--actor A] [--agent ID] < payload.json
-      Appends one line to the session's transcript (the subagent's with --agent). The payload is
-      one JSON object on stdin (empty stdin means {}). Prints the transcript path.
-  path --session ID [--agent ID]
-      Prints the path the session's (or subagent's) transcript resolves to.
-  show --session ID [--agent ID] [--follow]
-      Prints the transcript, one readable line per event; --follow keeps printing appended
-      lines until interrupted or until the file is removed.
-
-Options: --home DIR (default $MIND_HOME, else ~/.mind)
-Events: ${TRANSCRIPT_EVENTS.join(", ")}`;
 
 /** How often `show --follow` looks at the file. Polling works on every platform and file system. */
 const FOLLOW_POLL_MS = 100;
@@ -46,10 +32,7 @@ const FOLLOW_POLL_MS = 100;
 export async function transcriptCommand({ options, positionals: words }: ParsedArgs, io: RunIo): Promise<number> {
   // The action picked its own options when the command line was parsed (src/cli/commands.ts).
   const [action, ...positionals] = words;
-  if (options.help || action === undefined) {
-    console.log(TRANSCRIPT_HELP);
-    return options.help ? 0 : 1;
-  }
+  // The command table has checked the action (src/cli/commands.ts).
   if (positionals.length > 0) {
     throw new UsageError(`transcript ${action}: unexpected argument ${JSON.stringify(positionals[0])}`);
   }
@@ -70,7 +53,7 @@ export async function transcriptCommand({ options, positionals: words }: ParsedA
 
 /** A required option with a non-empty value. */
 function requiredText(value: unknown, name: string): string {
-  if (typeof value !== "string") throw new UsageError(`${name} ID is required`);
+  if (typeof value !== "string") throw new MissingArgument(`${name} ${name === "--event" ? "NAME" : "ID"} is required`);
   if (value === "") throw new UsageError(`${name} must not be empty`);
   return value;
 }
@@ -94,7 +77,9 @@ async function append(
   // Checked before stdin is read: a wrong event name must not wait for a payload.
   if (!(TRANSCRIPT_EVENTS as readonly string[]).includes(event)) {
     throw new UsageError(
-      `unknown transcript event ${JSON.stringify(event)}; expected one of ${TRANSCRIPT_EVENTS.join(", ")}`,
+      `unknown transcript event ${JSON.stringify(event)}${didYouMean(event, TRANSCRIPT_EVENTS)}; expected one of ${
+        TRANSCRIPT_EVENTS.join(", ")
+      }`,
     );
   }
   const payload = parsePayload(new TextDecoder().decode(await io.stdin()));

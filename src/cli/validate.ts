@@ -21,17 +21,6 @@ import { absolute, join, realPathOr } from "../util/paths.ts";
 import { PositionIndex } from "../review/positions.ts";
 import { sanitize } from "../util/terminal_text.ts";
 
-const HELP = `mind-hooks validate [FILE...] [options]
-
-Checks configuration files and prints every warning (file:line:column) on
-stderr and a one-line summary on stdout. Without FILE, checks every file the
-catalog would read, including an untrusted project's .mind/ files. A FILE
-ending in .toml is read as config.toml / requirements.toml, any other as a
-hooks.json (JSON with comments). Exit 1 when any file has an error.
-
-Options: --home DIR, --cwd DIR, --profile NAME, -c KEY=VALUE, --hooks-file FILE,
-         --requirements FILE`;
-
 /** Codes that make a file invalid (exit 1): it did not load, or part of it was skipped. */
 export const ERROR_CODES: ReadonlySet<WarningCode> = new Set([
   "W_PARSE",
@@ -77,10 +66,6 @@ async function isFile(path: string): Promise<boolean> {
 
 /** Runs the command. */
 export async function validateCommand({ options, positionals }: ParsedArgs): Promise<number> {
-  if (options.help) {
-    console.log(HELP);
-    return 0;
-  }
   const processCwd = Deno.cwd();
   let warnings: Warning[] = [];
   let checked = 0;

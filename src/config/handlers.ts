@@ -5,7 +5,7 @@
  * itself, unknown fields and unknown events are warnings.
  * @module
  */
-import { type EventName, isEventName } from "../events/names.ts";
+import { type EventName, eventSuggestion, isEventName } from "../events/names.ts";
 import { EVENTS } from "../events/registry.ts";
 import type { JsonObject } from "../events/types.ts";
 import { compileMatcher, type Matcher } from "../matching/matcher.ts";
@@ -93,9 +93,14 @@ export function collectHandlers(
     if (src.reservedKeys?.has(name)) continue;
     if (!isEventName(name)) {
       warnings.push(
-        warning("W_UNKNOWN_EVENT", `unknown event ${JSON.stringify(name)}; its hooks are ignored`, src.keyPath, {
-          path: [...base, name],
-        }),
+        warning(
+          "W_UNKNOWN_EVENT",
+          `unknown event ${JSON.stringify(name)}; its hooks are ignored${eventSuggestion(name)}`,
+          src.keyPath,
+          {
+            path: [...base, name],
+          },
+        ),
       );
       continue;
     }
