@@ -166,3 +166,33 @@ Deno.test("event fields: every missing or mistyped field is named in one error, 
     'permission_mode: expected one of "default", "acceptEdits", "plan", "dontAsk", "bypassPermissions", got string "sometimes"',
   ]]);
 });
+
+Deno.test("parser errors are sentences, not the parsers' codes", async () => {
+  await using home = await makeHome();
+  const files: [string, string][] = [
+    ["quotes.json", `{\n  "hooks": {\n    'Stop': []\n  }\n}\n`],
+    ["commas.json", `{"hooks": {"Stop": [,,]}}`],
+    ["name.json", `{"hooks": {3: []}}`],
+    ["open.json", `{"hooks": {"Stop": [] `],
+    ["table.toml", "[[hooks.Stop]\n"],
+  ];
+  for (const [name, text] of files) await Deno.writeTextFile(`${home.path}/${name}`, text);
+  const r = await runCli(["validate", ...files.map(([n]) => `${home.path}/${n}`)]);
+  assertEquals(r.stderr.split("\n").filter((l) => l !== ""), [
+    `W_PARSE ${home.path}/quotes.json:3:5: JSON does not parse: unexpected text "'Stop'" (JSON strings take double quotes)`,
+    `W_PARSE ${home.path}/commas.json:1:21: JSON does not parse: expected a value`,
+    `W_PARSE ${home.path}/name.json:1:12: JSON does not parse: expected a property name in double quotes`,
+    `W_PARSE ${home.path}/open.json:1:23: JSON does not parse: expected } to close the object`,
+    `W_PARSE ${home.path}/table.toml:1:14: TOML does not parse: expected end of table array declaration`,
+  ]);
+});
+
+Deno.test("list: the coverage note only when a tool hook is listed", async () => {
+  await using home = await makeHome();
+  const note = async () => (await runCli(["list", "--home", home.path])).stdout.includes("Note: ");
+  const none = await note();
+  await writeHooksJson(home.path, { Stop: [group([{ type: "command", command: "true" }])] });
+  const stopOnly = await note();
+  await writeHooksJson(home.path, { PreToolUse: [group([{ type: "command", command: "true" }], "Bash")] });
+  assertEquals([none, stopOnly, await note()], [false, false, true]);
+});

@@ -1,7 +1,7 @@
 /**
  * `mind-hooks list [--json]` (SPEC §14): every hook grouped by layer and file
  * — key, event, matcher, what runs, status, enabled, coverage label — then
- * the project's trust, the coverage note, and the discovery warnings.
+ * the project's trust, the coverage note (when a tool hook is listed), and the discovery warnings.
  * `--json` prints the same as one JSON object (see `listData`).
  * @module
  */
@@ -12,7 +12,7 @@ import { configOptionsOf, searchStart } from "../engine/settings.ts";
 import { loadCatalog } from "../config/discovery.ts";
 import { formatWarning } from "../config/warnings.ts";
 import { buildView, type CatalogView, listData } from "../review/catalog_view.ts";
-import { COVERAGE_NOTE } from "../review/coverage.ts";
+import { COVERAGE_NOTE, isToolCoverage } from "../review/coverage.ts";
 import { terminalLines } from "../util/terminal_text.ts";
 
 /** The text form of the list, safe for a terminal (SPEC §15). */
@@ -57,7 +57,8 @@ export function renderList(view: CatalogView): string {
     }
   }
   if (count === 0) out.push("", "no hooks configured");
-  out.push("", `Note: ${COVERAGE_NOTE}`);
+  // The note is about tool hooks: said only where there is one.
+  if (view.hooks.some((h) => isToolCoverage(h.coverage))) out.push("", `Note: ${COVERAGE_NOTE}`);
   if (view.warnings.length) {
     out.push("", `Warnings (${view.warnings.length}):`);
     for (const w of view.warnings) out.push(`  ${formatWarning(w)}`);
