@@ -146,6 +146,7 @@ Deno.test(
         "event",
         "matcher",
         "type",
+        "name",
         "command",
         "commandWindows",
         "status",

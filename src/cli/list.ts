@@ -44,7 +44,8 @@ export function renderList(view: CatalogView): string {
       `${g.layer}  ${g.file ?? g.source}${g.hooks[0].plugin ? `  (plugin ${g.hooks[0].plugin})` : ""}`,
     );
     for (const h of g.hooks) {
-      const run = h.handler.handler.type === "command" ? `command: ${h.summary}` : h.summary;
+      const run = (h.handler.handler.type === "command" ? `command: ${h.summary}` : h.summary) +
+        (h.name === null ? "" : `  name: ${JSON.stringify(h.name)}`);
       out.push(`  ${h.key}`);
       out.push(
         `    ${h.event}  matcher: ${h.matcher === null ? "(all)" : JSON.stringify(h.matcher)}  ${run}`,

@@ -34,6 +34,11 @@ export type DiscoveredHandler = {
   path?: ValuePath;
   /** The effective handler (defaults and clamps applied): what runs, and what is hashed. */
   handler: NormalizedHandler;
+  /**
+   * The handler's `name`, when it has one: shown beside what runs (never instead of it), and never
+   * hashed, so naming or renaming a hook keeps its trust (SPEC §3.2: unknown fields never enter the hash).
+   */
+  name?: string;
   /** Extra environment for the command (plugins, SPEC §2.6). */
   env: Record<string, string>;
   /** Set for plugin hooks. */
@@ -58,6 +63,7 @@ export type HooksSource = {
 const GROUP_FIELDS = new Set(["matcher", "hooks"]);
 const COMMAND_FIELDS = new Set([
   "type",
+  "name",
   "command",
   "commandWindows",
   "command_windows",
@@ -68,6 +74,7 @@ const COMMAND_FIELDS = new Set([
 ]);
 const MCP_FIELDS = new Set([
   "type",
+  "name",
   "server",
   "tool",
   "input",
@@ -180,6 +187,8 @@ function collectGroup(
     const handlerPath = [...path, "hooks", hi];
     const result = normalizeHandler(event, raw, `${where}.hooks[${hi}]`, handlerPath, src.keyPath, warnings);
     if (!result) return;
+    // Checked a string by normalizeHandler, which returned the hashed part only.
+    const name = (raw as JsonObject).name as string | undefined;
     out.push({
       key: hookKey(src.layer, src.keyPath, event, gi, hi),
       layer: src.layer,
@@ -191,6 +200,7 @@ function collectGroup(
       handlerIndex: hi,
       path: handlerPath,
       handler: result,
+      ...(name !== undefined && name.trim() !== "" ? { name } : {}),
       env: src.env ?? {},
       ...(src.plugin ? { plugin: src.plugin } : {}),
     });
@@ -292,6 +302,7 @@ export function normalizeHandler(
   };
   for (
     const k of [
+      "name",
       "statusMessage",
       "commandWindows",
       "command_windows",

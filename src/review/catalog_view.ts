@@ -36,6 +36,8 @@ export type HookView = {
   trustedHash: string | null;
   /** One line saying what runs: the command, or `mcp_tool server/tool`. */
   summary: string;
+  /** The handler's display name, shown beside `summary` (never instead of it), or null. */
+  name: string | null;
   plugin: string | null;
   handler: HookHandler;
 };
@@ -91,6 +93,7 @@ export async function buildView(catalog: Catalog, positions = new PositionIndex(
       hash: h.hash,
       trustedHash: h.trustedHash,
       summary: handlerSummary(h),
+      name: h.name ?? null,
       plugin: h.plugin ?? null,
       handler: h,
     };
@@ -131,6 +134,7 @@ export function hookData(v: HookView): Record<string, unknown> {
     event: v.event,
     matcher: v.matcher,
     type: h.type,
+    name: v.name,
   };
   if (h.type === "command") {
     base.command = h.command;

@@ -134,6 +134,8 @@ function listRows(app: ReviewApp, width: number): { rows: Row[]; selectedRow: nu
         { text: fit(h.event, eventWidth), styles: fill },
         { text: fit(matcher, matcherWidth), styles: fill },
         { text: sanitize(h.summary), styles: h.enabled ? fill : [...fill, "dim"] },
+        // The name is the hook's own claim about itself: after what runs, never in its place.
+        ...(h.name === null ? [] : [{ text: `  · ${sanitize(h.name)}`, styles: [...fill, "dim"] as Style[] }]),
       ]);
       index++;
     }
@@ -177,6 +179,7 @@ function hookDetails(app: ReviewApp, h: HookView, width: number): Row[] {
   rows.push(...field("Layer", h.plugin ? `${h.layer} (plugin ${h.plugin})` : h.layer, width));
   rows.push(...field("Event", h.event, width));
   rows.push(...field("Matcher", h.matcher === null ? "(none: matches everything)" : JSON.stringify(h.matcher), width));
+  if (h.name !== null) rows.push(...field("Name", `${h.name}  (the hook's own label; what runs is below)`, width));
   rows.push(...field("Type", d.type, width));
   if (d.type === "command") {
     rows.push(...field("Command", d.command, width, ["bold"]));

@@ -81,7 +81,11 @@ export function canonicalJson(value: unknown): string {
   return out;
 }
 
-/** The normalized handler that enters the hash: exactly SPEC §3.2's keys. */
+/**
+ * The normalized handler that enters the hash: exactly SPEC §3.2's keys. A handler's `name` is
+ * display only and is deliberately not here (discovery keeps it beside the handler), so naming a
+ * hook never changes its trust.
+ */
 export type NormalizedHandler =
   | {
     type: "command";
