@@ -11,7 +11,6 @@
  */
 import { MissingArgument, UsageError } from "./src/util/args.ts";
 import { COMMANDS, parseCommand, unknownCommand } from "./src/cli/commands.ts";
-import { commandHelp, mainHelp, usageLine } from "./src/cli/help.ts";
 import { insideSandbox, runInSandbox } from "./src/sandbox/launch.ts";
 import { HOST_NAMES } from "./src/events/types.ts";
 import { messageLine, sanitize } from "./src/util/terminal_text.ts";
@@ -20,20 +19,24 @@ import denoJson from "./deno.json" with { type: "json" };
 /** The version printed by `--version` (from deno.json, the one place it is kept). */
 export const VERSION: string = denoJson.version;
 
+/** The help texts, loaded only to print one: `dispatch` never pays for them. */
+const help = () => import("./src/cli/help.ts");
+
 /** Runs the CLI with `args`; returns the exit code. Never throws. */
 export async function main(args: string[]): Promise<number> {
   const [name, ...rest] = args;
   try {
     if (name === undefined) {
       // Called with nothing to do: a usage error like any other, so the help goes where errors go.
-      console.error(mainHelp(VERSION));
+      console.error((await help()).mainHelp(VERSION));
       return 1;
     }
     if (name === "--help" || name === "-h" || name === "help") {
       const topic = name === "help" ? rest[0] : undefined;
       const entry = topic === undefined ? undefined : COMMANDS.get(topic);
       if (topic !== undefined && (!entry || entry.internal)) throw unknownCommand(topic);
-      console.log(entry ? commandHelp(topic!, entry) : mainHelp(VERSION));
+      const text = await help();
+      console.log(entry ? text.commandHelp(topic!, entry) : text.mainHelp(VERSION));
       return 0;
     }
     if (name === "--version" || name === "-V") {
@@ -42,28 +45,15 @@ export async function main(args: string[]): Promise<number> {
     }
     const entry = COMMANDS.get(name);
     if (!entry) throw unknownCommand(name);
-    let parsed;
-    try {
-      parsed = parseCommand(name, entry, rest);
-    } catch (e) {
-      if (e instanceof MissingArgument) e.usage = usageLine(name, entry);
-      throw e;
-    }
+    const parsed = parseCommand(name, entry, rest);
     if (parsed.options.help && !entry.internal) {
-      console.log(commandHelp(name, entry));
+      console.log((await help()).commandHelp(name, entry));
       return 0;
     }
     // The launcher checks it; the Worker must not wait before it listens for the launcher's message.
     if (!insideSandbox()) await checkCwd(parsed.options.cwd);
     // SPEC §15: the command runs in a Worker holding only this run's permissions (src/sandbox/).
-    return await runInSandbox(name, parsed, async (io) => {
-      try {
-        return await (await entry.load())(parsed, io);
-      } catch (e) {
-        if (e instanceof MissingArgument) e.usage = usageLine(name, entry);
-        throw e;
-      }
-    });
+    return await runInSandbox(name, parsed, async (io) => await (await entry.load())(parsed, io));
   } catch (e) {
     // Registered as a host's hook, a non-zero exit may block the host's action (Claude Code and Codex
     // block on 2): when mind-hooks cannot do its job there, the host's action must proceed (SPEC §1:
@@ -72,7 +62,8 @@ export async function main(args: string[]): Promise<number> {
     if (e instanceof UsageError) {
       // Messages name paths, keys and values from the input: escaped for the terminal (SPEC §15).
       console.error(`mind-hooks: ${sanitize(e.message)}`);
-      if (e instanceof MissingArgument && e.usage) console.error(`usage: ${e.usage}`);
+      const entry = name === undefined ? undefined : COMMANDS.get(name);
+      if (e instanceof MissingArgument && entry) console.error(`usage: ${(await help()).usageLine(name!, entry)}`);
       return adapter ? 0 : 1;
     }
     console.error(`mind-hooks: internal error: ${sanitize(messageLine(e))}`);

@@ -84,15 +84,22 @@ export const EXIT_CODES: readonly ExitCode[] = [
 export const COMMANDS: ReadonlyMap<string, CommandEntry> = new Map<string, CommandEntry>([
   ["dispatch", {
     about: "one event JSON on stdin, one result JSON on stdout",
-    usage: "[--protocol HOST] [options] < event.json",
+    usage: "[--explain] [--pretty] [--protocol HOST] [options] < event.json",
     help: `Reads one event JSON object on stdin, runs the trusted hooks that match it, and
 prints one result JSON object on stdout: the decision, the context for the model,
 messages for the user, and one record per hook that matched.
+
+--explain prints on stderr why each hook of the event ran or not: the files read,
+layer by layer, then one line per hook with its key, matcher result, trust status,
+outcome, duration and how its output was read. stdout stays the exact result;
+--pretty indents it.
 
 --protocol claude|codex reads the host's own hook input and answers in that host's
 own hook output format (what "mind-hooks install" registers); the default is mind.`,
     options: {
       ...COMMON_OPTIONS,
+      explain: { type: "boolean", about: "why each hook ran or not, on stderr" },
+      pretty: { type: "boolean", about: "indent the result JSON" },
       protocol: {
         type: "string",
         value: "protocol",

@@ -21,6 +21,7 @@ type Runtime = typeof import("./runtime.ts");
 import { appendLog, type LogEntry } from "../log/observation.ts";
 import { type EventInput, hookInputFor } from "./input.ts";
 import type { AsyncResult, DispatchResult, RunRecord } from "../schema/result.ts";
+import type { TraceSink } from "./trace.ts";
 
 /** Per-invocation settings of a dispatch beyond the catalog. */
 export type DispatchContext = {
@@ -38,6 +39,8 @@ export type DispatchContext = {
   takeAsync?: (sessionId: string) => Promise<AsyncResult[]>;
   /** Write the observation log (default true). */
   log?: boolean;
+  /** Records why each handler ran or not (`dispatch --explain`); absent, nothing is recorded. */
+  trace?: TraceSink;
 };
 
 /** The environment additions a handler's command gets (SPEC §7.1, §2.6). */
@@ -134,6 +137,7 @@ export async function dispatchEvent(
     result.asyncResults.push(...await ctx.takeAsync(sessionId));
   }
   const module = EVENTS[event];
+  ctx.trace?.catalog(catalog, event);
   if (!catalog.hooksEnabled) {
     if (module.endsSession) {
       await (await import("../session/end.ts")).endSession(catalog.home, ctx.tempDir, sessionId);
@@ -142,7 +146,7 @@ export async function dispatchEvent(
     return result;
   }
 
-  const { handlers: matched, warnings: matchWarnings } = await matchingHandlers(catalog, event, input);
+  const { handlers: matched, warnings: matchWarnings } = await matchingHandlers(catalog, event, input, ctx.trace);
   result.warnings.push(...matchWarnings);
   const hookInput = hookInputFor(event, input);
   const stdin = JSON.stringify(hookInput);
@@ -167,6 +171,7 @@ export async function dispatchEvent(
   matched.forEach((h, i) => {
     const skip = skipReason(h, catalog.bypassTrust);
     if (skip) {
+      ctx.trace?.skip(h, skip);
       records[i].reason = skip;
       if (skip !== "disabled") needReview++;
       return;
@@ -174,6 +179,7 @@ export async function dispatchEvent(
     if (h.handler.type === "command" && h.handler.async) {
       records[i].status = "started";
       records[i].reason = "async";
+      ctx.trace?.started(h);
       asyncJobs.push({
         ...commandSpecOf(h, event, catalog, cwd, stdin),
         key: h.key,
@@ -192,10 +198,12 @@ export async function dispatchEvent(
         outcome = r.readCompletion(module, r.OUTPUT_SCHEMAS[event] as JsonSchema, raw);
         records[i].exit_code = raw.exitCode;
         records[i].duration_ms = Math.round(raw.durationMs);
+        ctx.trace?.run(h, module, raw, outcome, records[i].duration_ms);
       } catch {
         // Every handler is isolated (SPEC §15): the engine failing on one is that handler's failure.
         outcome = { status: "failed", reason: HANDLER_INTERNAL_ERROR };
         records[i].duration_ms = Math.round(performance.now() - started);
+        ctx.trace?.run(h, module, null, outcome, records[i].duration_ms);
       }
       completedSeq[i] = ++seq;
       outcomes[i] = outcome;

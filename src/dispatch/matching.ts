@@ -11,6 +11,7 @@ import { type Warning, warning } from "../config/warnings.ts";
 import { matcherMatches } from "../matching/matcher.ts";
 import { toolMatchSubjects } from "../matching/tool_names.ts";
 import type { EventFacts } from "../events/types.ts";
+import type { TraceSink } from "./trace.ts";
 
 /** The values an event's matchers are tested against (SPEC §4), or null when the event has no matcher. */
 export function matchSubjects(facts: EventFacts, input: JsonObject): string[] | null {
@@ -32,13 +33,17 @@ export function matchSubjects(facts: EventFacts, input: JsonObject): string[] | 
  * the user's own: it runs natively. Any other regex is a stranger's and may backtrack for hours
  * (SPEC §15): its hook's trust status is decided first (cheap: only such handlers are hashed), and
  * it runs on the linear-time engine (src/matching/safe_matcher.ts).
+ *
+ * With a `trace` (`dispatch --explain`), what the matcher said about each handler is recorded.
  */
 export async function matchingHandlers(
   catalog: Catalog,
   event: EventName,
   input: JsonObject,
+  trace?: TraceSink,
 ): Promise<{ handlers: HookHandler[]; warnings: Warning[] }> {
   const subjects = matchSubjects(EVENTS[event], input);
+  trace?.subjects(subjects);
   const handlers: HookHandler[] = [];
   const warnings: Warning[] = [];
   let safe: import("../matching/safe_matcher.ts").SafeMatching | null = null;
@@ -47,12 +52,25 @@ export async function matchingHandlers(
     if (h.event !== event) continue;
     const m = h.compiledMatcher;
     if (subjects === null || m.kind !== "regex" || runsOwnMatcher(h, catalog.bypassTrust)) {
-      if (subjects === null || matcherMatches(m, subjects)) handlers.push(h);
+      const matched = subjects === null || matcherMatches(m, subjects);
+      if (matched) handlers.push(h);
+      trace?.match(
+        h,
+        subjects === null
+          ? "no matcher (the event has none)"
+          : m.kind === "all"
+          ? "matches every call"
+          : matched
+          ? "matched"
+          : "not matched",
+      );
       continue;
     }
     const engine = await import("../matching/safe_matcher.ts");
     safe ??= new engine.SafeMatching();
     const outcome = await safe.match(m, subjects);
+    if (outcome.unchecked !== null) trace?.match(h, `counted as matched: ${outcome.unchecked}`);
+    else trace?.match(h, outcome.matched ? "matched" : "not matched");
     if (outcome.unchecked === engine.BUDGET_SPENT) overBudget++;
     else if (outcome.unchecked !== null) {
       warnings.push(warning(

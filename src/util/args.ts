@@ -37,8 +37,6 @@ export class UsageError extends Error {
  */
 export class MissingArgument extends UsageError {
   override name = "MissingArgument";
-  /** The command's usage line, set by `main.ts`, which knows the command. */
-  usage: string | undefined;
 }
 
 /** A parsed command line: option values by name, and the positional words in order. */
