@@ -138,6 +138,32 @@ discovery warnings. --json prints the same as one JSON object.`,
     options: { ...COMMON_OPTIONS, json: { type: "boolean", about: "as JSON" } },
     load: async () => (await import("./list.ts")).listCommand,
   }],
+  ["logs", {
+    about: "what hooks did: the observation log",
+    usage: "[--follow] [--session ID] [--key KEY] [--since TIME] [--json]",
+    help: `Prints the observation log: one line per hook run (time, event, status, duration,
+key, exit code, reason, session) and per configuration warning, oldest first,
+from $MIND_HOME/logs/hooks.jsonl and its rotated files. --json prints the records
+as JSON lines. --follow keeps printing new records until interrupted.
+
+--key takes a hook's key or any tail of it (PreToolUse:0:0); --since an ISO-8601
+time (2026-01-02T10:00:00Z) or a duration back from now (30s, 10m, 2h, 1d, 1w).`,
+    options: {
+      home: ENGINE.home,
+      follow: { type: "boolean", short: "f", about: "keep printing new records" },
+      session: { ...SESSION, about: "only this session's records" },
+      key: { type: "string", value: "text", arg: "KEY", about: "only this hook's runs (a key or a tail of one)" },
+      since: {
+        type: "string",
+        value: "text",
+        arg: "TIME",
+        about: "only records since TIME (ISO-8601, or 10m, 2h, 1d)",
+      },
+      json: { type: "boolean", about: "the records as JSON lines" },
+      ...HELP,
+    },
+    load: async () => (await import("./logs.ts")).logsCommand,
+  }],
   ["review", {
     about: "interactive review of hooks",
     usage: "",

@@ -18,7 +18,7 @@ import { ENGINE_FAILED, failSafeDecision, HANDLER_INTERNAL_ERROR } from "./fail_
 
 /** The lazily loaded part of dispatch. */
 type Runtime = typeof import("./runtime.ts");
-import { appendLog, type LogEntry } from "../log/observation.ts";
+import { appendLog, dispatchLogEntries } from "../log/observation.ts";
 import { type EventInput, hookInputFor } from "./input.ts";
 import type { AsyncResult, DispatchResult, RunRecord } from "../schema/result.ts";
 import type { TraceSink } from "./trace.ts";
@@ -142,7 +142,7 @@ export async function dispatchEvent(
     if (module.endsSession) {
       await (await import("../session/end.ts")).endSession(catalog.home, ctx.tempDir, sessionId);
     }
-    await logDispatch(catalog, result, event, ctx);
+    await logDispatch(catalog, result, sessionId, ctx);
     return result;
   }
 
@@ -246,7 +246,7 @@ export async function dispatchEvent(
       asyncResults: result.asyncResults,
       runs: records,
     };
-    await logDispatch(catalog, out, event, ctx).catch(() => {});
+    await logDispatch(catalog, out, sessionId, ctx).catch(() => {});
     return out;
   }
 }
@@ -369,28 +369,16 @@ async function finish(f: Finishing): Promise<DispatchResult> {
     const { endSession } = await import("../session/end.ts");
     await endSession(catalog.home, ctx.tempDir, sessionId);
   }
-  await logDispatch(catalog, result, event, ctx);
+  await logDispatch(catalog, result, sessionId, ctx);
   return result;
 }
 
 async function logDispatch(
   catalog: Catalog,
   result: DispatchResult,
-  event: EventName,
+  sessionId: string,
   ctx: DispatchContext,
 ): Promise<void> {
   if (ctx.log === false) return;
-  const entries: LogEntry[] = [
-    ...result.warnings.map((w): LogEntry => ({ kind: "warning", ...w })),
-    ...result.runs.map((r): LogEntry => ({
-      kind: "run",
-      key: r.key,
-      event,
-      status: r.status,
-      duration_ms: r.duration_ms,
-      reason: r.reason,
-      exit_code: r.exit_code,
-    })),
-  ];
-  await appendLog(catalog.home, entries);
+  await appendLog(catalog.home, dispatchLogEntries(result, sessionId));
 }

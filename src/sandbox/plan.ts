@@ -201,6 +201,13 @@ export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
     facts,
   };
   const cmd = input.command;
+  if (cmd === "logs") {
+    // The observation log and its rotated files, nothing else: it reads no configuration.
+    const logs = join(home, "logs");
+    plan.read = [...new Set([logs, ...((await real(logs)) ? [(await real(logs))!] : [])])];
+    plan.why.read = "the observation log (<home>/logs)";
+    return plan;
+  }
   if (!ENGINE_COMMANDS.has(cmd) && !CONFIG_COMMANDS.has(cmd) && cmd !== "serve" && cmd !== "install") {
     // schema, help, unknown commands: they read nothing from disk.
     return plan;

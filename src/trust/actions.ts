@@ -8,6 +8,7 @@
 import type { Catalog, HookHandler } from "../config/discovery.ts";
 import { type StatePatch, writeHookStates } from "./state_writer.ts";
 import { removeTrusted, storeTrusted } from "./trusted_store.ts";
+import { keyHasTail } from "./hash.ts";
 
 /** A state action. */
 export type TrustAction = "trust" | "untrust" | "enable" | "disable";
@@ -37,10 +38,7 @@ export function resolveKey(
 ): { handler: HookHandler } | { candidates: HookHandler[] } {
   const exact = handlers.find((h) => h.key === given);
   if (exact) return { handler: exact };
-  const fits = handlers.filter((h) =>
-    h.key.length > given.length && h.key.endsWith(given) && given !== "" &&
-    /[:/\\]/.test(h.key[h.key.length - given.length - 1])
-  );
+  const fits = handlers.filter((h) => keyHasTail(h.key, given));
   return fits.length === 1 ? { handler: fits[0] } : { candidates: fits };
 }
 
