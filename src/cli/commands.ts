@@ -229,6 +229,16 @@ loaded; each still needs its own trust (mind-hooks review).`,
     options: COMMON_OPTIONS,
     load: async () => (await import("./project.ts")).projectCommand,
   }],
+  ["prune", {
+    about: "forget the state of files and projects that are gone",
+    usage: "[--yes]",
+    help: `Finds the trust and enabled state (in the user config.toml) of hooks whose file no
+longer exists, and the trust of projects whose folder no longer exists, with the
+kept copies of their trusted definitions. Prints what it would remove and writes
+nothing, unless --yes: then removes it (comments and the rest of the file kept).`,
+    options: { home: ENGINE.home, yes: { type: "boolean", about: "remove them (default: only print them)" }, ...HELP },
+    load: async () => (await import("./prune.ts")).pruneCommand,
+  }],
   ["validate", {
     about: "check config files",
     usage: "[FILE...]",
