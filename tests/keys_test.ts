@@ -1,7 +1,8 @@
 /**
  * Hook keys on the command line (issue 16): any unique tail of a key selects its hook, an
  * ambiguous tail lists the keys it could mean and writes nothing, a key given twice counts once.
- * Through the real CLI on a user config.toml, a user hooks.json and a trusted project.
+ * And `project trust` says what now loads (as review does), never "still needs review" for a
+ * project whose hooks are trusted. Through the real CLI on user files and trusted projects.
  */
 import { assertEquals } from "./helpers/assert.ts";
 import { group, makeHome, makeProject, runCli, writeConfigToml, writeHooksJson } from "./helpers/cli.ts";
@@ -52,4 +53,19 @@ Deno.test("keys: a unique tail selects a hook; an ambiguous one lists the candid
     [],
     "mind-hooks: unknown hook keys: ToolUse:0:0, nothing (see mind-hooks list); nothing written",
   ]);
+});
+
+Deno.test("project trust: what it says agrees with what now loads", async () => {
+  await using home = await makeHome();
+  await using project = await makeProject();
+  const base = ["--home", home.path, "--cwd", project.path];
+  const say = async (...args: string[]) => (await runCli([...args, ...base])).stdout.split("\n")[1];
+  assertEquals(await say("project", "trust"), "none of its hooks is loaded (mind-hooks list shows why)");
+  await writeHooksJson(project.mindDir, { Stop: [group([{ type: "command", command: "true" }])] });
+  assertEquals(
+    await say("project", "trust"),
+    "1 of its hooks needs review: mind-hooks review (or mind-hooks trust KEY...)",
+  );
+  assertEquals((await runCli(["trust", "--all", ...base])).code, 0);
+  assertEquals(await say("project", "trust"), "its hook is trusted already");
 });

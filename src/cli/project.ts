@@ -47,6 +47,20 @@ export async function projectCommand({ options, positionals }: ParsedArgs): Prom
   const res = await writeProjectTrust(join(cfg.home, "config.toml"), root, action === "trust" ? "trusted" : null);
   if (!res.ok) throw new UsageError(`${join(cfg.home, "config.toml")}: ${res.error.message} (file unchanged)`);
   console.log(sanitize(`${action === "trust" ? "trusted" : "untrusted"} project ${root}`));
-  if (action === "trust") console.log("its hooks still need review one by one: mind-hooks review (or mind-hooks list)");
+  if (action === "trust") {
+    // Said from what now loads, so it agrees with list and review.
+    const after = await loadCatalog(cfg);
+    const own = "error" in after ? [] : after.handlers.filter((h) => h.layer === "project");
+    const pending = own.filter((h) => h.status === "untrusted" || h.status === "modified").length;
+    console.log(
+      own.length === 0
+        ? "none of its hooks is loaded (mind-hooks list shows why)"
+        : pending === 0
+        ? `its ${own.length === 1 ? "hook is" : `${own.length} hooks are`} trusted already`
+        : `${pending} of its hooks need${
+          pending === 1 ? "s" : ""
+        } review: mind-hooks review (or mind-hooks trust KEY...)`,
+    );
+  }
   return 0;
 }

@@ -5,11 +5,12 @@
  * untrust, enable or disable hooks (one, or all needing review) or the
  * project. Each action is written at once and the screen reloaded from disk.
  *
- * Renderer: a small one of our own (src/review/render.ts, ~300 lines) that
+ * Renderer: a small one of our own (src/review/render.ts and its pieces) that
  * paints whole frames with plain ANSI sequences on the alternate screen. It
  * adds no dependency and nothing to start-up, and it gives what prompt
- * libraries do not: a two-pane layout, an always-visible key legend, and
- * single-key actions applied in place.
+ * libraries do not: a list over (or, from 180 columns, beside) the details, an
+ * always-visible key legend, a `?` overlay with every key, and single-key
+ * actions applied in place.
  *
  * Without a terminal on stdin and stdout it exits 1 and points at `list` and
  * `trust`. The terminal is restored (raw mode off, main screen, cursor shown)
@@ -25,7 +26,7 @@ import { configOptionsOf, searchStart } from "../engine/settings.ts";
 import { loadCatalog } from "../config/discovery.ts";
 import { ReviewApp } from "../review/app.ts";
 import { parseKeys } from "../review/keys.ts";
-import { pageSize, renderFrame, type RenderOptions } from "../review/render.ts";
+import { pageSizes, renderFrame, type RenderOptions } from "../review/render.ts";
 
 const ENTER = "\x1b[?1049h\x1b[?25l\x1b[?7l\x1b[2J";
 const LEAVE = "\x1b[0m\x1b[?7h\x1b[?25h\x1b[?1049l";
@@ -132,7 +133,7 @@ async function runTerminal(app: ReviewApp, color: boolean, io: RunIo): Promise<n
           continue;
         }
         try {
-          await app.handle(key, pageSize(app, options()));
+          await app.handle(key, pageSizes(app, options()));
         } catch (e) {
           // A failed write must not take the screen down: say so, and show what is on disk now.
           app.message = { text: `failed: ${e instanceof Error ? e.message : String(e)}`, kind: "error" };

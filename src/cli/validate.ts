@@ -16,22 +16,13 @@ import { cliSettings } from "./context.ts";
 import { configOptionsOf, searchStart } from "../engine/settings.ts";
 import { checkLayerFile, type LayerFile, loadCatalog, loadLayerDir, projectLayerEscape } from "../config/discovery.ts";
 import { loadConfigFile } from "../config/files.ts";
-import { formatWarning, type Warning, warning, type WarningCode } from "../config/warnings.ts";
+import { DROPPING_CODES, formatWarning, type Warning, warning, type WarningCode } from "../config/warnings.ts";
 import { absolute, join, realPathOr } from "../util/paths.ts";
 import { PositionIndex } from "../review/positions.ts";
 import { sanitize } from "../util/terminal_text.ts";
 
 /** Codes that make a file invalid (exit 1): it did not load, or part of it was skipped. */
-export const ERROR_CODES: ReadonlySet<WarningCode> = new Set([
-  "W_PARSE",
-  "W_UNREADABLE",
-  "W_BAD_MATCHER",
-  "W_BAD_HANDLER",
-  "W_BAD_GROUP",
-  "W_BAD_FIELD",
-  "W_EMPTY_COMMAND",
-  "W_UNSUPPORTED_HANDLER",
-]);
+export const ERROR_CODES: ReadonlySet<WarningCode> = DROPPING_CODES;
 
 /**
  * Checks one file on its own, with discovery's own per-file checks (so a problem gets the same

@@ -164,3 +164,29 @@ export async function appendLog(
     // The log is an observation aid; a read-only home must not break dispatch.
   }
 }
+
+/**
+ * The last logged run of each of `keys` (`review` shows it beside each hook): the newest file is
+ * read first and an older one only while some key has not been found. A file that cannot be read
+ * counts as empty.
+ */
+export async function lastRuns(home: string, keys: ReadonlySet<string>): Promise<Map<string, LogRecord>> {
+  const found = new Map<string, LogRecord>();
+  for (const file of logFiles(home).reverse()) {
+    if (found.size === keys.size) break;
+    let text: string;
+    try {
+      text = await Deno.readTextFile(file);
+    } catch {
+      continue;
+    }
+    const inFile = new Map<string, LogRecord>();
+    for (const line of text.split("\n")) {
+      if (line === "") continue;
+      const r = parseLogLine(line);
+      if (r !== null && r.kind === "run" && keys.has(r.key) && !found.has(r.key)) inFile.set(r.key, r);
+    }
+    for (const [k, r] of inFile) found.set(k, r);
+  }
+  return found;
+}

@@ -10,7 +10,8 @@
  * @module
  */
 import type { Catalog, HookHandler, ProjectInfo, TrustStatus } from "../config/discovery.ts";
-import type { Warning } from "../config/warnings.ts";
+import { DROPPING_CODES, type Warning } from "../config/warnings.ts";
+import type { ValuePath } from "../util/json.ts";
 import type { EventName } from "../events/names.ts";
 import type { Layer } from "../trust/hash.ts";
 import { shellQuote } from "../matching/tool_names.ts";
@@ -40,6 +41,8 @@ export type HookView = {
   name: string | null;
   plugin: string | null;
   handler: HookHandler;
+  /** The warnings about this hook: its handler's values, or its group's own fields (its matcher). */
+  warnings: Warning[];
 };
 
 /** Hooks of one layer file, in configuration order. */
@@ -58,6 +61,8 @@ export type CatalogView = {
   groups: HookGroup[];
   /** Discovery warnings, with line and column found from their value paths. */
   warnings: Warning[];
+  /** The warnings that dropped something (a file, an event's hooks, a group or a handler), in order. */
+  dropped: Warning[];
   /** Non-managed hooks that are untrusted or modified. */
   needReview: number;
 };
@@ -65,6 +70,30 @@ export type CatalogView = {
 /** What runs, in one line. */
 export function handlerSummary(h: HookHandler): string {
   return h.handler.type === "command" ? h.handler.command : `mcp_tool ${h.handler.server}/${h.handler.tool}`;
+}
+
+/** True when `prefix` is where `path` starts. */
+function startsWithPath(path: ValuePath, prefix: ValuePath): boolean {
+  return prefix.length <= path.length && prefix.every((p, i) => path[i] === p);
+}
+
+/**
+ * True when `w` is about handler `h`: the same file, and a value of the handler (`…hooks[1].timeout`)
+ * or a field of its group other than its handlers (`…[0].matcher`).
+ */
+export function concernsHook(w: Warning, h: HookHandler): boolean {
+  if (w.path === undefined || h.path === undefined || w.source !== h.sourcePath) return false;
+  if (startsWithPath(w.path, h.path)) return true;
+  const group = h.path.slice(0, -2);
+  return w.path.length === group.length + 1 && startsWithPath(w.path, group) && w.path[group.length] !== "hooks";
+}
+
+/** True for a warning that dropped hooks: its file, its event's, its group's, or one handler. */
+export function dropsHooks(w: Warning): boolean {
+  if (w.code === "W_UNKNOWN_EVENT") return true;
+  // A wrong field of the file itself (hooks.json `description`) drops nothing.
+  if (w.code === "W_BAD_FIELD") return w.path !== undefined && w.path.length >= 5;
+  return DROPPING_CODES.has(w.code);
 }
 
 /** The file part of a hook source (`cli-override` has none; an inline manifest entry is its manifest). */
@@ -96,8 +125,11 @@ export async function buildView(catalog: Catalog, positions = new PositionIndex(
       name: h.name ?? null,
       plugin: h.plugin ?? null,
       handler: h,
+      warnings: [],
     };
   }));
+  const warnings = await positions.enrich(catalog.warnings);
+  for (const v of hooks) v.warnings = warnings.filter((w) => concernsHook(w, v.handler));
   const groups: HookGroup[] = [];
   for (const v of hooks) {
     const last = groups[groups.length - 1];
@@ -117,7 +149,8 @@ export async function buildView(catalog: Catalog, positions = new PositionIndex(
     bypassTrust: catalog.bypassTrust,
     hooks,
     groups,
-    warnings: await positions.enrich(catalog.warnings),
+    warnings,
+    dropped: warnings.filter(dropsHooks),
     needReview: hooks.filter((h) => h.layer !== "managed" && (h.status === "untrusted" || h.status === "modified"))
       .length,
   };
