@@ -73,7 +73,7 @@ Deno.test("dispatch --explain: one line per hook of the event, matched or not; s
     "hooks of PreToolUse: 4 (2 ran, 1 matched but not run, 1 not matched)",
     `  ${
       key(0)
-    } ("No rm -rf") · matcher "Bash": matched · trusted · blocked in N ms · exit 0, JSON: deny/block "no rm"`,
+    } ("No rm -rf") · matcher "Bash": matched · trusted · blocked in N ms · exit 0, JSON: deny "no rm"`,
     `  ${key(1)} · matcher "Edit": not matched · trusted · not run`,
     `  ${key(2)} · matches every call · modified · not run (modified)`,
     `  ${key(3)} · matcher "Bash": matched · trusted · failed in N ms · exit 3`,

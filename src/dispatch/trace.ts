@@ -154,10 +154,11 @@ function quote(text: string, max = 60): string {
   return JSON.stringify(oneLine(text, max));
 }
 
-/** The effect of a completed handler in a few words. */
-function effectWords(effect: HandlerEffect): string {
+/** The effect of a completed handler in a few words (a tool call is denied, anything else blocked). */
+function effectWords(module: EventModule, effect: HandlerEffect): string {
   const parts: string[] = [];
-  if (effect.blockReason !== undefined) parts.push(`deny/block ${quote(effect.blockReason)}`);
+  const denies = module.control === "tool-permission" || module.control === "permission-request";
+  if (effect.blockReason !== undefined) parts.push(`${denies ? "deny" : "block"} ${quote(effect.blockReason)}`);
   if (effect.allow) parts.push("allow");
   if (effect.updatedInput !== undefined) parts.push("rewrites the input");
   if (effect.stop) parts.push(`stop${effect.stopReason !== undefined ? ` ${quote(effect.stopReason)}` : ""}`);
@@ -182,7 +183,7 @@ export function readingOf(module: EventModule, raw: RawCompletion, outcome: Hand
   if (out === "") return "exit 0, no output: no decision";
   const json = out[0] === "{" || out[0] === "[";
   if (outcome.status === "failed") return `exit 0, ${json ? "JSON" : "plain text"}: ${outcome.reason}`;
-  if (json) return `exit 0, JSON: ${effectWords(outcome.effect)}`;
+  if (json) return `exit 0, JSON: ${effectWords(module, outcome.effect)}`;
   return module.plainStdout === "context"
     ? `exit 0, plain text read as context (${outcome.effect.additionalContext?.length ?? 0} characters)`
     : "exit 0, plain text ignored";
