@@ -71,9 +71,7 @@ Deno.test("dispatch --explain: one line per hook of the event, matched or not; s
     "files:",
     ...files.map(([layer, path, what]) => `  ${layer.padEnd(8)} ${path.padEnd(width)}  ${what}`),
     "hooks of PreToolUse: 4 (2 ran, 1 matched but not run, 1 not matched)",
-    `  ${
-      key(0)
-    } ("No rm -rf") · matcher "Bash": matched · trusted · blocked in N ms · exit 0, JSON: deny "no rm"`,
+    `  ${key(0)} ("No rm -rf") · matcher "Bash": matched · trusted · blocked in N ms · exit 0, JSON: deny "no rm"`,
     `  ${key(1)} · matcher "Edit": not matched · trusted · not run`,
     `  ${key(2)} · matches every call · modified · not run (modified)`,
     `  ${key(3)} · matcher "Bash": matched · trusted · failed in N ms · exit 3`,
@@ -107,6 +105,31 @@ Deno.test("dispatch --explain: hooks turned off, no hook for the event, an untru
   const r = await runCli(["dispatch", "--explain", "--protocol", "codex", ...base], { stdin: stop });
   assertEquals([r.code, r.stdout], [0, ""]);
   assert(r.stderr.startsWith("mind-hooks: --explain and --pretty are for the mind protocol"), r.stderr);
+});
+
+Deno.test("dispatch --explain: what hooks and files say is shown escaped on the terminal", async () => {
+  await using home = await makeHome();
+  const hostile = "no\u001b[2J\u202eyes\u0085\u2028!";
+  await writeHooksJson(home.path, {
+    PreToolUse: [group([{
+      ...cmd(echoHook({
+        hookSpecificOutput: {
+          hookEventName: "PreToolUse",
+          permissionDecision: "deny",
+          permissionDecisionReason: hostile,
+        },
+      })),
+      name: hostile,
+    }])],
+  });
+  await trustAll(home.path);
+  const r = await runCli(["dispatch", "--explain", "--home", home.path], {
+    stdin: JSON.stringify(event("PreToolUse")),
+  });
+  assertEquals([r.code, r.json().reason], [0, hostile]);
+  // deno-lint-ignore no-control-regex -- control characters are what must not be there
+  assertEquals(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2028\u2029]/.test(r.stderr), false);
+  assert(r.stderr.includes('("no\\u001b[2J\\u202eyes\\x85\\u2028!")'), r.stderr);
 });
 
 Deno.test("dispatch --explain: without it, the trace and its rendering are never evaluated", async () => {

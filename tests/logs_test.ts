@@ -171,3 +171,28 @@ Deno.test("logs --follow: new records appear as dispatches log them, across a ro
     } catch { /* already ended */ }
   }
 });
+
+Deno.test("logs: what a log line holds is shown escaped for the terminal; --json stays JSON", async () => {
+  await using home = await makeHome();
+  await Deno.mkdir(join(home.path, "logs"));
+  const hostile = "evil\u001b[2J\u202egnp.exe\u0085\u2028next";
+  const record = {
+    timestamp: "2026-01-02T12:00:00.000Z",
+    kind: "run",
+    key: `user:/h/${hostile}:Stop:0:0`,
+    event: "Stop",
+    status: "failed",
+    duration_ms: 1,
+    reason: hostile,
+    exit_code: 1,
+    session_id: "s",
+  };
+  await Deno.writeTextFile(join(home.path, "logs", "hooks.jsonl"), JSON.stringify(record) + "\n");
+  const human = (await runCli(["logs", "--home", home.path])).stdout;
+  const json = (await runCli(["logs", "--json", "--home", home.path])).stdout;
+  // deno-lint-ignore no-control-regex -- control characters are what must not be there
+  const unsafe = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2028\u2029]/;
+  assertEquals([unsafe.test(human), unsafe.test(json)], [false, false]);
+  assert(human.includes("evil\\x1b[2J\\u202egnp.exe\\x85\\u2028next"), human);
+  assertEquals(JSON.parse(json), record);
+});

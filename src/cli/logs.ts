@@ -12,6 +12,7 @@ import { cliSettings } from "./context.ts";
 import { logFiles, logPath, type LogRecord, parseLogLine } from "../log/observation.ts";
 import { keyHasTail } from "../trust/hash.ts";
 import { followFile, printFile } from "../util/follow.ts";
+import { dirname } from "../util/paths.ts";
 
 /** What selects a record. */
 export type LogFilter = { session?: string; key?: string; since?: number };
@@ -72,6 +73,19 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
+/**
+ * Runs `read`, saying in one line when the sandbox refuses a log file: one that is a link leading
+ * out of the log folder (the command may read that folder only).
+ */
+async function readingLogs<T>(logs: string, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotCapable)) throw e;
+    throw new UsageError(`a log file in ${logs} leads outside it (a symlink); logs reads that folder only`);
+  }
+}
+
 /** Runs the command. */
 export async function logsCommand({ options, positionals }: ParsedArgs): Promise<number> {
   if (positionals.length) throw new UsageError(`logs takes no arguments (got ${JSON.stringify(positionals[0])})`);
@@ -102,13 +116,14 @@ export async function logsCommand({ options, positionals }: ParsedArgs): Promise
   // Oldest first; with --follow the live file is read (from its start) by the follower, so a record
   // appended meanwhile is neither lost nor printed twice.
   const before = options.follow ? files.filter((f) => f !== live) : files;
+  const folder = dirname(live);
   let any = false;
   for (const f of before) {
     if (!(await exists(f))) continue;
     any = true;
-    if (!(await printFile(f, render))) return 0;
+    if (!(await readingLogs(folder, () => printFile(f, render)))) return 0;
   }
-  if (options.follow) return await followFile(live, render, { endWhenRemoved: false });
+  if (options.follow) return await readingLogs(folder, () => followFile(live, render, { endWhenRemoved: false }));
   if (!any) console.error(`no hook has run yet (${live} does not exist)`);
   return 0;
 }
