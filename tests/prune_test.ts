@@ -18,8 +18,9 @@ Deno.test("prune: keyFile names the file of a key, and nothing for overrides or 
       keyFile("cli:cli-override:Stop:0:0"),
       keyFile("nonsense"),
       keyFile("elsewhere:/x:Stop:0:0"),
+      keyFile("user:relative/hooks.json:Stop:0:0"),
     ],
-    ["/r/.mind/hooks.json", "/h/plugins/p/plugin.json", "C:\\Users\\a\\.mind\\hooks.json", null, null, null],
+    ["/r/.mind/hooks.json", "/h/plugins/p/plugin.json", "C:\\Users\\a\\.mind\\hooks.json", null, null, null, null],
   );
 });
 

@@ -16,15 +16,19 @@ import { loadConfigFile } from "../config/files.ts";
 import { LAYERS } from "../trust/hash.ts";
 import { removeStateTables, tomlKeyPath } from "../trust/state_writer.ts";
 import { isObject } from "../util/json.ts";
-import { join } from "../util/paths.ts";
+import { isAbsolutePath, join } from "../util/paths.ts";
 import { terminalLines } from "../util/terminal_text.ts";
 
-/** The file a hook key names (SPEC §3.1), or null for a key that names none (`-c` overrides) or is no key. */
+/**
+ * The file a hook key names (SPEC §3.1), or null for a key that names none (`-c` overrides), is no
+ * key, or names a relative path (hand-written: it would be checked against wherever prune runs).
+ */
 export function keyFile(key: string): string | null {
   const m = /^([a-z-]+):(.+):[A-Za-z]+:\d+:\d+$/.exec(key);
   if (!m || !(LAYERS as readonly string[]).includes(m[1]) || m[2] === "cli-override") return null;
   // An inline plugin manifest entry: the manifest's path plus `#<entry index>`.
-  return m[2].replace(/#\d+$/, "");
+  const file = m[2].replace(/#\d+$/, "");
+  return isAbsolutePath(file) ? file : null;
 }
 
 /** True only when the file system says `path` does not exist. */
@@ -49,7 +53,7 @@ async function staleTables(data: Record<string, unknown>): Promise<Stale[]> {
     if (file !== null && await gone(file)) out.push({ table: ["hooks", "state", key], missing: file });
   }
   for (const dir of Object.keys(isObject(data.projects) ? data.projects : {})) {
-    if (await gone(dir)) out.push({ table: ["projects", dir], missing: dir });
+    if (isAbsolutePath(dir) && await gone(dir)) out.push({ table: ["projects", dir], missing: dir });
   }
   return out;
 }

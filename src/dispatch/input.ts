@@ -117,7 +117,7 @@ export async function validateEvent(
     const inSubagent = typeof input.agent_id === "string" && EVENTS[name].subagentTranscript;
     input.transcript_path = await fillTranscript(input.session_id, inSubagent ? input.agent_id as string : undefined);
   }
-  const issues = validateAll(schema, input);
+  const issues = validateAll(schema, input, MAX_COUNTED);
   if (issues.length > 0) {
     // Every problem at once: a host author fixes the event in one go, not one field per try.
     return { ok: false, error: `invalid ${name} event: ${issueList(issues, typos)}` };
@@ -125,8 +125,10 @@ export async function validateEvent(
   return { ok: true, value: { event: name, input, warnings } };
 }
 
-/** Problems shown in one error; the rest are counted. */
+/** Problems shown in one error; the rest are counted (up to {@link MAX_COUNTED}). */
 const MAX_ISSUES = 20;
+/** Problems looked for at most: an event may hold millions of wrong values. */
+const MAX_COUNTED = 100;
 
 /** `tool_name is required ("tool_nmae" was given); cwd: expected string, got integer 3`. */
 function issueList(issues: readonly SchemaIssue[], typos: ReadonlyMap<string, string>): string {
@@ -134,7 +136,8 @@ function issueList(issues: readonly SchemaIssue[], typos: ReadonlyMap<string, st
     const typo = issue.message === "is required" ? typos.get(issue.path) : undefined;
     return formatIssue(issue) + (typo === undefined ? "" : ` (${JSON.stringify(typo)} was given)`);
   });
-  if (issues.length > MAX_ISSUES) lines.push(`${issues.length - MAX_ISSUES} more problems`);
+  const more = issues.length - MAX_ISSUES;
+  if (more > 0) lines.push(`${issues.length >= MAX_COUNTED ? "at least " : ""}${more} more problems`);
   return lines.join("; ");
 }
 

@@ -100,25 +100,25 @@ export function validateJson(
   path = "",
 ): SchemaIssue | null {
   const out: SchemaIssue[] = [];
-  check(schema, value, path, out, false);
+  check(schema, value, path, out, 1);
   return out[0] ?? null;
 }
 
 /**
- * Every issue of `value` against `schema` (depth-first, properties in schema order), so that one
- * error can name every missing or mistyped field at once; empty when it conforms. Alternatives
- * (`anyOf`, `oneOf`) are still told apart by their first issue.
+ * The issues of `value` against `schema` (depth-first, properties in schema order), at most `max`,
+ * so that one error can name every missing or mistyped field at once; empty when it conforms.
+ * Alternatives (`anyOf`, `oneOf`) are still told apart by their first issue.
  */
-export function validateAll(schema: JsonSchema, value: unknown, path = ""): SchemaIssue[] {
+export function validateAll(schema: JsonSchema, value: unknown, max = 100, path = ""): SchemaIssue[] {
   const out: SchemaIssue[] = [];
-  check(schema, value, path, out, true);
+  check(schema, value, path, out, Math.max(1, max));
   return out;
 }
 
-/** Adds the issues of `value` to `out`: the first only, unless `all`. */
-function check(schema: JsonSchema, value: unknown, path: string, out: SchemaIssue[], all: boolean): void {
-  const issue = (message: string, at = path) => out.push({ path: at, message });
-  const done = () => !all && out.length > 0;
+/** Adds the issues of `value` to `out`, until it holds `max` (a stranger's value may hold millions). */
+function check(schema: JsonSchema, value: unknown, path: string, out: SchemaIssue[], max: number): void {
+  const issue = (message: string, at = path) => out.length < max && out.push({ path: at, message });
+  const done = () => out.length >= max;
   // Alternatives first; a value that satisfies one still has to satisfy the node's other keywords.
   if (schema.anyOf && !schema.anyOf.some((option) => validateJson(option, value, path) === null)) {
     const expected = schema.anyOf.map((o) => o.type ?? (o.const !== undefined ? JSON.stringify(o.const) : "value"))
@@ -132,7 +132,7 @@ function check(schema: JsonSchema, value: unknown, path: string, out: SchemaIssu
     if (matched === 0) {
       // Told against the alternative the value names by its constant fields (`type: "mcp_tool"`), if any.
       const named = schema.oneOf.findIndex((option) => namesAlternative(option, value));
-      if (named >= 0) return void out.push(issues[named]!);
+      if (named >= 0) return void (out.length < max && out.push(issues[named]!));
       return void issue(`matches none of the ${schema.oneOf.length} alternatives, got ${describe(value)}`);
     }
   }
@@ -162,7 +162,7 @@ function check(schema: JsonSchema, value: unknown, path: string, out: SchemaIssu
   }
   if (actual === "array" && schema.items) {
     const arr = value as unknown[];
-    for (let i = 0; i < arr.length && !done(); i++) check(schema.items, arr[i], join(path, i), out, all);
+    for (let i = 0; i < arr.length && !done(); i++) check(schema.items, arr[i], join(path, i), out, max);
   }
   if (actual === "object" && schema.propertyNames) {
     for (const key of Object.keys(value as object)) {
@@ -179,7 +179,7 @@ function check(schema: JsonSchema, value: unknown, path: string, out: SchemaIssu
       if (done()) return;
     }
     for (const [key, sub] of Object.entries(props)) {
-      if (Object.hasOwn(obj, key)) check(sub, obj[key], join(path, key), out, all);
+      if (Object.hasOwn(obj, key)) check(sub, obj[key], join(path, key), out, max);
       if (done()) return;
     }
     const extra = schema.additionalProperties;
@@ -187,7 +187,7 @@ function check(schema: JsonSchema, value: unknown, path: string, out: SchemaIssu
       for (const key of Object.keys(obj)) {
         if (Object.hasOwn(props, key)) continue;
         if (extra === false) issue("is not an accepted field", join(path, key));
-        else check(extra, obj[key], join(path, key), out, all);
+        else check(extra, obj[key], join(path, key), out, max);
         if (done()) return;
       }
     }
