@@ -538,7 +538,7 @@ Deno.test("install plan: a new launcher replaces ours; other handlers in a share
 Deno.test("install plan: a file that does not parse is refused with its position", () => {
   assert.throws(
     () => planEdit("claude", '{\n  "hooks": {\n    "Stop": [,\n', { launcher: "m", uninstall: false, file: "s.json" }),
-    /^SettingsError: s\.json:3:14: ValueExpected — the file does not parse; it was not changed$/m,
+    /^SettingsError: s\.json:3:14: expected a value — the file does not parse; it was not changed$/m,
   );
   assert.throws(
     () => planEdit("codex", '{"hooks": []}', { launcher: "m", uninstall: false, file: "h.json" }),

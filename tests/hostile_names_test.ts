@@ -67,7 +67,7 @@ Deno.test("names: options, commands and actions named after Object.prototype are
     assertUsageError(await runCli(["transcript", name]), `unknown action ${JSON.stringify(name)}`);
     assertUsageError(await runCli(["project", name]), `unknown action ${JSON.stringify(name)}`);
     assertUsageError(await runCli(["schema", "input", name]), `unknown event ${JSON.stringify(name)}`);
-    assertUsageError(await runCli(["schema", name]), `unknown schema kind ${JSON.stringify(name)}`);
+    assertUsageError(await runCli(["schema", name]), `unknown kind ${JSON.stringify(name)}`);
   }
 });
 

@@ -146,6 +146,7 @@ Deno.test(
         "event",
         "matcher",
         "type",
+        "name",
         "command",
         "commandWindows",
         "status",
@@ -291,7 +292,7 @@ Deno.test("list: no hooks, and usage errors are one line with exit 1", { ignore:
     assert.equal(extra.stderr, 'mind-hooks: list takes no arguments (got "extra")\n');
     const unknown = await cli(["list", "--jsno"]);
     assert.equal(unknown.code, 1);
-    assert.equal(unknown.stderr, "mind-hooks: unknown option --jsno\n");
+    assert.equal(unknown.stderr, "mind-hooks: unknown option --jsno; did you mean --json?\n");
   } finally {
     await w.cleanup();
   }

@@ -47,7 +47,7 @@ Deno.test({
       return;
     }
     const blocks = shellBlocks(await Deno.readTextFile(`${REPO}/README.md`), "A 5-minute tour");
-    assertEquals(blocks.length, 6, "the tour has six shell blocks (steps 0–5)");
+    assertEquals(blocks.length, 7, "the tour has seven shell blocks (steps 0–6)");
     assertStringIncludes(blocks[0], "npx -y deno@2.9.6 task install", "the tour starts by installing the launcher");
 
     const home = await Deno.realPath(await Deno.makeTempDir({ prefix: "mind-tour-home-" }));
@@ -56,7 +56,9 @@ Deno.test({
       const npmCache = await output("npm", ["config", "get", "cache"]);
       const denoDir = JSON.parse(await output(Deno.execPath(), ["info", "--json"])).denoDir as string;
       const marker = (i: number) => `@@tour-block-${i}@@`;
-      const script = ["set -e", ...blocks.flatMap((b, i) => [`echo '${marker(i)}'`, b])].join("\n");
+      // Each step is marked on stdout and stderr alike, so either can be read per step.
+      const script = ["set -e", ...blocks.flatMap((b, i) => [`echo '${marker(i)}'; echo '${marker(i)}' >&2`, b])]
+        .join("\n");
       const out = await new Deno.Command("sh", {
         args: ["-c", script],
         cwd: REPO,
@@ -78,6 +80,7 @@ Deno.test({
       const stderr = new TextDecoder().decode(out.stderr);
       assertEquals(out.code, 0, `the tour failed:\n${stdout}\n${stderr}`);
       const step = (i: number) => stdout.split(marker(i))[1].split(marker(i + 1))[0];
+      const stepErr = (i: number) => stderr.split(marker(i))[1].split(marker(i + 1))[0];
 
       const repo = `${home}/my-repo`;
       assertStringIncludes(step(0), `wrote ${home}/.local/bin/mind-hooks`);
@@ -90,11 +93,25 @@ Deno.test({
         "rm -rf is not allowed",
         `project:${repo}/.mind/hooks.json:PreToolUse:0:0`,
       ]);
+      // --explain: the trace on stderr, one line for the hook.
+      assertStringIncludes(
+        stepErr(4),
+        `project:${repo}/.mind/hooks.json:PreToolUse:0:0 · matcher "Bash": matched · trusted`,
+      );
       const modified = JSON.parse(step(5));
       assertEquals(
         [modified.decision, modified.runs[0].status, modified.runs[0].reason, modified.systemMessages],
         [null, "skipped", "modified", ["1 hook needs review: run mind-hooks review"]],
       );
+      // logs: both runs of the hook, then prune finds nothing to remove.
+      const logged = step(6).trim().split("\n");
+      assertEquals(logged.length, 3, step(6));
+      assert(/ PreToolUse +blocked +\d+ ms {2}project:.*:PreToolUse:0:0 {2}session s1$/.test(logged[0]), logged[0]);
+      assert(
+        / PreToolUse +skipped +- {2}project:.*:PreToolUse:0:0 {2}\(modified\) {2}session s1$/.test(logged[1]),
+        logged[1],
+      );
+      assertStringIncludes(logged[2], "nothing to prune");
       // The launcher the tour installed is the one generated at install time, pointing at this checkout.
       const launcher = await Deno.readTextFile(`${home}/.local/bin/mind-hooks`);
       assert(launcher.includes(` run -q -P --no-prompt --config '${REPO}/deno.json' '${REPO}/main.ts' "$@"`), launcher);

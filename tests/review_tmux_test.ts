@@ -225,7 +225,8 @@ Deno.test({
       let s = await t.waitFor((x) => x.includes("mind-hooks review ·"), "the review screen");
       const lines = s.split("\n");
       // Stacked panes: the list row spans the width, the details are below a rule, the legend is at the bottom.
-      assert.match(s, /> \[untrusted\] on\s+Stop\s+\*\s+echo narrow/);
+      // The hook a warning is about carries a `!` before its status.
+      assert.match(s, />!\[untrusted\] on\s+Stop\s+\*\s+echo narrow/);
       assert.ok(lines.some((l) => l.startsWith("────")), s);
       assert.ok(s.includes("Command   echo narrow"), s);
       assert.ok(lines.slice(-4).join("\n").includes("q quit"), s);
@@ -234,16 +235,16 @@ Deno.test({
       const painted = await t.screen(true);
       assert.doesNotMatch(painted, sgr("3[0-7]"));
       assert.match(painted, sgr("7"));
-      // End / Home / PgDn / PgUp / k move the selection.
-      await t.keys("End");
-      s = await t.waitFor((x) => /> \[untrusted\] on\s+SessionEnd/.test(x), "End");
+      // G / g / j / k move the selection (PgUp/PgDn and Home/End page the details: review_ux_tmux_test).
+      await t.keys("G");
+      s = await t.waitFor((x) => /> \[untrusted\] on\s+SessionEnd/.test(x), "G");
       assert.match(s, /Command\s+rm -rf/);
-      await t.keys("Home");
-      await t.waitFor((x) => /> \[untrusted\] on\s+Stop/.test(x), "Home");
-      await t.keys("PageDown");
-      await t.waitFor((x) => /> \[untrusted\] on\s+SessionEnd/.test(x), "PageDown");
-      await t.keys("PageUp");
-      await t.waitFor((x) => /> \[untrusted\] on\s+Stop/.test(x), "PageUp");
+      await t.keys("g");
+      await t.waitFor((x) => />!\[untrusted\] on\s+Stop/.test(x), "g");
+      await t.keys("j");
+      await t.waitFor((x) => /> \[untrusted\] on\s+SessionEnd/.test(x), "j");
+      await t.keys("k");
+      await t.waitFor((x) => />!\[untrusted\] on\s+Stop/.test(x), "k");
       // The warnings view lists the discovery warnings with line and column.
       await t.keys("w");
       s = await t.waitFor((x) => x.includes("Warnings (2)"), "the warnings view");

@@ -101,7 +101,12 @@ Deno.test("plan: dispatch reads the home, the .mind chain, requirements and spil
 });
 
 Deno.test("plan: schema reads and writes nothing; serve reads anywhere but writes only home and spill", async () => {
-  const schema = await buildPlan({ command: "schema", args: parseCommandLine("schema", []), env: {}, processCwd: "/" });
+  const schema = await buildPlan({
+    command: "schema",
+    args: parseCommandLine("schema", ["config"]),
+    env: {},
+    processCwd: "/",
+  });
   assertEquals([schema.read, schema.write, schema.run, schema.net], [false, false, false, false]);
   const serve = await buildPlan({
     command: "serve",

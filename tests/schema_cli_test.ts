@@ -24,14 +24,16 @@ async function schema(...args: string[]): Promise<{ code: number; stdout: string
 
 const published = (name: string) => Deno.readTextFileSync(`${ROOT}/schemas/${name}`);
 
-Deno.test("schema: without arguments, an index of kinds and events", async () => {
-  const r = await schema();
-  assert.equal(r.code, 0, r.stderr);
-  for (const kind of ["input", "output", "config", "result"]) assert.match(r.stdout, new RegExp(`^  ${kind}\\b`, "m"));
-  for (const e of EVENT_NAMES) assert.ok(r.stdout.includes(e), `index misses ${e}`);
+Deno.test("schema: --help is an index of kinds and events; without a kind, a usage error", async () => {
   const help = await schema("--help");
-  assert.equal(help.code, 0);
-  assert.equal(help.stdout, r.stdout);
+  assert.equal(help.code, 0, help.stderr);
+  for (const kind of ["input", "output", "config", "result"]) {
+    assert.match(help.stdout, new RegExp(`^  ${kind}\\b`, "m"));
+  }
+  for (const e of EVENT_NAMES) assert.ok(help.stdout.includes(e), `index misses ${e}`);
+  const bare = await schema();
+  assert.deepEqual([bare.code, bare.stdout], [1, ""]);
+  assert.match(bare.stderr, /^mind-hooks: schema needs a kind: input, output, config or result\nusage: /);
 });
 
 Deno.test("schema: each kind prints the published file, byte for byte", async () => {
@@ -56,7 +58,10 @@ Deno.test("schema: input and output without EVENT give every event's schema", as
 
 Deno.test("schema: unknown kinds, unknown events and extra arguments are one-line usage errors", async () => {
   const cases: [string[], RegExp][] = [
-    [["inputs"], /^mind-hooks: unknown schema kind "inputs" \(kinds: input, output, config, result\)$/],
+    [
+      ["inputs"],
+      /^mind-hooks: schema: unknown kind "inputs"; did you mean "input"\? \(input, output, config or result\)$/,
+    ],
     [["input", "PreToolUsed"], /^mind-hooks: unknown event "PreToolUsed"/],
     [["output", "pretooluse"], /^mind-hooks: unknown event "pretooluse"/],
     [["config", "PreToolUse"], /^mind-hooks: schema config takes no EVENT$/],

@@ -154,7 +154,11 @@ Deno.test("session-end: --session is required; bad options are one-line usage er
     ) {
       const res = await runCli([...args, "--home", home.path]);
       assertEquals(res.code, 1, args.join(" "));
-      assert(/^mind-hooks: [^\n]+\n$/.test(res.stderr), `not one line: ${JSON.stringify(res.stderr)}`);
+      // One line; a missing --session is followed by the command's usage line.
+      const shape = args.length === 1
+        ? /^mind-hooks: [^\n]+\nusage: mind-hooks session-end [^\n]+\n$/
+        : /^mind-hooks: [^\n]+\n$/;
+      assert(shape.test(res.stderr), `not one line: ${JSON.stringify(res.stderr)}`);
       assertEquals(res.stdout, "");
     }
   } finally {

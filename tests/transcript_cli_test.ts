@@ -107,7 +107,11 @@ Deno.test("transcript append rejects bad input and writes nothing", async () => 
   for (const [args, stdin, expected] of cases) {
     const res = await transcript(home.path, ["append", "--session", sid, ...args], stdin);
     assertEquals(res.code, 1, `${args.join(" ")} / ${stdin}`);
-    assert(/^mind-hooks: [^\n]+\n$/.test(res.stderr), `not one line: ${JSON.stringify(res.stderr)}`);
+    // One line; a missing option is followed by the command's usage line.
+    const shape = args.length === 0
+      ? /^mind-hooks: [^\n]+\nusage: mind-hooks transcript [^\n]+\n$/
+      : /^mind-hooks: [^\n]+\n$/;
+    assert(shape.test(res.stderr), `not one line: ${JSON.stringify(res.stderr)}`);
     assertStringIncludes(res.stderr, expected);
     assertEquals(res.stdout, "");
   }

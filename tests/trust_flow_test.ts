@@ -119,8 +119,8 @@ Deno.test({
       assert.ok(res.systemMessages.includes("1 hook needs review: run mind-hooks review"));
       assert.equal(await ran(w, "story-v2"), false);
 
-      // 5. review shows what changed since it was trusted.
-      t = await Tmux.start(w, ["review", ...w.opts]);
+      // 5. review shows what changed since it was trusted (side by side: 180 columns and more).
+      t = await Tmux.start(w, ["review", ...w.opts], { cols: 200, rows: 48 });
       try {
         const s = await t.waitFor((x) => x.includes("Changed since trusted"), "the diff");
         assert.match(s, /> \[modified\]\s+on\s+Stop\s+\*\s+sh mark\.sh \.\.\/marks\/story-v2/);

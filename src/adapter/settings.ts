@@ -21,6 +21,7 @@ import {
   printParseErrorCode,
 } from "jsonc-parser";
 import { getNodeValue, type Node } from "jsonc-parser";
+import { jsoncErrorSentence } from "../util/json.ts";
 import type { EventName } from "../events/names.ts";
 import { EVENTS } from "../events/registry.ts";
 import type { JsonObject } from "../events/types.ts";
@@ -82,7 +83,9 @@ function parseRoot(text: string, file: string): Node | undefined {
     const line = before.split("\n").length;
     const column = e.offset - before.lastIndexOf("\n");
     throw new SettingsError(
-      `${file}:${line}:${column}: ${printParseErrorCode(e.error)} — the file does not parse; it was not changed`,
+      `${file}:${line}:${column}: ${
+        jsoncErrorSentence(printParseErrorCode(e.error))
+      } — the file does not parse; it was not changed`,
     );
   }
   if (root && root.type !== "object") throw new SettingsError(`${file}: the top level is not an object; not changed`);

@@ -6,7 +6,7 @@
  * @module
  */
 import { type OptionSpec, type ParsedArgs, UsageError } from "../util/args.ts";
-import { COMMANDS, SHELLS } from "./commands.ts";
+import { COMMANDS, type SHELLS } from "./commands.ts";
 import { writeStdout } from "../util/stdio.ts";
 import { HOST_NAMES } from "../events/types.ts";
 
@@ -14,13 +14,6 @@ import { HOST_NAMES } from "../events/types.ts";
 const PROTOCOLS = ["mind", ...HOST_NAMES].join(" ");
 
 type Shell = typeof SHELLS[number];
-
-const HELP = `mind-hooks completions bash|zsh|fish
-
-Prints the shell's completion script for mind-hooks. To load it:
-  bash  source <(mind-hooks completions bash)          # in ~/.bashrc
-  zsh   mind-hooks completions zsh > "\${fpath[1]}/_mind-hooks"   # then restart zsh
-  fish  mind-hooks completions fish > ~/.config/fish/completions/mind-hooks.fish`;
 
 /** What an option's value is, for completion. */
 type Value = NonNullable<OptionSpec["value"]>;
@@ -214,13 +207,10 @@ export function completionScript(shell: Shell): string {
 }
 
 /** Runs the command; returns the exit code. */
-export async function completionsCommand({ options, positionals }: ParsedArgs): Promise<number> {
-  if (options.help) {
-    console.log(HELP);
-    return 0;
-  }
-  if (positionals.length !== 1 || !(SHELLS as readonly string[]).includes(positionals[0])) {
-    throw new UsageError(`completions needs one shell: bash, zsh or fish (see mind-hooks completions --help)`);
+export async function completionsCommand({ positionals }: ParsedArgs): Promise<number> {
+  // The command table has checked the shell (src/cli/commands.ts).
+  if (positionals.length !== 1) {
+    throw new UsageError(`completions takes one shell (got ${positionals.length} arguments)`);
   }
   await writeStdout(completionScript(positionals[0] as Shell));
   return 0;

@@ -17,17 +17,6 @@ import { sandboxPlan } from "../sandbox/launch.ts";
 import { type Grant, type SandboxPlan, workerPermissions } from "../sandbox/plan.ts";
 import { terminalLines } from "../util/terminal_text.ts";
 
-const HELP = `mind-hooks doctor [options]
-
-Prints the permission set this engine runs with (the sandbox, SECURITY.md) and
-proves it by trying, inside the sandbox, a read and a write outside it and a
-network connection: each must be denied. Then checks the hook shell, the
-configuration files and the trust state, and prints what to fix.
-Exit 0: nothing to fix; 1: see the lines marked "fix:".
-
-Options: --home DIR, --cwd DIR, --profile NAME, -c KEY=VALUE, --hooks-file FILE,
-         --requirements FILE, --temp-dir DIR`;
-
 /** The outcome of one probe. */
 export type ProbeResult = { what: string; denied: boolean; detail: string };
 
@@ -49,7 +38,7 @@ export function permissionLines(plan: SandboxPlan): string[] {
   const perms = workerPermissions(plan);
   const why: Partial<Record<(typeof KINDS)[number], string>> = {
     ...plan.why,
-    env: "hooks get the engine's environment (SPEC §7.1)",
+    env: "hooks get the engine's environment",
   };
   return KINDS.flatMap((k) => [`  ${k.padEnd(6)} ${describe(perms[k])}`, ...(why[k] ? [`         (${why[k]})`] : [])]);
 }
@@ -140,10 +129,6 @@ async function checkShell(env: Record<string, string | undefined>): Promise<{ li
 
 /** Runs the command; returns the exit code. */
 export async function doctorCommand({ options, positionals }: ParsedArgs): Promise<number> {
-  if (options.help) {
-    console.log(HELP);
-    return 0;
-  }
   if (positionals.length > 0) throw new UsageError(`doctor takes no arguments (got ${JSON.stringify(positionals[0])})`);
   const settings = cliSettings(options);
   const env = settings.env;

@@ -29,34 +29,6 @@ import { findLauncher } from "../util/launcher.ts";
 import { writeStdout } from "../util/stdio.ts";
 import { sanitize, terminalLines } from "../util/terminal_text.ts";
 
-/** Usage text of the command. */
-export const INSTALL_HELP = `mind-hooks install ${HOSTS.join("|")} [--user | --project DIR | --local]
-                   [--uninstall] [--dry-run] [--command LAUNCHER] [--force]
-
-Registers one hook entry per event that the host supports, each running
-"LAUNCHER dispatch --protocol HOST", in the host's own settings:
-  claude --user               $CLAUDE_CONFIG_DIR/settings.json, else ~/.claude/settings.json
-  claude --project DIR        DIR/.claude/settings.json
-  claude --local [--project DIR]  DIR/.claude/settings.local.json (DIR: the current directory)
-  codex --user                $CODEX_HOME/hooks.json, else ~/.codex/hooks.json
-  codex --project DIR         DIR/.codex/hooks.json
-  gemini --user               ~/.gemini/settings.json ($GEMINI_CLI_HOME for ~ when set)
-  gemini --project DIR        DIR/.gemini/settings.json
-  copilot --user              $COPILOT_HOME/settings.json, else ~/.copilot/settings.json
-  copilot --project DIR       DIR/.github/hooks/mind-hooks.json
-Everything else in the file is kept (comments included). Running it again changes nothing.
-Gemini CLI's PreCompress (before every model request) is not registered.
-Uninstalling deletes a file left holding nothing, and its folders if left empty.
-
-  --user          the user's settings (the default)
-  --project DIR   a project's settings (DIR must exist)
-  --local         Claude Code's personal, not committed, project settings
-  --uninstall     remove the entries instead
-  --dry-run       print the change as a unified diff; write nothing
-  --command CMD   how the host starts mind-hooks (default: mind-hooks); its program must be
-                  an executable absolute path or on PATH, else nothing is written
-  --force         register CMD even though it is neither`;
-
 const clean = (p: string) => normalizeKeyPath(p, Deno.build.os === "windows" ? "windows" : "posix");
 
 /** Where `host` reads the hooks file that `install` edits (`project` already absolute and clean). */
@@ -109,13 +81,12 @@ async function writeAtomic(path: string, text: string): Promise<void> {
 
 /** Runs the command; returns the exit code. */
 export async function installCommand({ options, positionals }: ParsedArgs): Promise<number> {
-  if (options.help) {
-    console.log(INSTALL_HELP);
-    return 0;
-  }
+  // The command table has checked the host (src/cli/commands.ts).
   if (positionals.length !== 1 || !(HOSTS as readonly string[]).includes(positionals[0])) {
     throw new UsageError(
-      `install needs one host: ${HOSTS.slice(0, -1).join(", ")} or ${HOSTS.at(-1)} (see mind-hooks install --help)`,
+      `install takes one host: ${HOSTS.slice(0, -1).join(", ")} or ${
+        HOSTS.at(-1)
+      } (got ${positionals.length} arguments)`,
     );
   }
   const host = positionals[0] as Host;
@@ -145,7 +116,7 @@ export async function installCommand({ options, positionals }: ParsedArgs): Prom
     if ("problem" in found) {
       throw new UsageError(
         `${found.problem}, so ${name} could not start "${delegatingCommand(host, launcher)}": put mind-hooks on ` +
-          `PATH (README: Install), give --command /absolute/path/to/mind-hooks, or --force; nothing was written`,
+          `PATH, give --command /absolute/path/to/mind-hooks, or --force; nothing was written`,
       );
     }
   }

@@ -1,7 +1,7 @@
 /**
  * `mind-hooks list [--json]` (SPEC §14): every hook grouped by layer and file
  * — key, event, matcher, what runs, status, enabled, coverage label — then
- * the project's trust, the coverage note, and the discovery warnings.
+ * the project's trust, the coverage note (when a tool hook is listed), and the discovery warnings.
  * `--json` prints the same as one JSON object (see `listData`).
  * @module
  */
@@ -12,20 +12,8 @@ import { configOptionsOf, searchStart } from "../engine/settings.ts";
 import { loadCatalog } from "../config/discovery.ts";
 import { formatWarning } from "../config/warnings.ts";
 import { buildView, type CatalogView, type HookView, listData } from "../review/catalog_view.ts";
-import { COVERAGE_NOTE } from "../review/coverage.ts";
+import { COVERAGE_NOTE, isToolCoverage } from "../review/coverage.ts";
 import { terminalLines } from "../util/terminal_text.ts";
-
-const HELP = `mind-hooks list [--json] [options]
-
-Lists every hook, grouped by layer and file: key, event, matcher, what runs,
-status (managed, trusted, modified, untrusted), enabled, coverage label
-(client-full, server-approval-only, approval-events, client-only), and the
-files it pins (what a trust records of the scripts it runs); problems that lose
-hooks come first, the discovery warnings last. --json prints the same as one
-JSON object.
-
-Options: --home DIR, --cwd DIR, --profile NAME, -c KEY=VALUE, --hooks-file FILE,
-         --requirements FILE`;
 
 /** The text form of the list, safe for a terminal (SPEC §15). */
 export function renderList(view: CatalogView): string {
@@ -61,7 +49,8 @@ export function renderList(view: CatalogView): string {
       `${g.layer}  ${g.file ?? g.source}${g.hooks[0].plugin ? `  (plugin ${g.hooks[0].plugin})` : ""}`,
     );
     for (const h of g.hooks) {
-      const run = h.handler.handler.type === "command" ? `command: ${h.summary}` : h.summary;
+      const run = (h.handler.handler.type === "command" ? `command: ${h.summary}` : h.summary) +
+        (h.name === null ? "" : `  name: ${JSON.stringify(h.name)}`);
       out.push(`  ${h.key}`);
       out.push(
         `    ${h.event}  matcher: ${h.matcher === null ? "(all)" : JSON.stringify(h.matcher)}  ${run}`,
@@ -76,7 +65,8 @@ export function renderList(view: CatalogView): string {
     }
   }
   if (count === 0) out.push("", "no hooks configured");
-  out.push("", `Note: ${COVERAGE_NOTE}`);
+  // The note is about tool hooks: said only where there is one.
+  if (view.hooks.some((h) => isToolCoverage(h.coverage))) out.push("", `Note: ${COVERAGE_NOTE}`);
   if (view.warnings.length) {
     out.push("", `Warnings (${view.warnings.length}):`);
     for (const w of view.warnings) out.push(`  ${formatWarning(w)}`);
@@ -108,10 +98,6 @@ export function pinLines(h: HookView): string[] {
 
 /** Runs the command. */
 export async function listCommand({ options, positionals }: ParsedArgs): Promise<number> {
-  if (options.help) {
-    console.log(HELP);
-    return 0;
-  }
   if (positionals.length) throw new UsageError(`list takes no arguments (got ${JSON.stringify(positionals[0])})`);
   const settings = cliSettings(options);
   const catalog = await loadCatalog(configOptionsOf(settings, searchStart(settings)));

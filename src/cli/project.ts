@@ -17,15 +17,7 @@ import { sanitize } from "../util/terminal_text.ts";
 /** Runs the command. */
 export async function projectCommand({ options, positionals }: ParsedArgs): Promise<number> {
   const [action, dirArg, ...extra] = positionals;
-  if (options.help || action === undefined) {
-    console.log(
-      "mind-hooks project trust|untrust|status [DIR]\n\nTrust or untrust the project that holds DIR (default: the current directory): its .mind/ layer and its .claude/ and .codex/ hooks.",
-    );
-    return options.help ? 0 : 1;
-  }
-  if (!["trust", "untrust", "status"].includes(action)) {
-    throw new UsageError(`project: unknown action ${JSON.stringify(action)} (trust, untrust or status)`);
-  }
+  // The command table has checked the action (src/cli/commands.ts).
   if (extra.length) throw new UsageError("project takes at most one DIR");
   const settings = cliSettings(options);
   const processCwd = settings.processCwd;
@@ -60,6 +52,20 @@ export async function projectCommand({ options, positionals }: ParsedArgs): Prom
   const res = await writeProjectTrust(join(cfg.home, "config.toml"), root, action === "trust" ? "trusted" : null);
   if (!res.ok) throw new UsageError(writeErrorLine(res.error));
   console.log(sanitize(`${action === "trust" ? "trusted" : "untrusted"} project ${root}`));
-  if (action === "trust") console.log("its hooks still need review one by one: mind-hooks review (or mind-hooks list)");
+  if (action === "trust") {
+    // Said from what now loads, so it agrees with list and review.
+    const after = await loadCatalog(cfg);
+    const own = "error" in after ? [] : after.handlers.filter((h) => h.layer === "project");
+    const pending = own.filter((h) => h.status === "untrusted" || h.status === "modified").length;
+    console.log(
+      own.length === 0
+        ? "none of its hooks is loaded (mind-hooks list shows why)"
+        : pending === 0
+        ? `its ${own.length === 1 ? "hook is" : `${own.length} hooks are`} trusted already`
+        : `${pending} of its hooks need${
+          pending === 1 ? "s" : ""
+        } review: mind-hooks review (or mind-hooks trust KEY...)`,
+    );
+  }
   return 0;
 }

@@ -5,11 +5,12 @@
  * untrust, enable or disable hooks (one, or all needing review) or the
  * project. Each action is written at once and the screen reloaded from disk.
  *
- * Renderer: a small one of our own (src/review/render.ts, ~300 lines) that
+ * Renderer: a small one of our own (src/review/render.ts and its pieces) that
  * paints whole frames with plain ANSI sequences on the alternate screen. It
  * adds no dependency and nothing to start-up, and it gives what prompt
- * libraries do not: a two-pane layout, an always-visible key legend, and
- * single-key actions applied in place.
+ * libraries do not: a list over (or, from 180 columns, beside) the details, an
+ * always-visible key legend, a `?` overlay with every key, and single-key
+ * actions applied in place.
  *
  * Without a terminal on stdin and stdout it exits 1 and points at `list` and
  * `trust`. The terminal is restored (raw mode off, main screen, cursor shown)
@@ -25,22 +26,7 @@ import { configOptionsOf, searchStart } from "../engine/settings.ts";
 import { loadCatalog } from "../config/discovery.ts";
 import { ReviewApp } from "../review/app.ts";
 import { parseKeys } from "../review/keys.ts";
-import { pageSize, renderFrame, type RenderOptions } from "../review/render.ts";
-
-const HELP = `mind-hooks review [options]
-
-Interactive review of every hook: move with the arrow keys (or j/k, PgUp/PgDn),
-read the full definition, file and line, status, coverage, hashes and pinned
-files, and what changed in a modified hook (shown first); t trust, u untrust,
-e enable, d disable, A trust all needing review, p trust or untrust the
-project, w warnings, q quit. t and A first show exactly what will be trusted:
-y or Enter trusts it, n or Esc cancels. Each action is written to the user
-config.toml at once.
-
-Needs a terminal; elsewhere use mind-hooks list and mind-hooks trust KEY...
-
-Options: --home DIR, --cwd DIR, --profile NAME, -c KEY=VALUE, --hooks-file FILE,
-         --requirements FILE`;
+import { pageSizes, renderFrame, type RenderOptions } from "../review/render.ts";
 
 const ENTER = "\x1b[?1049h\x1b[?25l\x1b[?7l\x1b[2J";
 const LEAVE = "\x1b[0m\x1b[?7h\x1b[?25h\x1b[?1049l";
@@ -63,10 +49,6 @@ function terminalSize(): { columns: number; rows: number } {
 
 /** Runs the command. */
 export async function reviewCommand({ options, positionals }: ParsedArgs, io: RunIo): Promise<number> {
-  if (options.help) {
-    console.log(HELP);
-    return 0;
-  }
   if (positionals.length) throw new UsageError(`review takes no arguments (got ${JSON.stringify(positionals[0])})`);
   if (!Deno.stdin.isTerminal() || !Deno.stdout.isTerminal()) {
     throw new UsageError(
@@ -151,7 +133,7 @@ async function runTerminal(app: ReviewApp, color: boolean, io: RunIo): Promise<n
           continue;
         }
         try {
-          await app.handle(key, pageSize(app, options()));
+          await app.handle(key, pageSizes(app, options()));
         } catch (e) {
           // A failed write must not take the screen down: say so, and show what is on disk now.
           app.message = { text: `failed: ${e instanceof Error ? e.message : String(e)}`, kind: "error" };

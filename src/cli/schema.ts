@@ -2,33 +2,25 @@
  * `mind-hooks schema [input|output|config|result] [EVENT]`: prints the JSON Schemas generated from
  * the zod sources (`src/generated/schemas.ts`, so no zod is loaded here). The text is exactly that
  * of the published `schemas/*.json` files. `schema config` is the hooks.json schema, usable as
- * `"$schema"` in editors. Without arguments: an index of what exists.
+ * `"$schema"` in editors. The kind is required (the command table checks it, src/cli/commands.ts).
  * @module
  */
 import { type ParsedArgs, UsageError } from "../util/args.ts";
 import { CONFIG_SCHEMA, INPUT_SCHEMAS, OUTPUT_SCHEMAS, RESULT_SCHEMA } from "../generated/schemas.ts";
-import { EVENT_NAMES, eventFileStem, type EventName, isEventName } from "../events/names.ts";
+import { EVENT_NAMES, eventFileStem, type EventName, eventSuggestion, isEventName } from "../events/names.ts";
 import { writeStdout } from "../util/stdio.ts";
 
 /** The schema kinds. */
 export const SCHEMA_KINDS = ["input", "output", "config", "result"] as const;
-
-const INDEX = `mind-hooks schema KIND [EVENT]
-
-  input [EVENT]    what a handler reads on stdin (SPEC §5); without EVENT, every event's
-  output [EVENT]   what a handler may print on stdout (SPEC §8); without EVENT, every event's
-  config           the hooks.json schema: "$schema" in editors, or the files' own check
-  result           the dispatch result (SPEC §9), also the result of serve's dispatch
-
-EVENT: ${EVENT_NAMES.join(", ")}
-       (or the file-name form: ${EVENT_NAMES.slice(0, 2).map(eventFileStem).join(", ")}, …)`;
 
 /** Resolves an event given as its name or its file-name stem (`pre-tool-use`). */
 function eventArg(text: string): EventName {
   if (isEventName(text)) return text;
   const byStem = EVENT_NAMES.find((e) => eventFileStem(e) === text);
   if (byStem) return byStem;
-  throw new UsageError(`unknown event ${JSON.stringify(text)} (events: ${EVENT_NAMES.join(", ")})`);
+  throw new UsageError(
+    `unknown event ${JSON.stringify(text)}${eventSuggestion(text)} (events: ${EVENT_NAMES.join(", ")})`,
+  );
 }
 
 /** The schema text for `kind` and optional `event`; a usage error for anything unknown. */
@@ -53,11 +45,7 @@ export function schemaText(kind: string, event?: string): string {
 }
 
 /** Runs the command; returns the exit code. */
-export async function schemaCommand({ options, positionals }: ParsedArgs): Promise<number> {
-  if (options.help || positionals.length === 0) {
-    console.log(INDEX);
-    return 0;
-  }
+export async function schemaCommand({ positionals }: ParsedArgs): Promise<number> {
   if (positionals.length > 2) throw new UsageError(`schema takes at most KIND and EVENT (got ${positionals.length})`);
   await writeStdout(schemaText(positionals[0], positionals[1]));
   return 0;

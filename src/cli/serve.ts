@@ -9,31 +9,8 @@ import { writeAll } from "../util/stdio.ts";
 import { type ParsedArgs, UsageError } from "../util/args.ts";
 import { fromCliValues } from "../engine/settings.ts";
 
-/** Usage text of the command. */
-export const SERVE_HELP = `mind-hooks serve [options]
-
-JSON-RPC 2.0 over stdin/stdout, one message per line (SPEC §13).
-
-Methods:
-  dispatch            params: the hook input object [+ "options"] -> the dispatch result
-  transcript/append   params: {session_id, event, turn_id?, actor?, payload, agent_id?} -> {path}
-  session/end         params: {session_id} -> {killed}: async hooks killed, spilled outputs deleted
-  hooks/list          params: {options?} -> the hooks catalog as data
-  shutdown            ends every session, closes MCP servers, replies, exits 0
-Notification to the host: hooks/asyncCompleted {session_id, results}
-
-Per-request "options": home, cwd, profile, config[], hooksFile[], requirements, tempDir,
-  dangerouslyBypassHookTrust. The options below are their defaults.
-
-Options: --home DIR, --cwd DIR, --profile NAME, -c KEY=VALUE, --hooks-file FILE,
-         --requirements FILE, --temp-dir DIR, --dangerously-bypass-hook-trust`;
-
 /** Runs the command; exits the process when serving ends. */
 export async function serveCommand({ options, positionals }: ParsedArgs, io: RunIo): Promise<number> {
-  if (options.help) {
-    console.log(SERVE_HELP);
-    return 0;
-  }
   if (positionals.length > 0) throw new UsageError(`serve takes no arguments (got ${JSON.stringify(positionals[0])})`);
   const { HookServer } = await import("../serve/server.ts");
   const server = new HookServer({

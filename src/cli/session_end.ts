@@ -5,30 +5,19 @@
  * spilled outputs and resets its Stop loop counters. Safe to repeat.
  * @module
  */
-import { type ParsedArgs, UsageError } from "../util/args.ts";
+import { MissingArgument, type ParsedArgs, UsageError } from "../util/args.ts";
 import { cliSettings } from "./context.ts";
 import { endSession } from "../session/end.ts";
 import { spillDir } from "../output/spill.ts";
 import { sanitize } from "../util/terminal_text.ts";
 
-/** Usage text of the command. */
-export const SESSION_END_HELP = `mind-hooks session-end --session ID [--home DIR] [--temp-dir DIR]
-
-Ends a session's engine-side state: kills its unfinished async hooks, discards
-their undelivered output, and deletes its spilled outputs
-(<temp-dir>/hook_outputs/<session>/). Prints a one-line summary.`;
-
 /** Runs the command; returns the exit code. */
 export async function sessionEndCommand({ options, positionals }: ParsedArgs): Promise<number> {
-  if (options.help) {
-    console.log(SESSION_END_HELP);
-    return 0;
-  }
   if (positionals.length > 0) {
     throw new UsageError(`session-end: unexpected argument ${JSON.stringify(positionals[0])}`);
   }
   const sessionId = options.session;
-  if (typeof sessionId !== "string") throw new UsageError("--session ID is required");
+  if (typeof sessionId !== "string") throw new MissingArgument("session-end needs --session ID");
   if (sessionId === "") throw new UsageError("--session must not be empty");
   const { home, tempDir } = cliSettings(options);
   const { killedAsync } = await endSession(home, tempDir, sessionId);

@@ -4,7 +4,7 @@
  * with nothing written.
  * @module
  */
-import { type ParsedArgs, UsageError } from "../util/args.ts";
+import { MissingArgument, type ParsedArgs, UsageError } from "../util/args.ts";
 import { cliSettings } from "./context.ts";
 import { configOptionsOf, searchStart } from "../engine/settings.ts";
 import { loadCatalog } from "../config/discovery.ts";
@@ -13,16 +13,9 @@ import { LAYERS } from "../trust/hash.ts";
 import { sanitize } from "../util/terminal_text.ts";
 import { checkPins } from "../config/pinning.ts";
 import { trustStoreRefusal } from "../config/problems.ts";
+import { didYouMean } from "../util/suggest.ts";
 
 async function stateCommand(action: TrustAction, { options, positionals }: ParsedArgs): Promise<number> {
-  if (options.help) {
-    console.log(
-      `mind-hooks ${action} KEY...${
-        action === "trust" ? "|--all [--layer L]" : "|--all [--layer L]"
-      }\n\n${action} the given hooks (keys from mind-hooks list); the change is written to the user config.toml.`,
-    );
-    return 0;
-  }
   const settings = cliSettings(options);
   const catalog = await loadCatalog(configOptionsOf(settings, searchStart(settings)));
   if ("error" in catalog) throw new UsageError(catalog.error);
@@ -30,7 +23,7 @@ async function stateCommand(action: TrustAction, { options, positionals }: Parse
   if (catalog.trustStore !== null) throw new UsageError(trustStoreRefusal(catalog.trustStore, catalog));
   const layer = options.layer as string | undefined;
   if (layer !== undefined && !(LAYERS as readonly string[]).includes(layer)) {
-    throw new UsageError(`--layer must be one of ${LAYERS.join(", ")}`);
+    throw new UsageError(`--layer must be one of ${LAYERS.join(", ")}${didYouMean(layer, LAYERS)}`);
   }
   let keys = positionals;
   if (options.all) {
@@ -46,7 +39,7 @@ async function stateCommand(action: TrustAction, { options, positionals }: Parse
       return 0;
     }
   } else if (keys.length === 0) {
-    throw new UsageError(`${action} needs KEY... or --all`);
+    throw new MissingArgument(`${action} needs KEY... or --all`);
   }
   // A project key names its project: trust it from anywhere, not only from inside the project.
   for (const key of keys) {

@@ -11,7 +11,7 @@
  * zod stays out of this module (the writer validates by hand), so every action starts fast.
  * @module
  */
-import { type ParsedArgs, UsageError } from "../util/args.ts";
+import { MissingArgument, type ParsedArgs, UsageError } from "../util/args.ts";
 import { cliSettings } from "./context.ts";
 import {
   appendTranscript,
@@ -21,35 +21,16 @@ import {
   transcriptPath,
 } from "../session/transcript.ts";
 import { writeStdout } from "../util/stdio.ts";
+import { followFile, printFile } from "../util/follow.ts";
+import { didYouMean } from "../util/suggest.ts";
 import type { RunIo } from "../sandbox/launch.ts";
 import { sanitize } from "../util/terminal_text.ts";
-
-/** Usage text of the command. */
-export const TRANSCRIPT_HELP = `mind-hooks transcript append|path|show [options]
-
-  append --session ID --event NAME [--turn ID] [--actor A] [--agent ID] < payload.json
-      Appends one line to the session's transcript (the subagent's with --agent). The payload is
-      one JSON object on stdin (empty stdin means {}). Prints the transcript path.
-  path --session ID [--agent ID]
-      Prints the path the session's (or subagent's) transcript resolves to.
-  show --session ID [--agent ID] [--follow]
-      Prints the transcript, one readable line per event; --follow keeps printing appended
-      lines until interrupted or until the file is removed.
-
-Options: --home DIR (default $MIND_HOME, else ~/.mind)
-Events: ${TRANSCRIPT_EVENTS.join(", ")}`;
-
-/** How often `show --follow` looks at the file. Polling works on every platform and file system. */
-const FOLLOW_POLL_MS = 100;
 
 /** Runs the command; returns the exit code. */
 export async function transcriptCommand({ options, positionals: words }: ParsedArgs, io: RunIo): Promise<number> {
   // The action picked its own options when the command line was parsed (src/cli/commands.ts).
   const [action, ...positionals] = words;
-  if (options.help || action === undefined) {
-    console.log(TRANSCRIPT_HELP);
-    return options.help ? 0 : 1;
-  }
+  // The command table has checked the action (src/cli/commands.ts).
   if (positionals.length > 0) {
     throw new UsageError(`transcript ${action}: unexpected argument ${JSON.stringify(positionals[0])}`);
   }
@@ -70,7 +51,7 @@ export async function transcriptCommand({ options, positionals: words }: ParsedA
 
 /** A required option with a non-empty value. */
 function requiredText(value: unknown, name: string): string {
-  if (typeof value !== "string") throw new UsageError(`${name} ID is required`);
+  if (typeof value !== "string") throw new MissingArgument(`${name} ${name === "--event" ? "NAME" : "ID"} is required`);
   if (value === "") throw new UsageError(`${name} must not be empty`);
   return value;
 }
@@ -94,7 +75,9 @@ async function append(
   // Checked before stdin is read: a wrong event name must not wait for a payload.
   if (!(TRANSCRIPT_EVENTS as readonly string[]).includes(event)) {
     throw new UsageError(
-      `unknown transcript event ${JSON.stringify(event)}; expected one of ${TRANSCRIPT_EVENTS.join(", ")}`,
+      `unknown transcript event ${JSON.stringify(event)}${didYouMean(event, TRANSCRIPT_EVENTS)}; expected one of ${
+        TRANSCRIPT_EVENTS.join(", ")
+      }`,
     );
   }
   const payload = parsePayload(new TextDecoder().decode(await io.stdin()));
@@ -133,113 +116,13 @@ function parsePayload(text: string): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-// ---------------------------------------------------------------------------------------------
-// show and show --follow
-// ---------------------------------------------------------------------------------------------
-
-/**
- * Reads a transcript incrementally and renders whole lines. Bytes are decoded as a stream (a
- * multi-byte character split across reads stays whole) and a trailing fragment without its line
- * break waits for the next read: a writer holds the file lock for each write, so a fragment is
- * either the start of a line being read mid-write elsewhere or a torn line that the next append
- * will terminate.
- */
-class LineReader {
-  #decoder = new TextDecoder();
-  #pending = "";
-
-  /** Rendered lines completed by `bytes` (empty lines of the file are skipped). */
-  push(bytes: Uint8Array): string[] {
-    const text = this.#pending + this.#decoder.decode(bytes, { stream: true });
-    const parts = text.split("\n");
-    this.#pending = parts.pop() ?? "";
-    return renderAll(parts);
-  }
-
-  /** Renders what is left (the file ended without a final line break). */
-  flush(): string[] {
-    const rest = this.#pending + this.#decoder.decode();
-    this.#pending = "";
-    return renderAll([rest]);
-  }
-}
-
-function renderAll(lines: string[]): string[] {
-  const out: string[] = [];
-  for (const line of lines) {
-    const rendered = renderTranscriptLine(line.endsWith("\r") ? line.slice(0, -1) : line);
-    // Payloads are model and tool output: shown with their escapes visible (SPEC §15).
-    if (rendered !== "") out.push(sanitize(rendered));
-  }
-  return out;
-}
-
-/** Bytes to read at once: bounded memory for any transcript size. */
-const CHUNK = 64 * 1024;
-
-/**
- * The size of the file's complete content. Taken under a shared lock, which waits for any
- * writer's exclusive lock: every byte before that size then belongs to a finished write, and as
- * the file is append-only those bytes can be read afterwards without holding the lock.
- */
-async function settledSize(file: Deno.FsFile): Promise<number> {
-  await file.lock(false);
-  try {
-    return (await file.stat()).size;
-  } finally {
-    await file.unlock();
-  }
-}
-
-/** Reads `[from, to)` of `file` in chunks, handing each to `sink`. */
-async function readRange(
-  file: Deno.FsFile,
-  from: number,
-  to: number,
-  sink: (bytes: Uint8Array) => Promise<void>,
-): Promise<number> {
-  await file.seek(from, Deno.SeekMode.Start);
-  let offset = from;
-  const buf = new Uint8Array(CHUNK);
-  while (offset < to) {
-    const n = await file.read(buf.subarray(0, Math.min(CHUNK, to - offset)));
-    if (n === null || n === 0) break;
-    offset += n;
-    await sink(buf.slice(0, n));
-  }
-  return offset;
-}
-
-/** Prints rendered lines; false once stdout is closed (e.g. piped into `head`), which ends the command. */
-async function print(lines: string[]): Promise<boolean> {
-  if (lines.length === 0) return true;
-  try {
-    await writeStdout(lines.join("\n") + "\n");
-    return true;
-  } catch (e) {
-    if (e instanceof Deno.errors.BrokenPipe) return false;
-    throw e;
-  }
-}
-
-/** `show`: the whole file as it is now. */
+/** `show`: the whole file as it is now, one readable line per record. */
 async function show(path: string): Promise<number> {
-  let file: Deno.FsFile;
   try {
-    file = await Deno.open(path, { read: true });
+    await printFile(path, renderTranscriptLine);
   } catch (e) {
     if (e instanceof Deno.errors.NotFound) throw new UsageError(`no transcript at ${path}`);
     throw e;
-  }
-  try {
-    const reader = new LineReader();
-    let open = true;
-    await readRange(file, 0, await settledSize(file), async (bytes) => {
-      if (open) open = await print(reader.push(bytes));
-    });
-    if (open) await print(reader.flush());
-  } finally {
-    file.close();
   }
   return 0;
 }
@@ -247,84 +130,8 @@ async function show(path: string): Promise<number> {
 /**
  * `show --follow`: prints what is there, then every appended line, until SIGINT (exit 0) or until
  * the file is removed. A file that does not exist yet is waited for, so a viewer can be started
- * before the session's first line. A file replaced by another one (a new inode) or cut shorter
- * is read again from its start.
+ * before the session's first line.
  */
-async function follow(path: string): Promise<number> {
-  let stopped = false;
-  let wake: (() => void) | null = null;
-  const onSignal = () => {
-    stopped = true;
-    wake?.();
-  };
-  const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT", "SIGBREAK"] : ["SIGINT", "SIGTERM"];
-  for (const s of signals) Deno.addSignalListener(s, onSignal);
-  const sleep = () =>
-    new Promise<void>((resolve) => {
-      const id = setTimeout(() => {
-        wake = null;
-        resolve();
-      }, FOLLOW_POLL_MS);
-      wake = () => {
-        clearTimeout(id);
-        wake = null;
-        resolve();
-      };
-    });
-
-  let file: Deno.FsFile | null = null;
-  let inode: number | null = null;
-  let offset = 0;
-  let reader = new LineReader();
-  let seen = false;
-  /** Prints what was appended since the last call; false once stdout is closed. */
-  const drain = async (from: Deno.FsFile): Promise<boolean> => {
-    const size = await settledSize(from);
-    if (size < offset) {
-      offset = 0;
-      reader = new LineReader();
-    }
-    let open = true;
-    if (size > offset) {
-      offset = await readRange(from, offset, size, async (bytes) => {
-        if (open) open = await print(reader.push(bytes));
-      });
-    }
-    return open;
-  };
-  try {
-    while (!stopped) {
-      let info: Deno.FileInfo | null = null;
-      try {
-        info = await Deno.stat(path);
-      } catch (e) {
-        if (!(e instanceof Deno.errors.NotFound)) throw e;
-      }
-      if (info === null) {
-        if (!seen) {
-          await sleep();
-          continue;
-        }
-        // Removed: print what was written before the removal (still readable through the open
-        // handle), then stop, as nothing more will be appended to it.
-        if (file !== null) await drain(file);
-        break;
-      }
-      if (file === null || (info.ino !== null && info.ino !== inode)) {
-        file?.close();
-        file = await Deno.open(path, { read: true });
-        inode = (await file.stat()).ino;
-        offset = 0;
-        reader = new LineReader();
-        seen = true;
-      }
-      if (!(await drain(file))) break;
-      await sleep();
-    }
-    await print(reader.flush());
-  } finally {
-    file?.close();
-    for (const s of signals) Deno.removeSignalListener(s, onSignal);
-  }
-  return 0;
+function follow(path: string): Promise<number> {
+  return followFile(path, renderTranscriptLine, { endWhenRemoved: true });
 }

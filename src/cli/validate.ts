@@ -17,33 +17,13 @@ import { configOptionsOf, searchStart } from "../engine/settings.ts";
 import { loadCatalog, projectLayerEscape } from "../config/discovery.ts";
 import { checkLayerFile, type LayerFile, loadLayerDir } from "../config/layer_files.ts";
 import { loadConfigFile } from "../config/files.ts";
-import { formatWarning, type Warning, warning, type WarningCode } from "../config/warnings.ts";
+import { DROPPING_CODES, formatWarning, type Warning, warning, type WarningCode } from "../config/warnings.ts";
 import { absolute, join, realPathOr } from "../util/paths.ts";
 import { PositionIndex } from "../config/positions.ts";
 import { sanitize } from "../util/terminal_text.ts";
 
-const HELP = `mind-hooks validate [FILE...] [options]
-
-Checks configuration files and prints every warning (file:line:column) on
-stderr and a one-line summary on stdout. Without FILE, checks every file the
-catalog would read, including an untrusted project's .mind/ files. A FILE
-ending in .toml is read as config.toml / requirements.toml, any other as a
-hooks.json (JSON with comments). Exit 1 when any file has an error.
-
-Options: --home DIR, --cwd DIR, --profile NAME, -c KEY=VALUE, --hooks-file FILE,
-         --requirements FILE`;
-
 /** Codes that make a file invalid (exit 1): it did not load, or part of it was skipped. */
-export const ERROR_CODES: ReadonlySet<WarningCode> = new Set([
-  "W_PARSE",
-  "W_UNREADABLE",
-  "W_BAD_MATCHER",
-  "W_BAD_HANDLER",
-  "W_BAD_GROUP",
-  "W_BAD_FIELD",
-  "W_EMPTY_COMMAND",
-  "W_UNSUPPORTED_HANDLER",
-]);
+export const ERROR_CODES: ReadonlySet<WarningCode> = DROPPING_CODES;
 
 /**
  * Checks one file on its own, with discovery's own per-file checks (so a problem gets the same
@@ -85,10 +65,6 @@ async function isFile(path: string): Promise<boolean> {
 
 /** Runs the command. */
 export async function validateCommand({ options, positionals }: ParsedArgs): Promise<number> {
-  if (options.help) {
-    console.log(HELP);
-    return 0;
-  }
   const processCwd = Deno.cwd();
   let warnings: Warning[] = [];
   let checked = 0;

@@ -11,6 +11,7 @@ import type { JsonObject } from "../events/types.ts";
 import { type Warning, warning } from "./warnings.ts";
 import { formatValuePath, MAX_NESTING, TOO_DEEP, tooDeepOffset, tooDeepPath } from "../util/nesting.ts";
 import { duplicateKeys } from "./duplicate_keys.ts";
+import { jsoncErrorSentence } from "../util/json.ts";
 
 /** The result of reading one file. */
 export type LoadedFile =
@@ -100,7 +101,8 @@ export function parseTomlText(
     parsed = parseToml(text, { maxDepth: MAX_NESTING, integersAsBigInt: "asNeeded" });
   } catch (e) {
     const err = e as { message?: string; line?: number; column?: number };
-    const first = String(err.message ?? e).split("\n", 1)[0];
+    // smol-toml prefixes every message with "Invalid TOML document: ": the warning says that already.
+    const first = String(err.message ?? e).split("\n", 1)[0].replace(/^Invalid TOML document:\s*/, "");
     if (/excessively nested/.test(first)) return { warning: tooDeepWarning("TOML", source, err) };
     return {
       warning: warning("W_PARSE", `TOML does not parse: ${first}`, source, {
@@ -183,15 +185,8 @@ export async function parseJsoncText(
     });
     if (errors.length > 0) {
       const e = errors[0];
-      const what = jsonc.printParseErrorCode(e.error);
-      return {
-        warning: warning(
-          "W_PARSE",
-          `JSON does not parse: ${what}`,
-          source,
-          positionOf(text, e.offset),
-        ),
-      };
+      const what = jsoncErrorSentence(jsonc.printParseErrorCode(e.error), text.slice(e.offset, e.offset + e.length));
+      return { warning: warning("W_PARSE", `JSON does not parse: ${what}`, source, positionOf(text, e.offset)) };
     }
   }
   if (tooDeepPath(value)) {

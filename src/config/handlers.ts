@@ -5,7 +5,7 @@
  * itself, unknown fields and unknown events are warnings.
  * @module
  */
-import { type EventName, isEventName } from "../events/names.ts";
+import { type EventName, eventSuggestion, isEventName } from "../events/names.ts";
 import { EVENTS } from "../events/registry.ts";
 import type { Dialect, JsonObject } from "../events/types.ts";
 import { compileMatcher, type Matcher } from "../matching/matcher.ts";
@@ -36,6 +36,11 @@ export type DiscoveredHandler = {
   handler: NormalizedHandler;
   /** How its output is read and how it is started (SPEC §8.1, §7.1). */
   dialect: Dialect;
+  /**
+   * The handler's `name`, when it has one: shown beside what runs (never instead of it), and never
+   * hashed, so naming or renaming a hook keeps its trust (SPEC §3.2: unknown fields never enter the hash).
+   */
+  name?: string;
   /** Extra environment for the command (plugins, SPEC §2.6). */
   env: Record<string, string>;
   /** Set for plugin hooks. */
@@ -71,6 +76,7 @@ const DELEGATION = /(^|\s)dispatch\s+(.*\s)?--protocol(\s+|=)(?!mind(\s|$))[A-Za
 const GROUP_FIELDS = new Set(["matcher", "hooks"]);
 const COMMAND_FIELDS = new Set([
   "type",
+  "name",
   "command",
   "commandWindows",
   "command_windows",
@@ -83,6 +89,7 @@ const COMMAND_FIELDS = new Set([
 ]);
 const MCP_FIELDS = new Set([
   "type",
+  "name",
   "server",
   "tool",
   "input",
@@ -112,9 +119,14 @@ export function collectHandlers(
     if (src.reservedKeys?.has(name)) continue;
     if (!isEventName(name)) {
       warnings.push(
-        warning("W_UNKNOWN_EVENT", `unknown event ${JSON.stringify(name)}; its hooks are ignored`, src.keyPath, {
-          path: [...base, name],
-        }),
+        warning(
+          "W_UNKNOWN_EVENT",
+          `unknown event ${JSON.stringify(name)}; its hooks are ignored${eventSuggestion(name)}`,
+          src.keyPath,
+          {
+            path: [...base, name],
+          },
+        ),
       );
       continue;
     }
@@ -202,6 +214,8 @@ function collectGroup(
       src.dialect ?? "mind",
     );
     if (!result) return;
+    // Checked a string by normalizeHandler, which returned the hashed part only.
+    const name = (raw as JsonObject).name as string | undefined;
     if (src.skipDelegation && result.type === "command" && DELEGATION.test(result.command)) {
       warnings.push(warning(
         "W_DELEGATING_HOOK",
@@ -222,6 +236,7 @@ function collectGroup(
       path: handlerPath,
       handler: result,
       dialect: src.dialect ?? "mind",
+      ...(name !== undefined && name.trim() !== "" ? { name } : {}),
       env: src.env ?? {},
       ...(src.plugin ? { plugin: src.plugin } : {}),
     });
@@ -334,6 +349,7 @@ export function normalizeHandler(
   };
   for (
     const k of [
+      "name",
       "statusMessage",
       "commandWindows",
       "command_windows",

@@ -13,6 +13,7 @@ export function hooksFileSchema(z: Zod) {
   const command = z.object({
     type: z.literal("command"),
     command: z.string().min(1),
+    name: z.string().optional().describe("a name shown beside the command (display only, not hashed)"),
     commandWindows: z.string().optional(),
     command_windows: z.string().optional(),
     statusMessage: z.string().optional(),
@@ -24,6 +25,7 @@ export function hooksFileSchema(z: Zod) {
     type: z.literal("mcp_tool"),
     server: z.string().min(1),
     tool: z.string().min(1),
+    name: z.string().optional().describe("a name shown beside the tool (display only, not hashed)"),
     input: z.record(z.string(), z.unknown()).optional(),
     statusMessage: z.string().optional(),
     timeout: z.int().min(1).optional(),

@@ -49,6 +49,21 @@ export const WARNING_CODES = {
 /** A stable warning code. */
 export type WarningCode = keyof typeof WARNING_CODES;
 
+/**
+ * Codes of warnings that drop something: a file that did not load, or a group or handler that was
+ * skipped. `validate` fails on them; `review` lists what they dropped in its file.
+ */
+export const DROPPING_CODES: ReadonlySet<WarningCode> = new Set([
+  "W_PARSE",
+  "W_UNREADABLE",
+  "W_BAD_MATCHER",
+  "W_BAD_HANDLER",
+  "W_BAD_GROUP",
+  "W_BAD_FIELD",
+  "W_EMPTY_COMMAND",
+  "W_UNSUPPORTED_HANDLER",
+]);
+
 /** One warning. */
 export type Warning = {
   code: WarningCode;

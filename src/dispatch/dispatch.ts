@@ -28,9 +28,10 @@ import { problemLines } from "../config/problems.ts";
 
 /** The lazily loaded part of dispatch. */
 type Runtime = typeof import("./runtime.ts");
-import { appendLog, type LogEntry } from "../log/observation.ts";
+import { appendLog, dispatchLogEntries } from "../log/observation.ts";
 import { type EventInput, hookInputFor } from "./input.ts";
 import type { AsyncResult, DispatchResult, RunRecord } from "../schema/result.ts";
+import type { TraceSink } from "./trace.ts";
 
 /** Per-invocation settings of a dispatch beyond the catalog. */
 export type DispatchContext = {
@@ -55,6 +56,8 @@ export type DispatchContext = {
   envFile?: string;
   /** Filled by the dispatch for the adapter: what Claude-dialect hooks decided beyond mind's result. */
   hostHints?: HostHints;
+  /** Records why each handler ran or not (`dispatch --explain`); absent, nothing is recorded. */
+  trace?: TraceSink;
 };
 
 /**
@@ -182,15 +185,16 @@ export async function dispatchEvent(
     result.asyncResults.push(...await ctx.takeAsync(sessionId));
   }
   const module = EVENTS[event];
+  ctx.trace?.catalog(catalog, event);
   if (!catalog.hooksEnabled) {
     if (module.endsSession) {
       await (await import("../session/end.ts")).endSession(catalog.home, ctx.tempDir, sessionId);
     }
-    await logDispatch(catalog, result, event, ctx);
+    await logDispatch(catalog, result, sessionId, ctx);
     return result;
   }
 
-  const { handlers: matched, warnings: matchWarnings } = await matchingHandlers(catalog, event, input);
+  const { handlers: matched, warnings: matchWarnings } = await matchingHandlers(catalog, event, input, ctx.trace);
   result.warnings.push(...matchWarnings);
   // Only the matched hooks' pinned files are read and hashed (SPEC §3.5), and only when trust decides.
   if (!catalog.bypassTrust) await checkPins(matched, { cache: catalog.pinCache, home: catalog.home });
@@ -224,6 +228,7 @@ export async function dispatchEvent(
   matched.forEach((h, i) => {
     const skip = skipReason(h, catalog.bypassTrust);
     if (skip) {
+      ctx.trace?.skip(h, skip);
       // A modified hook says why: its definition, or which pinned file (SPEC §3.5).
       records[i].reason = skip === "modified" ? h.modifiedReason ?? skip : skip;
       if (skip !== "disabled") needReview++;
@@ -233,6 +238,7 @@ export async function dispatchEvent(
     if (h.handler.type === "command" && runsAsync(h)) {
       records[i].status = "started";
       records[i].reason = "async";
+      ctx.trace?.started(h);
       asyncJobs.push({
         ...commandSpecOf(h, event, catalog, cwd, stdin, envFile),
         key: h.key,
@@ -253,10 +259,12 @@ export async function dispatchEvent(
         outcome = r.readCompletion(module, schemas[event] as JsonSchema, raw, { dialect: h.dialect });
         records[i].exit_code = raw.exitCode;
         records[i].duration_ms = Math.round(raw.durationMs);
+        ctx.trace?.run(h, module, raw, outcome, records[i].duration_ms);
       } catch {
         // Every handler is isolated (SPEC §15): the engine failing on one is that handler's failure.
         outcome = { status: "failed", reason: HANDLER_INTERNAL_ERROR };
         records[i].duration_ms = Math.round(performance.now() - started);
+        ctx.trace?.run(h, module, null, outcome, records[i].duration_ms);
       }
       completedSeq[i] = ++seq;
       outcomes[i] = outcome;
@@ -307,7 +315,7 @@ export async function dispatchEvent(
       envFile: result.envFile,
       runs: records,
     };
-    await logDispatch(catalog, out, event, ctx).catch(() => {});
+    await logDispatch(catalog, out, sessionId, ctx).catch(() => {});
     return out;
   }
 }
@@ -527,28 +535,16 @@ async function finish(f: Finishing): Promise<DispatchResult> {
     const { endSession } = await import("../session/end.ts");
     await endSession(catalog.home, ctx.tempDir, sessionId);
   }
-  await logDispatch(catalog, result, event, ctx);
+  await logDispatch(catalog, result, sessionId, ctx);
   return result;
 }
 
 async function logDispatch(
   catalog: Catalog,
   result: DispatchResult,
-  event: EventName,
+  sessionId: string,
   ctx: DispatchContext,
 ): Promise<void> {
   if (ctx.log === false) return;
-  const entries: LogEntry[] = [
-    ...result.warnings.map((w): LogEntry => ({ kind: "warning", ...w })),
-    ...result.runs.map((r): LogEntry => ({
-      kind: "run",
-      key: r.key,
-      event,
-      status: r.status,
-      duration_ms: r.duration_ms,
-      reason: r.reason,
-      exit_code: r.exit_code,
-    })),
-  ];
-  await appendLog(catalog.home, entries);
+  await appendLog(catalog.home, dispatchLogEntries(result, sessionId));
 }

@@ -5,15 +5,16 @@
  * `transcript_path` is filled with the session transcript path (§11).
  * @module
  */
-import { type EventName, isEventName } from "../events/names.ts";
+import { type EventName, eventSuggestion, isEventName } from "../events/names.ts";
 import { EVENTS } from "../events/registry.ts";
 import type { JsonObject } from "../events/types.ts";
 import { INPUT_SCHEMAS } from "../generated/schemas.ts";
-import { formatIssue, type JsonSchema, validateJson } from "../schema/validate.ts";
+import { formatIssue, type JsonSchema, type SchemaIssue, validateAll } from "../schema/validate.ts";
 import { type Warning, warning } from "../config/warnings.ts";
 import { toCompatTool } from "../matching/tool_names.ts";
 import { formatValuePath, TOO_DEEP, tooDeepPath } from "../util/nesting.ts";
 import { oneLine, sanitize } from "../util/terminal_text.ts";
+import { closest } from "../util/suggest.ts";
 
 /** A validated event, in the host's form. */
 export type EventInput = {
@@ -84,22 +85,33 @@ export async function validateEvent(
   if (!isEventName(name)) {
     return {
       ok: false,
-      error: `unknown event ${JSON.stringify(name)} in hook_event_name`,
+      error: `unknown event ${JSON.stringify(name)} in hook_event_name${
+        typeof name === "string" ? eventSuggestion(name) : ""
+      }`,
     };
   }
   const schema = INPUT_SCHEMAS[name] as JsonSchema;
   const props = schema.properties ?? {};
   const warnings: Warning[] = [];
   const input: JsonObject = {};
+  /** Dropped fields by the known field each most likely meant (`tool_nmae` → `tool_name`). */
+  const typos = new Map<string, string>();
   for (const [k, v] of Object.entries(obj)) {
-    if (Object.hasOwn(props, k)) input[k] = v;
-    else {warnings.push(
-        warning(
-          "W_UNKNOWN_INPUT_FIELD",
-          `unknown ${name} input field ${JSON.stringify(k)} dropped`,
-          "stdin",
-        ),
-      );}
+    if (Object.hasOwn(props, k)) {
+      input[k] = v;
+      continue;
+    }
+    const meant = closest(k, Object.keys(props));
+    if (meant !== null && !Object.hasOwn(obj, meant)) typos.set(meant, k);
+    warnings.push(
+      warning(
+        "W_UNKNOWN_INPUT_FIELD",
+        `unknown ${name} input field ${JSON.stringify(k)} dropped${
+          meant ? `; did you mean ${JSON.stringify(meant)}?` : ""
+        }`,
+        "stdin",
+      ),
+    );
   }
   let transcriptFilled = false;
   if (
@@ -112,11 +124,28 @@ export async function validateEvent(
     const inSubagent = typeof input.agent_id === "string" && EVENTS[name].subagentTranscript;
     input.transcript_path = await fillTranscript(input.session_id, inSubagent ? input.agent_id as string : undefined);
   }
-  const issue = validateJson(schema, input);
-  if (issue) {
-    return { ok: false, error: `invalid ${name} event: ${formatIssue(issue)}` };
+  const issues = validateAll(schema, input, MAX_COUNTED);
+  if (issues.length > 0) {
+    // Every problem at once: a host author fixes the event in one go, not one field per try.
+    return { ok: false, error: `invalid ${name} event: ${issueList(issues, typos)}` };
   }
   return { ok: true, value: { event: name, input, warnings, transcriptFilled } };
+}
+
+/** Problems shown in one error; the rest are counted (up to {@link MAX_COUNTED}). */
+const MAX_ISSUES = 20;
+/** Problems looked for at most: an event may hold millions of wrong values. */
+const MAX_COUNTED = 100;
+
+/** `tool_name is required ("tool_nmae" was given); cwd: expected string, got integer 3`. */
+function issueList(issues: readonly SchemaIssue[], typos: ReadonlyMap<string, string>): string {
+  const lines = issues.slice(0, MAX_ISSUES).map((issue) => {
+    const typo = issue.message === "is required" ? typos.get(issue.path) : undefined;
+    return formatIssue(issue) + (typo === undefined ? "" : ` (${JSON.stringify(typo)} was given)`);
+  });
+  const more = issues.length - MAX_ISSUES;
+  if (more > 0) lines.push(`${issues.length >= MAX_COUNTED ? "at least " : ""}${more} more problems`);
+  return lines.join("; ");
 }
 
 /** The object a handler reads on stdin: tool events in the compatibility form (SPEC §5). */

@@ -13,6 +13,7 @@ import { matcherMatches } from "../matching/matcher.ts";
 import { toCompatTool, toolMatchSubjects } from "../matching/tool_names.ts";
 import { ruleMatchesToolCall, type ToolCall } from "../matching/permission_rule.ts";
 import type { EventFacts } from "../events/types.ts";
+import type { TraceSink } from "./trace.ts";
 
 /** The values an event's matchers are tested against (SPEC §4), or null when the event has no matcher. */
 export function matchSubjects(facts: EventFacts, input: JsonObject): string[] | null {
@@ -34,11 +35,14 @@ export function matchSubjects(facts: EventFacts, input: JsonObject): string[] | 
  * the user's own: it runs natively. Any other regex is a stranger's and may backtrack for hours
  * (SPEC §15): its hook's trust status is decided first (cheap: only such handlers are hashed), and
  * it runs on the linear-time engine (src/matching/safe_matcher.ts).
+ *
+ * With a `trace` (`dispatch --explain`), what the matcher said about each handler is recorded.
  */
 export async function matchingHandlers(
   catalog: Catalog,
   event: EventName,
   input: JsonObject,
+  trace?: TraceSink,
 ): Promise<{ handlers: HookHandler[]; warnings: Warning[] }> {
   const subjects = matchSubjects(EVENTS[event], input);
   const toolEvent = EVENTS[event].matcher.kind === "tool";
@@ -59,10 +63,14 @@ export async function matchingHandlers(
     }
     return ruleMatchesToolCall(rule, call as ToolCall);
   };
-  const keep = (h: HookHandler) => {
+  // A Claude-dialect handler whose `if` does not match is not matched (SPEC §2.2).
+  const keep = (h: HookHandler): boolean => {
     const rule = h.handler.if;
-    if (rule === undefined || ifMatches(h, rule)) handlers.push(h);
+    if (rule !== undefined && !ifMatches(h, rule)) return false;
+    handlers.push(h);
+    return true;
   };
+  trace?.subjects(subjects);
   const handlers: HookHandler[] = [];
   const warnings: Warning[] = [];
   let safe: import("../matching/safe_matcher.ts").SafeMatching | null = null;
@@ -71,12 +79,22 @@ export async function matchingHandlers(
     if (h.event !== event) continue;
     const m = h.compiledMatcher;
     if (subjects === null || m.kind !== "regex" || runsOwnMatcher(h, catalog.bypassTrust)) {
-      if (subjects === null || matcherMatches(m, subjects)) keep(h);
+      const matched = subjects === null || matcherMatches(m, subjects);
+      const kept = matched && keep(h);
+      const note = subjects === null
+        ? "no matcher (the event has none)" as const
+        : m.kind === "all"
+        ? "matches every call" as const
+        : "matched" as const;
+      if (!matched) trace?.match(h, "not matched");
+      else trace?.match(h, kept ? note : `${note}; its if rule ${JSON.stringify(h.handler.if)} did not match`);
       continue;
     }
     const engine = await import("../matching/safe_matcher.ts");
     safe ??= new engine.SafeMatching();
     const outcome = await safe.match(m, subjects);
+    if (outcome.unchecked !== null) trace?.match(h, `counted as matched: ${outcome.unchecked}`);
+    else trace?.match(h, outcome.matched ? "matched" : "not matched");
     if (outcome.unchecked === engine.BUDGET_SPENT) overBudget++;
     else if (outcome.unchecked !== null) {
       warnings.push(warning(

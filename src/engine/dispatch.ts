@@ -12,6 +12,9 @@ import type { EventFacts, JsonObject } from "../events/types.ts";
 import { type EventInput, transcriptFiller, validateEvent } from "../dispatch/input.ts";
 import type { AsyncResult, DispatchResult } from "../schema/result.ts";
 import { configOptionsOf, type EngineSettings } from "./settings.ts";
+import type { DispatchTrace, FileTrace } from "../dispatch/trace.ts";
+import type { Layer } from "../trust/hash.ts";
+import { dirname, isInside, join, realPathOr } from "../util/paths.ts";
 
 /** What a front end plugs into a dispatch; every field has the one-shot default. */
 export type EngineIo = {
@@ -29,6 +32,8 @@ export type EngineIo = {
   envFile?: string;
   /** Filled with what Claude-dialect hooks decided beyond the result (the adapter forwards it). */
   hostHints?: HostHints;
+  /** Build the trace of `dispatch --explain` (default false: nothing is recorded). */
+  explain?: boolean;
 };
 
 /**
@@ -36,7 +41,7 @@ export type EngineIo = {
  * event was refused before any configuration was read), or the input's one problem.
  */
 export type EngineDispatchOutcome =
-  | { ok: true; event: EventInput; catalog: Catalog | null; result: DispatchResult }
+  | { ok: true; event: EventInput; catalog: Catalog | null; result: DispatchResult; trace?: DispatchTrace }
   | { ok: false; error: string };
 
 /** A tool call the event's decision gates: refusing the event must deny the call, never let it through. */
@@ -70,12 +75,11 @@ export async function engineDispatch(
   if (!validated.ok) {
     const refused = validated.refused;
     if (!refused || !gatesToolCall(EVENTS[refused.event])) return { ok: false, error: validated.error };
-    return {
-      ok: true,
-      event: refusedInput(refused.event, refused.value),
-      catalog: null,
-      result: refusal(refused.event, validated.error),
-    };
+    const result = refusal(refused.event, validated.error);
+    const trace = io.explain
+      ? { ...(await import("../dispatch/trace.ts")).newTrace(), event: refused.event, refused: result.reason }
+      : undefined;
+    return { ok: true, event: refusedInput(refused.event, refused.value), catalog: null, result, trace };
   }
   const event = validated.value;
   const opts = configOptionsOf(settings, settings.cwd ?? String(event.input.cwd));
@@ -85,6 +89,9 @@ export async function engineDispatch(
     const { takeAsyncResults } = await import("../session/async.ts");
     return await takeAsyncResults(catalog.home, sessionId);
   });
+  // Loaded only when asked for: a dispatch without --explain records nothing.
+  const tracing = io.explain ? await import("../dispatch/trace.ts") : null;
+  const trace = tracing?.newTrace();
   const result = await dispatchEvent(event, catalog, {
     tempDir: settings.tempDir,
     runMcp: io.runMcp,
@@ -93,6 +100,47 @@ export async function engineDispatch(
     log: io.log,
     envFile: io.envFile,
     hostHints: io.hostHints,
+    trace: trace && tracing!.traceSink(trace),
   });
-  return { ok: true, event, catalog, result };
+  if (trace) trace.files = await traceFiles(catalog, settings);
+  return { ok: true, event, catalog, result, ...(trace ? { trace } : {}) };
+}
+
+/** The layer a file of `catalog.files` belongs to, from where it is. */
+function layerOfFile(path: string, catalog: Catalog, settings: EngineSettings): Layer | null {
+  if (path === settings.requirements) return "managed";
+  if (settings.hooksFiles.includes(path)) return "cli";
+  if (isInside(join(catalog.home, "profiles"), path)) return "profile";
+  if (isInside(join(catalog.home, "plugins"), path)) return "plugin";
+  if (dirname(path) === catalog.home) return "user";
+  if (catalog.project && isInside(join(catalog.project.root, ".mind"), path)) return "project";
+  return null;
+}
+
+/** The files the dispatch read or looked for, each with its layer, whether it is there and its hooks. */
+async function traceFiles(catalog: Catalog, settings: EngineSettings): Promise<FileTrace[]> {
+  const out: FileTrace[] = [];
+  for (const path of new Set(catalog.files)) {
+    let present = false;
+    try {
+      present = (await Deno.stat(path)).isFile;
+    } catch {
+      // absent, or not readable here: said as absent
+    }
+    const real = await realPathOr(path);
+    const hooks = catalog.handlers.filter((h) => h.sourcePath === real || h.sourcePath.startsWith(`${real}#`));
+    const layer = layerOfFile(path, catalog, settings) ?? hooks[0]?.layer ?? null;
+    // An untrusted project's files are not read at all (SPEC §2.3); discovery still names them.
+    const unread = layer === "project" && catalog.project !== null && !catalog.project.trusted;
+    out.push({ layer, path, state: !present ? "absent" : unread ? "not read" : "read", hooks: hooks.length });
+  }
+  if (catalog.handlers.some((h) => h.sourcePath === "cli-override")) {
+    out.push({
+      layer: "cli",
+      path: "-c overrides",
+      state: "read",
+      hooks: catalog.handlers.filter((h) => h.sourcePath === "cli-override").length,
+    });
+  }
+  return out;
 }

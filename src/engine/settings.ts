@@ -16,15 +16,30 @@ type OptionKind = "dir" | "file" | "files" | "string" | "strings" | "boolean";
  * One engine option: its name on the command line, in a `serve` request, its kind, and one line on
  * what it does (help texts and shell completion).
  */
-export type EngineOptionSpec = { cli: string; short?: string; rpc: string; kind: OptionKind; about: string };
+export type EngineOptionSpec = {
+  cli: string;
+  short?: string;
+  rpc: string;
+  kind: OptionKind;
+  about: string;
+  /** The value's name in help texts, when not the kind's own (`DIR`, `FILE`). */
+  arg?: string;
+};
 
 /** The engine options, by their library name. */
 export const ENGINE_OPTIONS = {
   home: { cli: "home", rpc: "home", kind: "dir", about: "the application home (default $MIND_HOME, else ~/.mind)" },
   cwd: { cli: "cwd", rpc: "cwd", kind: "dir", about: "where the project search starts" },
-  profile: { cli: "profile", rpc: "profile", kind: "string", about: "the profile layer" },
-  config: { cli: "config", short: "c", rpc: "config", kind: "strings", about: "KEY=VALUE, a TOML value" },
-  hooksFiles: { cli: "hooks-file", rpc: "hooksFile", kind: "files", about: "an extra hooks file" },
+  profile: { cli: "profile", rpc: "profile", kind: "string", about: "the profile layer", arg: "NAME" },
+  config: {
+    cli: "config",
+    short: "c",
+    rpc: "config",
+    kind: "strings",
+    about: "a configuration override; VALUE is TOML (repeatable)",
+    arg: "KEY=VALUE",
+  },
+  hooksFiles: { cli: "hooks-file", rpc: "hooksFile", kind: "files", about: "an extra hooks file (repeatable)" },
   requirements: { cli: "requirements", rpc: "requirements", kind: "file", about: "the managed requirements.toml" },
   tempDir: { cli: "temp-dir", rpc: "tempDir", kind: "dir", about: "where large hook output is spilled" },
   bypassTrust: {
@@ -45,6 +60,7 @@ export function engineCliOptions(): Record<string, OptionSpec> {
       ...(spec.short ? { short: spec.short } : {}),
       ...(spec.kind === "files" || spec.kind === "strings" ? { multiple: true } : {}),
       ...(spec.kind === "boolean" ? {} : { value }),
+      ...(spec.arg ? { arg: spec.arg } : {}),
       about: spec.about,
     };
   }

@@ -4,6 +4,7 @@
  * `registry.ts`.
  * @module
  */
+import { didYouMean } from "../util/suggest.ts";
 
 /** Every event mind-hooks dispatches, in the order SPEC §2.2 lists them. */
 export const EVENT_NAMES = [
@@ -29,6 +30,14 @@ const EVENT_SET: ReadonlySet<string> = new Set(EVENT_NAMES);
 /** True when `name` is exactly one of the 12 event names (no case folding, no look-alikes). */
 export function isEventName(name: unknown): name is EventName {
   return typeof name === "string" && EVENT_SET.has(name);
+}
+
+/**
+ * `; did you mean "PreToolUse"?` for a mistyped event name, or `""`: every place a person types an
+ * event name (an event's `hook_event_name`, `schema … EVENT`, a hooks file's event keys) says it.
+ */
+export function eventSuggestion(name: string): string {
+  return didYouMean(name, EVENT_NAMES);
 }
 
 /** File-name stem of an event, as used for schema files: `PreToolUse` → `pre-tool-use`. */

@@ -1,18 +1,20 @@
 /**
  * The observation log (SPEC §12): `$MIND_HOME/logs/hooks.jsonl`, one line per
- * discovery warning and per handler run; rotated at 10 MiB keeping 3 files
- * (`hooks.jsonl`, `.1`, `.2`). Never holds hook stdin or full outputs.
- * Logging must never fail a dispatch, so every error here is swallowed.
+ * discovery warning and per handler run (with the session it ran for); rotated at
+ * 10 MiB keeping 3 files (`hooks.jsonl`, `.1`, `.2`). Never holds hook stdin or
+ * full outputs. Logging must never fail a dispatch, so every error here is
+ * swallowed. Read back by `mind-hooks logs` and by `review` (each hook's last run).
  * @module
  */
 import { dirname, join } from "../util/paths.ts";
+import type { DispatchResult } from "../schema/result.ts";
 
 /** Rotation threshold. */
 export const LOG_ROTATE_BYTES = 10 * 1024 * 1024;
 /** Files kept, the live one included. */
 export const LOG_FILES_KEPT = 3;
 
-/** One log line. */
+/** One log line. `session_id` names the session of the dispatch that wrote it (absent: a `serve` load). */
 export type LogEntry =
   | {
     kind: "warning";
@@ -21,6 +23,7 @@ export type LogEntry =
     source: string;
     line?: number;
     column?: number;
+    session_id?: string;
   }
   | {
     kind: "run";
@@ -30,11 +33,61 @@ export type LogEntry =
     duration_ms: number | null;
     reason: string | null;
     exit_code: number | null;
+    session_id?: string;
   };
+
+/** A log line as read back: an entry with the time it was written. */
+export type LogRecord = LogEntry & { timestamp: string };
+
+/**
+ * The lines one dispatch logs: `warnings` (by default all of the result's) and one line per run,
+ * each with the session. The one-shot dispatch and `serve` (which logs discovery warnings once per
+ * load, so passes only the event's own) both build them here.
+ */
+export function dispatchLogEntries(
+  result: DispatchResult,
+  sessionId: string,
+  warnings: DispatchResult["warnings"] = result.warnings,
+): LogEntry[] {
+  return [
+    ...warnings.map((w): LogEntry => ({ kind: "warning", ...w, session_id: sessionId })),
+    ...result.runs.map((r): LogEntry => ({
+      kind: "run",
+      key: r.key,
+      event: result.hook_event_name,
+      status: r.status,
+      duration_ms: r.duration_ms,
+      reason: r.reason,
+      exit_code: r.exit_code,
+      session_id: sessionId,
+    })),
+  ];
+}
 
 /** Path of the live log file. */
 export function logPath(home: string): string {
   return join(home, "logs", "hooks.jsonl");
+}
+
+/** Every log file, oldest first: `hooks.jsonl.2`, `hooks.jsonl.1`, `hooks.jsonl`. */
+export function logFiles(home: string, kept = LOG_FILES_KEPT): string[] {
+  const live = logPath(home);
+  return [...Array.from({ length: kept - 1 }, (_, i) => `${live}.${kept - 1 - i}`), live];
+}
+
+/** One log line parsed, or null for a line that is not a log record (torn, or written by hand). */
+export function parseLogLine(line: string): LogRecord | null {
+  let v: unknown;
+  try {
+    v = JSON.parse(line);
+  } catch {
+    return null;
+  }
+  if (v === null || typeof v !== "object" || Array.isArray(v)) return null;
+  const r = v as Record<string, unknown>;
+  if (typeof r.timestamp !== "string" || (r.kind !== "run" && r.kind !== "warning")) return null;
+  if (r.kind === "run" && (typeof r.key !== "string" || typeof r.status !== "string")) return null;
+  return r as LogRecord;
 }
 
 /** Longest text field (`reason`, `message`) kept in a log line: a reason can quote a hook's output. */
@@ -110,4 +163,30 @@ export async function appendLog(
   } catch {
     // The log is an observation aid; a read-only home must not break dispatch.
   }
+}
+
+/**
+ * The last logged run of each of `keys` (`review` shows it beside each hook): the newest file is
+ * read first and an older one only while some key has not been found. A file that cannot be read
+ * counts as empty.
+ */
+export async function lastRuns(home: string, keys: ReadonlySet<string>): Promise<Map<string, LogRecord>> {
+  const found = new Map<string, LogRecord>();
+  for (const file of logFiles(home).reverse()) {
+    if (found.size === keys.size) break;
+    let text: string;
+    try {
+      text = await Deno.readTextFile(file);
+    } catch {
+      continue;
+    }
+    const inFile = new Map<string, LogRecord>();
+    for (const line of text.split("\n")) {
+      if (line === "") continue;
+      const r = parseLogLine(line);
+      if (r !== null && r.kind === "run" && keys.has(r.key) && !found.has(r.key)) inFile.set(r.key, r);
+    }
+    for (const [k, r] of inFile) found.set(k, r);
+  }
+  return found;
 }

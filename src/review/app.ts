@@ -24,6 +24,7 @@ import { COPY_FILE_MAX, readTrusted, type TrustedDefinition } from "../trust/tru
 import { trustStoreRefusal } from "../config/problems.ts";
 import { buildView, type CatalogView, type HookView } from "./catalog_view.ts";
 import type { Key } from "./keys.ts";
+import { lastRuns, type LogRecord } from "../log/observation.ts";
 
 /**
  * A trust waiting for the user's answer (SPEC §14): the keys asked for (one hook, or all needing
@@ -47,6 +48,9 @@ export type Message = { text: string; kind: "info" | "error" };
 /** Loads the catalog again (from disk, with the same options as at start). */
 export type CatalogLoader = () => Promise<Catalog | { error: string }>;
 
+/** How many rows one page of the list and of the details pane holds, for the page keys. */
+export type PageSizes = { list: number; details: number };
+
 /** The review session. */
 export class ReviewApp {
   /** The catalog the screen shows. */
@@ -61,6 +65,10 @@ export class ReviewApp {
   detailTop = 0;
   /** The details pane shows the warnings instead of the selected hook. */
   showWarnings = false;
+  /** The help overlay (every key) is shown over the body. */
+  showHelp = false;
+  /** The last logged run of each hook, by key (from the observation log). */
+  lastRuns = new Map<string, LogRecord>();
   /** What the last action did. */
   message: Message | null = null;
   /** Stored trusted copies of the modified hooks, by key (null: no copy kept). */
@@ -85,12 +93,17 @@ export class ReviewApp {
     if ("error" in catalog) return catalog;
     const app = new ReviewApp(catalog, await buildView(catalog), load);
     await app.#loadCopies();
+    await app.#loadRuns();
     return app;
   }
 
   /** The selected hook, if any. */
   get current(): HookView | undefined {
     return this.view.hooks[this.selected];
+  }
+
+  async #loadRuns(): Promise<void> {
+    this.lastRuns = await lastRuns(this.catalog.home, new Set(this.view.hooks.map((h) => h.key)));
   }
 
   async #loadCopies(): Promise<void> {
@@ -119,6 +132,7 @@ export class ReviewApp {
     this.catalog = catalog;
     this.view = await buildView(catalog);
     await this.#loadCopies();
+    await this.#loadRuns();
     const idx = key === undefined ? -1 : this.view.hooks.findIndex((h) => h.key === key);
     this.selected = idx >= 0 ? idx : Math.max(0, Math.min(this.selected, this.view.hooks.length - 1));
   }
@@ -130,9 +144,16 @@ export class ReviewApp {
     this.selected = next;
   }
 
-  /** Handles one key; `page` is how many list rows one page holds. */
-  async handle(key: Key, page: number): Promise<void> {
-    if (this.confirm !== null) return await this.#handleConfirm(key, page);
+  /** Handles one key; `pages` says how many rows a page of the list and of the details holds. */
+  async handle(key: Key, pages: PageSizes): Promise<void> {
+    // The confirmation of a trust takes every key until it is answered (SPEC §14).
+    if (this.confirm !== null) return await this.#handleConfirm(key, pages.details);
+    if (this.showHelp) {
+      // The overlay closes on its own keys (q included: it leaves the help, not the review); any other
+      // key closes it and does what it does.
+      this.showHelp = false;
+      if (key === "?" || key === "h" || key === "f1" || key === "escape" || key === "q") return;
+    }
     switch (key) {
       case "up":
       case "k":
@@ -141,15 +162,33 @@ export class ReviewApp {
       case "j":
         return this.#move(this.selected + 1);
       case "pageup":
-        return this.#move(this.selected - Math.max(1, page - 1));
+        this.detailTop = Math.max(0, this.detailTop - Math.max(1, pages.details - 1));
+        return;
       case "pagedown":
-        return this.#move(this.selected + Math.max(1, page - 1));
+        // The renderer keeps it within the details (so End is simply "as far as it goes").
+        this.detailTop += Math.max(1, pages.details - 1);
+        return;
       case "home":
+        this.detailTop = 0;
+        return;
+      case "end":
+        this.detailTop = Number.MAX_SAFE_INTEGER;
+        return;
       case "g":
         return this.#move(0);
-      case "end":
       case "G":
         return this.#move(this.view.hooks.length - 1);
+      case "?":
+      case "h":
+      case "f1":
+        this.showHelp = true;
+        return;
+      case "escape":
+        if (this.showWarnings) {
+          this.showWarnings = false;
+          this.detailTop = 0;
+        }
+        return;
       case "]":
         this.detailTop++;
         return;
@@ -387,9 +426,20 @@ export class ReviewApp {
       return;
     }
     await this.reload();
-    this.message = p.trusted
-      ? { text: `untrusted project ${p.root}: its hooks are no longer loaded`, kind: "info" }
-      : { text: `trusted project ${p.root}: its hooks are loaded and still need review one by one`, kind: "info" };
+    if (p.trusted) {
+      this.message = { text: `untrusted project ${p.root}: its hooks are no longer loaded`, kind: "info" };
+      return;
+    }
+    // Said from what was loaded, so the message and the header count agree.
+    const own = this.view.hooks.filter((h) => h.layer === "project");
+    const pending = own.filter((h) => h.status === "untrusted" || h.status === "modified").length;
+    const broken = this.view.dropped.some((w) => w.source.startsWith(`${p.root}/`));
+    const what = own.length === 0
+      ? `none of its hooks is loaded${broken ? ": its files have problems (the ✗ lines)" : ""}`
+      : pending === 0
+      ? `its ${own.length === 1 ? "hook is" : `${own.length} hooks are`} trusted already`
+      : `${pending} of its hooks need${pending === 1 ? "s" : ""} review (t trusts one, A all)`;
+    this.message = { text: `trusted project ${p.root}: ${what}`, kind: "info" };
   }
 }
 

@@ -10,7 +10,8 @@
  * @module
  */
 import type { Catalog, HookHandler, ProjectInfo, TrustStatus } from "../config/discovery.ts";
-import type { Warning } from "../config/warnings.ts";
+import { DROPPING_CODES, type Warning } from "../config/warnings.ts";
+import type { ValuePath } from "../util/json.ts";
 import type { EventName } from "../events/names.ts";
 import type { Layer } from "../trust/hash.ts";
 import { shellQuote } from "../matching/tool_names.ts";
@@ -40,6 +41,8 @@ export type HookView = {
   trustedHash: string | null;
   /** One line saying what runs: the command, or `mcp_tool server/tool`. */
   summary: string;
+  /** The handler's display name, shown beside `summary` (never instead of it), or null. */
+  name: string | null;
   plugin: string | null;
   /** Why a modified hook is: `modified` (its definition) or `modified: <path> changed|removed|added`. */
   modifiedReason: string | null;
@@ -48,6 +51,8 @@ export type HookView = {
   /** What makes its command fetch from the network at run time (pinning cannot cover it), or null. */
   fetch: string | null;
   handler: HookHandler;
+  /** The warnings about this hook: its handler's values, or its group's own fields (its matcher). */
+  warnings: Warning[];
 };
 
 /** One pinned file as shown: `pinned` holds, the three changes, or `unpinned` (would be pinned by a trust). */
@@ -83,6 +88,8 @@ export type CatalogView = {
   groups: HookGroup[];
   /** Discovery warnings, with line and column found from their value paths. */
   warnings: Warning[];
+  /** The warnings that dropped something (a file, an event's hooks, a group or a handler), in order. */
+  dropped: Warning[];
   /** Non-managed hooks that are untrusted or modified. */
   needReview: number;
   /** The configuration problems that lose hooks (SPEC §6), one line each, trust store first. */
@@ -126,6 +133,30 @@ export function handlerSummary(h: HookHandler): string {
   return h.handler.type === "command" ? h.handler.command : `mcp_tool ${h.handler.server}/${h.handler.tool}`;
 }
 
+/** True when `prefix` is where `path` starts. */
+function startsWithPath(path: ValuePath, prefix: ValuePath): boolean {
+  return prefix.length <= path.length && prefix.every((p, i) => path[i] === p);
+}
+
+/**
+ * True when `w` is about handler `h`: the same file, and a value of the handler (`…hooks[1].timeout`)
+ * or a field of its group other than its handlers (`…[0].matcher`).
+ */
+export function concernsHook(w: Warning, h: HookHandler): boolean {
+  if (w.path === undefined || h.path === undefined || w.source !== h.sourcePath) return false;
+  if (startsWithPath(w.path, h.path)) return true;
+  const group = h.path.slice(0, -2);
+  return w.path.length === group.length + 1 && startsWithPath(w.path, group) && w.path[group.length] !== "hooks";
+}
+
+/** True for a warning that dropped hooks: its file, its event's, its group's, or one handler. */
+export function dropsHooks(w: Warning): boolean {
+  if (w.code === "W_UNKNOWN_EVENT") return true;
+  // A wrong field of the file itself (hooks.json `description`) drops nothing.
+  if (w.code === "W_BAD_FIELD") return w.path !== undefined && w.path.length >= 5;
+  return DROPPING_CODES.has(w.code);
+}
+
 /** The file part of a hook source (`cli-override` has none; an inline manifest entry is its manifest). */
 export function sourceFile(source: string): string | null {
   if (source === "cli-override") return null;
@@ -154,13 +185,17 @@ export async function buildView(catalog: Catalog, positions = new PositionIndex(
       hash: h.hash,
       trustedHash: h.trustedHash,
       summary: handlerSummary(h),
+      name: h.name ?? null,
       plugin: h.plugin ?? null,
       modifiedReason: h.modifiedReason,
       pinned: pinnedView(h),
       fetch: fetchOf(h),
       handler: h,
+      warnings: [],
     };
   }));
+  const warnings = await positions.enrich(catalog.warnings);
+  for (const v of hooks) v.warnings = warnings.filter((w) => concernsHook(w, v.handler));
   const groups: HookGroup[] = [];
   for (const v of hooks) {
     const last = groups[groups.length - 1];
@@ -176,7 +211,6 @@ export async function buildView(catalog: Catalog, positions = new PositionIndex(
         : `mind-hooks project trust ${shellQuote(catalog.project.root)}`,
     }
     : null;
-  const warnings = await positions.enrich(catalog.warnings);
   const problemCtx = { userConfigPath: catalog.userConfigPath, userHome: catalog.userHome };
   return {
     project,
@@ -188,6 +222,7 @@ export async function buildView(catalog: Catalog, positions = new PositionIndex(
     warnings,
     problems: await problemLines(warnings, problemCtx),
     trustStore: catalog.trustStore === null ? null : problemLine(catalog.trustStore, problemCtx),
+    dropped: warnings.filter(dropsHooks),
     needReview: hooks.filter((h) => h.layer !== "managed" && (h.status === "untrusted" || h.status === "modified"))
       .length,
   };
@@ -204,6 +239,7 @@ export function hookData(v: HookView): Record<string, unknown> {
     event: v.event,
     matcher: v.matcher,
     type: h.type,
+    name: v.name,
   };
   if (h.type === "command") {
     base.command = h.command;

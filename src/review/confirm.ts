@@ -9,7 +9,7 @@
  * @module
  */
 import type { ReviewApp } from "./app.ts";
-import type { Row, Style } from "./render.ts";
+import type { Row, Style } from "./rows.ts";
 
 /** The renderer's row helpers. */
 export type RowKit = {

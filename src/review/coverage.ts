@@ -63,6 +63,11 @@ export const COVERAGE_TEXT: Record<Coverage, string> = {
 export const COVERAGE_NOTE =
   "An enabled hook does not mean a same-named server-side tool is fully controlled: server-side tools reach hooks only at approval time, an updatedInput does not change what the server runs, and no PostToolUse follows them (see the server-approval-only label).";
 
+/** True for the labels of tool hooks (PreToolUse, PostToolUse), the ones {@link COVERAGE_NOTE} is about. */
+export function isToolCoverage(c: Coverage): boolean {
+  return c === "client-full" || c === "server-approval-only";
+}
+
 /** True when the literal tool name may be executed on a server. */
 function serverSideName(name: string, localMcpServers: ReadonlySet<string>): boolean {
   if (SERVER_SIDE_TOOLS.has(name)) return true;

@@ -1,6 +1,6 @@
 /**
  * Turning the bytes a terminal in raw mode sends into key names for `review`:
- * arrows, Page Up/Down, Home/End (both the CSI `ESC [` and the SS3 `ESC O`
+ * arrows, Page Up/Down, Home/End, F1 (both the CSI `ESC [` and the SS3 `ESC O`
  * forms that terminals send in cursor-key application mode), Ctrl-C/Ctrl-D,
  * and printable characters. Unknown escape sequences are consumed whole so
  * their bytes never read as letters (an unknown `ESC [ 2 0 0 ~` must not
@@ -18,6 +18,7 @@ export type Key =
   | "pagedown"
   | "home"
   | "end"
+  | "f1"
   | "escape"
   | "enter"
   | "ctrl-c"
@@ -32,8 +33,11 @@ const CSI_TILDE: Record<string, Key> = {
   "8": "end",
   "5": "pageup",
   "6": "pagedown",
+  "11": "f1",
 };
 const FINAL: Record<string, Key> = { A: "up", B: "down", C: "right", D: "left", H: "home", F: "end" };
+/** After SS3 (`ESC O`) only: F1 (`ESC O P`). */
+const SS3_FINAL: Record<string, Key> = { ...FINAL, P: "f1" };
 
 /** Splits one read of terminal input into keys. */
 export function parseKeys(bytes: Uint8Array): Key[] {
@@ -55,7 +59,7 @@ export function parseKeys(bytes: Uint8Array): Key[] {
         } else if (FINAL[final]) keys.push(FINAL[final]);
         i = j + 1;
       } else if (next === 0x4f /* O */ && i + 2 < bytes.length) {
-        const k = FINAL[String.fromCharCode(bytes[i + 2])];
+        const k = SS3_FINAL[String.fromCharCode(bytes[i + 2])];
         if (k) keys.push(k);
         i += 3;
       } else {

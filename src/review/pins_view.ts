@@ -9,7 +9,7 @@
  */
 import type { ReviewApp } from "./app.ts";
 import type { HookView } from "./catalog_view.ts";
-import type { Row, Style } from "./render.ts";
+import type { Row, Style } from "./rows.ts";
 import type { RowKit } from "./confirm.ts";
 import { shortHash } from "./confirm.ts";
 import { definitionText } from "../trust/trusted_store.ts";

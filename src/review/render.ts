@@ -1,8 +1,9 @@
 /**
  * The review screen as text: a pure function from the app state and the
  * terminal size to the rows to paint. Layout: a title bar, the project line,
- * the hook list beside the details pane (stacked on terminals narrower than
- * 120 columns), the message bar, and the key legend, which is always shown.
+ * the hook list above the details pane (side by side from 180 columns: below
+ * that a full-width list shows more of each command), the message bar, and the
+ * key legend, which is always shown; `?` replaces the body with every key.
  *
  * Every piece of text that comes from a config file goes through `sanitize`
  * before it is measured and painted, so a hook cannot smuggle escape
@@ -19,9 +20,9 @@ import { confirmRows, type RowKit } from "./confirm.ts";
 import { changeRows, pinnedRows } from "./pins_view.ts";
 import { displayWidth, fit, truncate, wrap } from "./text.ts";
 import { sanitize } from "../util/terminal_text.ts";
-
-/** SGR styles used on screen. */
-export type Style = "bold" | "dim" | "reverse" | "red" | "green" | "yellow" | "cyan" | "magenta";
+import { field, type Row, type Segment, type Style, text } from "./rows.ts";
+import { droppedRow, emptyRows, helpRows, hookExtraRows } from "./panes.ts";
+import type { PageSizes } from "./app.ts";
 
 const SGR: Record<Style, string> = {
   bold: "1",
@@ -34,11 +35,6 @@ const SGR: Record<Style, string> = {
   magenta: "35",
 };
 const COLOURS: ReadonlySet<Style> = new Set(["red", "green", "yellow", "cyan", "magenta"]);
-
-/** A run of text with styles. */
-export type Segment = { text: string; styles?: Style[] };
-/** One screen row. */
-export type Row = Segment[];
 
 /** Rendering options. */
 export type RenderOptions = { columns: number; rows: number; color: boolean };
@@ -69,13 +65,12 @@ function paint(row: Row, width: number, color: boolean, fill: Style[] = []): str
   return out;
 }
 
-/** The legend items, shown on every frame. */
+/** The legend items, shown on every frame (`?` shows every key, src/review/panes.ts). */
 function legend(app: ReviewApp): string[] {
   if (app.confirm !== null) return ["y/Enter trust exactly this", "n/Esc cancel", "↑/↓ scroll"];
   const p = app.catalog.project;
   return [
-    "↑/↓ j/k move",
-    "PgUp/PgDn page",
+    "↑/↓ move",
     "t trust",
     "u untrust",
     "e enable",
@@ -83,7 +78,9 @@ function legend(app: ReviewApp): string[] {
     "A trust all needing review",
     p ? (p.trusted ? "p untrust project" : "p trust project") : "p project",
     "w warnings",
-    "[ ] scroll",
+    "PgUp/PgDn details",
+    "r reload",
+    "? help",
     "q quit",
   ];
 }
@@ -107,19 +104,29 @@ function legendRows(app: ReviewApp, width: number): Row[] {
   return rows;
 }
 
-/** The list pane's rows: a header per layer file, then one row per hook. */
+/** `text` cut to `width - 1` cells and padded to `width`: a column that never runs into the next. */
+function cell(text: string, width: number): string {
+  return fit(text, width - 1) + " ";
+}
+
+/**
+ * The list pane's rows: a header per layer file, one row per hook (a `!` before its status when a
+ * warning is about it), then a row for each thing the file's warnings dropped.
+ */
 function listRows(app: ReviewApp, width: number): { rows: Row[]; selectedRow: number } {
   const rows: Row[] = [];
   let selectedRow = 0;
   let index = 0;
-  // Columns as wide as their longest entry (within bounds), so what runs gets the rest of the row.
+  // Columns as wide as their longest entry (the matcher within bounds), so what runs gets the rest.
   const hooks = app.view.hooks;
   const badgeWidth = Math.max(0, ...hooks.map((h) => h.status.length + 2)) + 1;
   const eventWidth = Math.max(0, ...hooks.map((h) => h.event.length)) + 1;
   const matcherWidth = Math.min(
-    Math.max(6, Math.floor(width / 5)),
-    Math.max(1, ...hooks.map((h) => displayWidth(sanitize(h.matcher ?? "*")))),
-  ) + 1;
+    Math.max(8, Math.floor(width / 6)),
+    Math.max(1, ...hooks.map((h) => displayWidth(sanitize(h.matcher ?? "*")))) + 1,
+  );
+  const dropped = (source: string) => app.view.dropped.filter((w) => w.source === source);
+  const listed = new Set<string>();
   for (const g of app.view.groups) {
     rows.push([{ text: `── ${g.layer}  ${sanitize(g.file ?? g.source)}`, styles: ["dim"] }]);
     for (const h of g.hooks) {
@@ -129,31 +136,30 @@ function listRows(app: ReviewApp, width: number): { rows: Row[]; selectedRow: nu
       const matcher = h.matcher === null ? "*" : sanitize(h.matcher);
       const fill: Style[] = selected ? ["reverse"] : [];
       rows.push([
-        { text: selected ? "> " : "  ", styles: fill },
-        { text: fit(badge, badgeWidth), styles: [...fill, STATUS_STYLE[h.status], "bold"] },
-        { text: fit(h.enabled ? "on" : "off", 4), styles: h.enabled ? fill : [...fill, "dim"] },
-        { text: fit(h.event, eventWidth), styles: fill },
-        { text: fit(matcher, matcherWidth), styles: fill },
+        // `!`: a warning is about this hook (its details say which).
+        {
+          text: `${selected ? ">" : " "}${h.warnings.length ? "!" : " "}`,
+          styles: h.warnings.length ? [...fill, "yellow", "bold"] : fill,
+        },
+        { text: cell(badge, badgeWidth), styles: [...fill, STATUS_STYLE[h.status], "bold"] },
+        { text: cell(h.enabled ? "on" : "off", 4), styles: h.enabled ? fill : [...fill, "dim"] },
+        { text: cell(h.event, eventWidth), styles: fill },
+        { text: cell(matcher, matcherWidth), styles: fill },
         { text: sanitize(h.summary), styles: h.enabled ? fill : [...fill, "dim"] },
+        // The name is the hook's own claim about itself: after what runs, never in its place.
+        ...(h.name === null ? [] : [{ text: `  · ${sanitize(h.name)}`, styles: [...fill, "dim"] as Style[] }]),
       ]);
       index++;
     }
+    if (!listed.has(g.source)) rows.push(...dropped(g.source).map(droppedRow));
+    listed.add(g.source);
+  }
+  // Files whose every hook was dropped (or that did not load) have no group of their own.
+  for (const source of new Set(app.view.dropped.map((w) => w.source))) {
+    if (listed.has(source)) continue;
+    rows.push([{ text: `── ${sanitize(source)}`, styles: ["dim"] }], ...dropped(source).map(droppedRow));
   }
   return { rows, selectedRow };
-}
-
-/** A labelled field of the details pane, wrapped under its label. */
-function field(label: string, value: string, width: number, styles: Style[] = []): Row[] {
-  const labelWidth = 10;
-  const lines = wrap(sanitize(value), Math.max(10, width - labelWidth));
-  return lines.map((l, i) => [
-    { text: fit(i === 0 ? label : "", labelWidth), styles: ["bold"] },
-    { text: l, styles },
-  ]);
-}
-
-function text(value: string, width: number, styles: Style[] = [], indent = ""): Row[] {
-  return wrap(sanitize(value), width, indent).map((l) => [{ text: l, styles }]);
 }
 
 const STATUS_TEXT: Record<string, string> = {
@@ -178,6 +184,7 @@ function hookDetails(app: ReviewApp, h: HookView, width: number): Row[] {
   rows.push(...field("Layer", h.plugin ? `${h.layer} (plugin ${h.plugin})` : h.layer, width));
   rows.push(...field("Event", h.event, width));
   rows.push(...field("Matcher", h.matcher === null ? "(none: matches everything)" : JSON.stringify(h.matcher), width));
+  if (h.name !== null) rows.push(...field("Name", `${h.name}  (its own label; what runs is the command)`, width));
   rows.push(...field("Type", d.type, width));
   if (d.type === "command") {
     rows.push(...field("Command", d.command, width, ["bold"]));
@@ -206,6 +213,7 @@ function hookDetails(app: ReviewApp, h: HookView, width: number): Row[] {
   rows.push(...field("Hash", h.hash, width));
   rows.push(...field("Trusted", h.layer === "managed" ? "(managed: no state)" : h.trustedHash ?? "(none)", width));
   rows.push(...pinnedRows(h, width, KIT));
+  rows.push(...hookExtraRows(app, h, width));
   // A modified hook's details open at the change (SPEC §14): what changed first, then the rest.
   const change = changeRows(app, h, width, KIT);
   return change.length > 0 ? [...change, [], ...rows] : rows;
@@ -218,36 +226,31 @@ function warningDetails(app: ReviewApp, width: number): Row[] {
   const rows: Row[] = [[{ text: `Warnings (${app.view.warnings.length})`, styles: ["bold"] }]];
   if (app.view.warnings.length === 0) rows.push(...text("No discovery warnings.", width));
   for (const w of app.view.warnings) rows.push(...text(formatWarning(w), width, [], "    "));
-  rows.push([], ...text("w returns to the selected hook.", width, ["dim"]));
+  rows.push([], ...text("w or Esc returns to the selected hook.", width, ["dim"]));
   return rows;
 }
 
-function emptyDetails(app: ReviewApp, width: number): Row[] {
-  const rows = text("No hooks are configured.", width, ["bold"]);
-  const p = app.view.project;
-  if (p && !p.trusted && app.view.trustStore === null) {
-    rows.push(
-      [],
-      ...text(`The project ${p.root} is not trusted, so its .mind/ hooks are not loaded: press p to trust it.`, width),
-    );
-  }
-  return rows;
+/** How many rows one page of the list and of the details pane holds for this terminal size. */
+export function pageSizes(app: ReviewApp, opts: RenderOptions): PageSizes {
+  const L = layout(app, opts);
+  return { list: L.listHeight, details: L.detailHeight };
 }
 
-/** How many list rows one page holds for this terminal size. */
-export function pageSize(app: ReviewApp, opts: RenderOptions): number {
-  return layout(app, opts).listHeight;
-}
+/** Side by side from this width on: below it, a list as wide as the terminal shows more of each command. */
+const SIDE_BY_SIDE_COLUMNS = 180;
+/** The details pane's width side by side: a hash (`sha256:` + 64) and its label fit on one line. */
+const SIDE_DETAILS_WIDTH = 85;
 
 function layout(app: ReviewApp, opts: RenderOptions) {
   const { columns, rows } = opts;
   const legendCount = legendRows(app, columns).length;
   const bodyTop = 2;
-  const bodyHeight = Math.max(1, rows - bodyTop - 1 - legendCount);
-  const side = columns >= 120;
-  const listWidth = side ? Math.max(50, Math.min(columns - 44, Math.floor(columns * 0.45))) : columns;
+  const bodyHeight = Math.max(1, rows - bodyTop - messageLines(app, columns).length - legendCount);
+  const side = columns >= SIDE_BY_SIDE_COLUMNS;
+  const listWidth = side ? columns - SIDE_DETAILS_WIDTH - 3 : columns;
   const listHeight = side ? bodyHeight : Math.max(1, Math.floor((bodyHeight - 1) * 0.4));
-  return { legendCount, bodyTop, bodyHeight, side, listWidth, listHeight };
+  const detailHeight = side ? bodyHeight : bodyHeight - listHeight - 1;
+  return { legendCount, bodyTop, bodyHeight, side, listWidth, listHeight, detailHeight };
 }
 
 /** Paints the whole screen: one string per terminal row (SGR included, no cursor movement). */
@@ -259,7 +262,7 @@ export function renderFrame(app: ReviewApp, opts: RenderOptions): string[] {
   const v = app.view;
   const title = ` mind-hooks review · ${v.hooks.length} hook${v.hooks.length === 1 ? "" : "s"}, ${v.needReview} need${
     v.needReview === 1 ? "s" : ""
-  } review · ${v.warnings.length} warning${v.warnings.length === 1 ? "" : "s"} (w)`;
+  } review · ${v.warnings.length} warning${v.warnings.length === 1 ? "" : "s"} (w) · ? help`;
   out.push(paint([{ text: title, styles: ["bold"] }], columns, color, ["reverse"]));
 
   const notes: Segment[] = [];
@@ -287,6 +290,8 @@ export function renderFrame(app: ReviewApp, opts: RenderOptions): string[] {
     app.listTop = above >= 0 && list.rows[above].length === 1 ? above : list.selectedRow;
   }
   if (list.selectedRow >= app.listTop + L.listHeight) app.listTop = list.selectedRow - L.listHeight + 1;
+  // At the last hook, what follows it (the files' dropped entries) comes into view too.
+  if (app.selected === v.hooks.length - 1) app.listTop = Math.max(app.listTop, list.rows.length - L.listHeight);
   app.listTop = Math.max(0, Math.min(app.listTop, Math.max(0, list.rows.length - L.listHeight)));
   if (list.rows.length === 0) list.rows.push([{ text: " (no hooks)", styles: ["dim"] }]);
 
@@ -299,17 +304,23 @@ export function renderFrame(app: ReviewApp, opts: RenderOptions): string[] {
       shown[shown.length - 1] = [{ text: "… more below: ↓ scrolls", styles: ["dim"] }];
     }
     for (let r = 0; r < L.bodyHeight; r++) out.push(paint([{ text: " " }, ...(shown[r] ?? [])], columns, color));
-    return withBottom(app, opts, out);
+    return withBottom(app, out, opts);
   }
 
+  if (app.showHelp) {
+    // The overlay takes the whole body: every key, with room to read it.
+    const help = helpRows(columns - 2);
+    for (let r = 0; r < L.bodyHeight; r++) out.push(paint([{ text: " " }, ...(help[r] ?? [])], columns, color));
+    return withBottom(app, out, opts);
+  }
   const detailWidth = L.side ? columns - L.listWidth - 3 : columns - 2;
-  const detailHeight = L.side ? L.bodyHeight : L.bodyHeight - L.listHeight - 1;
+  const detailHeight = L.detailHeight;
   const current = app.current;
   let details = app.showWarnings
     ? warningDetails(app, detailWidth)
     : current
     ? hookDetails(app, current, detailWidth)
-    : emptyDetails(app, detailWidth);
+    : emptyRows(app, detailWidth);
   if (!app.showWarnings && current && current.coverage === "server-approval-only") {
     details.push([], ...text(`Note: ${COVERAGE_NOTE}`, detailWidth, ["dim"]));
   }
@@ -317,7 +328,9 @@ export function renderFrame(app: ReviewApp, opts: RenderOptions): string[] {
   app.detailTop = Math.min(app.detailTop, maxTop);
   const more = details.length - app.detailTop > detailHeight;
   details = details.slice(app.detailTop, app.detailTop + detailHeight);
-  if (more && details.length) details[details.length - 1] = [{ text: "… more below: ] scrolls", styles: ["dim"] }];
+  if (more && details.length) {
+    details[details.length - 1] = [{ text: "… more below: PgDn pages, End goes to the end", styles: ["dim"] }];
+  }
 
   if (L.side) {
     for (let r = 0; r < L.bodyHeight; r++) {
@@ -336,19 +349,25 @@ export function renderFrame(app: ReviewApp, opts: RenderOptions): string[] {
     }
   }
 
-  return withBottom(app, opts, out);
+  return withBottom(app, out, opts);
 }
 
-/** Adds the message bar and the key legend under the body rows. */
-function withBottom(app: ReviewApp, opts: RenderOptions, out: string[]): string[] {
+/** Most lines a message takes: a long one (a path, an error) wraps rather than being cut. */
+const MESSAGE_LINES_MAX = 3;
+
+/** The message bar's lines: one (empty) without a message. */
+function messageLines(app: ReviewApp, columns: number): string[] {
+  if (app.message === null) return [""];
+  return wrap(sanitize(app.message.text), Math.max(10, columns - 1)).slice(0, MESSAGE_LINES_MAX);
+}
+
+/** The frame's rows above, then the message bar and the key legend. */
+function withBottom(app: ReviewApp, out: string[], opts: RenderOptions): string[] {
   const { columns, color } = opts;
   const m = app.message;
+  const style: Style[] = [m?.kind === "error" ? "red" : "green", "bold"];
   const bottom = [
-    paint(
-      m ? [{ text: ` ${sanitize(m.text)}`, styles: [m.kind === "error" ? "red" : "green", "bold"] }] : [],
-      columns,
-      color,
-    ),
+    ...messageLines(app, columns).map((l) => paint(l === "" ? [] : [{ text: ` ${l}`, styles: style }], columns, color)),
     ...legendRows(app, columns).map((row) => paint(row, columns, color, ["reverse"])),
   ];
   // On a tiny terminal the body gives way first: the message and the key legend always show.

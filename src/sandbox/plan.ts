@@ -151,10 +151,11 @@ const CONFIG_COMMANDS = new Set([
   "project",
   "validate",
   "transcript",
+  "prune",
 ]);
 
 /** Commands that write trust state into the user config.toml (src/trust/state_writer.ts). */
-const STATE_COMMANDS = new Set(["trust", "untrust", "enable", "disable", "project", "review"]);
+const STATE_COMMANDS = new Set(["trust", "untrust", "enable", "disable", "project", "review", "prune"]);
 
 /**
  * The files a state write really touches when the user's config.toml is a symlink (dotfile
@@ -214,6 +215,13 @@ export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
     facts,
   };
   const cmd = input.command;
+  if (cmd === "logs") {
+    // The observation log and its rotated files, nothing else: it reads no configuration.
+    const logs = join(home, "logs");
+    plan.read = [...new Set([logs, ...((await real(logs)) ? [(await real(logs))!] : [])])];
+    plan.why.read = "the observation log (<home>/logs)";
+    return plan;
+  }
   if (!ENGINE_COMMANDS.has(cmd) && !CONFIG_COMMANDS.has(cmd) && cmd !== "serve" && cmd !== "install") {
     // schema, help, unknown commands: they read nothing from disk.
     return plan;
@@ -324,7 +332,11 @@ export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
       plan.why.net = "the hosts of configured HTTP MCP servers";
     }
   }
-  if (cmd === "serve") {
+  if (cmd === "prune") {
+    // It asks whether each file and project the user's own state names still exists, wherever they are.
+    plan.read = true;
+    plan.why.read = "unrestricted: prune checks that each file and project named in the user's state still exists";
+  } else if (cmd === "serve") {
     // Every request names its own cwd (and may name other options), so the project search may start
     // anywhere: serve keeps read unrestricted and narrows write, run and net.
     plan.read = true;

@@ -29,7 +29,7 @@ export type JsonSchema = {
 };
 
 /**
- * Every keyword {@link validateJson} enforces. A generated schema may use no other keyword except
+ * Every keyword {@link validateJson} (and {@link validateAll}) enforces. A generated schema may use no other keyword except
  * the {@link ANNOTATION_KEYWORDS} (tests/schema_test.ts), so a constraint zod emits can never be
  * silently skipped at run time.
  */
@@ -99,106 +99,99 @@ export function validateJson(
   value: unknown,
   path = "",
 ): SchemaIssue | null {
+  const out: SchemaIssue[] = [];
+  check(schema, value, path, out, 1);
+  return out[0] ?? null;
+}
+
+/**
+ * The issues of `value` against `schema` (depth-first, properties in schema order), at most `max`,
+ * so that one error can name every missing or mistyped field at once; empty when it conforms.
+ * Alternatives (`anyOf`, `oneOf`) are still told apart by their first issue.
+ */
+export function validateAll(schema: JsonSchema, value: unknown, max = 100, path = ""): SchemaIssue[] {
+  const out: SchemaIssue[] = [];
+  check(schema, value, path, out, Math.max(1, max));
+  return out;
+}
+
+/** Adds the issues of `value` to `out`, until it holds `max` (a stranger's value may hold millions). */
+function check(schema: JsonSchema, value: unknown, path: string, out: SchemaIssue[], max: number): void {
+  const issue = (message: string, at = path) => out.length < max && out.push({ path: at, message });
+  const done = () => out.length >= max;
   // Alternatives first; a value that satisfies one still has to satisfy the node's other keywords.
   if (schema.anyOf && !schema.anyOf.some((option) => validateJson(option, value, path) === null)) {
     const expected = schema.anyOf.map((o) => o.type ?? (o.const !== undefined ? JSON.stringify(o.const) : "value"))
       .join(" or ");
-    return { path, message: `expected ${expected}, got ${describe(value)}` };
+    return void issue(`expected ${expected}, got ${describe(value)}`);
   }
   if (schema.oneOf) {
     const issues = schema.oneOf.map((option) => validateJson(option, value, path));
-    const matched = issues.filter((issue) => issue === null).length;
-    if (matched > 1) return { path, message: `matches ${matched} of the alternatives; expected exactly one` };
+    const matched = issues.filter((i) => i === null).length;
+    if (matched > 1) return void issue(`matches ${matched} of the alternatives; expected exactly one`);
     if (matched === 0) {
       // Told against the alternative the value names by its constant fields (`type: "mcp_tool"`), if any.
       const named = schema.oneOf.findIndex((option) => namesAlternative(option, value));
-      if (named >= 0) return issues[named];
-      return { path, message: `matches none of the ${schema.oneOf.length} alternatives, got ${describe(value)}` };
+      if (named >= 0) return void (out.length < max && out.push(issues[named]!));
+      return void issue(`matches none of the ${schema.oneOf.length} alternatives, got ${describe(value)}`);
     }
   }
   const actual = typeOf(value);
   if (schema.type !== undefined) {
     const types = Array.isArray(schema.type) ? schema.type : [schema.type];
     if (!types.some((t) => typeMatches(t, actual))) {
-      return {
-        path,
-        message: `expected ${types.join(" or ")}, got ${describe(value)}`,
-      };
+      return void issue(`expected ${types.join(" or ")}, got ${describe(value)}`);
     }
   }
   if (schema.const !== undefined && value !== schema.const) {
-    return {
-      path,
-      message: `expected ${JSON.stringify(schema.const)}, got ${describe(value)}`,
-    };
+    return void issue(`expected ${JSON.stringify(schema.const)}, got ${describe(value)}`);
   }
   if (schema.enum && !schema.enum.includes(value)) {
-    return {
-      path,
-      message: `expected one of ${schema.enum.map((e) => JSON.stringify(e)).join(", ")}, got ${describe(value)}`,
-    };
+    return void issue(
+      `expected one of ${schema.enum.map((e) => JSON.stringify(e)).join(", ")}, got ${describe(value)}`,
+    );
   }
   if (typeof value === "number") {
-    if (schema.minimum !== undefined && value < schema.minimum) {
-      return { path, message: `must be ≥ ${schema.minimum}` };
-    }
-    if (schema.maximum !== undefined && value > schema.maximum) {
-      return { path, message: `must be ≤ ${schema.maximum}` };
-    }
+    if (schema.minimum !== undefined && value < schema.minimum) return void issue(`must be ≥ ${schema.minimum}`);
+    if (schema.maximum !== undefined && value > schema.maximum) return void issue(`must be ≤ ${schema.maximum}`);
   }
-  if (
-    typeof value === "string" && schema.minLength !== undefined &&
-    value.length < schema.minLength
-  ) {
-    return {
-      path,
-      message: schema.minLength === 1 ? "must not be empty" : `must have at least ${schema.minLength} characters`,
-    };
+  if (typeof value === "string" && schema.minLength !== undefined && value.length < schema.minLength) {
+    return void issue(
+      schema.minLength === 1 ? "must not be empty" : `must have at least ${schema.minLength} characters`,
+    );
   }
   if (actual === "array" && schema.items) {
     const arr = value as unknown[];
-    for (let i = 0; i < arr.length; i++) {
-      const issue = validateJson(schema.items, arr[i], join(path, i));
-      if (issue) return issue;
-    }
+    for (let i = 0; i < arr.length && !done(); i++) check(schema.items, arr[i], join(path, i), out, max);
   }
   if (actual === "object" && schema.propertyNames) {
     for (const key of Object.keys(value as object)) {
-      const issue = validateJson(schema.propertyNames, key, path);
-      if (issue) return { path: join(path, key), message: `is not an accepted field name: ${issue.message}` };
+      const bad = validateJson(schema.propertyNames, key, path);
+      if (bad) issue(`is not an accepted field name: ${bad.message}`, join(path, key));
+      if (done()) return;
     }
   }
-  if (
-    actual === "object" &&
-    (schema.properties || schema.required ||
-      schema.additionalProperties !== undefined)
-  ) {
+  if (actual === "object" && (schema.properties || schema.required || schema.additionalProperties !== undefined)) {
     const obj = value as Record<string, unknown>;
     const props = schema.properties ?? {};
     for (const key of schema.required ?? []) {
-      if (!Object.hasOwn(obj, key)) {
-        return { path: join(path, key), message: "is required" };
-      }
+      if (!Object.hasOwn(obj, key)) issue("is required", join(path, key));
+      if (done()) return;
     }
     for (const [key, sub] of Object.entries(props)) {
-      if (Object.hasOwn(obj, key)) {
-        const issue = validateJson(sub, obj[key], join(path, key));
-        if (issue) return issue;
-      }
+      if (Object.hasOwn(obj, key)) check(sub, obj[key], join(path, key), out, max);
+      if (done()) return;
     }
     const extra = schema.additionalProperties;
     if (extra !== undefined && extra !== true) {
       for (const key of Object.keys(obj)) {
         if (Object.hasOwn(props, key)) continue;
-        if (extra === false) {
-          return { path: join(path, key), message: "is not an accepted field" };
-        }
-        const issue = validateJson(extra, obj[key], join(path, key));
-        if (issue) return issue;
+        if (extra === false) issue("is not an accepted field", join(path, key));
+        else check(extra, obj[key], join(path, key), out, max);
+        if (done()) return;
       }
     }
   }
-  return null;
 }
 
 /** Renders an issue as one line: `tool_name: expected string, got integer 3`. */

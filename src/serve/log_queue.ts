@@ -10,24 +10,12 @@
  */
 import type { Catalog } from "../config/discovery.ts";
 import type { DispatchResult } from "../schema/result.ts";
-import { appendLog, type LogEntry } from "../log/observation.ts";
+import { appendLog, dispatchLogEntries, type LogEntry } from "../log/observation.ts";
 
 /** The log lines of one dispatch: the warnings raised by this event, and one line per matched handler. */
-export function dispatchLogEntries(result: DispatchResult, catalog: Catalog): LogEntry[] {
+export function serveLogEntries(result: DispatchResult, catalog: Catalog, sessionId: string): LogEntry[] {
   // result.warnings starts with the catalog's discovery warnings (logged at load time).
-  const own = result.warnings.slice(catalog.warnings.length);
-  return [
-    ...own.map((w): LogEntry => ({ kind: "warning", ...w })),
-    ...result.runs.map((r): LogEntry => ({
-      kind: "run",
-      key: r.key,
-      event: result.hook_event_name,
-      status: r.status,
-      duration_ms: r.duration_ms,
-      reason: r.reason,
-      exit_code: r.exit_code,
-    })),
-  ];
+  return dispatchLogEntries(result, sessionId, result.warnings.slice(catalog.warnings.length));
 }
 
 /** The discovery warnings of a freshly loaded catalog, as log lines. */

@@ -55,7 +55,7 @@ import {
   SHUTTING_DOWN,
   type SplitLine,
 } from "./jsonrpc.ts";
-import { catalogLogEntries, dispatchLogEntries, LogQueue } from "./log_queue.ts";
+import { catalogLogEntries, LogQueue, serveLogEntries } from "./log_queue.ts";
 
 /** The methods a host may call. */
 export const METHODS = ["dispatch", "transcript/append", "session/end", "hooks/list", "shutdown"] as const;
@@ -352,7 +352,7 @@ export class HookServer {
       if (!catalog) return result;
       const sessionId = String(outcome.event.input.session_id);
       this.#remember(sessionId, place);
-      this.#log.add(catalog.home, dispatchLogEntries(result, catalog));
+      this.#log.add(catalog.home, serveLogEntries(result, catalog, sessionId));
       // A SessionEnd dispatch ends the session (SPEC §10): its async hooks and spills go.
       if (EVENTS[outcome.event.event].endsSession) await this.#endSession(sessionId);
       return result;

@@ -44,6 +44,16 @@ export function hookKey(
   return `${layer}:${path}:${event}:${group}:${handler}`;
 }
 
+/**
+ * True when `tail` names `key`: the whole key, or its end from a boundary of the key (after `:` or
+ * a path separator), so `PreToolUse:0:0` and `hooks.json:PreToolUse:0:0` name
+ * `user:/h/.mind/hooks.json:PreToolUse:0:0`, while `ToolUse:0:0` does not.
+ */
+export function keyHasTail(key: string, tail: string): boolean {
+  if (tail === "" || !key.endsWith(tail)) return false;
+  return key.length === tail.length || /[:/\\]/.test(key[key.length - tail.length - 1]);
+}
+
 /** A value still to render, on {@link canonicalJson}'s work stack (plain strings there are literal text). */
 type Pending = { value: unknown };
 
@@ -88,7 +98,11 @@ export function canonicalJson(value: unknown): string {
   return out;
 }
 
-/** The normalized handler that enters the hash: exactly SPEC §3.2's keys. */
+/**
+ * The normalized handler that enters the hash: exactly SPEC §3.2's keys. A handler's `name` is
+ * display only and is deliberately not here (discovery keeps it beside the handler), so naming a
+ * hook never changes its trust.
+ */
 export type NormalizedHandler =
   | {
     type: "command";

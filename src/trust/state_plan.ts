@@ -160,7 +160,7 @@ function describeParseError(e: unknown): string {
 }
 
 /** The value at `path` in parsed TOML, or undefined. */
-function lookup(root: unknown, path: string[]): unknown {
+export function lookup(root: unknown, path: string[]): unknown {
   let cur = root;
   for (const k of path) {
     if (!isPlainTable(cur) || !Object.hasOwn(cur, k)) return undefined;

@@ -45,9 +45,11 @@ import {
   checkToml,
   errorText,
   type FieldOp,
+  lookup,
   type StateWriteError,
   type TextEditResult,
 } from "./state_plan.ts";
+import { parse as parseToml } from "smol-toml";
 
 export { TomlEditRefusal } from "./state_layout.ts";
 export type { StateWriteError, TextEditResult } from "./state_plan.ts";
@@ -149,6 +151,34 @@ export function patchProjectTrustText(
   level: ProjectTrustLevel | null,
 ): TextEditResult {
   return applyOps(text, [{ table: ["projects", projectDir], field: "trust_level", value: level ?? undefined }]);
+}
+
+/**
+ * Removes the tables at `tables` (`["hooks", "state", key]`, `["projects", dir]`) from the TOML
+ * file at `configPath`: every field of each, so the table goes (`mind-hooks prune`). A table that
+ * is not there is skipped; one holding a sub-table is refused, like any shape a splice cannot edit.
+ *
+ * @returns whether the file changed, or a `parse` / `io` error (file unchanged).
+ */
+export function removeStateTables(configPath: string, tables: string[][]): Promise<StateWriteResult> {
+  return editTomlFile(configPath, (text) => unwrap(removeTablesText(text, tables)));
+}
+
+/** Pure form of {@link removeStateTables}. */
+export function removeTablesText(text: string, tables: string[][]): TextEditResult {
+  let doc: unknown;
+  try {
+    doc = parseToml(text);
+  } catch {
+    return applyOps(text, []); // the parse error, said as every edit says it
+  }
+  const ops: FieldOp[] = [];
+  for (const table of tables) {
+    const value = lookup(doc, table);
+    if (value === null || typeof value !== "object" || Array.isArray(value)) continue;
+    for (const field of Object.keys(value)) ops.push({ table, field, value: undefined });
+  }
+  return applyOps(text, ops);
 }
 
 function unwrap(r: TextEditResult): string {

@@ -5,6 +5,7 @@
  * exact one-line errors the CLI promises.
  * @module
  */
+import { didYouMean } from "./suggest.ts";
 
 /** One option's declaration; `value` and `about` describe it for help texts and shell completion. */
 export type OptionSpec = {
@@ -13,6 +14,8 @@ export type OptionSpec = {
   multiple?: boolean;
   /** What a string option's value is: a folder, a file, a protocol name, or other text. */
   value?: "dir" | "file" | "protocol" | "text";
+  /** The value's name in help texts (`ID`, `KEY=VALUE`); default from `value` (`DIR`, `FILE`, `VALUE`). */
+  arg?: string;
   /** One line on what the option does. */
   about?: string;
 };
@@ -26,6 +29,14 @@ export type ParsedOptions = Record<
 /** A usage error: printed as one line, exit 1. */
 export class UsageError extends Error {
   override name = "UsageError";
+}
+
+/**
+ * A command called without something it needs (its action, a required option): a usage error
+ * after which `main.ts` also prints the command's usage line.
+ */
+export class MissingArgument extends UsageError {
+  override name = "MissingArgument";
 }
 
 /** A parsed command line: option values by name, and the positional words in order. */
@@ -72,7 +83,7 @@ export function parseArgs(
     // Own properties only: `--toString` is an unknown option, not Object.prototype's method.
     const s = Object.hasOwn(spec, name) ? spec[name] : undefined;
     if (!s) {
-      refuse(`unknown option --${name}`);
+      refuse(`unknown option --${name}${didYouMean(name, Object.keys(spec), (n) => `--${n}`)}`);
       continue;
     }
     if (s.type === "boolean") {

@@ -41,13 +41,14 @@ export function dirname(path: string): string {
   return i <= 0 ? (i === 0 ? path[0] : ".") : path.slice(0, i);
 }
 
+/** True for an absolute path: POSIX, a Windows drive, or a UNC share. */
+export function isAbsolutePath(path: string): boolean {
+  return path.startsWith("/") || /^[A-Za-z]:[\\/]/.test(path) || path.startsWith("\\\\");
+}
+
 /** An absolute version of `path` against `cwd`. */
 export function absolute(path: string, cwd: string): string {
-  if (
-    path.startsWith("/") || /^[A-Za-z]:[\\/]/.test(path) ||
-    path.startsWith("\\\\")
-  ) return path;
-  return join(cwd, path);
+  return isAbsolutePath(path) ? path : join(cwd, path);
 }
 
 /**

@@ -1,0 +1,89 @@
+/**
+ * `dispatch --explain`: the trace of one dispatch (src/dispatch/trace.ts) as lines for people, on
+ * stderr: the files read, layer by layer, then one line per hook of the event — matched or not —
+ * with its key, matcher result, trust status, outcome, duration and how its output was read, and
+ * the decision. stdout keeps the exact result.
+ * @module
+ */
+import type { DispatchTrace, HandlerTrace } from "../dispatch/trace.ts";
+import type { DispatchResult } from "../schema/result.ts";
+import { terminalLines } from "../util/terminal_text.ts";
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/** What happened to one handler, after its key: matcher, trust, outcome, reading. */
+function handlerLine(t: HandlerTrace, hooksOff: boolean): string {
+  const parts = [
+    hooksOff
+      ? "not matched (hooks are off)"
+      : t.matcher === null
+      ? t.match
+      : `matcher ${JSON.stringify(t.matcher)}: ${t.match}`,
+    `${t.status}${t.enabled ? "" : ", disabled"}`,
+  ];
+  if (hooksOff || t.match === "not matched") parts.push("not run");
+  else if (t.skipped !== null) parts.push(`not run (${t.skipped})`);
+  else if (t.outcome !== null) {
+    const ran = [t.outcome, ...(t.durationMs !== null ? [`${t.durationMs} ms`] : [])].join(" in ");
+    parts.push(ran);
+    if (t.reading !== null) parts.push(t.reading);
+  }
+  const name = t.name === null ? "" : ` (${JSON.stringify(t.name)})`;
+  return `  ${t.key}${name} · ${parts.join(" · ")}`;
+}
+
+/** The decision of a result in one line. */
+function decisionLine(r: DispatchResult): string {
+  const decided = r.decision === null
+    ? "no decision"
+    : `${r.decision}${r.reason !== null ? ` ${JSON.stringify(r.reason)}` : ""}`;
+  const extra = [
+    ...(r.updatedInput !== null ? ["the input rewritten"] : []),
+    ...(r.continue ? [] : ["the session stops"]),
+    ...(r.additionalContext.length ? [plural(r.additionalContext.length, "context text")] : []),
+    plural(r.systemMessages.length, "system message"),
+    plural(r.warnings.length, "warning"),
+  ];
+  return `result: ${decided}; ${extra.join(", ")}`;
+}
+
+/** The trace as terminal-safe text (every line sanitised, SPEC §15). */
+export function renderTrace(trace: DispatchTrace, result: DispatchResult): string {
+  const out: string[] = [];
+  const event = trace.event ?? result.hook_event_name;
+  const subjects = trace.subjects === null ? "" : ` · matchers tested against ${trace.subjects.join(", ")}`;
+  out.push(`mind-hooks dispatch --explain · ${event}${subjects}`);
+  if (trace.refused !== null) {
+    out.push(`refused before any hook saw it: ${trace.refused}`, decisionLine(result));
+    return terminalLines(out) + "\n";
+  }
+  if (trace.project) {
+    out.push(
+      `project ${trace.project.root}: ${
+        trace.project.trusted ? "trusted" : "NOT trusted, its .mind/ files are not read (mind-hooks project trust)"
+      }`,
+    );
+  }
+  if (trace.managedOnly) out.push("managed policy: only managed hooks are loaded");
+  if (trace.bypassTrust) out.push("--dangerously-bypass-hook-trust: every enabled hook runs, trusted or not");
+  out.push("files:");
+  const width = Math.max(0, ...trace.files.map((f) => f.path.length));
+  for (const f of trace.files) {
+    const what = f.state === "read" ? plural(f.hooks, "hook") : f.state;
+    out.push(`  ${(f.layer ?? "-").padEnd(8)} ${f.path.padEnd(width)}  ${what}`);
+  }
+  const ran = trace.handlers.filter((t) => t.outcome !== null).length;
+  const skipped = trace.handlers.filter((t) => t.match !== "not matched" && t.skipped !== null).length;
+  const unmatched = trace.handlers.filter((t) => t.match === "not matched").length;
+  if (!trace.hooksEnabled) out.push("hooks are turned off ([features] hooks = false): no hook runs");
+  if (trace.handlers.length === 0) {
+    out.push(`no hook is configured for ${event}`);
+  } else {
+    out.push(
+      `hooks of ${event}: ${trace.handlers.length} (${ran} ran, ${skipped} matched but not run, ${unmatched} not matched)`,
+    );
+    for (const t of trace.handlers) out.push(handlerLine(t, !trace.hooksEnabled));
+  }
+  out.push(decisionLine(result));
+  return terminalLines(out) + "\n";
+}

@@ -1,0 +1,191 @@
+/**
+ * The trace of one dispatch, for `dispatch --explain` (issue 16): why each hook of the event ran or
+ * not. It is data — the layers and files read, then one record per handler of the event (matched or
+ * not) with its matcher result, trust status, run outcome, duration and how its output was read —
+ * built by the pipeline as it goes (through a {@link TraceSink}) and rendered by the CLI
+ * (src/cli/explain.ts). A dispatch that was not asked for a trace gets none and pays nothing: every
+ * call site is `ctx.trace?.…`, and this module is loaded only for a trace.
+ * @module
+ */
+import type { EventName } from "../events/names.ts";
+import type { EventModule, HandlerEffect, HandlerOutcome } from "../events/types.ts";
+import type { Catalog, HookHandler, TrustStatus } from "../config/discovery.ts";
+import type { Layer } from "../trust/hash.ts";
+import type { RawCompletion } from "../runner/types.ts";
+import { oneLine } from "../util/terminal_text.ts";
+
+/** What the matcher said about one handler. */
+export type MatchTrace =
+  | "no matcher (the event has none)"
+  | "matches every call"
+  | "matched"
+  | "not matched"
+  | `counted as matched: ${string}`
+  | `${"no matcher (the event has none)" | "matches every call" | "matched"}; its if rule ${string} did not match`;
+
+/** One handler of the event, as the dispatch met it. */
+export type HandlerTrace = {
+  key: string;
+  name: string | null;
+  layer: Layer;
+  /** The matcher as written, or null. */
+  matcher: string | null;
+  match: MatchTrace;
+  status: TrustStatus;
+  enabled: boolean;
+  /** Why it did not run although it matched (`untrusted`, `disabled`, …), or null. */
+  skipped: string | null;
+  /** The run's status (`completed`, `blocked`, `failed`, `started`), or null when it did not run. */
+  outcome: string | null;
+  durationMs: number | null;
+  exitCode: number | null;
+  /** How its output was read, in words (`JSON: deny "rm -rf is not allowed"`), or null. */
+  reading: string | null;
+};
+
+/** One configuration file the dispatch read, looked for, or left unread (an untrusted project's). */
+export type FileTrace = { layer: Layer | null; path: string; state: "read" | "absent" | "not read"; hooks: number };
+
+/** The whole trace of one dispatch. */
+export type DispatchTrace = {
+  event: EventName | null;
+  /** The names the matchers were tested against (a tool and its aliases, or a field), null when none. */
+  subjects: string[] | null;
+  files: FileTrace[];
+  project: { root: string; trusted: boolean } | null;
+  hooksEnabled: boolean;
+  managedOnly: boolean;
+  bypassTrust: boolean;
+  handlers: HandlerTrace[];
+  /** A refusal before any hook could see the event (nesting past the bound), or null. */
+  refused: string | null;
+};
+
+/** An empty trace, filled in as the dispatch goes. */
+export function newTrace(): DispatchTrace {
+  return {
+    event: null,
+    subjects: null,
+    files: [],
+    project: null,
+    hooksEnabled: true,
+    managedOnly: false,
+    bypassTrust: false,
+    handlers: [],
+    refused: null,
+  };
+}
+
+/**
+ * What the pipeline calls as it goes (`ctx.trace?.…`). Modules on the dispatch path import this
+ * type only, so a dispatch without `--explain` never even loads this module.
+ */
+export type TraceSink = {
+  /** The catalog was loaded: its facts, and one not-yet-matched record per handler of `event`. */
+  catalog(catalog: Catalog, event: EventName): void;
+  /** The names matchers are tested against. */
+  subjects(subjects: string[] | null): void;
+  /** What the matcher said about `h`. */
+  match(h: HookHandler, match: MatchTrace): void;
+  /** `h` matched and did not run: why. */
+  skip(h: HookHandler, reason: string): void;
+  /** `h` was started in the background (async). */
+  started(h: HookHandler): void;
+  /** `h` ran: its raw completion (null when the engine failed on it) and how it was read. */
+  run(h: HookHandler, module: EventModule, raw: RawCompletion | null, outcome: HandlerOutcome, ms: number | null): void;
+};
+
+/** A sink that fills `trace`. */
+export function traceSink(trace: DispatchTrace): TraceSink {
+  const byKey = new Map<string, HandlerTrace>();
+  return {
+    catalog(catalog, event) {
+      trace.event = event;
+      trace.project = catalog.project ? { root: catalog.project.root, trusted: catalog.project.trusted } : null;
+      trace.hooksEnabled = catalog.hooksEnabled;
+      trace.managedOnly = catalog.managedOnly;
+      trace.bypassTrust = catalog.bypassTrust;
+      trace.handlers = catalog.handlers.filter((h) => h.event === event).map((h) => {
+        const t: HandlerTrace = {
+          key: h.key,
+          name: h.name ?? null,
+          layer: h.layer,
+          matcher: h.matcher,
+          match: "not matched",
+          status: h.status,
+          enabled: h.enabled,
+          skipped: null,
+          outcome: null,
+          durationMs: null,
+          exitCode: null,
+          reading: null,
+        };
+        byKey.set(h.key, t);
+        return t;
+      });
+    },
+    subjects(subjects) {
+      trace.subjects = subjects;
+    },
+    match(h, match) {
+      const t = byKey.get(h.key);
+      if (t) t.match = match;
+    },
+    skip(h, reason) {
+      const t = byKey.get(h.key);
+      if (t) t.skipped = reason;
+    },
+    started(h) {
+      const t = byKey.get(h.key);
+      if (t) [t.outcome, t.reading] = ["started", "async: runs in the background; its output comes with a later event"];
+    },
+    run(h, module, raw, outcome, ms) {
+      const t = byKey.get(h.key);
+      if (!t) return;
+      t.outcome = outcome.status;
+      t.durationMs = ms;
+      t.exitCode = raw?.exitCode ?? null;
+      t.reading = raw !== null ? readingOf(module, raw, outcome) : outcome.status === "failed" ? outcome.reason : null;
+    },
+  };
+}
+
+/** Quoted, one line, short: a hook's text inside a trace line. */
+function quote(text: string, max = 60): string {
+  return JSON.stringify(oneLine(text, max));
+}
+
+/** The effect of a completed handler in a few words (a tool call is denied, anything else blocked). */
+function effectWords(module: EventModule, effect: HandlerEffect): string {
+  const parts: string[] = [];
+  const denies = module.control === "tool-permission" || module.control === "permission-request";
+  if (effect.blockReason !== undefined) parts.push(`${denies ? "deny" : "block"} ${quote(effect.blockReason)}`);
+  if (effect.allow) parts.push("allow");
+  if (effect.updatedInput !== undefined) parts.push("rewrites the input");
+  if (effect.stop) parts.push(`stop${effect.stopReason !== undefined ? ` ${quote(effect.stopReason)}` : ""}`);
+  if (effect.stopFeedback !== undefined) parts.push(`feedback ${quote(effect.stopFeedback)}`);
+  if (effect.additionalContext !== undefined) parts.push(`context (${effect.additionalContext.length} characters)`);
+  if (effect.systemMessage !== undefined) parts.push(`message ${quote(effect.systemMessage)}`);
+  return parts.length ? parts.join(", ") : "no decision";
+}
+
+/** How one completion was read (SPEC §8), in words: what the engine looked at and what it took from it. */
+export function readingOf(module: EventModule, raw: RawCompletion, outcome: HandlerOutcome): string {
+  if (raw.spawnError !== null || raw.timedOut || raw.exitCode === null) {
+    return outcome.status === "failed" ? outcome.reason : "did not end normally";
+  }
+  if (raw.exitCode !== 0) {
+    if (outcome.status === "blocked") {
+      return `exit ${raw.exitCode}: stderr read as the reason ${quote(raw.stderr.trim())}`;
+    }
+    return outcome.status === "failed" ? outcome.reason : `exit ${raw.exitCode}`;
+  }
+  const out = raw.stdout.trim();
+  if (out === "") return "exit 0, no output: no decision";
+  const json = out[0] === "{" || out[0] === "[";
+  if (outcome.status === "failed") return `exit 0, ${json ? "JSON" : "plain text"}: ${outcome.reason}`;
+  if (json) return `exit 0, JSON: ${effectWords(module, outcome.effect)}`;
+  return module.plainStdout === "context"
+    ? `exit 0, plain text read as context (${outcome.effect.additionalContext?.length ?? 0} characters)`
+    : "exit 0, plain text ignored";
+}

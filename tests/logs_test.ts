@@ -1,0 +1,198 @@
+/**
+ * `mind-hooks logs` (issue 16) over the observation log (SPEC §12): one line per run and warning,
+ * oldest first across the rotated files; `--session`, `--key` (a key or any tail of one), `--since`
+ * (ISO-8601 or a duration) and `--json`; `--follow` prints new records as dispatches log them, across
+ * a rotation, until SIGINT. Real dispatches in a temp home; unit cases for the pure parts.
+ */
+import { assert, assertEquals } from "./helpers/assert.ts";
+import { cmd, dispatch, event, group, makeHome, REPO, runCli, trustAll, writeHooksJson } from "./helpers/cli.ts";
+import { join } from "node:path";
+import { formatRecord, parseSince, selects } from "../src/cli/logs.ts";
+import type { LogRecord } from "../src/log/observation.ts";
+
+Deno.test("logs: parseSince takes ISO-8601 times and durations back from now; nothing else", () => {
+  const now = Date.parse("2026-01-02T12:00:00Z");
+  const cases: [string, number | null][] = [
+    ["10m", now - 600_000],
+    ["2h", now - 7_200_000],
+    ["1d", now - 86_400_000],
+    ["30s", now - 30_000],
+    ["1w", now - 604_800_000],
+    ["2026-01-01", Date.parse("2026-01-01")],
+    ["2026-01-01T10:00:00Z", Date.parse("2026-01-01T10:00:00Z")],
+    ["2026-01-01T10:00:00.5+02:00", Date.parse("2026-01-01T10:00:00.5+02:00")],
+    ["yesterday", null],
+    ["10", null],
+    ["10x", null],
+    ["2026-13-45", null],
+    ["", null],
+  ];
+  assertEquals(cases.map(([t]) => parseSince(t, now)), cases.map(([, want]) => want));
+});
+
+Deno.test("logs: filters and the line for people", () => {
+  const run: LogRecord = {
+    timestamp: "2026-01-02T12:00:00.000Z",
+    kind: "run",
+    key: "user:/h/hooks.json:PreToolUse:0:0",
+    event: "PreToolUse",
+    status: "failed",
+    duration_ms: 12,
+    reason: "exit 3",
+    exit_code: 3,
+    session_id: "s1",
+  };
+  const warn: LogRecord = {
+    timestamp: "2026-01-02T11:00:00.000Z",
+    kind: "warning",
+    code: "W_PARSE",
+    message: "JSON does not parse: expected a value",
+    source: "/h/hooks.json",
+    line: 3,
+    column: 5,
+  };
+  assertEquals(
+    [
+      selects(run, { key: "PreToolUse:0:0" }),
+      selects(run, { key: "ToolUse:0:0" }),
+      selects(warn, { key: "PreToolUse:0:0" }),
+      selects(run, { session: "s1" }),
+      selects(warn, { session: "s1" }),
+      selects(run, { since: Date.parse("2026-01-02T11:30:00Z") }),
+      selects(warn, { since: Date.parse("2026-01-02T11:30:00Z") }),
+    ],
+    [true, false, false, true, false, true, false],
+  );
+  assertEquals([formatRecord(run), formatRecord(warn)], [
+    "2026-01-02T12:00:00.000Z  PreToolUse        failed        12 ms  user:/h/hooks.json:PreToolUse:0:0  (exit 3)  session s1",
+    "2026-01-02T11:00:00.000Z  warning  W_PARSE /h/hooks.json:3:5: JSON does not parse: expected a value",
+  ]);
+});
+
+Deno.test("logs: real dispatches, filtered by session, key tail, since; JSON lines; rotated files first", async () => {
+  await using home = await makeHome();
+  const file = await writeHooksJson(home.path, {
+    Stop: [group([cmd("true"), cmd("exit 3")])],
+    SessionStart: [group([cmd("true")])],
+  });
+  await trustAll(home.path);
+  await dispatch(home.path, event("Stop", { session_id: "alpha" }));
+  await dispatch(home.path, event("SessionStart", { session_id: "beta" }));
+  const logs = async (...args: string[]) => {
+    const r = await runCli(["logs", "--home", home.path, ...args]);
+    assertEquals([r.code, r.stderr], [0, ""], args.join(" "));
+    return r.stdout.split("\n").filter((l) => l !== "").map((l) =>
+      l.replace(/^\S+ /, "T ").replace(/ +\d+ ms/, " N ms")
+    );
+  };
+  const stop0 = `user:${file}:Stop:0:0`;
+  const stop1 = `user:${file}:Stop:0:1`;
+  const start = `user:${file}:SessionStart:0:0`;
+  assertEquals(await logs(), [
+    `T  Stop              completed N ms  ${stop0}  session alpha`,
+    `T  Stop              failed N ms  ${stop1}  (exit 3)  session alpha`,
+    `T  SessionStart      completed N ms  ${start}  session beta`,
+  ]);
+  assertEquals(await logs("--session", "beta"), [`T  SessionStart      completed N ms  ${start}  session beta`]);
+  assertEquals((await logs("--key", "Stop:0:1")).length, 1);
+  assertEquals((await logs("--since", "1h")).length, 3);
+  assertEquals(await logs("--since", "2999-01-01"), []);
+  const json = (await runCli(["logs", "--json", "--home", home.path, "--key", "hooks.json:Stop:0:0"])).stdout;
+  const records = json.trim().split("\n").map((l) => JSON.parse(l));
+  assertEquals(records.map((r) => [r.kind, r.key, r.status, r.session_id]), [["run", stop0, "completed", "alpha"]]);
+  // An older generation is printed first; a torn or foreign line is skipped.
+  const old = { timestamp: "2020-01-01T00:00:00.000Z", kind: "run", key: stop0, event: "Stop", status: "skipped" };
+  await Deno.writeTextFile(
+    join(home.path, "logs", "hooks.jsonl.1"),
+    `${JSON.stringify({ ...old, duration_ms: null, reason: "untrusted", exit_code: null })}\n{"torn\n`,
+  );
+  assertEquals((await logs("--key", stop0))[0], `T  Stop              skipped           -  ${stop0}  (untrusted)`);
+  const bad = await runCli(["logs", "--home", home.path, "--since", "yesterday"]);
+  assertEquals([bad.code, bad.stdout], [1, ""]);
+  assert(bad.stderr.startsWith("mind-hooks: --since yesterday: expected an ISO-8601 time"), bad.stderr);
+});
+
+Deno.test("logs: no log yet says so on stderr, exit 0", async () => {
+  await using home = await makeHome();
+  const r = await runCli(["logs", "--home", home.path]);
+  assertEquals([r.code, r.stdout, r.stderr], [
+    0,
+    "",
+    `no hook has run yet (${home.path}/logs/hooks.jsonl does not exist)\n`,
+  ]);
+});
+
+Deno.test("logs --follow: new records appear as dispatches log them, across a rotation; SIGINT ends it", async () => {
+  await using home = await makeHome();
+  await writeHooksJson(home.path, { Stop: [group([cmd("true")])] });
+  await trustAll(home.path);
+  await dispatch(home.path, event("Stop", { session_id: "first" }));
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-q", "-P", "--no-prompt", "--config", join(REPO, "deno.json"), join(REPO, "main.ts")]
+      .concat(["logs", "--follow", "--home", home.path]),
+    stdout: "piped",
+    stderr: "piped",
+    stdin: "null",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let seen = "";
+  const waitFor = async (text: string) => {
+    const end = Date.now() + 15_000;
+    while (!seen.includes(text)) {
+      if (Date.now() > end) throw new Error(`timed out waiting for ${text}; got:\n${seen}`);
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`ended before ${text}; got:\n${seen}`);
+      seen += value;
+    }
+  };
+  try {
+    await waitFor("session first");
+    await dispatch(home.path, event("Stop", { session_id: "second" }));
+    await waitFor("session second");
+    // Rotation: the live file moves to .1 and a new one starts.
+    const live = join(home.path, "logs", "hooks.jsonl");
+    await Deno.rename(live, `${live}.1`);
+    await dispatch(home.path, event("Stop", { session_id: "third" }));
+    await waitFor("session third");
+    child.kill("SIGINT");
+    const { code } = await child.status;
+    assertEquals(code, 0);
+    assertEquals(seen.split("\n").filter((l) => l.includes("session ")).map((l) => l.split("session ")[1]), [
+      "first",
+      "second",
+      "third",
+    ]);
+  } finally {
+    reader.releaseLock();
+    await child.stdout.cancel().catch(() => {});
+    await child.stderr.cancel().catch(() => {});
+    try {
+      child.kill("SIGKILL");
+    } catch { /* already ended */ }
+  }
+});
+
+Deno.test("logs: what a log line holds is shown escaped for the terminal; --json stays JSON", async () => {
+  await using home = await makeHome();
+  await Deno.mkdir(join(home.path, "logs"));
+  const hostile = "evil\u001b[2J\u202egnp.exe\u0085\u2028next";
+  const record = {
+    timestamp: "2026-01-02T12:00:00.000Z",
+    kind: "run",
+    key: `user:/h/${hostile}:Stop:0:0`,
+    event: "Stop",
+    status: "failed",
+    duration_ms: 1,
+    reason: hostile,
+    exit_code: 1,
+    session_id: "s",
+  };
+  await Deno.writeTextFile(join(home.path, "logs", "hooks.jsonl"), JSON.stringify(record) + "\n");
+  const human = (await runCli(["logs", "--home", home.path])).stdout;
+  const json = (await runCli(["logs", "--json", "--home", home.path])).stdout;
+  // deno-lint-ignore no-control-regex -- control characters are what must not be there
+  const unsafe = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2028\u2029]/;
+  assertEquals([unsafe.test(human), unsafe.test(json)], [false, false]);
+  assert(human.includes("evil\\x1b[2J\\u202egnp.exe\\x85\\u2028next"), human);
+  assertEquals(JSON.parse(json), record);
+});
