@@ -616,7 +616,7 @@ Deno.test("e2e install: claude --project and codex --user, with dry-run, idempot
 
     const usage = await cli(["install", "cursor"], { env });
     assert.equal(usage.code, 1);
-    assert.match(usage.stderr, /^mind-hooks: install needs one host: claude, codex, gemini or copilot/);
+    assert.match(usage.stderr, /^mind-hooks: install: unknown host "cursor" \(claude, codex, gemini or copilot\)/);
   } finally {
     await Deno.remove(root, { recursive: true });
   }

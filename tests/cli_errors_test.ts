@@ -31,7 +31,10 @@ Deno.test("did you mean: commands, options, actions, hosts, shells, kinds and la
       ["transcript", "shwo"],
       'mind-hooks: transcript: unknown action "shwo"; did you mean "show"? (append, path or show)',
     ],
-    [["install", "cladue"], 'mind-hooks: install: unknown host "cladue"; did you mean "claude"? (claude or codex)'],
+    [
+      ["install", "cladue"],
+      'mind-hooks: install: unknown host "cladue"; did you mean "claude"? (claude, codex, gemini or copilot)',
+    ],
     [["completions", "bsh"], 'mind-hooks: completions: unknown shell "bsh"; did you mean "bash"? (bash, zsh or fish)'],
     [
       ["schema", "inptu"],
@@ -81,7 +84,7 @@ Deno.test("exit codes: a command missing what it needs is a usage error with its
     [["completions"], "completions needs a shell: bash, zsh or fish", "completions bash|zsh|fish"],
     [
       ["install"],
-      "install needs a host: claude or codex",
+      "install needs a host: claude, codex, gemini or copilot",
       "install claude|codex [--user|--project DIR|--local] [--uninstall] [--dry-run] [--force] [options]",
     ],
     [["trust"], "trust needs KEY... or --all", "trust KEY...|--all [--layer LAYER] [options]"],

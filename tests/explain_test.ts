@@ -62,14 +62,20 @@ Deno.test("dispatch --explain: one line per hook of the event, matched or not; s
     ["user", `${home.path}/hooks.json`, "absent"],
     ["project", `${project.mindDir}/config.toml`, "absent"],
     ["project", file, "5 hooks"],
+    // A trusted project's foreign layers are looked for too (SPEC §2.8).
+    ["claude-project", `${project.path}/.claude/settings.json`, "absent"],
+    ["claude-project", `${project.path}/.claude/settings.local.json`, "absent"],
+    ["codex-project", `${project.path}/.codex/config.toml`, "absent"],
+    ["codex-project", `${project.path}/.codex/hooks.json`, "absent"],
   ];
   const width = Math.max(...files.map(([, p]) => p.length));
+  const layerWidth = Math.max(...files.map(([l]) => l.length));
   const lines = explained.stderr.replace(/ in \d+ ms/g, " in N ms").split("\n");
   assertEquals(lines, [
     "mind-hooks dispatch --explain · PreToolUse · matchers tested against exec_command, Bash",
     `project ${project.path}: trusted`,
     "files:",
-    ...files.map(([layer, path, what]) => `  ${layer.padEnd(8)} ${path.padEnd(width)}  ${what}`),
+    ...files.map(([layer, path, what]) => `  ${layer.padEnd(layerWidth)} ${path.padEnd(width)}  ${what}`),
     "hooks of PreToolUse: 4 (2 ran, 1 matched but not run, 1 not matched)",
     `  ${key(0)} ("No rm -rf") · matcher "Bash": matched · trusted · blocked in N ms · exit 0, JSON: deny "no rm"`,
     `  ${key(1)} · matcher "Edit": not matched · trusted · not run`,

@@ -180,7 +180,9 @@ Deno.test({
         "",
       ]);
       assert.ok(at < lines.findIndex((l) => l.startsWith("Key ")), "the change comes before the rest");
-      assert.match(s, /\.mind\/guard\.sh\s+sha256:[0-9a-f]{12}…\s+\(changed\)/);
+      // The pinned files' table is further down the details: End shows it.
+      await t.keys("End");
+      await t.waitFor((x) => /\.mind\/guard\.sh\s+sha256:[0-9a-f]{12}…\s+\(changed\)/.test(x), "the pinned file's row");
     } finally {
       await t.kill();
     }

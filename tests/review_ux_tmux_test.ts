@@ -266,6 +266,8 @@ Deno.test({
       assert(s.includes("2 hooks, 2 need review"), s);
       assert(flat(s).includes(`trusted project ${w.repo}: 2 of its hooks need review (t trusts one, A all)`), s);
       await t.keys("A");
+      await t.waitFor((x) => x.includes("Trust 2 hooks?"), "the confirmation");
+      await t.keys("y");
       await t.waitFor((x) => x.includes("trusted 2 hooks"), "A");
       await t.keys("p");
       await t.waitFor((x) => x.includes(`untrusted project ${w.repo}`), "p untrusts");

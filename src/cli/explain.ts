@@ -68,9 +68,10 @@ export function renderTrace(trace: DispatchTrace, result: DispatchResult): strin
   if (trace.bypassTrust) out.push("--dangerously-bypass-hook-trust: every enabled hook runs, trusted or not");
   out.push("files:");
   const width = Math.max(0, ...trace.files.map((f) => f.path.length));
+  const layerWidth = Math.max(8, ...trace.files.map((f) => (f.layer ?? "-").length));
   for (const f of trace.files) {
     const what = f.state === "read" ? plural(f.hooks, "hook") : f.state;
-    out.push(`  ${(f.layer ?? "-").padEnd(8)} ${f.path.padEnd(width)}  ${what}`);
+    out.push(`  ${(f.layer ?? "-").padEnd(layerWidth)} ${f.path.padEnd(width)}  ${what}`);
   }
   const ran = trace.handlers.filter((t) => t.outcome !== null).length;
   const skipped = trace.handlers.filter((t) => t.match !== "not matched" && t.skipped !== null).length;

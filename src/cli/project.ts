@@ -8,6 +8,7 @@ import { type ParsedArgs, UsageError } from "../util/args.ts";
 import { cliSettings } from "./context.ts";
 import { configOptionsOf } from "../engine/settings.ts";
 import { findProjectRoot, loadCatalog, projectLayerEscape, projectSearchOf } from "../config/discovery.ts";
+import { checkPins, isProjectRooted } from "../config/pinning.ts";
 import { absolute, join } from "../util/paths.ts";
 import { writeProjectTrust } from "../trust/state_writer.ts";
 import { writeErrorLine } from "../trust/actions.ts";
@@ -55,7 +56,9 @@ export async function projectCommand({ options, positionals }: ParsedArgs): Prom
   if (action === "trust") {
     // Said from what now loads, so it agrees with list and review.
     const after = await loadCatalog(cfg);
-    const own = "error" in after ? [] : after.handlers.filter((h) => h.layer === "project");
+    // Every layer of the project (its .mind/ and its foreign layers), with their pinned files checked.
+    const own = "error" in after ? [] : after.handlers.filter((h) => isProjectRooted(h.layer));
+    if (!("error" in after)) await checkPins(own, { home: after.home });
     const pending = own.filter((h) => h.status === "untrusted" || h.status === "modified").length;
     console.log(
       own.length === 0

@@ -112,7 +112,8 @@ export function traceSink(trace: DispatchTrace): TraceSink {
           layer: h.layer,
           matcher: h.matcher,
           match: "not matched",
-          status: h.status,
+          // The definition's trust; a matched hook's pinned files are checked later (skip, run).
+          status: h.definitionStatus,
           enabled: h.enabled,
           skipped: null,
           outcome: null,
@@ -133,15 +134,17 @@ export function traceSink(trace: DispatchTrace): TraceSink {
     },
     skip(h, reason) {
       const t = byKey.get(h.key);
-      if (t) t.skipped = reason;
+      if (t) [t.status, t.skipped] = [h.status, reason];
     },
     started(h) {
       const t = byKey.get(h.key);
+      if (t) t.status = h.status;
       if (t) [t.outcome, t.reading] = ["started", "async: runs in the background; its output comes with a later event"];
     },
     run(h, module, raw, outcome, ms) {
       const t = byKey.get(h.key);
       if (!t) return;
+      t.status = h.status;
       t.outcome = outcome.status;
       t.durationMs = ms;
       t.exitCode = raw?.exitCode ?? null;

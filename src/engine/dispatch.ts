@@ -114,6 +114,8 @@ function layerOfFile(path: string, catalog: Catalog, settings: EngineSettings): 
   if (isInside(join(catalog.home, "plugins"), path)) return "plugin";
   if (dirname(path) === catalog.home) return "user";
   if (catalog.project && isInside(join(catalog.project.root, ".mind"), path)) return "project";
+  if (catalog.project && isInside(join(catalog.project.root, ".claude"), path)) return "claude-project";
+  if (catalog.project && isInside(join(catalog.project.root, ".codex"), path)) return "codex-project";
   return null;
 }
 
@@ -131,7 +133,8 @@ async function traceFiles(catalog: Catalog, settings: EngineSettings): Promise<F
     const hooks = catalog.handlers.filter((h) => h.sourcePath === real || h.sourcePath.startsWith(`${real}#`));
     const layer = layerOfFile(path, catalog, settings) ?? hooks[0]?.layer ?? null;
     // An untrusted project's files are not read at all (SPEC §2.3); discovery still names them.
-    const unread = layer === "project" && catalog.project !== null && !catalog.project.trusted;
+    const unread = (layer === "project" || layer === "claude-project" || layer === "codex-project") &&
+      catalog.project !== null && !catalog.project.trusted;
     out.push({ layer, path, state: !present ? "absent" : unread ? "not read" : "read", hooks: hooks.length });
   }
   if (catalog.handlers.some((h) => h.sourcePath === "cli-override")) {

@@ -202,8 +202,11 @@ async function launch(name: string, args: ParsedArgs, run: (io: RunIo) => Promis
   const decide = async () => {
     const r = MCP_COMMANDS.has(name) || PIN_COMMANDS.has(name)
       ? await (await import("./reach.ts")).reach(facts, args, env)
-      : { sandbox: null, mcp: false, trustedRoot: null };
-    input.pinRoots = r.trustedRoot !== null ? [r.trustedRoot] : [];
+      : { sandbox: null, mcp: false, trustedRoot: null, projectRoot: null };
+    // `review` can trust the project while it runs (p), and then pin its hooks' files (A, t): it reads
+    // the project's tree from the start. What it reads is shown to the user, never run.
+    const pinRoot = r.trustedRoot ?? (name === "review" ? r.projectRoot : null);
+    input.pinRoots = pinRoot !== null ? [pinRoot] : [];
     return r;
   };
   const reached = await decide();

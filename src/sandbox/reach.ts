@@ -30,6 +30,8 @@ export type Reach = {
   mcp: boolean;
   /** The root of the trusted project in reach, or null: its hooks' pinned files are read (SPEC §3.5). */
   trustedRoot: string | null;
+  /** The root of the project in reach, trusted or not (`review` may trust it while it runs). */
+  projectRoot: string | null;
 };
 
 function definesServers(data: JsonObject | undefined): boolean {
@@ -81,7 +83,7 @@ export async function reach(
     import("../config/discovery.ts"),
   ]);
   const overrides = buildOverrides(cfg.overrides ?? []);
-  if ("error" in overrides) return { sandbox: null, mcp: false, trustedRoot: null }; // discovery stops there too
+  if ("error" in overrides) return { sandbox: null, mcp: false, trustedRoot: null, projectRoot: null }; // discovery stops there too
   const cli = overrides.data;
   const loaded = await loadConfigFile(join(cfg.home, "config.toml"), "toml");
   const user = loaded.ok ? loaded.data : undefined;
@@ -115,5 +117,5 @@ export async function reach(
 
   let mcp = userSide.some(definesServers);
   for (const f of strangers) if (!mcp) mcp = await mentionsServers(f);
-  return { sandbox: reasons[0] ?? null, mcp, trustedRoot: trusted ? root : null };
+  return { sandbox: reasons[0] ?? null, mcp, trustedRoot: trusted ? root : null, projectRoot: root };
 }
