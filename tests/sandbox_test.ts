@@ -27,6 +27,7 @@ import { asFastPath, FastPathRefused } from "../src/config/fast_path_guard.ts";
 import { loadCatalog } from "../src/config/discovery.ts";
 import { signalGroup, signalProcess } from "../src/runner/shell.ts";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 
 /** Asserts that `text` matches `re`. */
 function assertMatch(text: string, re: RegExp, msg?: string): void {
@@ -604,7 +605,7 @@ for (const protocol of ["mind", "claude"] as const) {
         const code = await dispatchCommand(parsed, io);
         console.error("the fast path parsed a stranger's file");
         return code;
-      });
+      }, ${JSON.stringify(pathToFileURL(join(REPO, "src/cli/main.ts")).href)});
     `,
     );
     const args = ["dispatch", "--home", home.path, "--protocol", protocol];
@@ -626,7 +627,7 @@ for (const protocol of ["mind", "claude"] as const) {
     assertEquals(out.code, 0, stderr);
     assert(!stderr.includes("the fast path parsed"), stderr);
     assert(!stderr.includes("internal error"), stderr);
-    // The Worker (main.ts, the same arguments) ran the dispatch with the project now trusted.
+    // The Worker (the command line's module, the same arguments) ran the dispatch with the project now trusted.
     const result = JSON.parse(new TextDecoder().decode(out.stdout));
     if (protocol === "mind") assertEquals(result.additionalContext, ["from-the-project"]);
     else assertStringIncludes(JSON.stringify(result), "from-the-project");

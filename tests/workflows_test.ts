@@ -13,6 +13,7 @@
 import { parse as parseYaml } from "yaml";
 import { parse as parseJsonc } from "jsonc-parser";
 import { TARGETS } from "../scripts/release.ts";
+import { entryModule } from "../main.ts";
 
 const ROOT = new URL("../", import.meta.url);
 const read = (rel: string) => Deno.readTextFileSync(new URL(rel, ROOT));
@@ -323,6 +324,29 @@ Deno.test("compiles use the declared permission set (-P --no-prompt), never -A o
       }
     }
   }
+});
+
+Deno.test("compiles --include every module main.ts loads by a computed specifier (bundle and sources)", () => {
+  // `deno compile` embeds only statically analysable modules; main.ts picks its module at run time.
+  const env = (v?: string) => ({ get: (k: string) => k === "MIND_HOOKS_BUNDLE" ? v : undefined });
+  const loaded = [...new Set([entryModule(env()), entryModule(env("off"))])].map((m) => m.replace(/^\.\//, "")).sort();
+  assertEquals(loaded, ["src/cli/main.ts", "src/generated/dispatch_bundle.js"]);
+  const mainText = read("main.ts");
+  for (const m of loaded) assert(mainText.includes(`"./${m}"`), `main.ts names ${m}`);
+  const compiles = [...linesWith(ci, /\bdeno compile\b/), ...linesWith(release, /\bdeno compile\b/)];
+  assertEquals(compiles.length, 2, "one compile in ci, one in release");
+  for (const line of compiles) {
+    const tokens = line.trim().split(/\s+/);
+    const included = tokens.flatMap((t, i) => t === "--include" ? [tokens[i + 1]] : []).sort();
+    assertEquals(included, loaded, `includes of: ${line.trim()}`);
+  }
+});
+
+Deno.test("ci: the dispatch bundle is checked against its sources before the tests", () => {
+  const steps = stepsOf(ci.jobs.test);
+  const check = steps.findIndex((s) => /^deno task bundle:gen --check$/m.test(s.run ?? ""));
+  const test = steps.findIndex((s) => /^deno task test$/m.test(s.run ?? ""));
+  assert(check >= 0 && check < test, "bundle:gen --check runs before the tests");
 });
 
 Deno.test("deno.json declares the default permission set the compiles load, without ffi", () => {
