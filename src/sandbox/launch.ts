@@ -21,7 +21,7 @@
  */
 import { buildPlan, type PlanFacts, resolveFacts, type SandboxPlan, workerPermissions } from "./plan.ts";
 import { asFastPath, FastPathRefused } from "../config/fast_path_guard.ts";
-import { readStdinBytes } from "../util/stdio.ts";
+import { readStdinBytes, readStdinBytesSync } from "../util/stdio.ts";
 import type { ParsedArgs } from "../util/args.ts";
 
 /**
@@ -201,7 +201,7 @@ async function launch(name: string, args: ParsedArgs, run: (io: RunIo) => Promis
   let stdin: Uint8Array | null = null;
   let evCwd: string | undefined;
   if (name === "dispatch" && !args.options.help) {
-    stdin = await readStdinBytes();
+    stdin = readStdinBytesSync();
     evCwd = eventCwd(stdin);
   }
   const input = { command: name, args, env, processCwd, eventCwd: evCwd };

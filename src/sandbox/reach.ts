@@ -30,6 +30,17 @@ export type Reach = {
   mcp: boolean;
 };
 
+/**
+ * Whether the user side trusts any project at all: when it trusts none, no project root can be
+ * trusted (discovery's `projectTrustLevel` reads only these tables), so the root search is skipped.
+ */
+function trustsSomeProject(tables: (JsonObject | undefined)[]): boolean {
+  return tables.some((t) => {
+    const projects = t?.projects;
+    return isObject(projects) && Object.values(projects).some((p) => isObject(p) && p.trust_level === "trusted");
+  });
+}
+
 function definesServers(data: JsonObject | undefined): boolean {
   const servers = data?.mcp_servers;
   return isObject(servers) && Object.keys(servers).length > 0;
@@ -104,7 +115,9 @@ export async function reach(
   }
   const { foreignLayersSetting } = await import("../config/foreign_layers.ts");
   const foreign = foreignLayersSetting(user, cli, join(cfg.home, "config.toml"));
-  const root = await discovery.findProjectRoot(facts.searchFrom, cfg.home, { foreign, userHome: env.HOME ?? null });
+  const root = trustsSomeProject([user, cli])
+    ? await discovery.findProjectRoot(facts.searchFrom, cfg.home, { foreign, userHome: env.HOME ?? null })
+    : null;
   if (root !== null && discovery.projectTrustLevel(user, cli, root) === "trusted") {
     reasons.push(`a trusted project layer is in reach (${root})`);
     strangers.push(join(root, ".mind", "config.toml"));
