@@ -130,7 +130,10 @@ function toPlain(value: unknown): unknown {
   if (value && typeof value === "object") {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
-      Object.defineProperty(out, k, { value: toPlain(v), enumerable: true, writable: true, configurable: true });
+      // Assignment keeps the object fast; only `__proto__` needs defining (assigned, it would set the prototype).
+      if (k === "__proto__") {
+        Object.defineProperty(out, k, { value: toPlain(v), enumerable: true, writable: true, configurable: true });
+      } else out[k] = toPlain(v);
     }
     return out;
   }
