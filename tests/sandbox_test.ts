@@ -362,6 +362,16 @@ Deno.test("sandboxed dispatch: a hook past its timeout is killed with its proces
   }
 });
 
+/**
+ * A script file for a child `deno run` with narrowed permissions (`deno eval` would not do: it runs
+ * with every permission, so `Deno.kill` would work there and no fallback would be tested).
+ */
+async function scriptFile(text: string): Promise<string> {
+  const file = await Deno.makeTempFile({ prefix: "mind-hooks-script-", suffix: ".ts" });
+  await Deno.writeTextFile(file, text);
+  return file;
+}
+
 Deno.test("signalGroup: falls back to /bin/sh's kill where Deno.kill is not permitted", async () => {
   // A child Deno with run limited to /bin/sh (as in the sandbox) signals a detached group.
   const script = `
@@ -377,13 +387,34 @@ Deno.test("signalGroup: falls back to /bin/sh's kill where Deno.kill is not perm
     console.log(JSON.stringify({ signal: s.signal, gone }));
   `;
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["eval", "--no-prompt", "--allow-run=/bin/sh", "--allow-read", script],
+    args: ["run", "--no-prompt", "--allow-run=/bin/sh", "--allow-read", await scriptFile(script)],
     stdout: "piped",
     stderr: "piped",
   }).output();
   assert(out.success, new TextDecoder().decode(out.stderr));
   assertEquals(JSON.parse(new TextDecoder().decode(out.stdout)), { signal: "SIGKILL", gone: true });
   assertEquals([typeof signalGroup, typeof signalProcess], ["function", "function"]);
+});
+
+Deno.test("killProcessTree under a narrowed run signals through /bin/sh without a synchronous spawn", async () => {
+  // A synchronous spawn blocks the event loop (~3 ms each, one probe every 25 ms of the grace period)
+  // while the other hooks' output is being read: outputSync is made to throw here.
+  const script = `
+    import { killProcessTree } from ${JSON.stringify(join(REPO, "src/runner/shell.ts"))};
+    Deno.Command.prototype.outputSync = () => { throw new Error("a synchronous spawn"); };
+    const c = new Deno.Command("/bin/sh", { args: ["-c", "trap '' TERM; sleep 30 & wait"], detached: true }).spawn();
+    await new Promise((r) => setTimeout(r, 100));
+    await killProcessTree(c.pid, "posix", 200);
+    const s = await c.status;
+    console.log(JSON.stringify({ signal: s.signal }));
+  `;
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--no-prompt", "--allow-run=/bin/sh", "--allow-read", await scriptFile(script)],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert(out.success, new TextDecoder().decode(out.stderr));
+  assertEquals(JSON.parse(new TextDecoder().decode(out.stdout)), { signal: "SIGKILL" });
 });
 
 Deno.test("sandboxed commands relay exit codes: usage error 1 with one line; unknown command unaffected", async () => {

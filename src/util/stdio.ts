@@ -7,7 +7,7 @@
  */
 
 /** `buf` with room after `size` bytes (doubled when full). */
-function roomy(buf: Uint8Array, size: number): Uint8Array {
+function roomy(buf: Uint8Array<ArrayBuffer>, size: number): Uint8Array<ArrayBuffer> {
   if (size < buf.length) return buf;
   const next = new Uint8Array(buf.length * 2);
   next.set(buf);
