@@ -37,10 +37,16 @@ export function percentile(xs: readonly number[], p: number): number {
 }
 
 /** Runs `words` with `stdin` (then closed), output discarded; resolves with the wall time in ms. Throws on failure. */
-export async function timeRun(words: readonly string[], stdin = "", env?: Record<string, string>): Promise<number> {
+export async function timeRun(
+  words: readonly string[],
+  stdin = "",
+  env?: Record<string, string>,
+  cwd?: string,
+): Promise<number> {
   const t0 = performance.now();
   const child = new Deno.Command(words[0], {
     args: words.slice(1),
+    cwd,
     stdin: "piped",
     stdout: "null",
     stderr: "piped",

@@ -5,7 +5,8 @@
  *
  * Options: `--runs N` (rounds of the one-shot cases, default 30), `--quick` (fewer of everything),
  * `--bin PATH` (a compiled mind-hooks instead of `deno run main.ts`) with `--hello-bin PATH` (the
- * compiled bench/hello.ts, its baseline), `--no-host` (skip P7, the real Claude Code).
+ * compiled bench/hello.ts, its baseline), `--no-host` (skip P7, the real Claude Code), `--install-host` (install
+ * Claude Code first, as the interop tests do).
  *
  * P7 runs the real Claude Code when the interop tests installed it (tests/interop/harness.ts); the
  * row says so when it is not there.
@@ -20,6 +21,7 @@ const { options } = parseArgs(Deno.args, {
   bin: { type: "string" },
   "hello-bin": { type: "string" },
   "no-host": { type: "boolean" },
+  "install-host": { type: "boolean" },
 });
 const QUICK = options.quick === true;
 const RUNS = Number(options.runs ?? (QUICK ? 10 : 30));
@@ -231,8 +233,10 @@ const rows: Row[] = [
   "perCall" in p7
     ? [
       "P7",
-      "adapter, real Claude Code, per tool call: mind-hooks' entry, no matching mind hook, over no hook, vs hello",
-      `${(p7.perCall / hello).toFixed(2)}× (+${ms(p7.perCall)} per call)`,
+      "adapter, real Claude Code, per tool call: mind-hooks' entries (`install --sync`), no matching mind hook, over no hook, vs hello",
+      `${(p7.perCall / hello).toFixed(2)}× (+${ms(p7.perCall)} per call; every event registered: +${
+        ms(p7.everyEvent)
+      })`,
       "≤ 1.3×",
       p7.perCall / hello <= 1.3,
     ]
@@ -259,20 +263,25 @@ for (const [id, what, measured, target, ok] of rows) {
  * matches, over Claude Code with no hooks: the slope of 1 vs 6 tool calls per run (session start and
  * end, paid once, drop out), median of interleaved runs.
  */
-async function claudeCost(): Promise<{ perCall: number } | { skipped: string }> {
+async function claudeCost(): Promise<{ perCall: number; everyEvent: number } | { skipped: string }> {
   const harness = await import("../tests/interop/harness.ts");
+  if (options["install-host"]) {
+    const problem = (await harness.ensurePackages(["claude"])).claude;
+    if (problem) return { skipped: problem };
+  }
   if (!(await Deno.stat(harness.BIN.claude).then(() => true, () => false))) {
     return { skipped: "Claude Code is not installed (deno task test:interop installs it)" };
   }
   console.error("bench: the real Claude Code…");
   const launcher = BIN ?? harness.launcher();
-  const run = async (mode: "none" | "routed", calls: number) => {
+  const run = async (mode: "none" | "routed" | "synced", calls: number) => {
     const dirs = await harness.makeRunDirs("claude", `bench-${mode}`);
     const env = harness.hostEnv("claude", dirs);
-    if (mode === "routed") {
+    if (mode !== "none") {
       await Deno.writeTextFile(`${dirs.mind}/hooks.json`, JSON.stringify({ hooks: NO_MATCH }));
       await timeRun([...CLI, "trust", "--all", "--home", dirs.mind], "", env);
-      await timeRun([...CLI, "install", "claude", "--user", "--command", launcher], "", env);
+      const sync = mode === "synced" ? ["--sync"] : [];
+      await timeRun([...CLI, "install", "claude", "--user", "--command", launcher, ...sync], "", { ...env }, dirs.work);
     }
     const r = await harness.runHost("claude", dirs, {
       command: "echo hi {n} > ran.txt",
@@ -287,10 +296,10 @@ async function claudeCost(): Promise<{ perCall: number } | { skipped: string }> 
   };
   const times: Record<string, number[]> = {};
   for (let i = 0; i < (QUICK ? 2 : 5); i++) {
-    for (const mode of ["none", "routed"] as const) {
+    for (const mode of ["none", "routed", "synced"] as const) {
       for (const calls of [1, 6]) (times[`${mode}${calls}`] ??= []).push(await run(mode, calls));
     }
   }
   const slope = (mode: string) => (median(times[`${mode}6`]) - median(times[`${mode}1`])) / 5;
-  return { perCall: slope("routed") - slope("none") };
+  return { perCall: slope("synced") - slope("none"), everyEvent: slope("routed") - slope("none") };
 }

@@ -175,6 +175,7 @@ export const COMMANDS: ReadonlyMap<string, CommandEntry> = new Map<string, Comma
       local: { type: "boolean", about: "Claude Code's .claude/settings.local.json" },
       uninstall: { type: "boolean", about: "remove the entries" },
       "dry-run": { type: "boolean", about: "print the change; write nothing" },
+      sync: { type: "boolean", about: "only the events and tools the configured hooks use" },
       command: { type: "string", value: "text", about: "how the host starts mind-hooks" },
       force: { type: "boolean", about: "register a launcher that is not on PATH" },
       ...HELP,
