@@ -336,3 +336,26 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "install --sync --project DIR: the hooks of the project DIR lies in are found (the sandbox grants its chain)",
+  ignore: !POSIX,
+  async fn() {
+    const t = await layout();
+    try {
+      const mind = `${t.root}/home/.mind`;
+      const sub = `${t.root}/proj/sub`;
+      await Deno.mkdir(sub);
+      await writeHooksJson(`${t.root}/proj/.mind`, { PreToolUse: [group([cmd("true")], "Edit")] });
+      const trust = await runCli(["project", "trust", `${t.root}/proj`, "--home", mind], { env: t.env });
+      assertEquals(trust.code, 0, trust.stderr);
+      const launcher = await t.launcher();
+      const r = await runCli(["install", "claude", "--sync", "--project", sub, "--command", launcher], { env: t.env });
+      assertEquals(r.code, 0, r.stderr);
+      const hooks = JSON.parse(await Deno.readTextFile(`${sub}/.claude/settings.json`)).hooks;
+      assertEquals(hooks.PreToolUse.map((g: { matcher: string }) => g.matcher), ["Edit|apply_patch"]);
+    } finally {
+      await t.cleanup();
+    }
+  },
+});
