@@ -1,98 +1,37 @@
 /**
- * The mind-hooks command line (SPEC §1). The command line is parsed once, against the command's
- * declared options (src/cli/commands.ts); the sandbox plans this run from that parse and the
- * command runs with it. Each command's module is imported only when that command runs, so
- * `dispatch` pays for nothing else.
+ * The mind-hooks entry point (SPEC §1): loads the command line (src/cli/main.ts) and runs it.
  *
- * Exit codes, the same for every command (`EXIT_CODES` in src/cli/commands.ts): 0 done; 1 bad
- * input or usage (one `mind-hooks: …` line on stderr, and the usage line when the command was called
- * without something it needs; nothing on stdout); 2 internal error.
+ * `dispatch` runs on every event of every agent session, so start-up is the product's hottest path.
+ * The command line is therefore loaded from `src/generated/dispatch_bundle.js`, its pre-built bundle
+ * (`deno task bundle:gen`; tests/bundle_test.ts keeps it equal to its sources): one file of JavaScript
+ * loads in a fraction of the time of the ~90 TypeScript modules and the npm package it is built from
+ * (README, "Performance"). Each command's module stays lazy inside it. `MIND_HOOKS_BUNDLE=off` loads
+ * the sources instead (measurement and diagnosis). The specifier is computed, so that Deno reads no
+ * other module graph before one is chosen; compiled builds `--include` both (tests/workflows_test.ts).
+ *
+ * The sandbox Worker runs the loaded module itself, not this one (src/sandbox/launch.ts).
  * @module
  */
-import { MissingArgument, UsageError } from "./src/util/args.ts";
-import { COMMANDS, parseCommand, unknownCommand } from "./src/cli/commands.ts";
-import { insideSandbox, runInSandbox } from "./src/sandbox/launch.ts";
-import { HOST_NAMES } from "./src/events/types.ts";
-import { messageLine, sanitize } from "./src/util/terminal_text.ts";
-import denoJson from "./deno.json" with { type: "json" };
+type Cli = typeof import("./src/cli/main.ts");
 
-/** The version printed by `--version` (from deno.json, the one place it is kept). */
-export const VERSION: string = denoJson.version;
-
-/** The help texts, loaded only to print one: `dispatch` never pays for them. */
-const help = () => import("./src/cli/help.ts");
+/** The module, relative to this file, that runs the command line. */
+export function entryModule(env: { get(name: string): string | undefined }): string {
+  return env.get("MIND_HOOKS_BUNDLE") === "off" ? "./src/cli/main.ts" : "./src/generated/dispatch_bundle.js";
+}
 
 /** Runs the CLI with `args`; returns the exit code. Never throws. */
 export async function main(args: string[]): Promise<number> {
-  const [name, ...rest] = args;
+  let cli: Cli;
   try {
-    if (name === undefined) {
-      // Called with nothing to do: a usage error like any other, so the help goes where errors go.
-      console.error((await help()).mainHelp(VERSION));
-      return 1;
-    }
-    if (name === "--help" || name === "-h" || name === "help") {
-      const topic = name === "help" ? rest[0] : undefined;
-      const entry = topic === undefined ? undefined : COMMANDS.get(topic);
-      if (topic !== undefined && (!entry || entry.internal)) throw unknownCommand(topic);
-      const text = await help();
-      console.log(entry ? text.commandHelp(topic!, entry) : text.mainHelp(VERSION));
-      return 0;
-    }
-    if (name === "--version" || name === "-V") {
-      console.log(`mind-hooks ${VERSION}`);
-      return 0;
-    }
-    const entry = COMMANDS.get(name);
-    if (!entry) throw unknownCommand(name);
-    const parsed = parseCommand(name, entry, rest);
-    if (parsed.options.help && !entry.internal) {
-      console.log((await help()).commandHelp(name, entry));
-      return 0;
-    }
-    // The launcher checks it; the Worker must not wait before it listens for the launcher's message.
-    if (!insideSandbox()) await checkCwd(parsed.options.cwd);
-    // SPEC §15: the command runs in a Worker holding only this run's permissions (src/sandbox/).
-    return await runInSandbox(name, parsed, async (io) => await (await entry.load())(parsed, io));
+    cli = await import(new URL(entryModule(Deno.env), import.meta.url).href);
   } catch (e) {
-    // Registered as a host's hook, a non-zero exit may block the host's action (Claude Code and Codex
-    // block on 2): when mind-hooks cannot do its job there, the host's action must proceed (SPEC §1:
-    // hooks never take the agent down).
-    const adapter = isAdapterMode(name, rest);
-    if (e instanceof UsageError) {
-      // Messages name paths, keys and values from the input: escaped for the terminal (SPEC §15).
-      console.error(`mind-hooks: ${sanitize(e.message)}`);
-      const entry = name === undefined ? undefined : COMMANDS.get(name);
-      if (e instanceof MissingArgument && entry) console.error(`usage: ${(await help()).usageLine(name!, entry)}`);
-      return adapter ? 0 : 1;
-    }
-    console.error(`mind-hooks: internal error: ${sanitize(messageLine(e))}`);
-    return adapter ? 0 : 2;
+    // One line, terminal-safe: the message may quote a path.
+    // deno-lint-ignore no-control-regex
+    const why = (e instanceof Error ? e.message : String(e)).replace(/[\x00-\x1f\x7f]+/g, " ");
+    console.error(`mind-hooks: internal error: cannot load the command line (${why})`);
+    return 2;
   }
-}
-
-/**
- * `--cwd DIR` must name a folder: searching from one that does not exist would quietly find no
- * project (and list 0 hooks).
- */
-async function checkCwd(cwd: unknown): Promise<void> {
-  if (typeof cwd !== "string") return;
-  let info: Deno.FileInfo;
-  try {
-    info = await Deno.stat(cwd);
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) throw new UsageError(`--cwd ${cwd}: no such directory`);
-    return; // not ours to judge (permissions): the command meets it and says so
-  }
-  if (!info.isDirectory) throw new UsageError(`--cwd ${cwd}: not a directory`);
-}
-
-/** True for `dispatch --protocol <host>`, where the host reads our exit code as its own. */
-function isAdapterMode(name: string | undefined, rest: string[]): boolean {
-  const entry = name === "dispatch" ? COMMANDS.get(name) : undefined;
-  if (!entry) return false;
-  const protocol = parseCommand(name!, entry, rest, true).options.protocol;
-  return (HOST_NAMES as readonly unknown[]).includes(protocol);
+  return await cli.main(args);
 }
 
 /**

@@ -18,87 +18,13 @@
  * @module
  */
 
-const ROOT = decodeURIComponent(new URL("../", import.meta.url).pathname).replace(/\/$/, "");
-const CLI = ["run", "-q", "-P", "--no-prompt", "--config", `${ROOT}/deno.json`, `${ROOT}/main.ts`];
-const SHELL = "/bin/sh";
+import { cliWords, median, percentile, runBare as runBareHook, ServeClient as Client, SHELL } from "./lib.ts";
+
+const CLI = cliWords().slice(1);
 const HOOK = "cat >/dev/null";
 const QUICK = Deno.args.includes("--quick");
 
 type Json = Record<string, unknown>;
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
-
-function percentile(xs: number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-}
-
-/**
- * A minimal JSON-RPC client over a serve child. It reads lines directly (no stream pipeline, no
- * promise map) so that the client's own machinery adds as little as possible to the round trips.
- */
-class Client {
-  readonly child: Deno.ChildProcess;
-  readonly #writer: WritableStreamDefaultWriter<Uint8Array>;
-  readonly #reader: ReadableStreamDefaultReader<Uint8Array>;
-  readonly #encoder = new TextEncoder();
-  readonly #decoder = new TextDecoder();
-  #buf = "";
-  #id = 0;
-
-  constructor(args: string[]) {
-    this.child = new Deno.Command(Deno.execPath(), {
-      args: [...CLI, "serve", ...args],
-      env: { SHELL },
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "inherit",
-    }).spawn();
-    this.#writer = this.child.stdin.getWriter();
-    this.#reader = this.child.stdout.getReader();
-  }
-
-  async #readLine(): Promise<Json> {
-    let nl: number;
-    while ((nl = this.#buf.indexOf("\n")) < 0) {
-      const { value, done } = await this.#reader.read();
-      if (done) throw new Error("serve closed its stdout");
-      this.#buf += this.#decoder.decode(value, { stream: true });
-    }
-    const line = this.#buf.slice(0, nl);
-    this.#buf = this.#buf.slice(nl + 1);
-    return JSON.parse(line);
-  }
-
-  /** Sends many requests in one write; returns every response (in completion order). */
-  async batch(method: string, params: Json[]): Promise<Json[]> {
-    let text = "";
-    for (const p of params) text += JSON.stringify({ jsonrpc: "2.0", id: ++this.#id, method, params: p }) + "\n";
-    await this.#writer.write(this.#encoder.encode(text));
-    const out: Json[] = [];
-    while (out.length < params.length) {
-      const m = await this.#readLine();
-      if (m.error) throw new Error(JSON.stringify(m.error));
-      if (m.id !== undefined) out.push(m);
-    }
-    return out;
-  }
-
-  async call(method: string, params: Json): Promise<Json> {
-    return (await this.batch(method, [params]))[0];
-  }
-
-  async close(): Promise<void> {
-    await this.call("shutdown", {}).catch(() => {});
-    await this.#writer.close().catch(() => {});
-    await this.#reader.cancel().catch(() => {});
-    await this.child.status;
-  }
-}
 
 function promptEvent(i: number): Json {
   return {
@@ -129,22 +55,8 @@ function toolEvent(i: number): Json {
 }
 
 /** Runs the hook command bare, the way the engine does (shell, stdin, captured output). */
-async function runBare(stdin: string): Promise<number> {
-  const started = performance.now();
-  const child = new Deno.Command(SHELL, {
-    args: ["-lc", HOOK],
-    cwd: "/",
-    env: { SHELL, MIND_HOOK_EVENT: "UserPromptSubmit" },
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-    detached: true,
-  }).spawn();
-  const w = child.stdin.getWriter();
-  await w.write(new TextEncoder().encode(stdin));
-  await w.close();
-  await child.output();
-  return performance.now() - started;
+function runBare(stdin: string): Promise<number> {
+  return runBareHook(HOOK, stdin);
 }
 
 async function main(): Promise<void> {

@@ -85,7 +85,7 @@ Deno.test("exit codes: a command missing what it needs is a usage error with its
     [
       ["install"],
       "install needs a host: claude, codex, gemini or copilot",
-      "install claude|codex [--user|--project DIR|--local] [--uninstall] [--dry-run] [--force] [options]",
+      "install claude|codex|gemini|copilot [--user|--project DIR|--local] [--uninstall] [--dry-run] [--force] [--sync] [options]",
     ],
     [["trust"], "trust needs KEY... or --all", "trust KEY...|--all [--layer LAYER] [options]"],
     [["session-end"], "session-end needs --session ID", "session-end --session ID [options]"],

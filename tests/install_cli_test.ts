@@ -283,3 +283,79 @@ Deno.test("launcher lookup: the program is the first shell word; its candidates 
   assertEquals(launcherCandidates("C:\\x\\mind-hooks.exe", {}, "windows"), { files: ["C:\\x\\mind-hooks.exe"] });
   assertEquals(launcherCandidates("", {}, "posix"), { problem: "the launcher is empty" });
 });
+
+Deno.test({
+  name: "install --sync: only the events hooks are on and Claude Code's tools they name; re-synced; none left, no file",
+  ignore: !POSIX,
+  async fn() {
+    const t = await layout();
+    try {
+      const mind = `${t.root}/home/.mind`;
+      const settings = `${t.root}/home/.claude/settings.json`;
+      const launcher = await t.launcher();
+      const sync = () =>
+        runCli(["install", "claude", "--sync", "--command", launcher], { env: t.env, cwd: `${t.root}/proj` });
+      const registered = async () => {
+        const hooks = JSON.parse(await Deno.readTextFile(settings)).hooks as Record<string, { matcher?: string }[]>;
+        return Object.fromEntries(
+          Object.entries(hooks).map(([e, groups]) => [e, groups.map((g) => g.matcher ?? null)]),
+        );
+      };
+      await writeHooksJson(mind, { PreToolUse: [group([cmd("true")], "Bash")] });
+      let r = await sync();
+      assertEquals(r.code, 0, r.stderr);
+      assertStringIncludes(r.stdout, "now delegates PreToolUse, SessionEnd to");
+      assertEquals(await registered(), {
+        SessionEnd: [null],
+        PreToolUse: ["Bash|exec_command|shell_command|write_stdin"],
+      });
+      // A hook on another event, and one whose matcher is a regex: every tool for that event.
+      await writeHooksJson(mind, {
+        PreToolUse: [group([cmd("true")], "Bash")],
+        PostToolUse: [group([cmd("true")], "mcp__.*")],
+        Stop: [group([cmd("true")])],
+      });
+      r = await sync();
+      assertEquals(r.code, 0, r.stderr);
+      assertEquals(await registered(), {
+        SessionEnd: [null],
+        PreToolUse: ["Bash|exec_command|shell_command|write_stdin"],
+        PostToolUse: ["*"],
+        Stop: [null],
+      });
+      // Running it again changes nothing.
+      assertStringIncludes((await sync()).stdout, "already delegates to mind-hooks; nothing changed");
+      // No hook left: the entries go, and the file with them.
+      await writeHooksJson(mind, {});
+      r = await sync();
+      assertEquals(r.code, 0, r.stderr);
+      assertStringIncludes(r.stdout, "no mind hook is configured in reach of here (--sync)");
+      assertEquals(await exists(settings), false);
+    } finally {
+      await t.cleanup();
+    }
+  },
+});
+
+Deno.test({
+  name: "install --sync --project DIR: the hooks of the project DIR lies in are found (the sandbox grants its chain)",
+  ignore: !POSIX,
+  async fn() {
+    const t = await layout();
+    try {
+      const mind = `${t.root}/home/.mind`;
+      const sub = `${t.root}/proj/sub`;
+      await Deno.mkdir(sub);
+      await writeHooksJson(`${t.root}/proj/.mind`, { PreToolUse: [group([cmd("true")], "Edit")] });
+      const trust = await runCli(["project", "trust", `${t.root}/proj`, "--home", mind], { env: t.env });
+      assertEquals(trust.code, 0, trust.stderr);
+      const launcher = await t.launcher();
+      const r = await runCli(["install", "claude", "--sync", "--project", sub, "--command", launcher], { env: t.env });
+      assertEquals(r.code, 0, r.stderr);
+      const hooks = JSON.parse(await Deno.readTextFile(`${sub}/.claude/settings.json`)).hooks;
+      assertEquals(hooks.PreToolUse.map((g: { matcher: string }) => g.matcher), ["Edit|apply_patch"]);
+    } finally {
+      await t.cleanup();
+    }
+  },
+});

@@ -6,8 +6,10 @@
  *
  * Two proofs: the module graph (everything a `dispatch` run can load, dynamic imports included,
  * reaches no import of the parser except through that door, while `trust` and `list` do), and the
- * files a real `dispatch` process opens (strace, where it is installed): the parser's code is never
- * read unless a config.toml has a problem to place.
+ * files a real `dispatch` process running from the sources (`MIND_HOOKS_BUNDLE=off`) opens (strace,
+ * where it is installed): the parser's code is never read unless a config.toml has a problem to
+ * place. The dispatch bundle holds the parser inlined in a lazily evaluated wrapper
+ * (scripts/bundle.ts), so the same graph decides whether a dispatch evaluates it.
  */
 import { assert, assertEquals } from "./helpers/assert.ts";
 import { dispatch, event, makeHome, REPO, writeHooksJson } from "./helpers/cli.ts";
@@ -63,16 +65,20 @@ async function reachable(
 }
 
 Deno.test("lazy parser: nothing a dispatch run can load imports the TOML syntax tree but the problem door; trust and list do", async () => {
-  const run = await reachable(["main.ts"], ["./dispatch.ts"], true);
+  const run = await reachable(["src/cli/main.ts"], ["./dispatch.ts"], true);
   assert(run.modules.has(join(REPO, "src", "cli", "dispatch.ts")), "the walk reaches the dispatch command");
   assert(run.modules.has(join(REPO, "src", "config", "discovery.ts")), "and discovery");
   assertEquals(run.packages.has(PARSER), false, "dispatch can load the TOML syntax tree");
   assertEquals([...run.modules].filter((m) => m.endsWith("toml_tree.ts")), []);
   // The door is the only way: with it open the walk reaches the parser.
-  assertEquals((await reachable(["main.ts"], ["./dispatch.ts"])).packages.has(PARSER), true, "the problem door");
+  assertEquals(
+    (await reachable(["src/cli/main.ts"], ["./dispatch.ts"])).packages.has(PARSER),
+    true,
+    "the problem door",
+  );
   // The positive control: the walk does see the parser where it is used.
-  assertEquals((await reachable(["main.ts"], ["./state.ts"])).packages.has(PARSER), true, "trust");
-  assertEquals((await reachable(["main.ts"], ["./list.ts"])).packages.has(PARSER), true, "list");
+  assertEquals((await reachable(["src/cli/main.ts"], ["./state.ts"])).packages.has(PARSER), true, "trust");
+  assertEquals((await reachable(["src/cli/main.ts"], ["./list.ts"])).packages.has(PARSER), true, "list");
 });
 
 const HAS_STRACE = Deno.build.os === "linux" &&
@@ -86,7 +92,11 @@ async function parserFilesOpened(args: string[], stdin = ""): Promise<string[]> 
     const child = new Deno.Command("strace", {
       args: ["-f", "-qq", "-e", "trace=openat", "-o", log, Deno.execPath(), "run", "-q", "-P", "--no-prompt"]
         .concat(["--config", join(REPO, "deno.json"), join(REPO, "main.ts"), ...args]),
-      env: { MIND_REQUIREMENTS: "/nonexistent/mind-hooks-tests/requirements.toml", SHELL: "/bin/sh" },
+      env: {
+        MIND_REQUIREMENTS: "/nonexistent/mind-hooks-tests/requirements.toml",
+        SHELL: "/bin/sh",
+        MIND_HOOKS_BUNDLE: "off",
+      },
       stdin: "piped",
       stdout: "piped",
       stderr: "piped",

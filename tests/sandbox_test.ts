@@ -27,6 +27,7 @@ import { asFastPath, FastPathRefused } from "../src/config/fast_path_guard.ts";
 import { loadCatalog } from "../src/config/discovery.ts";
 import { signalGroup, signalProcess } from "../src/runner/shell.ts";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 
 /** Asserts that `text` matches `re`. */
 function assertMatch(text: string, re: RegExp, msg?: string): void {
@@ -366,6 +367,16 @@ Deno.test("sandboxed dispatch: a hook past its timeout is killed with its proces
   }
 });
 
+/**
+ * A script file for a child `deno run` with narrowed permissions (`deno eval` would not do: it runs
+ * with every permission, so `Deno.kill` would work there and no fallback would be tested).
+ */
+async function scriptFile(text: string): Promise<string> {
+  const file = await Deno.makeTempFile({ prefix: "mind-hooks-script-", suffix: ".ts" });
+  await Deno.writeTextFile(file, text);
+  return file;
+}
+
 Deno.test("signalGroup: falls back to /bin/sh's kill where Deno.kill is not permitted", async () => {
   // A child Deno with run limited to /bin/sh (as in the sandbox) signals a detached group.
   const script = `
@@ -381,13 +392,34 @@ Deno.test("signalGroup: falls back to /bin/sh's kill where Deno.kill is not perm
     console.log(JSON.stringify({ signal: s.signal, gone }));
   `;
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["eval", "--no-prompt", "--allow-run=/bin/sh", "--allow-read", script],
+    args: ["run", "--no-prompt", "--allow-run=/bin/sh", "--allow-read", await scriptFile(script)],
     stdout: "piped",
     stderr: "piped",
   }).output();
   assert(out.success, new TextDecoder().decode(out.stderr));
   assertEquals(JSON.parse(new TextDecoder().decode(out.stdout)), { signal: "SIGKILL", gone: true });
   assertEquals([typeof signalGroup, typeof signalProcess], ["function", "function"]);
+});
+
+Deno.test("killProcessTree under a narrowed run signals through /bin/sh without a synchronous spawn", async () => {
+  // A synchronous spawn blocks the event loop (~3 ms each, one probe every 25 ms of the grace period)
+  // while the other hooks' output is being read: outputSync is made to throw here.
+  const script = `
+    import { killProcessTree } from ${JSON.stringify(join(REPO, "src/runner/shell.ts"))};
+    Deno.Command.prototype.outputSync = () => { throw new Error("a synchronous spawn"); };
+    const c = new Deno.Command("/bin/sh", { args: ["-c", "trap '' TERM; sleep 30 & wait"], detached: true }).spawn();
+    await new Promise((r) => setTimeout(r, 100));
+    await killProcessTree(c.pid, "posix", 200);
+    const s = await c.status;
+    console.log(JSON.stringify({ signal: s.signal }));
+  `;
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--no-prompt", "--allow-run=/bin/sh", "--allow-read", await scriptFile(script)],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert(out.success, new TextDecoder().decode(out.stderr));
+  assertEquals(JSON.parse(new TextDecoder().decode(out.stdout)), { signal: "SIGKILL" });
 });
 
 Deno.test("sandboxed commands relay exit codes: usage error 1 with one line; unknown command unaffected", async () => {
@@ -609,7 +641,7 @@ for (const protocol of ["mind", "claude"] as const) {
         const code = await dispatchCommand(parsed, io);
         console.error("the fast path parsed a stranger's file");
         return code;
-      });
+      }, ${JSON.stringify(pathToFileURL(join(REPO, "src/cli/main.ts")).href)});
     `,
     );
     const args = ["dispatch", "--home", home.path, "--protocol", protocol];
@@ -631,7 +663,7 @@ for (const protocol of ["mind", "claude"] as const) {
     assertEquals(out.code, 0, stderr);
     assert(!stderr.includes("the fast path parsed"), stderr);
     assert(!stderr.includes("internal error"), stderr);
-    // The Worker (main.ts, the same arguments) ran the dispatch with the project now trusted.
+    // The Worker (the command line's module, the same arguments) ran the dispatch with the project now trusted.
     const result = JSON.parse(new TextDecoder().decode(out.stdout));
     if (protocol === "mind") assertEquals(result.additionalContext, ["from-the-project"]);
     else assertStringIncludes(JSON.stringify(result), "from-the-project");

@@ -13,6 +13,7 @@
 import { parse as parseYaml } from "yaml";
 import { parse as parseJsonc } from "jsonc-parser";
 import { TARGETS } from "../scripts/release.ts";
+import { entryModule } from "../main.ts";
 
 const ROOT = new URL("../", import.meta.url);
 const read = (rel: string) => Deno.readTextFileSync(new URL(rel, ROOT));
@@ -307,7 +308,8 @@ Deno.test("compiles use the declared permission set (-P --no-prompt), never -A o
     ...linesWith(ci, /\bdeno compile\b/),
     ...linesWith(release, /\bdeno compile\b/),
   ];
-  assertEquals(compiles.length, 2, "one compile in ci, one in release");
+  // ci: the smoke test's binary, the bench job's binary and its hello-world baseline; release: one.
+  assertEquals(compiles.length, 4, "three compiles in ci, one in release");
   for (const line of compiles) {
     const tokens = line.trim().split(/\s+/);
     assert(tokens.includes("-P") || tokens.includes("--permission-set"), `no -P: ${line}`);
@@ -323,6 +325,88 @@ Deno.test("compiles use the declared permission set (-P --no-prompt), never -A o
       }
     }
   }
+});
+
+Deno.test("compiles --include every module main.ts loads by a computed specifier (bundle and sources)", () => {
+  // `deno compile` embeds only statically analysable modules; main.ts picks its module at run time.
+  const env = (v?: string) => ({ get: (k: string) => k === "MIND_HOOKS_BUNDLE" ? v : undefined });
+  const loaded = [...new Set([entryModule(env()), entryModule(env("off"))])].map((m) => m.replace(/^\.\//, "")).sort();
+  assertEquals(loaded, ["src/cli/main.ts", "src/generated/dispatch_bundle.js"]);
+  const mainText = read("main.ts");
+  for (const m of loaded) assert(mainText.includes(`"./${m}"`), `main.ts names ${m}`);
+  const ofMain = /\bdeno compile\b.*\smain\.ts\s*$/;
+  const compiles = [...linesWith(ci, ofMain), ...linesWith(release, ofMain)];
+  assertEquals(compiles.length, 3, "two compiles of main.ts in ci (smoke test, bench), one in release");
+  for (const line of compiles) {
+    const tokens = line.trim().split(/\s+/);
+    const included = tokens.flatMap((t, i) => t === "--include" ? [tokens[i + 1]] : []).sort();
+    assertEquals(included, loaded, `includes of: ${line.trim()}`);
+  }
+});
+
+Deno.test({
+  name: "a compile with the workflows' flags embeds both modules main.ts may load (and one without them does not)",
+  ignore: Deno.build.os !== "linux",
+  async fn() {
+    // denort cannot be downloaded here: any executable stands in for it, and the module payload deno compile
+    // appends is what a compiled binary loads its modules from.
+    const dir = await Deno.makeTempDir({ prefix: "mind-compile-includes-" });
+    try {
+      await Deno.copyFile("/bin/true", `${dir}/base`);
+      const tokens = linesWith(ci, /\bdeno compile\b.*\smain\.ts\s*$/)[0].trim().split(/\s+/);
+      const includes = tokens.flatMap((t, i) => t === "--include" ? ["--include", tokens[i + 1]] : []);
+      const compile = async (flags: string[], out: string) => {
+        const r = await new Deno.Command(Deno.execPath(), {
+          args: ["compile", "-q", "-P", "--no-prompt", "--no-check", ...flags, "-o", out, "main.ts"],
+          cwd: decodeURIComponent(ROOT.pathname),
+          env: { DENORT_BIN: `${dir}/base` },
+          stdout: "piped",
+          stderr: "piped",
+        }).output();
+        assert(r.success, new TextDecoder().decode(r.stderr));
+        return new TextDecoder("latin1").decode(await Deno.readFile(out));
+      };
+      // A line of each module that no other module holds.
+      const markers = [
+        read("src/generated/dispatch_bundle.js").split("\n", 1)[0],
+        "// The sandbox Worker's main module is this module",
+      ];
+      assert(read("src/cli/main.ts").includes(markers[1]), "the marker is in src/cli/main.ts");
+      const withFlags = await compile(includes, `${dir}/with`);
+      assertEquals(markers.map((m) => withFlags.includes(m)), [true, true], "embedded with the flags");
+      const without = await compile([], `${dir}/without`);
+      assertEquals(markers.map((m) => without.includes(m)), [false, false], "the control: not without them");
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test("ci: the bench job runs deno task bench from source and on the compiled binary against a compiled hello", () => {
+  const job = ci.jobs.bench;
+  assertEquals(job["runs-on"], "ubuntu-latest");
+  const lines = jobScripts(job).flatMap((s) => s.split("\n")).map((l) => l.trim());
+  const compileMain = lines.findIndex((l) => /^deno compile .* -o "\$RUNNER_TEMP\/mind-hooks" main\.ts$/.test(l));
+  const compileHello = lines.findIndex((l) =>
+    /^deno compile -P --no-prompt -o "\$RUNNER_TEMP\/hello" bench\/hello\.ts$/.test(l)
+  );
+  const fromSource = lines.findIndex((l) => /^deno task bench --install-host$/.test(l));
+  const compiled = lines.findIndex((l) =>
+    l === 'deno task bench --bin "$RUNNER_TEMP/mind-hooks" --hello-bin "$RUNNER_TEMP/hello"'
+  );
+  assert(compileMain >= 0 && compileHello >= 0 && fromSource >= 0 && compiled > compileMain, lines.join("\n"));
+  // The options the job passes are the bench's own.
+  const bench = read("bench/run.ts");
+  for (const o of ["bin", "hello-bin", "install-host"]) {
+    assert(bench.includes(`"${o}": { type:`) || bench.includes(`${o}: { type:`), o);
+  }
+});
+
+Deno.test("ci: the dispatch bundle is checked against its sources before the tests", () => {
+  const steps = stepsOf(ci.jobs.test);
+  const check = steps.findIndex((s) => /^deno task bundle:gen --check$/m.test(s.run ?? ""));
+  const test = steps.findIndex((s) => /^deno task test$/m.test(s.run ?? ""));
+  assert(check >= 0 && check < test, "bundle:gen --check runs before the tests");
 });
 
 Deno.test("deno.json declares the default permission set the compiles load, without ffi", () => {

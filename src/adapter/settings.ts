@@ -44,11 +44,11 @@ export function isDelegatingCommand(host: Host, command: unknown): boolean {
  * The entry installed for `event`: a matcher group (a tool event's matches every tool, `"*"`) holding the
  * host's handler, or for a `flat` host the handler itself.
  */
-export function delegatingEntry(host: Host, event: EventName, launcher: string): JsonObject {
+export function delegatingEntry(host: Host, event: EventName, launcher: string, matcher = "*"): JsonObject {
   const spec = ADAPTERS[host].install;
   const handler = spec.handler(event, delegatingCommand(host, launcher));
   if (spec.layout === "flat") return handler;
-  return EVENTS[event].matcher.kind === "tool" ? { matcher: "*", hooks: [handler] } : { hooks: [handler] };
+  return EVENTS[event].matcher.kind === "tool" ? { matcher, hooks: [handler] } : { hooks: [handler] };
 }
 
 /** The outcome of planning an edit. */
@@ -150,7 +150,14 @@ function alreadyThere(entries: Node, ours: [number, number][], wanted: JsonObjec
 export function planEdit(
   host: Host,
   text: string | null,
-  opts: { launcher: string; uninstall: boolean; file: string; scope?: InstallScope },
+  opts: {
+    launcher: string;
+    uninstall: boolean;
+    file: string;
+    scope?: InstallScope;
+    /** `install --sync`: only these events, each with its matcher (src/adapter/sync.ts); ours on others go. */
+    only?: ReadonlyMap<EventName, string | null>;
+  },
 ): EditPlan {
   const spec = ADAPTERS[host].install;
   const empty = JSON.stringify(spec.emptyFile(opts.scope ?? {}));
@@ -167,16 +174,18 @@ export function planEdit(
   if (hooks && hooks.type !== "object") throw new SettingsError(`${opts.file}: "hooks" is not an object; not changed`);
 
   for (const { event, hostEvent: key } of hostEvents(host)) {
-    if (!opts.uninstall && spec.notByDefault.includes(event)) continue;
+    // An event left out of `only` loses our entry, as uninstalling would remove it.
+    const drop = opts.uninstall || (opts.only !== undefined && !opts.only.has(event));
+    if (!drop && opts.only === undefined && spec.notByDefault.includes(event)) continue;
     root = parseRoot(current, opts.file);
     const entries = child(child(root, "hooks"), key);
     if (entries && entries.type !== "array") {
       throw new SettingsError(`${opts.file}: hooks.${key} is not an array; not changed`);
     }
     const ours = entries ? ourHandlers(host, entries) : [];
-    const wanted = delegatingEntry(host, event, opts.launcher);
-    if (!opts.uninstall && entries && alreadyThere(entries, ours, wanted)) continue;
-    if (opts.uninstall && ours.length === 0) continue;
+    const wanted = delegatingEntry(host, event, opts.launcher, opts.only?.get(event) ?? "*");
+    if (!drop && entries && alreadyThere(entries, ours, wanted)) continue;
+    if (drop && ours.length === 0) continue;
     events.push(event);
     for (const [gi, hi] of ours) {
       root = parseRoot(current, opts.file);
@@ -188,7 +197,7 @@ export function planEdit(
     }
     root = parseRoot(current, opts.file);
     const left = child(child(root, "hooks"), key);
-    if (opts.uninstall) {
+    if (drop) {
       if (left && (left.children ?? []).length === 0) current = removeProperty(current, root, ["hooks", key], fmt);
       continue;
     }

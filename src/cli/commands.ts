@@ -330,7 +330,7 @@ and prints what to fix. Exit 0: nothing to fix; 1: see the lines marked "fix:".`
   }],
   ["install", {
     about: "register mind-hooks in Claude Code, Codex, Gemini CLI or Copilot CLI",
-    usage: `${HOST_NAMES.join("|")} [--user|--project DIR|--local] [--uninstall] [--dry-run] [--force]`,
+    usage: `${HOST_NAMES.join("|")} [--user|--project DIR|--local] [--uninstall] [--dry-run] [--force] [--sync]`,
     help: `Registers one hook entry per event that the host supports, each running
 "LAUNCHER dispatch --protocol HOST", in the host's own settings:
   claude --user               $CLAUDE_CONFIG_DIR/settings.json, else ~/.claude/settings.json
@@ -346,7 +346,11 @@ Everything else in the file is kept (comments included). Running it again change
 nothing. Gemini CLI's PreCompress (before every model request) is not registered.
 Uninstalling deletes a file left holding nothing, and its folders if left empty.
 The launcher (--command, default mind-hooks) must be an executable absolute path
-or on PATH, else nothing is written (unless --force).`,
+or on PATH, else nothing is written (unless --force).
+With --sync, only the events the hooks in reach (the user's, and the project's of
+--project DIR or the current directory) are on are registered, and for claude only
+the tools their matchers name: a tool call no mind hook can match then costs
+nothing. Run it again after adding hooks or trusting another project.`,
     words: HOST_NAMES,
     needsWord: "a host",
     options: {
@@ -355,6 +359,7 @@ or on PATH, else nothing is written (unless --force).`,
       local: { type: "boolean", about: "Claude Code's personal, not committed, project settings" },
       uninstall: { type: "boolean", about: "remove the entries instead" },
       "dry-run": { type: "boolean", about: "print the change as a unified diff; write nothing" },
+      sync: { type: "boolean", about: "only the events and tools the configured hooks use" },
       command: { type: "string", value: "text", arg: "CMD", about: "how the host starts mind-hooks" },
       force: { type: "boolean", about: "register a launcher that is not on PATH" },
       ...HELP,

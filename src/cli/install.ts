@@ -1,8 +1,10 @@
 /**
  * `mind-hooks install claude|codex|gemini|copilot [--user|--project DIR|--local] [--uninstall] [--dry-run]
- * [--command LAUNCHER] [--force]`: registers (or removes) one delegating hook entry per event the host supports,
- * so that the host runs every mind hook through `mind-hooks dispatch --protocol <host>` (README: "Claude Code and
- * Codex", "Gemini CLI and Copilot CLI").
+ * [--command LAUNCHER] [--force] [--sync]`: registers (or removes) one delegating hook entry per event the host
+ * supports, so that the host runs every mind hook through `mind-hooks dispatch --protocol <host>` (README: "Claude
+ * Code and Codex", "Gemini CLI and Copilot CLI"). With `--sync`, only the events the hooks in reach use, and for
+ * Claude Code only the tools their matchers name (src/adapter/sync.ts): a tool call nothing can match then starts
+ * no dispatch at all.
  *
  * Files (each host's `install` spec in src/adapter/): Claude Code `~/.claude/settings.json`
  * (`$CLAUDE_CONFIG_DIR/settings.json` when set), `<DIR>/.claude/settings.json`, or with `--local`
@@ -28,6 +30,9 @@ import { EVENTS } from "../events/registry.ts";
 import { findLauncher } from "../util/launcher.ts";
 import { writeStdout } from "../util/stdio.ts";
 import { sanitize, terminalLines } from "../util/terminal_text.ts";
+import { neededRegistrations } from "../adapter/sync.ts";
+import { loadCatalog } from "../config/discovery.ts";
+import { configOptionsOf, fromCliValues, resolveSettings } from "../engine/settings.ts";
 
 const clean = (p: string) => normalizeKeyPath(p, Deno.build.os === "windows" ? "windows" : "posix");
 
@@ -101,7 +106,7 @@ export async function installCommand({ options, positionals }: ParsedArgs): Prom
   }
   const launcher = (options.command as string | undefined) ?? "mind-hooks";
   if (launcher.trim() === "") throw new UsageError(`--command needs a non-empty launcher`);
-  const uninstall = options.uninstall === true;
+  const removing = options.uninstall === true;
   const cwd = Deno.cwd();
   const env = Deno.env.toObject();
   const given = (options.project as string | undefined) ?? (local ? "." : undefined);
@@ -110,6 +115,12 @@ export async function installCommand({ options, positionals }: ParsedArgs): Prom
   const path = settingsPath(host, scope, env, cwd);
   const name = HOST_NAMES[host];
 
+  // `--sync` with no hook in reach delegates nothing: it removes the entries, as uninstalling does.
+  const only = options.sync === true && !removing
+    ? await syncedRegistrations(host, project ?? cwd, env, cwd)
+    : undefined;
+  const uninstall = removing || only?.size === 0;
+  if (only?.size === 0) console.log(sanitize(`${name}: no mind hook is configured in reach of here (--sync)`));
   if (!uninstall && options.force !== true) {
     // The host starts the launcher for every event: one it cannot find would fail every hook call.
     const found = await findLauncher(launcher, env, Deno.build.os === "windows" ? "windows" : "posix");
@@ -124,7 +135,7 @@ export async function installCommand({ options, positionals }: ParsedArgs): Prom
   const before = await readIfExists(path);
   let plan;
   try {
-    plan = planEdit(host, before, { launcher, uninstall, file: path, scope });
+    plan = planEdit(host, before, { launcher, uninstall, file: path, scope, only: uninstall ? undefined : only });
   } catch (e) {
     if (e instanceof SettingsError) throw new UsageError(e.message);
     throw e;
@@ -177,15 +188,33 @@ export async function installCommand({ options, positionals }: ParsedArgs): Prom
     console.log(sanitize(`${path}: removed the mind-hooks entries (${hostNames(host, plan.events)})`));
     return 0;
   }
+  const delegated = only ? [...only.keys()] : plan.events;
   console.log(
     sanitize(
-      `${path}: ${name} now delegates ${hostNames(host, plan.events)} to "${delegatingCommand(host, launcher)}"`,
+      `${path}: ${name} now delegates ${hostNames(host, delegated)} to "${delegatingCommand(host, launcher)}"`,
     ),
   );
   for (const line of spec.advice(path, project !== undefined, delegatingCommand(host, launcher))) {
     console.log(sanitize(line));
   }
   return 0;
+}
+
+/**
+ * What `install --sync` registers: the events (and matchers) of the hooks configured now, as discovery
+ * loads them from `searchFrom` with the environment's home, profile and requirements (any trust status:
+ * trusting a hook later needs no new sync).
+ */
+async function syncedRegistrations(
+  host: Host,
+  searchFrom: string,
+  env: Record<string, string | undefined>,
+  cwd: string,
+): Promise<ReadonlyMap<EventName, string | null>> {
+  const settings = resolveSettings(fromCliValues({}), env, cwd);
+  const catalog = await loadCatalog(configOptionsOf(settings, searchFrom));
+  if ("error" in catalog) throw new UsageError(`--sync: ${catalog.error}`);
+  return neededRegistrations(host, catalog.handlers);
 }
 
 /**

@@ -159,7 +159,7 @@ export async function findProjectRoot(
       const candidate = join(dir, marker);
       if (candidate === realHome) continue;
       try {
-        const info = await Deno.stat(candidate);
+        const info = Deno.statSync(candidate); // sync: microseconds, where an async stat waits for a thread
         if (info.isDirectory && (await realPathOr(candidate)) !== realHome) return dir;
       } catch {
         // missing, unreadable or a symlink loop: not a project marker

@@ -57,17 +57,21 @@ export function positionAt(starts: readonly number[], offset: number): { line: n
   return { line: lo + 1, column: offset - starts[lo] + 1 };
 }
 
-/** Reads a file's text, or says why not. */
-async function readText(
+/**
+ * Reads a file's text, or says why not. Synchronous calls: each async one waits for another thread
+ * (src/util/paths.ts `realPathOr`), and a configuration file is small; the stat comes first, so a
+ * FIFO or a folder is refused before it is opened.
+ */
+function readText(
   path: string,
-): Promise<{ text: string } | { missing: true } | { error: string }> {
+): { text: string } | { missing: true } | { error: string } {
   try {
-    const info = await Deno.stat(path);
+    const info = Deno.statSync(path);
     if (!info.isFile) return { error: "not a regular file" };
     if (info.size > MAX_CONFIG_BYTES) {
       return { error: `larger than ${MAX_CONFIG_BYTES / 1024 / 1024} MiB` };
     }
-    return { text: await Deno.readTextFile(path) };
+    return { text: Deno.readTextFileSync(path) };
   } catch (e) {
     if (e instanceof Deno.errors.NotFound) return { missing: true };
     return { error: e instanceof Error ? e.message : String(e) };
@@ -128,7 +132,10 @@ function toPlain(value: unknown): unknown {
   if (value && typeof value === "object") {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
-      Object.defineProperty(out, k, { value: toPlain(v), enumerable: true, writable: true, configurable: true });
+      // Assignment keeps the object fast; only `__proto__` needs defining (assigned, it would set the prototype).
+      if (k === "__proto__") {
+        Object.defineProperty(out, k, { value: toPlain(v), enumerable: true, writable: true, configurable: true });
+      } else out[k] = toPlain(v);
     }
     return out;
   }
@@ -209,7 +216,7 @@ export async function loadConfigFile(
   path: string,
   kind: "toml" | "json",
 ): Promise<LoadedFile> {
-  const read = await readText(path);
+  const read = readText(path);
   if ("missing" in read) return { ok: false, missing: true };
   if ("error" in read) {
     return {

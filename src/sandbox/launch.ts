@@ -1,11 +1,14 @@
 /**
  * Runs one CLI command inside the sandbox (SPEC §15): the entry point resolves the plan of this run
- * (src/sandbox/plan.ts), starts `main.ts` again as a Worker whose Deno permissions are exactly the
- * plan (the `worker-options` unstable feature, enabled in deno.json and honoured by `deno compile`),
- * and relays the exit code. Inside the Worker the same `main()` runs the command for real.
+ * (src/sandbox/plan.ts), starts the command line's own module again as a Worker whose Deno
+ * permissions are exactly the plan (the `worker-options` unstable feature, enabled in deno.json and
+ * honoured by `deno compile`), and relays the exit code. Inside the Worker the same `main()` runs the
+ * command for real.
  *
- * Why main.ts is the Worker's module: it is the root of every build, so a compiled binary always
- * holds it (a separate worker file would need `deno compile --include`).
+ * Why the command line's module (src/cli/main.ts, or the dispatch bundle built from it, whichever
+ * runs) is the Worker's module: a Worker loads its main module's graph as a program does, while a
+ * computed `import()` inside it would need read access to the engine's own files, which the plan does
+ * not grant. main.ts, which picks the module by a computed specifier, is therefore not the Worker's.
  *
  * The command receives its I/O from here ({@link RunIo}) rather than from globals: `dispatch` reads
  * its event from stdin before the Worker starts, because the event's `cwd` decides which `.mind/`
@@ -18,7 +21,7 @@
  */
 import { buildPlan, type PlanFacts, resolveFacts, type SandboxPlan, workerPermissions } from "./plan.ts";
 import { asFastPath, FastPathRefused } from "../config/fast_path_guard.ts";
-import { readStdinBytes } from "../util/stdio.ts";
+import { readStdinBytes, readStdinBytesSync } from "../util/stdio.ts";
 import type { ParsedArgs } from "../util/args.ts";
 
 /**
@@ -47,6 +50,8 @@ type ReplyMessage =
   | { type: "mcp"; hosts: string[]; programs: string[] };
 
 let currentPlan: SandboxPlan | null = null;
+/** The module the sandbox Worker runs: the command line's own (given by {@link runInSandbox}). */
+let workerModule = "";
 
 /** True in the sandbox Worker. */
 export function insideSandbox(): boolean {
@@ -67,15 +72,19 @@ export function sandboxDisabled(env: Record<string, string | undefined> = Deno.e
 
 /**
  * Runs `run` (the command `name`, parsed as `args`) in the sandbox: in the launcher, starts the Worker
- * and returns its exit code; inside the Worker, runs the command. Throws only what `run` throws inside.
+ * and returns its exit code; inside the Worker, runs the command. `mainModule` is the URL of the module
+ * that calls this (the command line's, src/cli/main.ts or its bundle): the Worker runs it again. Throws
+ * only what `run` throws inside.
  */
 export async function runInSandbox(
   name: string,
   args: ParsedArgs,
   run: (io: RunIo) => Promise<number>,
+  mainModule: string,
 ): Promise<number> {
   if (insideSandbox()) return await runInside(args, run);
   if (sandboxDisabled()) return await run(processIo(null));
+  workerModule = mainModule;
   return await launch(name, args, run);
 }
 
@@ -151,7 +160,7 @@ export function workerOptions(plan: SandboxPlan): WorkerOptions {
 }
 
 function startWorker(plan: SandboxPlan): Worker {
-  return new Worker(new URL("../../main.ts", import.meta.url), workerOptions(plan));
+  return new Worker(workerModule, workerOptions(plan));
 }
 
 /** Runs one Worker to completion; resolves with its reply, or rejects with its uncaught error. */
@@ -194,14 +203,14 @@ async function launch(name: string, args: ParsedArgs, run: (io: RunIo) => Promis
   let stdin: Uint8Array | null = null;
   let evCwd: string | undefined;
   if (name === "dispatch" && !args.options.help) {
-    stdin = await readStdinBytes();
+    stdin = readStdinBytesSync();
     evCwd = eventCwd(stdin);
   }
   const input = { command: name, args, env, processCwd, eventCwd: evCwd, pinRoots: [] as string[] };
   const facts = resolveFacts(input);
   const decide = async () => {
     const r = MCP_COMMANDS.has(name) || PIN_COMMANDS.has(name)
-      ? await (await import("./reach.ts")).reach(facts, args, env)
+      ? await (await import("./reach.ts")).reach(facts, args, env, { anyProject: name === "review" })
       : { sandbox: null, mcp: false, trustedRoot: null, projectRoot: null };
     // `review` can trust the project while it runs (p), and then pin its hooks' files (A, t): it reads
     // the project's tree from the start. What it reads is shown to the user, never run.
@@ -226,7 +235,7 @@ async function launch(name: string, args: ParsedArgs, run: (io: RunIo) => Promis
       await decide();
     }
   }
-  // The Worker runs main.ts, which takes its command from the process arguments: they must be these.
+  // The Worker runs the command line again, which takes its command from the process arguments: they must be these.
   if (Deno.args[0] !== name) {
     throw new Error("the sandbox re-runs main.ts with the process arguments; call main() only from main.ts");
   }

@@ -287,6 +287,11 @@ export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
     // Each host's own folder (src/adapter/<host>.ts), which install writes into, creates and may remove;
     // loaded only here, so that no other command pays for the adapters.
     const { ADAPTERS } = await import("../adapter/hosts.ts");
+    if (proj !== undefined && options.sync) {
+      // --sync loads the catalog from the project (src/adapter/sync.ts): its marker chain, as dispatch's.
+      for (const p of (await projectChain(absolute(proj, cwd), userHome)).reads) reads.add(p);
+      readWhy.push("the .mind/, .claude/ and .codex/ chain of --project (--sync)");
+    }
     for (const h of (HOST_NAMES as readonly string[]).includes(host) ? [host as HostName] : HOST_NAMES) {
       const spec = ADAPTERS[h].install;
       if (proj !== undefined) {

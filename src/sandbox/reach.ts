@@ -34,6 +34,17 @@ export type Reach = {
   projectRoot: string | null;
 };
 
+/**
+ * Whether the user side trusts any project at all: when it trusts none, no project root can be
+ * trusted (discovery's `projectTrustLevel` reads only these tables), so the root search is skipped.
+ */
+function trustsSomeProject(tables: (JsonObject | undefined)[]): boolean {
+  return tables.some((t) => {
+    const projects = t?.projects;
+    return isObject(projects) && Object.values(projects).some((p) => isObject(p) && p.trust_level === "trusted");
+  });
+}
+
 function definesServers(data: JsonObject | undefined): boolean {
   const servers = data?.mcp_servers;
   return isObject(servers) && Object.keys(servers).length > 0;
@@ -66,12 +77,13 @@ function pluginServerFiles(home: string, plugins: JsonObject): string[] {
 /**
  * What a run of `args` from `facts.searchFrom` reaches. Never throws: arguments the command will
  * refuse, or a configuration it cannot read, give the answer discovery would act on (it parses no
- * stranger's file then either).
+ * stranger's file then either). With `anyProject`, `projectRoot` is found even when no project is trusted.
  */
 export async function reach(
   facts: PlanFacts,
   args: ParsedArgs,
   env: Record<string, string | undefined>,
+  opts: { anyProject?: boolean } = {},
 ): Promise<Reach> {
   const { options } = args;
   // The home as the plan resolved it (from the same command line), so the two never disagree.
@@ -108,7 +120,11 @@ export async function reach(
   }
   const { foreignLayersSetting } = await import("../config/foreign_layers.ts");
   const foreign = foreignLayersSetting(user, cli, join(cfg.home, "config.toml"));
-  const root = await discovery.findProjectRoot(facts.searchFrom, cfg.home, { foreign, userHome: env.HOME ?? null });
+  // With no project trusted, no root can be trusted: the search is skipped, unless the caller wants
+  // the project's root whatever its trust (`review`, which can trust it while it runs).
+  const root = trustsSomeProject([user, cli]) || opts.anyProject
+    ? await discovery.findProjectRoot(facts.searchFrom, cfg.home, { foreign, userHome: env.HOME ?? null })
+    : null;
   const trusted = root !== null && discovery.projectTrustLevel(user, cli, root) === "trusted";
   if (trusted) {
     reasons.push(`a trusted project layer is in reach (${root})`);

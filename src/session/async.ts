@@ -239,7 +239,8 @@ export async function takeAsyncResults(
   let names: string[];
   try {
     names = [];
-    for await (const e of Deno.readDir(dir)) {
+    // Synchronous: almost always there is no folder, and an async call waits for another thread.
+    for (const e of Deno.readDirSync(dir)) {
       if (e.isFile && e.name.endsWith(".json")) names.push(e.name);
     }
   } catch {

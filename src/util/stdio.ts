@@ -6,17 +6,37 @@
  * @module
  */
 
+/** `buf` with room after `size` bytes (doubled when full). */
+function roomy(buf: Uint8Array<ArrayBuffer>, size: number): Uint8Array<ArrayBuffer> {
+  if (size < buf.length) return buf;
+  const next = new Uint8Array(buf.length * 2);
+  next.set(buf);
+  return next;
+}
+
 /** Reads all of stdin as bytes. */
 export async function readStdinBytes(): Promise<Uint8Array> {
   let buf = new Uint8Array(64 * 1024);
   let size = 0;
   while (true) {
-    if (size === buf.length) {
-      const next = new Uint8Array(buf.length * 2);
-      next.set(buf);
-      buf = next;
-    }
+    buf = roomy(buf, size);
     const n = await Deno.stdin.read(buf.subarray(size));
+    if (n === null) break;
+    size += n;
+  }
+  return buf.slice(0, size);
+}
+
+/**
+ * Reads all of stdin, synchronously: for a caller with nothing else to do meanwhile (the launcher
+ * reading a dispatch's event), where each async read would wait for another thread.
+ */
+export function readStdinBytesSync(): Uint8Array {
+  let buf = new Uint8Array(64 * 1024);
+  let size = 0;
+  while (true) {
+    buf = roomy(buf, size);
+    const n = Deno.stdin.readSync(buf.subarray(size));
     if (n === null) break;
     size += n;
   }

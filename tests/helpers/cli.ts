@@ -16,6 +16,7 @@
 
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
+import { BUNDLE_PATH, bundleIsFresh } from "../../scripts/bundle.ts";
 
 /** The repository root. */
 export const REPO: string = fileURLToPath(new URL("../../", import.meta.url)).replace(/\/$/, "");
@@ -72,8 +73,21 @@ export function denoDir(): string {
   return cachedDenoDir;
 }
 
+let freshBundle: Promise<boolean> | undefined;
+
+/**
+ * Refuses to test a stale dispatch bundle: main.ts runs the command line from it, so after an edit of
+ * a source it holds, every end-to-end test would test the code as it was before the edit.
+ */
+export async function assertBundleFresh(): Promise<void> {
+  if (!(await (freshBundle ??= bundleIsFresh()))) {
+    throw new Error(`${BUNDLE_PATH} is older than its sources: run deno task bundle:gen`);
+  }
+}
+
 /** Runs `mind-hooks ARGS...` and collects its exit code and output. */
 export async function runCli(args: string[], opts: CliOptions = {}): Promise<CliResult> {
+  await assertBundleFresh();
   const started = performance.now();
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-q", "-P", "--no-prompt", "--config", join(REPO, "deno.json"), join(REPO, "main.ts"), ...args],
