@@ -1,7 +1,9 @@
 /**
  * Which modules a real `mind-hooks` run evaluated, from V8's coverage (`deno run --coverage`): Deno
  * reads every module a dynamic import names when it builds the graph, so only what ran proves that
- * a code path was never paid for (tests/explain_test.ts).
+ * a code path was never paid for (tests/explain_test.ts). The run loads the sources
+ * (`MIND_HOOKS_BUNDLE=off`): the dispatch bundle is one file, built with the same lazy boundaries
+ * (scripts/bundle.ts), so what the sources leave unevaluated the bundle leaves unevaluated too.
  * @module
  */
 import { assertEquals } from "./assert.ts";
@@ -15,7 +17,11 @@ export async function modulesEvaluated(args: string[], stdin = ""): Promise<stri
     const child = new Deno.Command(Deno.execPath(), {
       args: ["run", "-q", "-P", "--no-prompt", `--coverage=${dir}`, "--config", join(REPO, "deno.json")]
         .concat([join(REPO, "main.ts"), ...args]),
-      env: { MIND_REQUIREMENTS: "/nonexistent/mind-hooks-tests/requirements.toml", SHELL: "/bin/sh" },
+      env: {
+        MIND_REQUIREMENTS: "/nonexistent/mind-hooks-tests/requirements.toml",
+        SHELL: "/bin/sh",
+        MIND_HOOKS_BUNDLE: "off",
+      },
       stdin: "piped",
       stdout: "piped",
       stderr: "piped",
