@@ -169,6 +169,8 @@ for (const s of all) for (const d of s.dirs) await Deno.remove(d, { recursive: t
 
 const m = (k: string) => median(oneShot[k]);
 const ms = (x: number) => `${x.toFixed(1)} ms`;
+/** A difference, its sign always shown: `+1.2 ms`, `-3.4 ms`. */
+const signedMs = (x: number) => `${x < 0 ? "" : "+"}${ms(x)}`;
 const hello = m("hello");
 type Row = [id: string, what: string, measured: string, target: string, ok: boolean | null];
 const rows: Row[] = [
@@ -234,8 +236,8 @@ const rows: Row[] = [
     ? [
       "P7",
       "adapter, real Claude Code, per tool call: mind-hooks' entries (`install --sync`), no matching mind hook, over no hook, vs hello",
-      `${(p7.perCall / hello).toFixed(2)}× (+${ms(p7.perCall)} per call; every event registered: +${
-        ms(p7.everyEvent)
+      `${(p7.perCall / hello).toFixed(2)}× (${signedMs(p7.perCall)} per call; every event registered: ${
+        signedMs(p7.everyEvent)
       })`,
       "≤ 1.3×",
       p7.perCall / hello <= 1.3,
