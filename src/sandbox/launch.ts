@@ -210,12 +210,11 @@ async function launch(name: string, args: ParsedArgs, run: (io: RunIo) => Promis
   const facts = resolveFacts(input);
   const decide = async () => {
     const r = MCP_COMMANDS.has(name) || PIN_COMMANDS.has(name)
+      // `review` can trust the project while it runs (p), and then pin its hooks' files (A, t): it
+      // reads the project's tree from the start. What it reads is shown to the user, never run.
       ? await (await import("./reach.ts")).reach(facts, args, env, { anyProject: name === "review" })
-      : { sandbox: null, mcp: false, trustedRoot: null, projectRoot: null };
-    // `review` can trust the project while it runs (p), and then pin its hooks' files (A, t): it reads
-    // the project's tree from the start. What it reads is shown to the user, never run.
-    const pinRoot = r.trustedRoot ?? (name === "review" ? r.projectRoot : null);
-    input.pinRoots = pinRoot !== null ? [pinRoot] : [];
+      : { sandbox: null, mcp: false, pinRoot: null };
+    input.pinRoots = r.pinRoot !== null ? [r.pinRoot] : [];
     return r;
   };
   const reached = await decide();

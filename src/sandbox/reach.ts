@@ -28,10 +28,11 @@ export type Reach = {
   sandbox: string | null;
   /** Whether an MCP server may be configured: then a planning pass finds what to grant. */
   mcp: boolean;
-  /** The root of the trusted project in reach, or null: its hooks' pinned files are read (SPEC §3.5). */
-  trustedRoot: string | null;
-  /** The root of the project in reach, trusted or not (`review` may trust it while it runs). */
-  projectRoot: string | null;
+  /**
+   * The root whose tree the run reads for pinned files (SPEC §3.5), or null: the trusted project's in
+   * reach; with `anyProject`, the project's in reach whatever its trust.
+   */
+  pinRoot: string | null;
 };
 
 /**
@@ -77,7 +78,8 @@ function pluginServerFiles(home: string, plugins: JsonObject): string[] {
 /**
  * What a run of `args` from `facts.searchFrom` reaches. Never throws: arguments the command will
  * refuse, or a configuration it cannot read, give the answer discovery would act on (it parses no
- * stranger's file then either). With `anyProject`, `projectRoot` is found even when no project is trusted.
+ * stranger's file then either). With `anyProject` (`review`, which can trust the project while it runs
+ * and then pin its hooks' files), `pinRoot` is the project's root even when it is not trusted.
  */
 export async function reach(
   facts: PlanFacts,
@@ -95,7 +97,7 @@ export async function reach(
     import("../config/discovery.ts"),
   ]);
   const overrides = buildOverrides(cfg.overrides ?? []);
-  if ("error" in overrides) return { sandbox: null, mcp: false, trustedRoot: null, projectRoot: null }; // discovery stops there too
+  if ("error" in overrides) return { sandbox: null, mcp: false, pinRoot: null }; // discovery stops there too
   const cli = overrides.data;
   const loaded = await loadConfigFile(join(cfg.home, "config.toml"), "toml");
   const user = loaded.ok ? loaded.data : undefined;
@@ -133,5 +135,5 @@ export async function reach(
 
   let mcp = userSide.some(definesServers);
   for (const f of strangers) if (!mcp) mcp = await mentionsServers(f);
-  return { sandbox: reasons[0] ?? null, mcp, trustedRoot: trusted ? root : null, projectRoot: root };
+  return { sandbox: reasons[0] ?? null, mcp, pinRoot: trusted || opts.anyProject ? root : null };
 }
