@@ -61,7 +61,7 @@ export function launcherScript(
       "if defined MIND_HOOKS_DENO goto run",
       `for /f "delims=" %%D in ('npx -y deno@${version} eval --no-config -q "console.log(Deno.execPath())" 2^>nul') do if not defined MIND_HOOKS_DENO set "MIND_HOOKS_DENO=%%D"`,
       "if defined MIND_HOOKS_DENO goto run",
-      `echo mind-hooks: no Deno to run it: ${deno} is gone, no deno.exe on PATH, and npx -y deno@${version} failed or is missing; run ${fix} in %MIND_HOOKS_CHECKOUT% 1>&2`,
+      `echo mind-hooks: no Deno to run it: ${deno} is gone, no deno.exe on PATH, and npx -y deno@${version} failed or is missing; run deno task install in %MIND_HOOKS_CHECKOUT% ^(${fix}^) 1>&2`,
       "goto fail",
       ":run",
       `"%MIND_HOOKS_DENO%" run -q -P --no-prompt --config "%MIND_HOOKS_CHECKOUT%\\deno.json" "%MIND_HOOKS_CHECKOUT%\\main.ts" %*`,

@@ -202,7 +202,7 @@ Deno.test("launcher: the Windows launcher has the same fallbacks and the same on
       `set "MIND_HOOKS_DENO=C:\\deno\\deno.exe"`,
       `'where deno.exe 2^>nul'`,
       `'npx -y deno@2.9.6 eval --no-config -q "console.log(Deno.execPath())" 2^>nul'`,
-      "run npx -y deno@2.9.6 task install in %MIND_HOOKS_CHECKOUT% 1>&2",
+      "run deno task install in %MIND_HOOKS_CHECKOUT% ^(npx -y deno@2.9.6 task install^) 1>&2",
       `"%MIND_HOOKS_DENO%" run -q -P --no-prompt --config "%MIND_HOOKS_CHECKOUT%\\deno.json" ` +
       `"%MIND_HOOKS_CHECKOUT%\\main.ts" %*`,
     ]
