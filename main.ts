@@ -5,7 +5,7 @@
  * The command line is therefore loaded from `src/generated/dispatch_bundle.js`, its pre-built bundle
  * (`deno task bundle:gen`; tests/bundle_test.ts keeps it equal to its sources): one file of JavaScript
  * loads in a fraction of the time of the ~90 TypeScript modules and the npm package it is built from
- * (README, "Performance"). Each command's module stays lazy inside it. `MIND_HOOKS_BUNDLE=off` loads
+ * (docs/performance.md). Each command's module stays lazy inside it. `MIND_HOOKS_BUNDLE=off` loads
  * the sources instead (measurement and diagnosis). The specifier is computed, so that Deno reads no
  * other module graph before one is chosen; compiled builds `--include` both (tests/workflows_test.ts).
  *

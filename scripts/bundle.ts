@@ -2,7 +2,7 @@
  * `deno task bundle:gen`: writes `src/generated/dispatch_bundle.js`, the command line (src/cli/main.ts)
  * and everything the dispatch path imports, in one JavaScript module (`deno bundle`). `main.ts` runs
  * `dispatch` from it: one file loads in a fraction of the time of the ~70 TypeScript modules and the
- * npm package it is built from (README, "Performance").
+ * npm package it is built from (docs/performance.md).
  *
  * Lazy boundaries stay lazy: a module the path imports with `import("…")` is in the bundle but is
  * evaluated only when imported; npm packages imported only lazily (the MCP SDK, jsonc-parser, re2js,

@@ -1,8 +1,10 @@
 /**
  * `deno task install [--bin-dir DIR] [--force] [--uninstall]`: puts a `mind-hooks` command on PATH for this
  * source checkout. It writes a small launcher (a POSIX sh script; `mind-hooks.cmd` on Windows) into
- * `~/.local/bin` that runs this checkout's `main.ts` with the Deno that ran the task, the checkout's
- * `deno.json` and its declared permission set (`-P --no-prompt`), from whatever directory it is started in.
+ * `~/.local/bin` that runs this checkout's `main.ts` with the checkout's `deno.json` and its declared permission
+ * set (`-P --no-prompt`), from whatever directory it is started in. It runs the Deno that ran the task; when that
+ * one is gone (npx's cache cleaned), a `deno` on PATH, else `npx -y deno@<the same version>`; when none works, one
+ * line says to run `deno task install` again (see {@link launcherScript}).
  *
  * Nothing of the machine is stored in the repository: the launcher is generated here, at install time.
  * An existing `mind-hooks` there that this task did not write (a release binary, say) is left alone unless
@@ -17,39 +19,99 @@ const MARKER = "written by `deno task install`";
 const HELP = `deno task install [--bin-dir DIR] [--force] [--uninstall]
 
 Writes a mind-hooks launcher for this checkout into DIR (default: ~/.local/bin).
-It runs this checkout's main.ts with the Deno that runs this task, the permission
-set declared in deno.json (-P) and --no-prompt. Run it again after moving the
-checkout or that Deno.
+It runs this checkout's main.ts with the permission set declared in deno.json (-P)
+and --no-prompt, with the Deno that runs this task (when that one is gone: a deno
+on PATH, else npx -y deno@<its version>). Run it again after moving the checkout.
   --bin-dir DIR  where to write the launcher
   --force        replace a mind-hooks in DIR that this task did not write
   --uninstall    remove the launcher (only one this task wrote)`;
 
 const sh = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
 
-/** The launcher's text for a platform: `deno run … main.ts "$@"` with every path fixed at install time. */
+/**
+ * The launcher's text for a platform. It finds Deno the way a user expects: the one that ran `deno task install`
+ * (`deno`, recorded here), else a `deno` on PATH, else `npx -y deno@<version>` (the version recorded), and says in
+ * one line naming `deno task install` when none works, or when the checkout is gone. It never leaves a shell to
+ * report "not found" (exit 127, which Gemini CLI treats as a block): it exits 1, or 0 when it was started as a
+ * host's adapter (`dispatch --protocol <host>`), where mind-hooks itself never exits non-zero (a host blocks on it).
+ */
 export function launcherScript(
   os: "windows" | "posix",
   deno: string,
   checkout: string,
+  version: string,
 ): string {
-  const config = join(checkout, "deno.json");
-  const main = join(checkout, "main.ts");
+  const fix = `npx -y deno@${version} task install`;
   if (os === "windows") {
     return [
       "@echo off",
       `rem mind-hooks launcher for the source checkout ${checkout}, ${MARKER}.`,
-      "rem It runs the checkout's main.ts with the permission set declared in its deno.json.",
-      `"${deno}" run -q -P --no-prompt --config "${config}" "${main}" %*`,
+      "rem It runs the checkout's main.ts with the permission set declared in its deno.json (-P), never prompting,",
+      `rem with the Deno that ran the task, else deno.exe on PATH, else npx -y deno@${version}.`,
+      "setlocal",
+      `set "MIND_HOOKS_CHECKOUT=${checkout}"`,
+      `set "MIND_HOOKS_DENO=${deno}"`,
+      `if not exist "%MIND_HOOKS_CHECKOUT%\\main.ts" (`,
+      `  echo mind-hooks: the checkout %MIND_HOOKS_CHECKOUT% is gone ^(moved or deleted^); run deno task install in its new place 1>&2`,
+      "  goto fail",
+      ")",
+      'if exist "%MIND_HOOKS_DENO%" goto run',
+      'set "MIND_HOOKS_DENO="',
+      'for /f "delims=" %%D in (\'where deno.exe 2^>nul\') do if not defined MIND_HOOKS_DENO set "MIND_HOOKS_DENO=%%D"',
+      "if defined MIND_HOOKS_DENO goto run",
+      `for /f "delims=" %%D in ('npx -y deno@${version} eval --no-config -q "console.log(Deno.execPath())" 2^>nul') do if not defined MIND_HOOKS_DENO set "MIND_HOOKS_DENO=%%D"`,
+      "if defined MIND_HOOKS_DENO goto run",
+      `echo mind-hooks: no Deno to run it: ${deno} is gone, no deno.exe on PATH, and npx -y deno@${version} failed or is missing; run deno task install in %MIND_HOOKS_CHECKOUT% ^(${fix}^) 1>&2`,
+      "goto fail",
+      ":run",
+      `"%MIND_HOOKS_DENO%" run -q -P --no-prompt --config "%MIND_HOOKS_CHECKOUT%\\deno.json" "%MIND_HOOKS_CHECKOUT%\\main.ts" %*`,
       "exit /b %ERRORLEVEL%",
+      ":fail",
+      "rem As a host's adapter (dispatch --protocol claude|codex|gemini|copilot) exit 0, as mind-hooks itself would.",
+      'echo %* | findstr /r /c:"--protocol[= ][cg]" >nul && exit /b 0',
+      "exit /b 1",
       "",
     ].join("\r\n");
   }
   return [
     "#!/bin/sh",
     `# mind-hooks launcher for the source checkout ${checkout}, ${MARKER}.`,
-    "# It runs the checkout's main.ts with the permission set declared in its deno.json (-P), never",
-    "# prompting. Run `deno task install` in the checkout again after moving it or this Deno.",
-    `exec ${sh(deno)} run -q -P --no-prompt --config ${sh(config)} ${sh(main)} "$@"`,
+    "# It runs the checkout's main.ts with the permission set declared in its deno.json (-P), never prompting,",
+    `# with the Deno that ran the task, else a deno on PATH, else npx -y deno@${version}.`,
+    `checkout=${sh(checkout)}`,
+    `deno=${sh(deno)}`,
+    "# Started as a host's adapter (dispatch --protocol claude|codex|gemini|copilot), a failure exits 0, as",
+    "# mind-hooks itself would there: a host reads a non-zero exit as a failed or a blocking hook.",
+    "adapter=no prev=",
+    'for a in "$@"; do',
+    '  case "$prev:$a" in',
+    "    --protocol:mind | *:--protocol=mind) ;;",
+    "    --protocol:* | *:--protocol=*) adapter=yes ;;",
+    "  esac",
+    "  prev=$a",
+    "done",
+    "fail() {",
+    `  printf 'mind-hooks: %s; run %s\\n' "$1" "$2" >&2`,
+    '  [ "$adapter" = yes ] && exit 0',
+    "  exit 1",
+    "}",
+    'if [ ! -f "$checkout/main.ts" ]; then',
+    '  fail "the checkout $checkout is gone (moved or deleted)" "deno task install in its new place"',
+    "fi",
+    'if [ ! -x "$deno" ]; then',
+    "  found=$(command -v deno 2>/dev/null) || found=",
+    '  if [ -z "$found" ]; then',
+    "    command -v npx >/dev/null 2>&1 ||",
+    `      fail "no Deno to run it: $deno is gone, and neither deno nor npx is on PATH" "deno task install in $checkout once one of them is"`,
+    `    found=$(npx -y deno@${version} eval --no-config -q 'console.log(Deno.execPath())' 2>/dev/null) || found=`,
+    '    [ -n "$found" ] && [ -x "$found" ] ||',
+    `      fail "no Deno to run it: $deno is gone, no deno on PATH, and npx -y deno@${version} failed (offline?)" "${fix} in $checkout"`,
+    "  fi",
+    "  # Only a person at a terminal is told; a host reads stderr as the hook's message.",
+    `  [ -t 2 ] && printf 'mind-hooks: %s is gone; using %s (deno task install in %s records it again)\\n' "$deno" "$found" "$checkout" >&2`,
+    "  deno=$found",
+    "fi",
+    'exec "$deno" run -q -P --no-prompt --config "$checkout/deno.json" "$checkout/main.ts" "$@"',
     "",
   ].join("\n");
 }
@@ -112,7 +174,10 @@ if (import.meta.main) {
       const checkout = decodeURIComponent(new URL("../", import.meta.url).pathname).replace(/\/$/, "")
         .replace(/^\/([A-Za-z]:)/, "$1");
       await Deno.mkdir(binDir, { recursive: true });
-      await Deno.writeTextFile(file, launcherScript(windows ? "windows" : "posix", Deno.execPath(), checkout));
+      await Deno.writeTextFile(
+        file,
+        launcherScript(windows ? "windows" : "posix", Deno.execPath(), checkout, Deno.version.deno),
+      );
       if (!windows) await Deno.chmod(file, 0o755);
       console.log(`wrote ${file}: runs ${checkout}/main.ts with ${Deno.execPath()}`);
       if (!onPath(binDir, Deno.env.get("PATH") ?? "", windows)) {

@@ -1,7 +1,7 @@
 /**
  * `deno task release:sync [--check]`: after `release.repository` changes in deno.json, rewrites the copies of
  * the coordinates that files read where deno.json is not — the installers (`curl | sh` runs them alone), the
- * README and CHANGELOG.md. The old repository is the one install.sh names. `--check` changes nothing and exits 1
+ * README, the guide's pages under docs/ and CHANGELOG.md. The old repository is the one install.sh names. `--check` changes nothing and exits 1
  * when a file is out of date (the tests run the same check).
  * @module
  */
@@ -11,12 +11,25 @@ import { runScript, UsageError } from "./cli.ts";
 const HELP = `deno task release:sync [--check]
 
 Rewrites the release coordinates (GitHub repository, download URL, npm package, Homebrew
-tap) in install.sh, install.ps1, README.md and CHANGELOG.md to those derived from
+tap) in install.sh, install.ps1, README.md, docs/*.md and CHANGELOG.md to those derived from
 deno.json's release.repository (now ${RELEASE.repository}).
   --check  change nothing; exit 1 if a file is out of date`;
 
-/** The files that carry the coordinates literally. */
-export const SYNCED_FILES = ["install.sh", "install.ps1", "README.md", "CHANGELOG.md"] as const;
+/** The files that carry the coordinates literally: the installers, the README and every page beside it, the CHANGELOG. */
+export const SYNCED_FILES: readonly string[] = [
+  "install.sh",
+  "install.ps1",
+  "README.md",
+  ...docsPages(),
+  "CHANGELOG.md",
+];
+
+/** The guide's pages (`docs/*.md`), sorted; a page added later is synced without being listed here. */
+function docsPages(): string[] {
+  const dir = new URL("../docs/", import.meta.url);
+  return [...Deno.readDirSync(dir)].filter((e) => e.isFile && e.name.endsWith(".md")).map((e) => `docs/${e.name}`)
+    .sort();
+}
 
 /** The repository install.sh names now (`REPOSITORY="owner/name"`). */
 export function repositoryIn(installSh: string): string {

@@ -1,73 +1,70 @@
 /**
  * The README's 5-minute tour, run exactly as printed: every `sh` block of the section, in order, in one POSIX
  * shell, as a new user would type them — starting with `npx -y deno@2.9.6 task install` from the checkout, which
- * puts the `mind-hooks` launcher on PATH. The user's home is a temp dir (so `~/.local/bin` and `~/my-repo` are
- * fresh); only the npm and Deno caches are the machine's own, as they would be for that user.
+ * puts the `mind-hooks` launcher on PATH, and ending with `mind-hooks install claude`. The last block talks to
+ * the agent itself; it runs in the interop suite against the real Claude Code (tests/interop/readme_tour.ts).
+ * The user's home is a temp dir (so `~/.local/bin`, `~/.claude` and `~/my-repo` are fresh); only the npm and
+ * Deno caches are the machine's own, as they would be for that user. The README itself: at most 300 lines, the
+ * two set-up commands as the issue fixed them, and no indented code block anywhere (a heredoc copied from a
+ * terminal view of an indented block never ends).
  */
 import { assert, assertEquals, assertStringIncludes } from "./helpers/assert.ts";
 import { REPO } from "./helpers/cli.ts";
+import {
+  onPath,
+  shellBlocks,
+  TOUR_BLOCKS,
+  TOUR_HEADING,
+  tourScript,
+  tourStep,
+  userCaches,
+} from "./helpers/readme_tour.ts";
 import denoJson from "../deno.json" with { type: "json" };
 
 const skip = Deno.build.os === "windows";
 if (skip) console.log("readme tour: skipped on Windows (a POSIX shell tour)");
 
-/** The `sh` blocks of the README section `heading`, de-indented as Markdown renders them. */
-export function shellBlocks(readme: string, heading: string): string[] {
-  const start = readme.indexOf(`\n## ${heading}\n`);
-  if (start < 0) throw new Error(`README has no "## ${heading}" section`);
-  const end = readme.indexOf("\n## ", start + 1);
-  const section = readme.slice(start, end < 0 ? undefined : end);
-  const blocks: string[] = [];
-  for (const m of section.matchAll(/^([ \t]*)```sh\n([\s\S]*?)^\1```$/gm)) {
-    const indent = m[1].length;
-    blocks.push(m[2].split("\n").map((l) => l.slice(Math.min(indent, l.match(/^ */)![0].length))).join("\n"));
-  }
-  return blocks;
-}
+const readme = () => Deno.readTextFile(`${REPO}/README.md`);
 
-async function output(cmd: string, args: string[]): Promise<string> {
-  const out = await new Deno.Command(cmd, { args, stdout: "piped", stderr: "null" }).output();
-  return new TextDecoder().decode(out.stdout).trim();
-}
-
-async function which(cmd: string): Promise<boolean> {
-  try {
-    return (await new Deno.Command("sh", { args: ["-c", `command -v ${cmd}`], stdout: "null" }).output()).success;
-  } catch {
-    return false;
-  }
-}
+Deno.test("README: a page a person reads — at most 300 lines, the two set-up commands, no indented code block", async () => {
+  const text = await readme();
+  const lines = text.split("\n").length - 1;
+  assert(lines <= 300, `README.md has ${lines} lines`);
+  assertStringIncludes(
+    text,
+    "```sh\nnpx -y deno@2.9.6 task demo    # runs dispatch on a bundled example (a hook that denies rm -rf)\n" +
+      "npx -y deno@2.9.6 task test    # runs the test suite\n```\n",
+  );
+  assertEquals(/^[ \t]+```/m.exec(text)?.[0] ?? null, null, "an indented code fence");
+  // What it must still say: why npm packages come through deno.json, and that deno.lock is committed.
+  assertStringIncludes(text, "JSR");
+  assertStringIncludes(text, "committed `deno.lock`");
+});
 
 Deno.test({
-  name: "README tour: every block as printed, from deno task install to the modified hook",
+  name: "README tour: every block as printed, from deno task install to connecting Claude Code",
   ignore: skip,
   async fn() {
-    if (!await which("npx") || !await which("python3")) {
+    if (!await onPath("npx") || !await onPath("python3")) {
       console.log("readme tour: skipped (needs npx and python3 on PATH, as the README does)");
       return;
     }
-    const blocks = shellBlocks(await Deno.readTextFile(`${REPO}/README.md`), "A 5-minute tour");
-    assertEquals(blocks.length, 7, "the tour has seven shell blocks (steps 0–6)");
+    const blocks = shellBlocks(await readme(), TOUR_HEADING);
+    assertEquals(blocks.length, TOUR_BLOCKS, "the tour has nine shell blocks (steps 0–8)");
     assertStringIncludes(blocks[0], "npx -y deno@2.9.6 task install", "the tour starts by installing the launcher");
+    assertStringIncludes(blocks[7], "mind-hooks install claude", "step 7 connects the agent");
+    assertStringIncludes(blocks[8], "claude -p ", "step 8 asks the agent (run by the interop suite)");
 
     const home = await Deno.realPath(await Deno.makeTempDir({ prefix: "mind-tour-home-" }));
     try {
-      // The user's caches, so that npx and deno find what they already downloaded (no network here).
-      const npmCache = await output("npm", ["config", "get", "cache"]);
-      const denoDir = JSON.parse(await output(Deno.execPath(), ["info", "--json"])).denoDir as string;
-      const marker = (i: number) => `@@tour-block-${i}@@`;
-      // Each step is marked on stdout and stderr alike, so either can be read per step.
-      const script = ["set -e", ...blocks.flatMap((b, i) => [`echo '${marker(i)}'; echo '${marker(i)}' >&2`, b])]
-        .join("\n");
       const out = await new Deno.Command("sh", {
-        args: ["-c", script],
+        args: ["-c", tourScript(blocks.slice(0, 8))],
         cwd: REPO,
         clearEnv: true,
         env: {
           HOME: home,
           PATH: Deno.env.get("PATH") ?? "",
-          npm_config_cache: npmCache,
-          DENO_DIR: denoDir,
+          ...await userCaches(),
           SHELL: "/bin/sh",
           // A machine's /etc/mind/requirements.toml must not change the result.
           MIND_REQUIREMENTS: `${home}/no-requirements.toml`,
@@ -79,51 +76,59 @@ Deno.test({
       const stdout = new TextDecoder().decode(out.stdout);
       const stderr = new TextDecoder().decode(out.stderr);
       assertEquals(out.code, 0, `the tour failed:\n${stdout}\n${stderr}`);
-      const step = (i: number) => stdout.split(marker(i))[1].split(marker(i + 1))[0];
-      const stepErr = (i: number) => stderr.split(marker(i))[1].split(marker(i + 1))[0];
+      const step = (i: number) => tourStep(stdout, i);
 
       const repo = `${home}/my-repo`;
+      const key = `project:${repo}/.mind/hooks.json:PreToolUse:0:0`;
       assertStringIncludes(step(0), `wrote ${home}/.local/bin/mind-hooks`);
       assertStringIncludes(step(0), `mind-hooks ${denoJson.version}\n`);
       assertStringIncludes(step(2), `trusted project ${repo}`);
       assertStringIncludes(step(2), "status: untrusted");
+      assertStringIncludes(step(3), "pinned .mind/check_tool.py sha256:");
       const denied = JSON.parse(step(4));
-      assertEquals([denied.decision, denied.reason, denied.runs[0].key], [
-        "deny",
-        "rm -rf is not allowed",
-        `project:${repo}/.mind/hooks.json:PreToolUse:0:0`,
-      ]);
+      assertEquals([denied.decision, denied.reason, denied.runs[0].key], ["deny", "rm -rf is not allowed", key]);
       // --explain: the trace on stderr, one line for the hook.
-      assertStringIncludes(
-        stepErr(4),
-        `project:${repo}/.mind/hooks.json:PreToolUse:0:0 · matcher "Bash": matched · trusted`,
-      );
+      assertStringIncludes(tourStep(stderr, 4), `${key} · matcher "Bash": matched · trusted`);
       const modified = JSON.parse(step(5));
       assertEquals(
         [modified.decision, modified.runs[0].status, modified.runs[0].reason, modified.systemMessages],
         [null, "skipped", "modified", ["1 hook needs review: run mind-hooks review"]],
       );
-      // logs: both runs of the hook, then prune finds nothing to remove.
-      const logged = step(6).trim().split("\n");
-      assertEquals(logged.length, 3, step(6));
-      assert(/ PreToolUse +blocked +\d+ ms {2}project:.*:PreToolUse:0:0 {2}session s1$/.test(logged[0]), logged[0]);
+      // Trusted again (its script pinned again), both runs logged, nothing to prune.
+      const [trusted, pinned, ...rest] = step(6).trim().split("\n");
+      assert(trusted.startsWith(`trusted ${key} sha256:`), trusted);
+      assert(pinned.trim().startsWith("pinned .mind/check_tool.py sha256:"), pinned);
+      assertEquals(rest.length, 3, step(6));
+      assert(/ PreToolUse +blocked +\d+ ms {2}project:.*:PreToolUse:0:0 {2}session s1$/.test(rest[0]), rest[0]);
       assert(
-        / PreToolUse +skipped +- {2}project:.*:PreToolUse:0:0 {2}\(modified\) {2}session s1$/.test(logged[1]),
-        logged[1],
+        / PreToolUse +skipped +- {2}project:.*:PreToolUse:0:0 {2}\(modified\) {2}session s1$/.test(rest[1]),
+        rest[1],
       );
-      assertStringIncludes(logged[2], "nothing to prune");
+      assertStringIncludes(rest[2], "nothing to prune");
+      // Claude Code now hands its events to the launcher the tour put on PATH.
+      assertStringIncludes(step(7), `${home}/.claude/settings.json: Claude Code now delegates SessionStart`);
+      const settings = JSON.parse(await Deno.readTextFile(`${home}/.claude/settings.json`));
+      assertEquals(settings.hooks.PreToolUse[0].hooks[0].command, "mind-hooks dispatch --protocol claude");
       // The launcher the tour installed is the one generated at install time, pointing at this checkout.
       const launcher = await Deno.readTextFile(`${home}/.local/bin/mind-hooks`);
-      assert(launcher.includes(` run -q -P --no-prompt --config '${REPO}/deno.json' '${REPO}/main.ts' "$@"`), launcher);
+      assert(launcher.includes(`checkout='${REPO}'\n`), launcher);
+      assert(launcher.includes(` run -q -P --no-prompt --config "$checkout/deno.json" "$checkout/main.ts" "$@"`));
     } finally {
       await Deno.remove(home, { recursive: true });
     }
   },
 });
 
-Deno.test("README tour: blocks are read de-indented, in order, from the tour section only", () => {
-  const md =
-    "# x\n\n## Other\n\n```sh\nno\n```\n\n## A 5-minute tour\n\n1. a\n\n   ```sh\n   one\n     two\n   ```\n\n" +
+Deno.test("README tour: blocks are read in order from the tour section only; an indented block is refused", () => {
+  const md = "# x\n\n## Other\n\n```sh\nno\n```\n\n## A 5-minute tour\n\n**1. a**\n\n```sh\none\n  two\n```\n\n" +
     "```sh\nthree\n```\n\n## Next\n\n```sh\nno\n```\n";
   assertEquals(shellBlocks(md, "A 5-minute tour"), ["one\n  two\n", "three\n"]);
+  const indented = "## A 5-minute tour\n\n1. a\n\n   ```sh\n   cat <<'EOF'\n   x\n   EOF\n   ```\n";
+  let refused = "";
+  try {
+    shellBlocks(`\n${indented}`, "A 5-minute tour");
+  } catch (e) {
+    refused = (e as Error).message;
+  }
+  assertEquals(refused, 'the "A 5-minute tour" section has an indented code block: ```sh');
 });

@@ -323,7 +323,15 @@ export async function runHost(host: InteropHost, dirs: RunDirs, opts: RunOptions
     report: `${dirs.root}/report.json`,
     timeoutMs: opts.timeoutMs ?? 90_000,
   };
-  const specPath = `${dirs.root}/spec.json`;
+  return await runDriver(spec, dirs.root);
+}
+
+/**
+ * Runs driver.ts on `spec` (isolated when possible): the mock model on 127.0.0.1, then `spec.bin`, whatever it is
+ * (a host CLI, or a shell running the README's tour). `root` holds the spec file.
+ */
+export async function runDriver(spec: DriverSpec, root: string): Promise<DriverReport> {
+  const specPath = `${root}/spec.json`;
   await Deno.writeTextFile(specPath, JSON.stringify(spec));
   const deno = [Deno.execPath(), "run", "-A", "--config", `${REPO}/deno.json`, DRIVER, specPath];
   const isolated = await canIsolateNetwork();
