@@ -130,11 +130,10 @@ function layout(app: ReviewApp, opts: RenderOptions) {
   const side = columns >= SIDE_BY_SIDE_COLUMNS;
   const listWidth = side ? columns - SIDE_DETAILS_WIDTH - 3 : columns;
   // Stacked, the list takes half the body (less its footer rule): a long list shows enough to find one's way.
+  // A short list takes only the rows it has: the details get the rest.
   const listHeight = side
     ? Math.max(1, bodyHeight - 1)
-    : app.list.entries.length === 0
-    ? 1
-    : Math.max(1, Math.floor((bodyHeight - 1) / 2));
+    : Math.max(1, Math.min(app.list.rows.length, Math.floor((bodyHeight - 1) / 2)));
   const detailHeight = side ? bodyHeight : bodyHeight - listHeight - 1;
   return { legendCount, bodyTop, bodyHeight, side, listWidth, listHeight, detailHeight };
 }
