@@ -101,7 +101,6 @@ Deno.test("logs: real dispatches, filtered by session, key tail, since; JSON lin
     );
   };
   const stop0 = `user:${file}:Stop:0:0`;
-  const stop1 = `user:${file}:Stop:0:1`;
   assertEquals(await logs(), [
     `T  completed N ms  ${file}:Stop:0:0  session alpha`,
     `T  failed N ms  ${file}:Stop:0:1  (exit 3)  session alpha`,

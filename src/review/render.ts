@@ -125,7 +125,7 @@ const SIDE_DETAILS_WIDTH = 85;
 function layout(app: ReviewApp, opts: RenderOptions) {
   const { columns, rows } = opts;
   const legendCount = legendRows(app, columns).length;
-  const bodyTop = 2;
+  const bodyTop = 1 + notesRows(app, columns).length;
   const bodyHeight = Math.max(1, rows - bodyTop - messageLines(app, columns).length - legendCount);
   const side = columns >= SIDE_BY_SIDE_COLUMNS;
   const listWidth = side ? columns - SIDE_DETAILS_WIDTH - 3 : columns;
@@ -138,14 +138,30 @@ function layout(app: ReviewApp, opts: RenderOptions) {
   return { legendCount, bodyTop, bodyHeight, side, listWidth, listHeight, detailHeight };
 }
 
-/** The project line: its trust, and for an untrusted one what it holds and the one key that loads it. */
+/** Most rows the trust store's problem takes: its fix is never cut away. */
+const STORE_LINES_MAX = 3;
+
+/**
+ * The rows under the title: the trust store's problem (wrapped: its fix must show), else the
+ * project's trust — for an untrusted one what it holds and the one key that loads it —, then the
+ * other notes.
+ */
+function notesRows(app: ReviewApp, columns: number): Row[] {
+  const v = app.view;
+  const rest = notes(app);
+  if (v.trustStore === null) return [rest];
+  // SPEC §6: no trust advice while the trust store cannot be read; only the fix of the file.
+  const store = wrap(sanitize(v.trustStore), Math.max(10, columns - 1), "  ").slice(0, STORE_LINES_MAX)
+    .map((l): Row => [{ text: ` ${l}`, styles: ["red", "bold"] }]);
+  return rest.length > 0 ? [...store, rest] : store;
+}
+
+/** The notes after the trust store: the project, a missing home, hooks off, managed only, bypass. */
 function notes(app: ReviewApp): Segment[] {
   const v = app.view;
   const out: Segment[] = [];
-  if (v.trustStore !== null) {
-    // SPEC §6: no trust advice while the trust store cannot be read; only the fix of the file.
-    out.push({ text: ` ${sanitize(v.trustStore)}`, styles: ["red", "bold"] });
-  } else if (v.project) {
+  // With the trust store unreadable, notesRows says its problem instead (no trust advice, SPEC §6).
+  if (v.trustStore === null && v.project) {
     const p = v.project;
     // The one key that loads them first: the rest may be cut on a narrow terminal.
     const holds = p.waiting > 0
@@ -158,7 +174,9 @@ function notes(app: ReviewApp): Segment[] {
         ? { text: ` project ${sanitize(p.shown)}: trusted`, styles: ["green"] }
         : { text: ` project ${sanitize(p.shown)}: NOT trusted${holds}`, styles: ["yellow", "bold"] },
     );
-  } else out.push({ text: " no project (.mind/, .claude/ or .codex/) here", styles: ["dim"] });
+  } else if (v.trustStore === null) {
+    out.push({ text: " no project (.mind/, .claude/ or .codex/) here", styles: ["dim"] });
+  }
   if (v.homeMissing) out.push({ text: ` · the home ${sanitize(app.catalog.home)} does not exist`, styles: ["red"] });
   if (!v.hooksEnabled) out.push({ text: " · hooks are OFF ([features] hooks = false)", styles: ["red", "bold"] });
   if (v.managedOnly) out.push({ text: " · managed hooks only (policy)", styles: ["cyan"] });
@@ -183,7 +201,7 @@ export function renderFrame(app: ReviewApp, opts: RenderOptions): string[] {
     v.needReview === 1 ? "s" : ""
   } review · ${v.warnings.length} warning${v.warnings.length === 1 ? "" : "s"} (w) · ? help`;
   out.push(paint([{ text: title, styles: ["bold"] }], columns, color, ["reverse"]));
-  out.push(paint(notes(app), columns, color));
+  for (const row of notesRows(app, columns)) out.push(paint(row, columns, color));
 
   if (app.confirm !== null) {
     // The confirmation takes the whole body: nothing else competes with what is about to be trusted.
