@@ -7,7 +7,7 @@
 import { assert, assertEquals } from "./helpers/assert.ts";
 import { cmd, dispatch, event, group, makeHome, REPO, runCli, trustAll, writeHooksJson } from "./helpers/cli.ts";
 import { join } from "node:path";
-import { formatRecord, parseSince, selects } from "../src/cli/logs.ts";
+import { formatRecord, parseSince, recordGroup, selects } from "../src/cli/logs.ts";
 import { localTime } from "../src/review/display.ts";
 import type { LogRecord } from "../src/log/observation.ts";
 
@@ -64,19 +64,28 @@ Deno.test("logs: filters and the line for people", () => {
     ],
     [true, false, false, true, false, true, false],
   );
-  // Local time, the key's tail, fitted to 80 columns: what does not fit goes on indented lines.
-  const at = (iso: string) => localTime(iso, true);
-  assertEquals([formatRecord(run), formatRecord(warn)], [
-    [`${at(run.timestamp)}  failed      12 ms  /h/hooks.json:PreToolUse:0:0  (exit 3)`, "    session s1"],
-    [`${at(warn.timestamp)}  warning  W_PARSE /h/hooks.json:3:5: JSON does not parse:`, "    expected a value"],
+  // Local time of day (the day and the session open each group of records), the key's tail,
+  // fitted to 80 columns: what does not fit goes on indented lines.
+  const at = (iso: string) => localTime(iso, true).slice(11);
+  const day = localTime(run.timestamp).slice(0, 10);
+  assertEquals([formatRecord(run), formatRecord(warn), recordGroup(run), recordGroup(warn)], [
+    [`${at(run.timestamp)}  failed      12 ms  /h/hooks.json:PreToolUse:0:0  (exit 3)`],
+    [`${at(warn.timestamp)}  warning  W_PARSE /h/hooks.json:3:5: JSON does not parse: expected a`, "    value"],
+    `── ${day} · session s1`,
+    `── ${localTime(warn.timestamp).slice(0, 10)} · no session`,
   ]);
-  // A project hook's key from its repository's folder; the home as ~; a wider terminal, one line.
-  const project = { ...run, key: "project:/home/a/src/my-repo/.mind/hooks.json:PreToolUse:0:0" } as LogRecord;
-  assertEquals(formatRecord(project, { userHome: "/home/a", width: 120 }), [
-    `${at(run.timestamp)}  failed      12 ms  my-repo/.mind/hooks.json:PreToolUse:0:0  (exit 3)  session s1`,
+  // A project hook's key from its repository's folder; the home as ~; a long reason wraps.
+  const project = {
+    ...run,
+    key: "project:/h/alice/src/my-repo/.mind/hooks.json:PreToolUse:0:0",
+    reason: "timed out after 600 s",
+  } as LogRecord;
+  assertEquals(formatRecord(project, { userHome: "/h/alice", width: 80 }), [
+    `${at(run.timestamp)}  failed      12 ms  my-repo/.mind/hooks.json:PreToolUse:0:0  exit 3`,
+    "    (timed out after 600 s)",
   ]);
-  const user = { ...run, key: "user:/home/a/.mind/hooks.json:Stop:0:0", session_id: undefined } as LogRecord;
-  assertEquals(formatRecord(user, { userHome: "/home/a", width: 80 }), [
+  const user = { ...run, key: "user:/h/alice/.mind/hooks.json:Stop:0:0" } as LogRecord;
+  assertEquals(formatRecord(user, { userHome: "/h/alice", width: 80 }), [
     `${at(run.timestamp)}  failed      12 ms  ~/.mind/hooks.json:Stop:0:0  (exit 3)`,
   ]);
 });
@@ -90,25 +99,30 @@ Deno.test("logs: real dispatches, filtered by session, key tail, since; JSON lin
   await trustAll(home.path);
   await dispatch(home.path, event("Stop", { session_id: "alpha" }));
   await dispatch(home.path, event("SessionStart", { session_id: "beta" }));
-  // One record per entry: its continuation lines (indented) joined to it.
+  // One record per entry: its continuation lines (indented) joined to it; every line fits 80 columns.
   const logs = async (...args: string[]) => {
     const r = await runCli(["logs", "--home", home.path, ...args]);
     assertEquals([r.code, r.stderr], [0, ""], args.join(" "));
     const lines = r.stdout.split("\n").filter((l) => l !== "");
     assert(lines.every((l) => l.length <= 80), r.stdout);
     return lines.join("\n").replace(/\n {4}/g, "  ").split("\n").map((l) =>
-      l.replace(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d /, "T ").replace(/ +\d+ ms/, " N ms")
+      l.replace(/^\d\d:\d\d:\d\d /, "T ").replace(/^── \d{4}-\d\d-\d\d · /, "── DAY · ").replace(/ +\d+ ms/, " N ms")
     );
   };
   const stop0 = `user:${file}:Stop:0:0`;
   assertEquals(await logs(), [
-    `T  completed N ms  ${file}:Stop:0:0  session alpha`,
-    `T  failed N ms  ${file}:Stop:0:1  (exit 3)  session alpha`,
-    `T  completed N ms  ${file}:SessionStart:0:0  session beta`,
+    "── DAY · session alpha",
+    `T  completed N ms  ${file}:Stop:0:0`,
+    `T  failed N ms  ${file}:Stop:0:1  (exit 3)`,
+    "── DAY · session beta",
+    `T  completed N ms  ${file}:SessionStart:0:0`,
   ]);
-  assertEquals(await logs("--session", "beta"), [`T  completed N ms  ${file}:SessionStart:0:0  session beta`]);
-  assertEquals((await logs("--key", "Stop:0:1")).length, 1);
-  assertEquals((await logs("--since", "1h")).length, 3);
+  assertEquals(await logs("--session", "beta"), [
+    "── DAY · session beta",
+    `T  completed N ms  ${file}:SessionStart:0:0`,
+  ]);
+  assertEquals((await logs("--key", "Stop:0:1")).length, 2);
+  assertEquals((await logs("--since", "1h")).length, 5);
   // A filter that selects nothing says so, and exits 1 (as grep does).
   const none = await runCli(["logs", "--home", home.path, "--since", "2999-01-01"]);
   assertEquals([none.code, none.stdout, none.stderr], [1, "", "no log entry matched --since 2999-01-01\n"]);
@@ -123,7 +137,10 @@ Deno.test("logs: real dispatches, filtered by session, key tail, since; JSON lin
     join(home.path, "logs", "hooks.jsonl.1"),
     `${JSON.stringify({ ...old, duration_ms: null, reason: "untrusted", exit_code: null })}\n{"torn\n`,
   );
-  assertEquals((await logs("--key", stop0))[0], `T  skipped         -  ${file}:Stop:0:0  (untrusted)`);
+  assertEquals((await logs("--key", stop0)).slice(0, 2), [
+    "── DAY · no session",
+    `T  skipped         -  ${file}:Stop:0:0  (untrusted)`,
+  ]);
   const bad = await runCli(["logs", "--home", home.path, "--since", "yesterday"]);
   assertEquals([bad.code, bad.stdout], [1, ""]);
   assert(bad.stderr.startsWith("mind-hooks: --since yesterday: expected an ISO-8601 time"), bad.stderr);

@@ -103,15 +103,21 @@ Deno.test({
         [modified.decision, modified.runs[0].status, modified.runs[0].reason, modified.systemMessages],
         [null, "skipped", "modified", ["1 hook needs review: run mind-hooks review"]],
       );
-      // logs: both runs of the hook, then prune finds nothing to remove.
+      // logs: the day and session, both runs of the hook (each line within 80 columns), then prune finds
+      // nothing to remove.
       const logged = step(6).trim().split("\n");
-      assertEquals(logged.length, 3, step(6));
-      assert(/ PreToolUse +blocked +\d+ ms {2}project:.*:PreToolUse:0:0 {2}session s1$/.test(logged[0]), logged[0]);
+      assertEquals(logged.length, 4, step(6));
+      assert(/^── \d{4}-\d\d-\d\d · session s1$/.test(logged[0]), logged[0]);
       assert(
-        / PreToolUse +skipped +- {2}project:.*:PreToolUse:0:0 {2}\(modified\) {2}session s1$/.test(logged[1]),
+        /^\d\d:\d\d:\d\d {2}blocked +\d+ ms {2}my-repo\/\.mind\/hooks\.json:PreToolUse:0:0$/.test(logged[1]),
         logged[1],
       );
-      assertStringIncludes(logged[2], "nothing to prune");
+      assert(
+        /^\d\d:\d\d:\d\d {2}skipped +- {2}my-repo\/\.mind\/hooks\.json:PreToolUse:0:0 {2}\(modified\)$/.test(logged[2]),
+        logged[2],
+      );
+      assert(logged.slice(0, 3).every((l) => l.length <= 80), step(6));
+      assertStringIncludes(logged[3], "nothing to prune");
       // The launcher the tour installed is the one generated at install time, pointing at this checkout.
       const launcher = await Deno.readTextFile(`${home}/.local/bin/mind-hooks`);
       assert(launcher.includes(` run -q -P --no-prompt --config '${REPO}/deno.json' '${REPO}/main.ts' "$@"`), launcher);

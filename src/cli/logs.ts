@@ -1,8 +1,8 @@
 /**
  * `mind-hooks logs [--follow] [--session ID] [--key K] [--since T] [--json]`: the observation log
- * (`$MIND_HOME/logs/hooks.jsonl` and its rotated files, SPEC §12) for people — one record per hook
- * run (local time, status, duration, the key's tail — its event is in it —, reason, session) and per
- * warning, fitted to the terminal's width (80 columns when stdout is not a terminal; what does not
+ * (`$MIND_HOME/logs/hooks.jsonl` and its rotated files, SPEC §12) for people — a `── DAY · session ID`
+ * line where the day or the session changes, then one record per hook run (local time of day, status,
+ * duration, the key's tail — its event is in it —, reason) and per warning, fitted to the terminal's width (80 columns when stdout is not a terminal; what does not
  * fit goes on indented lines below, never cut) — or, with `--json`, the records as JSON lines (ISO
  * times, full keys). `--follow` keeps printing new records (across rotations) until interrupted.
  * `--key` takes a full key or any tail of one (`PreToolUse:0:0`); `--since` an ISO-8601 time or a
@@ -50,16 +50,19 @@ export function selects(r: LogRecord, f: LogFilter): boolean {
 export type RecordFormat = { userHome: string | null; width: number };
 
 /**
- * One record for people: `2026-01-02 12:00:00  failed   12 ms  repo/.mind/hooks.json:Stop:0:1  exit 3`,
+ * One record for people: `12:00:00  failed      12 ms  repo/.mind/hooks.json:Stop:0:1  (exit 3)`,
  * wrapped to `fmt.width` (continuation lines indented); every part sanitised before it is measured.
  */
 export function formatRecord(r: LogRecord, fmt: RecordFormat = { userHome: null, width: 80 }): string[] {
-  const time = localTime(r.timestamp, true);
-  const session = r.session_id !== undefined ? [`session ${r.session_id}`] : [];
+  // The day is on the group's line (recordGroup): a record shows its local time of day.
+  const local = localTime(r.timestamp, true);
+  const time = /^\d{4}-\d\d-\d\d /.test(local) ? local.slice(11) : local;
   if (r.kind === "warning") {
     const pos = r.line !== undefined ? `:${r.line}${r.column !== undefined ? `:${r.column}` : ""}` : "";
-    const head = `${time}  warning  ${r.code} ${displayPath(r.source, fmt.userHome)}${pos}: ${r.message}`;
-    return fitParts([head, ...session], fmt.width);
+    return fitParts(
+      [`${time}  warning  ${r.code} ${displayPath(r.source, fmt.userHome)}${pos}: ${r.message}`],
+      fmt.width,
+    );
   }
   const ms = r.duration_ms === null ? "-" : `${r.duration_ms} ms`;
   // A failure's reason names its exit code already ("exit 3"); other reasons do not.
@@ -68,7 +71,18 @@ export function formatRecord(r: LogRecord, fmt: RecordFormat = { userHome: null,
     : [];
   const reason = r.reason !== null ? [`(${r.reason})`] : [];
   const head = `${time}  ${r.status.padEnd(9)}${ms.padStart(8)}  ${loneKeyTail(r.key, fmt.userHome)}`;
-  return fitParts([head, ...exit, ...reason, ...session], fmt.width);
+  return fitParts([head, ...exit, ...reason], fmt.width);
+}
+
+/**
+ * The line that opens a run of records of one day and session (`── 2026-12-01 · session s1`),
+ * printed when either changes from one record to the next: a record then needs neither of its own
+ * and fits 80 columns.
+ */
+export function recordGroup(r: LogRecord): string {
+  const local = localTime(r.timestamp);
+  const day = /^\d{4}-\d\d-\d\d /.test(local) ? local.slice(0, 10) : "a day unknown";
+  return `── ${day} · ${r.session_id === undefined ? "no session" : `session ${r.session_id}`}`;
 }
 
 /**
@@ -147,11 +161,16 @@ export async function logsCommand({ options, positionals }: ParsedArgs): Promise
   const { home, env } = cliSettings(options);
   const fmt: RecordFormat = { userHome: env.HOME ?? env.USERPROFILE ?? null, width: terminalWidth() };
   let matched = 0;
+  let group: string | null = null;
   const render = (line: string) => {
     const r = parseLogLine(line);
     if (r === null || !selects(r, filter)) return null;
     matched++;
-    return asJson ? jsonLine(r) : formatRecord(r, fmt);
+    if (asJson) return jsonLine(r);
+    const g = recordGroup(r);
+    const head = g === group ? [] : fitParts([g], fmt.width);
+    group = g;
+    return [...head, ...formatRecord(r, fmt)];
   };
   const files = logFiles(home);
   const live = logPath(home);

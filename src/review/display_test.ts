@@ -8,30 +8,30 @@ import { ago, keyTails, localTime, loneKeyTail, peoplePath, timeAndAge } from ".
 import { resolveKey } from "../trust/actions.ts";
 import type { HookHandler } from "../config/discovery.ts";
 
-const ctx = { projectRoot: "/home/a/src/repo", userHome: "/home/a" };
+const ctx = { projectRoot: "/h/alice/src/repo", userHome: "/h/alice" };
 
 Deno.test("display: paths relative to the project root, else with ~, else as they are", () => {
   assertEquals(
     [
-      "/home/a/src/repo/.mind/hooks.json",
-      "/home/a/src/repo",
-      "/home/a/.mind/config.toml",
-      "/home/a",
-      "/home/ab/x",
+      "/h/alice/src/repo/.mind/hooks.json",
+      "/h/alice/src/repo",
+      "/h/alice/.mind/config.toml",
+      "/h/alice",
+      "/h/alicex/y",
       "/etc/mind/requirements.toml",
     ].map((p) => peoplePath(p, ctx)),
-    [".mind/hooks.json", "~/src/repo", "~/.mind/config.toml", "~", "/home/ab/x", "/etc/mind/requirements.toml"],
+    [".mind/hooks.json", "~/src/repo", "~/.mind/config.toml", "~", "/h/alicex/y", "/etc/mind/requirements.toml"],
   );
   assertEquals(peoplePath("/r/.claude/settings.json", { projectRoot: "/r", userHome: null }), ".claude/settings.json");
 });
 
 Deno.test("display: key tails are the shortest that name one hook, and trust resolves each to its hook", () => {
   const keys = [
-    "project:/home/a/src/repo/.mind/hooks.json:PreToolUse:0:0",
-    "project:/home/a/src/repo/.mind/hooks.json:PreToolUse:0:1",
-    "user:/home/a/.mind/hooks.json:PreToolUse:0:0",
-    "user:/home/a/.mind/config.toml:Stop:0:0",
-    "claude-project:/home/a/src/repo/.claude/settings.json:Stop:0:0",
+    "project:/h/alice/src/repo/.mind/hooks.json:PreToolUse:0:0",
+    "project:/h/alice/src/repo/.mind/hooks.json:PreToolUse:0:1",
+    "user:/h/alice/.mind/hooks.json:PreToolUse:0:0",
+    "user:/h/alice/.mind/config.toml:Stop:0:0",
+    "claude-project:/h/alice/src/repo/.claude/settings.json:Stop:0:0",
     "cli:cli-override:Stop:0:0",
   ];
   const tails = keyTails(keys, ctx);
@@ -40,7 +40,7 @@ Deno.test("display: key tails are the shortest that name one hook, and trust res
     "repo/.mind/hooks.json:PreToolUse:0:0",
     ".mind/hooks.json:PreToolUse:0:1",
     // The user's hooks.json: `.mind/hooks.json:PreToolUse:0:0` would also name the project's.
-    "a/.mind/hooks.json:PreToolUse:0:0",
+    "alice/.mind/hooks.json:PreToolUse:0:0",
     "config.toml:Stop:0:0",
     ".claude/settings.json:Stop:0:0",
     "cli-override:Stop:0:0",
@@ -52,12 +52,12 @@ Deno.test("display: key tails are the shortest that name one hook, and trust res
 Deno.test("display: a log's key without a catalog: from the repository's folder, or with ~", () => {
   assertEquals(
     [
-      "project:/home/a/src/my-repo/.mind/hooks.json:PreToolUse:0:0",
+      "project:/h/alice/src/my-repo/.mind/hooks.json:PreToolUse:0:0",
       "claude-project:/w/x/.claude/settings.local.json:Stop:1:0",
-      "user:/home/a/.mind/hooks.json:Stop:0:0",
+      "user:/h/alice/.mind/hooks.json:Stop:0:0",
       "managed:/etc/mind/requirements.toml:Stop:0:0",
       "not a key",
-    ].map((k) => loneKeyTail(k, "/home/a")),
+    ].map((k) => loneKeyTail(k, "/h/alice")),
     [
       "my-repo/.mind/hooks.json:PreToolUse:0:0",
       "x/.claude/settings.local.json:Stop:1:0",
