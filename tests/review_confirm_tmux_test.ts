@@ -175,6 +175,12 @@ Deno.test({
       assert.match(s, /> \[modified\]\s+on\s+Bash/);
       const lines = s.split("\n").map((l) => l.slice(l.indexOf("│") + 1).trim());
       const at = lines.findIndex((l) => l.startsWith("What changed"));
+      // When it was trusted: local time and age.
+      assert.match(
+        lines[at + 2],
+        /^\.mind\/guard\.sh: changed since trusted \d{4}-\d\d-\d\d \d\d:\d\d \(\d+ s ago\) {2}- trusted {3}\+ now$/,
+      );
+      lines[at + 2] = ".mind/guard.sh: changed  - trusted   + now";
       assert.deepEqual(lines.slice(at, at + 8), [
         "What changed since it was trusted — modified: .mind/guard.sh changed:",
         "",

@@ -96,14 +96,24 @@ function paintRow(app: ReviewApp, r: ListRow, cols: ReturnType<typeof columns>):
 /** Is `r` a header (a file's, or the change groups')? */
 const isFileHeader = (r: ListRow) => r.kind === "file" || r.kind === "changes";
 
-/** The header rows kept at the top when the list starts at row `top`: its file's, then its event's. */
-function stickyAbove(rows: readonly ListRow[], top: number): number[] {
+/**
+ * The header rows kept at the top when the list starts at row `top`: its file's (or the change
+ * groups' header), then its event's — or, for a hook listed under its open change group, that group.
+ */
+function stickyAbove(app: ReviewApp, rows: readonly ListRow[], top: number): number[] {
   if (top <= 0 || top >= rows.length || isFileHeader(rows[top])) return [];
+  const isMember = (r: ListRow) => {
+    const e = r.kind === "entry" ? app.list.entries[r.entry] : undefined;
+    return e?.kind === "hook" && e.member;
+  };
   let file = -1;
   let event = -1;
   for (let i = top - 1; i >= 0; i--) {
-    if (event < 0 && file < 0 && rows[i].kind === "event") event = i;
-    if (isFileHeader(rows[i])) {
+    const r = rows[i];
+    if (event < 0 && r.kind === "event") event = i;
+    // The group a member hook at the top belongs to: the first non-member entry above it.
+    if (event < 0 && isMember(rows[top]) && r.kind === "entry" && !isMember(r)) event = i;
+    if (isFileHeader(r)) {
       file = i;
       break;
     }
@@ -118,7 +128,7 @@ export function listPane(app: ReviewApp, width: number, height: number): { rows:
   const { rows, entryRow, entries } = app.list;
   const cols = columns(app.view.hooks, width);
   const sel = entryRow[app.selected] ?? 0;
-  const room = (top: number) => Math.max(1, height - stickyAbove(rows, top).length);
+  const room = (top: number) => Math.max(1, height - stickyAbove(app, rows, top).length);
   let top = Math.max(0, Math.min(app.listTop, rows.length - 1));
   if (sel < top) {
     // Scrolling up to it: the headers right above it come into view with it.
@@ -131,7 +141,7 @@ export function listPane(app: ReviewApp, width: number, height: number): { rows:
     while (top + room(top) < rows.length && sel > top) top++;
   }
   app.listTop = top;
-  const sticky = stickyAbove(rows, top);
+  const sticky = stickyAbove(app, rows, top);
   const shown = [...sticky, ...Array.from({ length: room(top) }, (_, i) => top + i).filter((i) => i < rows.length)];
   const out = shown.map((i) => paintRow(app, rows[i], cols));
   if (rows.length === 0) out.push([{ text: " (no hooks)", styles: ["dim"] }]);

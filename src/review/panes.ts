@@ -224,13 +224,15 @@ export function groupDetails(app: ReviewApp, g: ChangeGroup, width: number, kit:
       } they pin. ${app.canWriteTrust ? `t re-trusts all ${hooks.length} (it asks first); ` : ""}Enter lists them.`,
       width,
     ),
-    [],
   ];
   // The change is the same for every hook of the group: the first one's diff is everybody's.
   if (hooks.length > 0) rows.push(...changeRows(app, hooks[0], width, kit, false));
   rows.push([], [{ text: `The ${hooks.length} hooks:`, styles: ["bold"] }]);
+  const eventWidth = Math.max(...hooks.map((h) => h.event.length));
+  const matcherWidth = Math.min(16, Math.max(...hooks.map((h) => (h.matcher ?? "*").length)));
   for (const h of hooks) {
-    rows.push(...text(`  ${h.event}  ${h.matcher === null ? "*" : h.matcher}  ${h.summary}`, width, [], "      "));
+    const matcher = (h.matcher ?? "*").padEnd(matcherWidth);
+    rows.push(...text(`  ${h.event.padEnd(eventWidth)}  ${matcher}  ${h.summary}`, width, [], "      "));
   }
   return rows;
 }

@@ -139,7 +139,8 @@ export function changeRows(app: ReviewApp, h: HookView, width: number, kit: RowK
         );}
       continue;
     }
-    rows.push(...kit.text(`${f.path}: changed  - trusted   + now`, width, ["bold"]));
+    const since = copy === null ? "" : ` since trusted ${timeAndAge(copy.trustedAt, Date.now())}`;
+    rows.push(...kit.text(`${f.path}: changed${since}  - trusted   + now`, width, ["bold"]));
     const trusted = copy?.files?.[f.path];
     const before = trusted?.text ?? null;
     const why = trusted === undefined
