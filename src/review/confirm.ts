@@ -68,9 +68,10 @@ export function confirmRows(app: ReviewApp, width: number, kit: RowKit): { rows:
   rows.push([]);
   // Pin sets shared with an earlier hook are named once: "the same N files as 1.".
   const seen = new Map<string, number>();
+  const views = new Map(app.view.hooks.map((v) => [v.key, v]));
   items.forEach((item, i) => {
     const h = item.handler;
-    const view = app.view.hooks.find((v) => v.key === h.key);
+    const view = views.get(h.key);
     const what = h.handler.type === "command" ? h.handler.command : `mcp_tool ${h.handler.server}/${h.handler.tool}`;
     rows.push(...kit.text(`${i + 1}/${n}. ${what}`, width, ["bold"], "   "));
     rows.push(...kit.field("  Layer", h.plugin ? `${h.layer} (plugin ${h.plugin})` : h.layer, width));

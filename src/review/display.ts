@@ -8,7 +8,6 @@
  */
 import { displayPath } from "../config/problems.ts";
 import { isInside } from "../util/paths.ts";
-import { keyHasTail } from "../trust/hash.ts";
 
 /** Where paths are shown from: the project root and the OS user's home (either may be unknown). */
 export type PathContext = { projectRoot: string | null; userHome: string | null };
@@ -42,6 +41,9 @@ function pathTails(path: string): string[] {
  * tail is what `trust KEY` accepts (src/trust/actions.ts `resolveKey`).
  */
 export function keyTails(keys: readonly string[], ctx: PathContext): Map<string, string> {
+  // How many keys end with each tail (at a boundary, as `keyHasTail` reads it): linear in the keys.
+  const count = new Map<string, number>();
+  for (const key of new Set(keys)) for (const t of boundaryTails(key)) count.set(t, (count.get(t) ?? 0) + 1);
   const out = new Map<string, string>();
   for (const key of keys) {
     const parts = keyParts(key);
@@ -51,18 +53,26 @@ export function keyTails(keys: readonly string[], ctx: PathContext): Map<string,
     }
     const relative = peoplePath(parts.path, ctx);
     const minimum = relative !== parts.path && !relative.startsWith("~") ? relative.split(/[\\/]/).length : 1;
-    let tail = key;
-    for (const [i, p] of pathTails(parts.path).entries()) {
-      if (i + 1 < minimum) continue;
-      const candidate = `${p}:${parts.rest}`;
-      if (keys.every((other) => other === key || !keyHasTail(other, candidate))) {
-        tail = candidate;
-        break;
-      }
-    }
-    out.set(key, tail);
+    const tail = pathTails(parts.path).map((p) => `${p}:${parts.rest}`).find((t, i) =>
+      i + 1 >= minimum && count.get(t) === 1
+    );
+    out.set(key, tail ?? key);
   }
   return out;
+}
+
+/**
+ * Every tail of `key` that starts after a `:`, `/` or `\` (and the key itself), each once — only
+ * those that hold its whole `Event:group:handler` end, since every tail shown does.
+ */
+function boundaryTails(key: string): Set<string> {
+  const tails = new Set([key]);
+  const last = key.length - (keyParts(key)?.rest.length ?? 0) - 1;
+  for (let i = 0; i < last; i++) {
+    const c = key.charCodeAt(i);
+    if (c === 0x3a || c === 0x2f || c === 0x5c) tails.add(key.slice(i + 1));
+  }
+  return tails;
 }
 
 /**
