@@ -190,12 +190,15 @@ Deno.test("parser errors are sentences, not the parsers' codes", async () => {
   ]);
 });
 
-Deno.test("list: the coverage note only when a tool hook is listed", async () => {
+Deno.test("list: the coverage note only when a hook can meet server-side tools", async () => {
   await using home = await makeHome();
   const note = async () => (await runCli(["list", "--home", home.path])).stdout.includes("Note: ");
   const none = await note();
   await writeHooksJson(home.path, { Stop: [group([{ type: "command", command: "true" }])] });
   const stopOnly = await note();
+  // A Bash-only hook meets client-executed tools only: the note is not about it.
   await writeHooksJson(home.path, { PreToolUse: [group([{ type: "command", command: "true" }], "Bash")] });
-  assertEquals([none, stopOnly, await note()], [false, false, true]);
+  const bashOnly = await note();
+  await writeHooksJson(home.path, { PreToolUse: [group([{ type: "command", command: "true" }], "Bash|WebSearch")] });
+  assertEquals([none, stopOnly, bashOnly, await note()], [false, false, false, true]);
 });

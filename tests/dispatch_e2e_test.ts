@@ -369,7 +369,12 @@ Deno.test("§3 trust statuses: untrusted, trusted, modified, disabled, re-trust,
 
   await t.step("trust --all: trusted hooks run", async () => {
     const trusted = await trustAll(home.path);
-    assert.match(trusted.stdout, new RegExp(`^trusted ${keyA} sha256:[0-9a-f]{64}$`, "m"));
+    // The summary, then one line per hook: its key tail and command (SPEC §14 r3).
+    assert.equal(
+      trusted.stdout,
+      `trusted 2 hooks on 1 event: UserPromptSubmit 2\n  from 1 file: ${hooksPath} (2)\n  no file pinned\n` +
+        "  hooks.json:UserPromptSubmit:0:0  echo A\n  hooks.json:UserPromptSubmit:0:1  echo B\n",
+    );
     const r = await dispatch(home.path, ev);
     assert.deepEqual(summary(r), ["completed:", "completed:"]);
     assert.deepEqual(r.additionalContext, ["A", "B"]);

@@ -78,8 +78,8 @@ Deno.test(
       // Header, grouped by layer and file.
       assert.match(out, /^8 hooks: 0 trusted, 8 need review/);
       assert.ok(out.includes(`\nuser  ${cfg}\n`), out);
-      // Every hook: key, event, matcher, what runs, status, enabled, coverage, line.
-      assert.ok(out.includes(`  user:${cfg}:PreToolUse:0:0\n`));
+      // Every hook: key (its tail), event, matcher, what runs, status, enabled, coverage, line.
+      assert.ok(out.includes(`  config.toml:PreToolUse:0:0\n`), out);
       assert.ok(
         out.includes(`    PreToolUse  matcher: "Bash"  command: ${markCommand(w, "bash")}\n`),
         out,
@@ -99,10 +99,11 @@ Deno.test(
       assert.equal(coverageOf("echo hosted"), "server-approval-only");
       assert.equal(coverageOf("mcp_tool scanner/scan_patch"), "approval-events");
       assert.equal(coverageOf("echo stop"), "client-only");
-      // The untrusted project is named with the command that trusts it; its hooks are not listed.
+      // The untrusted project is named with what it holds and the command that loads it; its hooks are not listed.
       assert.ok(
         out.includes(
-          `project ${w.repo}: NOT trusted — its .mind/ hooks are not loaded; to trust it run: mind-hooks project trust ${w.repo}\n`,
+          `project ${w.repo}: NOT trusted — 1 hook not loaded: .mind/ 1 hook (.mind/hooks.json)\n` +
+            `  to load them (each still needs your trust to run): mind-hooks project trust ${w.repo}\n`,
         ),
         out,
       );
@@ -131,6 +132,7 @@ Deno.test(
     try {
       let data = await listJson(w);
       assert.deepEqual(data.project, {
+        layers: [{ files: [`${w.repo}/.mind/hooks.json`], folder: ".mind", hooks: 1, layer: "project" }],
         root: w.repo,
         trusted: false,
         trustLevel: null,
@@ -158,6 +160,7 @@ Deno.test(
         "pinnedFiles",
         "pinError",
         "fetch",
+        "unpinnable",
         "statusMessage",
         "timeout",
         "async",

@@ -7,7 +7,8 @@
 import { assert, assertEquals } from "./helpers/assert.ts";
 import { cmd, dispatch, event, group, makeHome, REPO, runCli, trustAll, writeHooksJson } from "./helpers/cli.ts";
 import { join } from "node:path";
-import { formatRecord, parseSince, selects } from "../src/cli/logs.ts";
+import { formatRecord, parseSince, recordGroup, selects } from "../src/cli/logs.ts";
+import { localTime } from "../src/review/display.ts";
 import type { LogRecord } from "../src/log/observation.ts";
 
 Deno.test("logs: parseSince takes ISO-8601 times and durations back from now; nothing else", () => {
@@ -63,9 +64,29 @@ Deno.test("logs: filters and the line for people", () => {
     ],
     [true, false, false, true, false, true, false],
   );
-  assertEquals([formatRecord(run), formatRecord(warn)], [
-    "2026-01-02T12:00:00.000Z  PreToolUse        failed        12 ms  user:/h/hooks.json:PreToolUse:0:0  (exit 3)  session s1",
-    "2026-01-02T11:00:00.000Z  warning  W_PARSE /h/hooks.json:3:5: JSON does not parse: expected a value",
+  // Local time of day (the day and the session open each group of records), the key's tail,
+  // fitted to 80 columns: what does not fit goes on indented lines.
+  const at = (iso: string) => localTime(iso, true).slice(11);
+  const day = localTime(run.timestamp).slice(0, 10);
+  assertEquals([formatRecord(run), formatRecord(warn), recordGroup(run), recordGroup(warn)], [
+    [`${at(run.timestamp)}  failed      12 ms  /h/hooks.json:PreToolUse:0:0  (exit 3)`],
+    [`${at(warn.timestamp)}  warning  W_PARSE /h/hooks.json:3:5: JSON does not parse: expected a`, "    value"],
+    `── ${day} · session s1`,
+    `── ${localTime(warn.timestamp).slice(0, 10)} · no session`,
+  ]);
+  // A project hook's key from its repository's folder; the home as ~; a long reason wraps.
+  const project = {
+    ...run,
+    key: "project:/h/alice/src/my-repo/.mind/hooks.json:PreToolUse:0:0",
+    reason: "timed out after 600 s",
+  } as LogRecord;
+  assertEquals(formatRecord(project, { userHome: "/h/alice", width: 80 }), [
+    `${at(run.timestamp)}  failed      12 ms  my-repo/.mind/hooks.json:PreToolUse:0:0  exit 3`,
+    "    (timed out after 600 s)",
+  ]);
+  const user = { ...run, key: "user:/h/alice/.mind/hooks.json:Stop:0:0" } as LogRecord;
+  assertEquals(formatRecord(user, { userHome: "/h/alice", width: 80 }), [
+    `${at(run.timestamp)}  failed      12 ms  ~/.mind/hooks.json:Stop:0:0  (exit 3)`,
   ]);
 });
 
@@ -78,25 +99,35 @@ Deno.test("logs: real dispatches, filtered by session, key tail, since; JSON lin
   await trustAll(home.path);
   await dispatch(home.path, event("Stop", { session_id: "alpha" }));
   await dispatch(home.path, event("SessionStart", { session_id: "beta" }));
+  // One record per entry: its continuation lines (indented) joined to it; every line fits 80 columns.
   const logs = async (...args: string[]) => {
     const r = await runCli(["logs", "--home", home.path, ...args]);
     assertEquals([r.code, r.stderr], [0, ""], args.join(" "));
-    return r.stdout.split("\n").filter((l) => l !== "").map((l) =>
-      l.replace(/^\S+ /, "T ").replace(/ +\d+ ms/, " N ms")
+    const lines = r.stdout.split("\n").filter((l) => l !== "");
+    assert(lines.every((l) => l.length <= 80), r.stdout);
+    return lines.join("\n").replace(/\n {4}/g, "  ").split("\n").map((l) =>
+      l.replace(/^\d\d:\d\d:\d\d /, "T ").replace(/^── \d{4}-\d\d-\d\d · /, "── DAY · ").replace(/ +\d+ ms/, " N ms")
     );
   };
   const stop0 = `user:${file}:Stop:0:0`;
-  const stop1 = `user:${file}:Stop:0:1`;
-  const start = `user:${file}:SessionStart:0:0`;
   assertEquals(await logs(), [
-    `T  Stop              completed N ms  ${stop0}  session alpha`,
-    `T  Stop              failed N ms  ${stop1}  (exit 3)  session alpha`,
-    `T  SessionStart      completed N ms  ${start}  session beta`,
+    "── DAY · session alpha",
+    `T  completed N ms  ${file}:Stop:0:0`,
+    `T  failed N ms  ${file}:Stop:0:1  (exit 3)`,
+    "── DAY · session beta",
+    `T  completed N ms  ${file}:SessionStart:0:0`,
   ]);
-  assertEquals(await logs("--session", "beta"), [`T  SessionStart      completed N ms  ${start}  session beta`]);
-  assertEquals((await logs("--key", "Stop:0:1")).length, 1);
-  assertEquals((await logs("--since", "1h")).length, 3);
-  assertEquals(await logs("--since", "2999-01-01"), []);
+  assertEquals(await logs("--session", "beta"), [
+    "── DAY · session beta",
+    `T  completed N ms  ${file}:SessionStart:0:0`,
+  ]);
+  assertEquals((await logs("--key", "Stop:0:1")).length, 2);
+  assertEquals((await logs("--since", "1h")).length, 5);
+  // A filter that selects nothing says so, and exits 1 (as grep does).
+  const none = await runCli(["logs", "--home", home.path, "--since", "2999-01-01"]);
+  assertEquals([none.code, none.stdout, none.stderr], [1, "", "no log entry matched --since 2999-01-01\n"]);
+  const nope = await runCli(["logs", "--home", home.path, "--key", "nope"]);
+  assertEquals([nope.code, nope.stdout, nope.stderr], [1, "", "no log entry matched --key nope\n"]);
   const json = (await runCli(["logs", "--json", "--home", home.path, "--key", "hooks.json:Stop:0:0"])).stdout;
   const records = json.trim().split("\n").map((l) => JSON.parse(l));
   assertEquals(records.map((r) => [r.kind, r.key, r.status, r.session_id]), [["run", stop0, "completed", "alpha"]]);
@@ -106,19 +137,28 @@ Deno.test("logs: real dispatches, filtered by session, key tail, since; JSON lin
     join(home.path, "logs", "hooks.jsonl.1"),
     `${JSON.stringify({ ...old, duration_ms: null, reason: "untrusted", exit_code: null })}\n{"torn\n`,
   );
-  assertEquals((await logs("--key", stop0))[0], `T  Stop              skipped           -  ${stop0}  (untrusted)`);
+  assertEquals((await logs("--key", stop0)).slice(0, 2), [
+    "── DAY · no session",
+    `T  skipped         -  ${file}:Stop:0:0  (untrusted)`,
+  ]);
   const bad = await runCli(["logs", "--home", home.path, "--since", "yesterday"]);
   assertEquals([bad.code, bad.stdout], [1, ""]);
   assert(bad.stderr.startsWith("mind-hooks: --since yesterday: expected an ISO-8601 time"), bad.stderr);
 });
 
-Deno.test("logs: no log yet says so on stderr, exit 0", async () => {
+Deno.test("logs: no log yet says so on stderr, exit 0; with a filter, exit 1", async () => {
   await using home = await makeHome();
   const r = await runCli(["logs", "--home", home.path]);
   assertEquals([r.code, r.stdout, r.stderr], [
     0,
     "",
     `no hook has run yet (${home.path}/logs/hooks.jsonl does not exist)\n`,
+  ]);
+  const key = await runCli(["logs", "--home", home.path, "--key", "nope"]);
+  assertEquals([key.code, key.stdout, key.stderr], [
+    1,
+    "",
+    `no log entry matched --key nope (no hook has run yet: ${home.path}/logs/hooks.jsonl does not exist)\n`,
   ]);
 });
 

@@ -49,10 +49,18 @@ async function dispatch(args: string[], event: Json): Promise<Result> {
   return JSON.parse(r.stdout);
 }
 
+/** `trust --all`; the keys it trusted (the trusted ones `list --json` shows that were not before). */
 async function trustAll(args: string[]): Promise<string[]> {
+  const trustedKeys = async () => {
+    const r = await cli(["list", "--json", ...args]);
+    assert.equal(r.code, 0, r.stderr);
+    return (JSON.parse(r.stdout).hooks as { key: string; status: string }[]).filter((h) => h.status === "trusted")
+      .map((h) => h.key);
+  };
+  const before = new Set(await trustedKeys());
   const r = await cli(["trust", "--all", ...args]);
   assert.equal(r.code, 0, r.stderr);
-  return r.stdout.trim().split("\n").filter((l) => l.startsWith("trusted ")).map((l) => l.split(" ")[1]);
+  return (await trustedKeys()).filter((k) => !before.has(k));
 }
 
 const BASE = { session_id: "mp-1", transcript_path: null, cwd: "/", model: "m", permission_mode: "default" };

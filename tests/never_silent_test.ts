@@ -106,8 +106,10 @@ Deno.test("never silent: a broken user config.toml (the trust store) gives exact
   assertEquals(lines.slice(0, 3), [
     "1 hook: 0 trusted, 1 needs review",
     `problem: ${line}`,
-    `project ${proj.path}: NOT trusted — its hooks are not loaded`,
+    // What the project holds is said; the command that would load it is not (no trust advice).
+    `project ${proj.path}: NOT trusted — 1 hook not loaded: .mind/ 1 hook (.mind/hooks.json)`,
   ]);
+  assert(!listed.stdout.includes("mind-hooks project trust"), listed.stdout);
   assert(!listed.stdout.includes("project trust") && !listed.stdout.includes("review them"), listed.stdout);
 
   // Every command that writes trust state exits 1 naming the file; nothing is written.

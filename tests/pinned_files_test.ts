@@ -128,10 +128,8 @@ Deno.test({
     PreToolUse: [group([cmd(`${shq(PYTHON)} scripts/check_tool.py`)], "Bash")],
   });
   assertEquals((await runCli(["project", "trust", proj.path, "--home", home.path])).code, 0);
-  const trusted = await trustAll(home.path, proj.path);
-  assertEquals(trusted.stdout.split("\n").filter((l) => l.startsWith("  pinned ")).map((l) => l.split(" ")[3]), [
-    "scripts/check_tool.py",
-  ]);
+  await trustAll(home.path, proj.path);
+  assertEquals(await pinnedPaths(home.path, proj.path), ["scripts/check_tool.py"]);
   const run = async () => (await dispatch(home.path, toolEvent(proj.path), [], { env: PY_ENV })).runs[0];
   assertEquals([(await run()).status, (await run()).reason], ["completed", null]);
   await Deno.writeTextFile(join(proj.path, "scripts", "unrelated.py"), "x = 2\n");
@@ -223,11 +221,8 @@ Deno.test({
     SessionStart: [group([cmd('sh "${CLAUDE_PLUGIN_ROOT}/hooks/guard.sh"')])],
   });
   await Deno.writeTextFile(join(home.path, "config.toml"), `[plugins.guard]\nenabled = true\n`);
-  const trusted = await trustAll(home.path, home.path);
-  assertEquals(trusted.stdout.split("\n").filter((l) => l.startsWith("  pinned ")).map((l) => l.split(" ")[3]), [
-    "hooks/guard.sh",
-    "lib/util.sh",
-  ]);
+  await trustAll(home.path, home.path);
+  assertEquals(await pinnedPaths(home.path, home.path), ["hooks/guard.sh", "lib/util.sh"]);
   const key = `plugin:${await Deno.realPath(hooksJson)}:SessionStart:0:0`;
   const run = async () => {
     const r = await dispatch(home.path, event("SessionStart", { cwd: home.path }));
@@ -289,7 +284,9 @@ Deno.test({
     r.stderr,
     `mind-hooks: not trusted: ${big}: its files cannot be pinned: more than 256 files to pin (the bound is 256 files and 8 MiB per hook)\n`,
   );
-  assert(r.stdout.startsWith(`trusted ${small} sha256:`), r.stdout);
+  // trust --all's summary names the refused hook; the trusted one has its line (key tail and command).
+  assert(r.stdout.startsWith("trusted 1 hook on 1 event: Stop 1\n"), r.stdout);
+  assert(r.stdout.endsWith("\n  .mind/hooks.json:Stop:0:1  echo small\n"), r.stdout);
   const listed = await runCli(["list", "--json", "--home", home.path, "--cwd", proj.path]);
   const hooks = listed.json().hooks as { key: string; status: string; pinError: string | null }[];
   assertEquals(hooks.map((h) => [h.key, h.status, h.pinError]), [
@@ -409,3 +406,10 @@ Deno.test({
     await child.status;
   }
 });
+
+/** The pinned files of the first hook `list --json` shows (what the trust recorded). */
+async function pinnedPaths(home: string, cwd: string): Promise<string[]> {
+  const listed = await runCli(["list", "--json", "--home", home, "--cwd", cwd]);
+  const hooks = listed.json().hooks as { pinnedFiles: { path: string; state: string }[] | null }[];
+  return (hooks[0].pinnedFiles ?? []).filter((f) => f.state === "pinned").map((f) => f.path);
+}

@@ -84,7 +84,9 @@ Deno.test({
       assertStringIncludes(step(0), `mind-hooks ${denoJson.version}\n`);
       assertStringIncludes(step(2), `trusted project ${repo}`);
       assertStringIncludes(step(2), "status: untrusted");
-      assertStringIncludes(step(3), "pinned .mind/check_tool.py sha256:");
+      assertStringIncludes(step(3), "trusted 1 hook on 1 event: PreToolUse 1\n");
+      assertStringIncludes(step(3), "1 pinned file");
+      assertStringIncludes(step(3), ".mind/hooks.json:PreToolUse:0:0  python3 .mind/check_tool.py");
       const denied = JSON.parse(step(4));
       assertEquals([denied.decision, denied.reason, denied.runs[0].key], ["deny", "rm -rf is not allowed", key]);
       // --explain: the trace on stderr, one line for the hook.
@@ -94,17 +96,23 @@ Deno.test({
         [modified.decision, modified.runs[0].status, modified.runs[0].reason, modified.systemMessages],
         [null, "skipped", "modified", ["1 hook needs review: run mind-hooks review"]],
       );
-      // Trusted again (its script pinned again), both runs logged, nothing to prune.
-      const [trusted, pinned, ...rest] = step(6).trim().split("\n");
+      // Trusted again (its script pinned again), both runs logged (the day and session, then each run, every line
+      // within 80 columns), nothing to prune.
+      const [trusted, pinned, ...logged] = step(6).trim().split("\n");
       assert(trusted.startsWith(`trusted ${key} sha256:`), trusted);
       assert(pinned.trim().startsWith("pinned .mind/check_tool.py sha256:"), pinned);
-      assertEquals(rest.length, 3, step(6));
-      assert(/ PreToolUse +blocked +\d+ ms {2}project:.*:PreToolUse:0:0 {2}session s1$/.test(rest[0]), rest[0]);
+      assertEquals(logged.length, 4, step(6));
+      assert(/^── \d{4}-\d\d-\d\d · session s1$/.test(logged[0]), logged[0]);
       assert(
-        / PreToolUse +skipped +- {2}project:.*:PreToolUse:0:0 {2}\(modified\) {2}session s1$/.test(rest[1]),
-        rest[1],
+        /^\d\d:\d\d:\d\d {2}blocked +\d+ ms {2}my-repo\/\.mind\/hooks\.json:PreToolUse:0:0$/.test(logged[1]),
+        logged[1],
       );
-      assertStringIncludes(rest[2], "nothing to prune");
+      assert(
+        /^\d\d:\d\d:\d\d {2}skipped +- {2}my-repo\/\.mind\/hooks\.json:PreToolUse:0:0 {2}\(modified\)$/.test(logged[2]),
+        logged[2],
+      );
+      assert(logged.slice(0, 3).every((l) => l.length <= 80), step(6));
+      assertStringIncludes(logged[3], "nothing to prune");
       // Claude Code now hands its events to the launcher the tour put on PATH.
       assertStringIncludes(step(7), `${home}/.claude/settings.json: Claude Code now delegates SessionStart`);
       const settings = JSON.parse(await Deno.readTextFile(`${home}/.claude/settings.json`));

@@ -60,9 +60,11 @@ Deno.test({
       await t.keys("t");
       let s = await t.waitFor((x) => x.includes("Trust 1 hook?"), "the confirmation");
       assert.ok(s.includes("Trusted commands run with your permissions"), s);
-      assert.ok(s.includes("1. sh .mind/guard.sh"), s);
+      // The summary first, then the hook's details.
+      assert.ok(s.includes("1 hook on 1 event: PreToolUse 1") && s.includes("2 pinned files"), s);
+      assert.ok(s.includes("1/1. sh .mind/guard.sh"), s);
       assert.match(s, /Layer\s+project/);
-      assert.ok(s.includes(`File    ${w.repo}/.mind/hooks.json:`), s);
+      assert.ok(s.includes(`File    .mind/hooks.json:`), s);
       assert.match(s, /Runs on PreToolUse matching "Bash"/);
       assert.match(s, /Pins\s+\.mind\/guard\.sh\s+sha256:[0-9a-f]{12}…/);
       assert.match(s, /\s+\.mind\/lib\/rules\.sh\s+sha256:[0-9a-f]{12}…/);
@@ -81,7 +83,7 @@ Deno.test({
       await t.keys("t");
       const shown = await t.waitFor((x) => x.includes("Trust 1 hook?"), "the confirmation once more");
       await t.keys("y");
-      await t.waitFor((x) => x.includes(`trusted ${guard}`), "the trust message");
+      await t.waitFor((x) => x.includes(`trusted .mind/hooks.json:PreToolUse:0:0`), "the trust message");
       const listed = (await listJson(w)).hooks.find((h) => h.key === guard)!;
       assert.equal(listed.status, "trusted");
       const pinned = listed.pinnedFiles as { path: string; hash: string }[];
@@ -107,7 +109,11 @@ Deno.test({
       await t.waitFor((x) => x.includes("sh .mind/guard.sh"), "the review screen");
       await t.keys("A");
       const s = await t.waitFor((x) => x.includes("Trust 2 hooks?"), "the confirmation");
-      assert.ok(s.includes("1. sh .mind/guard.sh") && s.includes("2. npx -y prettier --check ."), s);
+      // The summary names the hook that fetches from the network by its full command, before any detail.
+      const summary = s.slice(0, s.indexOf("1/2. "));
+      assert.ok(summary.includes("⚠ 1 hook fetches code from the network when run (not pinned):"), s);
+      assert.ok(summary.includes("npx -y prettier --check .   (npx)"), s);
+      assert.ok(s.includes("1/2. sh .mind/guard.sh") && s.includes("2/2. npx -y prettier --check ."), s);
       assert.match(s, /Network fetches at run time \(npx\): what it fetches is not pinned/);
       await t.keys("Enter");
       await t.waitFor((x) => x.includes("trusted 2 hooks"), "the trust message");
@@ -145,7 +151,7 @@ Deno.test({
       assert.equal(await state(w), before, "neither version was trusted");
       // The second y trusts what is shown now.
       await t.keys("y");
-      await t.waitFor((x) => x.includes(`trusted ${guard}`), "the trust message");
+      await t.waitFor((x) => x.includes(`trusted .mind/hooks.json:PreToolUse:0:0`), "the trust message");
       const listed = (await listJson(w)).hooks.find((h) => h.key === guard)!;
       assert.equal(listed.status, "trusted");
     } finally {
@@ -166,9 +172,15 @@ Deno.test({
     let t = await Tmux.start(w, ["review", ...w.opts]);
     try {
       const s = await t.waitFor((x) => x.includes("What changed since it was trusted"), "the change");
-      assert.match(s, /> \[modified\]\s+on\s+PreToolUse/);
+      assert.match(s, /> \[modified\]\s+on\s+Bash/);
       const lines = s.split("\n").map((l) => l.slice(l.indexOf("│") + 1).trim());
       const at = lines.findIndex((l) => l.startsWith("What changed"));
+      // When it was trusted: local time and age.
+      assert.match(
+        lines[at + 2],
+        /^\.mind\/guard\.sh: changed since trusted \d{4}-\d\d-\d\d \d\d:\d\d \(\d+ s ago\) {2}- trusted {3}\+ now$/,
+      );
+      lines[at + 2] = ".mind/guard.sh: changed  - trusted   + now";
       assert.deepEqual(lines.slice(at, at + 8), [
         "What changed since it was trusted — modified: .mind/guard.sh changed:",
         "",

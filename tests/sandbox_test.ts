@@ -566,7 +566,9 @@ Deno.test({
       const trusted = await Deno.readTextFile(target);
       assertStringIncludes(trusted, "# kept in my dotfiles");
       assertMatch(trusted, /trusted_hash = "sha256:[0-9a-f]{64}"/);
-      const key = trust.stdout.split(" ")[1];
+      // The key tail trust --all prints for the hook (its second line: `  hooks.json:Stop:0:0  echo hi`).
+      const key = trust.stdout.trimEnd().split("\n").at(-1)!.trim().split(" ")[0];
+      assertEquals(key, "hooks.json:Stop:0:0");
 
       // A comment the user put into the state table survives untrust (SPEC §3.3).
       await Deno.writeTextFile(target, trusted.replace(/(\[hooks\.state\.[^\n]*\]\n)/, "$1# reviewed by me\n"));

@@ -64,7 +64,16 @@ Deno.test("project trust|status, trust, untrust and usage errors show a hostile 
     const trust = await runCli(["trust", "--all", "--cwd", dir, ...opts]);
     assertEquals(trust.code, 0, trust.stderr);
     assertVisible(trust.stdout + trust.stderr, "trust");
-    assertStringIncludes(trust.stdout, `trusted project:${join(base, HOSTILE_SHOWN, ".mind", "hooks.json")}`);
+    // trust --all names the hook by its key tail (relative to the project root).
+    assertStringIncludes(trust.stdout, `  .mind/hooks.json:UserPromptSubmit:0:0  echo hi`);
+    const one = await runCli([
+      "trust",
+      `project:${join(dir, ".mind", "hooks.json")}:UserPromptSubmit:0:0`,
+      "--cwd",
+      dir,
+      ...opts,
+    ]);
+    assertVisible(one.stdout + one.stderr, "trust KEY");
 
     // The key itself (not its printed form) is what untrust takes.
     const key = `project:${join(dir, ".mind", "hooks.json")}:UserPromptSubmit:0:0`;

@@ -97,7 +97,7 @@ Deno.test({
         await t.keys("t");
         await t.waitFor((x) => x.includes("Trust 1 hook?"), "the confirmation");
         await t.keys("y");
-        await t.waitFor((x) => x.includes(`trusted ${key}`), "the trust message");
+        await t.waitFor((x) => x.includes(`trusted .mind/hooks.json:Stop:0:0`), "the trust message");
         await t.keys("q");
         await t.waitFor((x) => x.includes("EXIT=0"), "the exit");
       } finally {
@@ -123,7 +123,7 @@ Deno.test({
       t = await Tmux.start(w, ["review", ...w.opts], { cols: 200, rows: 48 });
       try {
         const s = await t.waitFor((x) => x.includes("Changed since trusted"), "the diff");
-        assert.match(s, /> \[modified\]\s+on\s+Stop\s+\*\s+sh mark\.sh \.\.\/marks\/story-v2/);
+        assert.match(s, /> \[modified\]\s+on\s+\*\s+sh mark\.sh \.\.\/marks\/story-v2/);
         const d = details(s);
         assert.ok(d.includes(`-     "command": "sh mark.sh ../marks/story-v1",`), d);
         assert.ok(d.includes(`+     "command": "sh mark.sh ../marks/story-v2",`), d);

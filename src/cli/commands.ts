@@ -393,8 +393,17 @@ export function publicCommandNames(): string[] {
   return [...COMMANDS].filter(([, c]) => !c.internal).map(([n]) => n);
 }
 
+/** The options the command line takes before (instead of) a command. */
+const TOP_LEVEL_OPTIONS = ["--version", "--help", "-V", "-h"];
+
 /** `unknown command "lsit"; did you mean "list"? (see mind-hooks --help)`. */
 export function unknownCommand(name: string): UsageError {
+  // `--versoin`: an option of the command line itself, not a command.
+  if (name.startsWith("-")) {
+    return new UsageError(
+      `unknown option ${name}${didYouMean(name, TOP_LEVEL_OPTIONS, (n) => n)} (see mind-hooks --help)`,
+    );
+  }
   return new UsageError(
     `unknown command ${JSON.stringify(name)}${didYouMean(name, publicCommandNames())} (see mind-hooks --help)`,
   );

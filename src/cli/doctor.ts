@@ -185,6 +185,10 @@ export async function doctorCommand({ options, positionals }: ParsedArgs): Promi
     if (!catalog.hooksEnabled) out.push("  hooks are turned off ([features] hooks = false)");
 
     out.push("", "trust");
+    // A home that does not exist (a typo in --home) trusts nothing: said, not silently empty.
+    if (!(await Deno.stat(catalog.home).then((i) => i.isDirectory, () => false))) {
+      out.push(`  ${(await import("../review/catalog_view.ts")).homeMissingLine(catalog.home)}`);
+    }
     const store = catalog.trustStore;
     if (store !== null) {
       // SPEC §6: with the trust store unreadable the only fix is the file's, no trust advice.

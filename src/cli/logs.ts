@@ -1,10 +1,13 @@
 /**
  * `mind-hooks logs [--follow] [--session ID] [--key K] [--since T] [--json]`: the observation log
- * (`$MIND_HOME/logs/hooks.jsonl` and its rotated files, SPEC §12) for people — one line per hook run
- * (time, event, status, duration, key, reason, session) and per warning — or, with `--json`, the
- * records as JSON lines. `--follow` keeps printing new records (across rotations) until interrupted.
+ * (`$MIND_HOME/logs/hooks.jsonl` and its rotated files, SPEC §12) for people — a `── DAY · session ID`
+ * line where the day or the session changes, then one record per hook run (local time of day, status,
+ * duration, the key's tail — its event is in it —, reason) and per warning, fitted to the terminal's width (80 columns when stdout is not a terminal; what does not
+ * fit goes on indented lines below, never cut) — or, with `--json`, the records as JSON lines (ISO
+ * times, full keys). `--follow` keeps printing new records (across rotations) until interrupted.
  * `--key` takes a full key or any tail of one (`PreToolUse:0:0`); `--since` an ISO-8601 time or a
- * duration back from now (`10m`, `2h`, `1d`).
+ * duration back from now (`10m`, `2h`, `1d`). Like grep, a filter that selects nothing says so on
+ * stderr and exits 1.
  * @module
  */
 import { type ParsedArgs, UsageError } from "../util/args.ts";
@@ -13,6 +16,10 @@ import { logFiles, logPath, type LogRecord, parseLogLine } from "../log/observat
 import { keyHasTail } from "../trust/hash.ts";
 import { followFile, printFile } from "../util/follow.ts";
 import { dirname } from "../util/paths.ts";
+import { localTime, loneKeyTail } from "../review/display.ts";
+import { displayPath } from "../config/problems.ts";
+import { displayWidth, wrap } from "../review/text.ts";
+import { sanitize } from "../util/terminal_text.ts";
 
 /** What selects a record. */
 export type LogFilter = { session?: string; key?: string; since?: number };
@@ -39,22 +46,67 @@ export function selects(r: LogRecord, f: LogFilter): boolean {
   return true;
 }
 
-/** One record as a line for people. */
-export function formatRecord(r: LogRecord): string {
-  const session = r.session_id !== undefined ? `  session ${r.session_id}` : "";
+/** How a record is shown: the OS user's home (for `~`) and the width to fit. */
+export type RecordFormat = { userHome: string | null; width: number };
+
+/**
+ * One record for people: `12:00:00  failed      12 ms  repo/.mind/hooks.json:Stop:0:1  (exit 3)`,
+ * wrapped to `fmt.width` (continuation lines indented); every part sanitised before it is measured.
+ */
+export function formatRecord(r: LogRecord, fmt: RecordFormat = { userHome: null, width: 80 }): string[] {
+  // The day is on the group's line (recordGroup): a record shows its local time of day.
+  const local = localTime(r.timestamp, true);
+  const time = /^\d{4}-\d\d-\d\d /.test(local) ? local.slice(11) : local;
   if (r.kind === "warning") {
     const pos = r.line !== undefined ? `:${r.line}${r.column !== undefined ? `:${r.column}` : ""}` : "";
-    return `${r.timestamp}  warning  ${r.code} ${r.source}${pos}: ${r.message}${session}`;
+    return fitParts(
+      [`${time}  warning  ${r.code} ${displayPath(r.source, fmt.userHome)}${pos}: ${r.message}`],
+      fmt.width,
+    );
   }
   const ms = r.duration_ms === null ? "-" : `${r.duration_ms} ms`;
   // A failure's reason names its exit code already ("exit 3"); other reasons do not.
   const exit = r.exit_code !== null && r.exit_code !== 0 && !r.reason?.startsWith("exit ")
-    ? `  exit ${r.exit_code}`
-    : "";
-  const reason = r.reason !== null ? `  (${r.reason})` : "";
-  return `${r.timestamp}  ${r.event.padEnd(17)} ${r.status.padEnd(9)} ${
-    ms.padStart(9)
-  }  ${r.key}${exit}${reason}${session}`;
+    ? [`exit ${r.exit_code}`]
+    : [];
+  const reason = r.reason !== null ? [`(${r.reason})`] : [];
+  const head = `${time}  ${r.status.padEnd(9)}${ms.padStart(8)}  ${loneKeyTail(r.key, fmt.userHome)}`;
+  return fitParts([head, ...exit, ...reason], fmt.width);
+}
+
+/**
+ * The line that opens a run of records of one day and session (`── 2026-12-01 · session s1`),
+ * printed when either changes from one record to the next: a record then needs neither of its own
+ * and fits 80 columns.
+ */
+export function recordGroup(r: LogRecord): string {
+  const local = localTime(r.timestamp);
+  const day = /^\d{4}-\d\d-\d\d /.test(local) ? local.slice(0, 10) : "a day unknown";
+  return `── ${day} · ${r.session_id === undefined ? "no session" : `session ${r.session_id}`}`;
+}
+
+/**
+ * Parts laid out two spaces apart, a part that does not fit going to the next line (indented);
+ * a part longer than a line is wrapped. Each part is sanitised before it is measured.
+ */
+function fitParts(parts: string[], width: number): string[] {
+  const w = Math.max(40, width);
+  const indent = "    ";
+  const lines: string[] = [];
+  let line = "";
+  for (const part of parts.map(sanitize)) {
+    const joined = line === "" ? part : `${line}  ${part}`;
+    if (displayWidth(joined) <= w) {
+      line = joined;
+      continue;
+    }
+    if (line !== "") lines.push(line);
+    const wrapped = wrap(lines.length === 0 && line === "" ? part : indent + part, w, indent);
+    line = wrapped.pop() ?? "";
+    lines.push(...wrapped);
+  }
+  if (line !== "") lines.push(line);
+  return lines;
 }
 
 /** Characters JSON leaves raw that a terminal would act on: written as `\uXXXX`, still valid JSON. */
@@ -106,11 +158,20 @@ export async function logsCommand({ options, positionals }: ParsedArgs): Promise
     filter.since = since;
   }
   const asJson = options.json === true;
+  const { home, env } = cliSettings(options);
+  const fmt: RecordFormat = { userHome: env.HOME ?? env.USERPROFILE ?? null, width: terminalWidth() };
+  let matched = 0;
+  let group: string | null = null;
   const render = (line: string) => {
     const r = parseLogLine(line);
-    return r === null || !selects(r, filter) ? null : asJson ? jsonLine(r) : formatRecord(r);
+    if (r === null || !selects(r, filter)) return null;
+    matched++;
+    if (asJson) return jsonLine(r);
+    const g = recordGroup(r);
+    const head = g === group ? [] : fitParts([g], fmt.width);
+    group = g;
+    return [...head, ...formatRecord(r, fmt)];
   };
-  const { home } = cliSettings(options);
   const files = logFiles(home);
   const live = logPath(home);
   // Oldest first; with --follow the live file is read (from its start) by the follower, so a record
@@ -124,6 +185,26 @@ export async function logsCommand({ options, positionals }: ParsedArgs): Promise
     if (!(await readingLogs(folder, () => printFile(f, render)))) return 0;
   }
   if (options.follow) return await readingLogs(folder, () => followFile(live, render, { endWhenRemoved: false }));
-  if (!any) console.error(`no hook has run yet (${live} does not exist)`);
+  const filtered = Object.keys(filter).length > 0;
+  if (!any && !filtered) console.error(`no hook has run yet (${live} does not exist)`);
+  else if (filtered && matched === 0) {
+    // Like grep: a search that selects nothing says so and exits 1 (nothing else failed).
+    const given = (["session", "key", "since"] as const).filter((k) => options[k] !== undefined)
+      .map((k) => `--${k} ${options[k]}`).join(" ");
+    console.error(
+      sanitize(`no log entry matched ${given}${any ? "" : ` (no hook has run yet: ${live} does not exist)`}`),
+    );
+    return 1;
+  }
   return 0;
+}
+
+/** The width log records are fitted to: the terminal's, else 80 columns. */
+function terminalWidth(): number {
+  try {
+    if (Deno.stdout.isTerminal()) return Deno.consoleSize().columns;
+  } catch {
+    // not a console after all
+  }
+  return 80;
 }

@@ -92,7 +92,9 @@ async function runTerminal(app: ReviewApp, color: boolean, io: RunIo): Promise<n
   const options = (): RenderOptions => ({ ...terminalSize(), color });
   const draw = () => {
     const lines = renderFrame(app, options());
-    writeAll(lines.map((l, i) => `\x1b[${i + 1};1H${l}\x1b[K`).join(""));
+    // Each row is erased first and then painted whole: it is exactly as wide as the terminal, and
+    // with autowrap off the cursor stays on its last cell, so an erase after it would wipe that cell.
+    writeAll(lines.map((l, i) => `\x1b[${i + 1};1H\x1b[2K${l}`).join(""));
   };
   const onSignal = (sig: Deno.Signal, code: number) => {
     const fn = () => {

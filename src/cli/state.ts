@@ -54,6 +54,13 @@ async function stateCommand(action: TrustAction, { options, positionals }: Parse
   const res = await applyAction(catalog, action, resolved.handlers);
   if (!res.ok) throw new UsageError(res.error);
   // A key holds a file path: it is printed escaped (SPEC §15), and given back unescaped to untrust.
+  if (action === "trust" && options.all) {
+    // SPEC §14 r3: the summary, then one line per hook (key tail and command), not each one's details.
+    const { allTrustedLines } = await import("./trust_all.ts");
+    console.log((await allTrustedLines(catalog, res)).map(sanitize).join("\n"));
+    for (const r of res.refused) console.error(sanitize(`mind-hooks: not trusted: ${r.key}: ${r.reason}`));
+    return res.refused.length > 0 ? 1 : 0;
+  }
   if (action === "trust") {
     for (const item of res.items) console.log(trustedLines(item).map(sanitize).join("\n"));
     // The other keys are trusted; each refused one is named, and the command fails (SPEC §3.5).

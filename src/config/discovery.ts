@@ -84,6 +84,8 @@ export type ProjectInfo = {
   trustLevel: string | null;
   /** The project holds hook files (`.mind/`, or a foreign layer's with hooks), so an untrusted one is worth a word. */
   hasHookFiles: boolean;
+  /** The foreign layers (SPEC §2.8) this run reads in a project (`[hooks] foreign_layers`). */
+  foreignLayers: readonly ForeignLayer[];
 };
 
 /** Everything discovery found. */
@@ -313,7 +315,7 @@ export async function loadCatalog(
     const escape = await projectLayerEscape(root);
     const hasHookFiles = (escape === null && present.some(Boolean)) ||
       await mayHoldHooks(foreignHookFiles(root, foreign));
-    project = { root, trusted: level === "trusted", trustLevel: level, hasHookFiles };
+    project = { root, trusted: level === "trusted", trustLevel: level, hasHookFiles, foreignLayers: foreign };
     if (escape) warnings.push(warning("W_OUTSIDE_ROOT", escape, join(root, ".mind")));
     if (project.trusted) {
       if (!escape) projectFiles = await loadLayerDir("project", join(root, ".mind"), files, warnings, { within: root });

@@ -12,6 +12,7 @@ import { compileMatcher, type Matcher } from "../matching/matcher.ts";
 import { type HookKey, hookKey, type Layer, type NormalizedHandler } from "../trust/hash.ts";
 import { type Warning, warning } from "./warnings.ts";
 import { isObject, type ValuePath } from "../util/json.ts";
+import { didYouMean } from "../util/suggest.ts";
 import type { ServerDef } from "./mcp_servers.ts";
 
 /** Default additionalContextLimit in approximate tokens. */
@@ -159,7 +160,12 @@ function collectGroup(
   for (const k of Object.keys(group)) {
     if (!GROUP_FIELDS.has(k)) {
       warnings.push(
-        warning("W_UNKNOWN_FIELD", `${where}: unknown field ${JSON.stringify(k)} ignored`, src.keyPath, at(k)),
+        warning(
+          "W_UNKNOWN_FIELD",
+          `${where}: unknown field ${JSON.stringify(k)} ignored${didYouMean(k, GROUP_FIELDS)}`,
+          src.keyPath,
+          at(k),
+        ),
       );
     }
   }
@@ -337,8 +343,15 @@ export function normalizeHandler(
   const known = type === "command" ? COMMAND_FIELDS : MCP_FIELDS;
   for (const k of Object.keys(raw)) {
     if (!known.has(k) && !(dialect === "claude" && CLAUDE_FIELDS.has(k))) {
+      // A typo of a field (`timout`) is named: the hook runs with the default, which is rarely what was meant.
+      const fields = dialect === "claude" ? [...known, ...CLAUDE_FIELDS] : known;
       warnings.push(
-        warning("W_UNKNOWN_FIELD", `${where}: unknown field ${JSON.stringify(k)} ignored`, source, at(k)),
+        warning(
+          "W_UNKNOWN_FIELD",
+          `${where}: unknown field ${JSON.stringify(k)} ignored${didYouMean(k, fields)}`,
+          source,
+          at(k),
+        ),
       );
     }
   }

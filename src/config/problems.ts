@@ -53,6 +53,11 @@ function detail(message: string): string {
   return message.replace(/;\s*(?:group |handler )?skipped$/, "");
 }
 
+/** True when a warning's value path is inside a handler (`hooks.<Event>[g].hooks[h]…`), not a setting's. */
+function aboutHandler(w: Warning): boolean {
+  return w.path !== undefined && w.path.length >= 5;
+}
+
 /** The one line of one problem (SPEC §6). */
 export function problemLine(w: Warning, ctx: ProblemContext): string {
   const file = displayPath(fileOf(w.source), ctx.userHome);
@@ -77,6 +82,14 @@ export function problemLine(w: Warning, ctx: ProblemContext): string {
       return `${file}${at === null ? "" : `:${at}`}: ${detail(w.message)}: its hooks do not run — fix the ${
         w.code === "W_BAD_MATCHER" ? "matcher" : "group"
       }`;
+    case "W_BAD_FIELD":
+      // A setting, not a hook (`-c features.hooks=maybe`, `[hooks] foreign_layers`): no hook is lost.
+      if (!aboutHandler(w)) {
+        return w.source === "cli-override"
+          ? `-c: ${w.message} — fix the -c value`
+          : `${file}${at === null ? "" : `:${at}`}: ${w.message} — fix the setting`;
+      }
+      return `${file}${at === null ? "" : `:${at}`}: ${detail(w.message)}: the hook does not run — fix the hook`;
     default:
       return `${file}${at === null ? "" : `:${at}`}: ${detail(w.message)}: the hook does not run — fix the hook`;
   }

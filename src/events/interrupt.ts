@@ -22,6 +22,7 @@ export const interrupt: EventModule = {
   stopGuard: null,
   endsSession: false,
   subagentTranscript: true,
+  meaning: "the user interrupted the turn",
   coverage: "client",
   control: "none",
   hosts: { claude: null, codex: { event: "Interrupt" }, gemini: null, copilot: null },

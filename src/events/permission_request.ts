@@ -43,6 +43,7 @@ export const permissionRequest: EventModule = {
   stopGuard: null,
   endsSession: false,
   subagentTranscript: true,
+  meaning: "the agent asks to run a tool; can allow or deny it",
   coverage: "approval",
   control: "permission-request",
   hosts: hostMappings("PermissionRequest", { gemini: null, copilot: "permissionRequest" }),

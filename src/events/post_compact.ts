@@ -33,6 +33,7 @@ export const postCompact: EventModule = {
   stopGuard: null,
   endsSession: false,
   subagentTranscript: true,
+  meaning: "after the conversation was compacted",
   coverage: "client",
   control: "none",
   hosts: hostMappings("PostCompact", { gemini: null, copilot: null }),

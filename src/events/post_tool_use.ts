@@ -44,6 +44,7 @@ export const postToolUse: EventModule = {
   stopGuard: null,
   endsSession: false,
   subagentTranscript: true,
+  meaning: "after a tool ran; can block its result or add context",
   coverage: "tool",
   control: "block",
   hosts: hostMappings("PostToolUse", { gemini: "AfterTool", copilot: "PostToolUse" }),

@@ -32,6 +32,7 @@ export const preCompact: EventModule = {
   stopGuard: null,
   endsSession: false,
   subagentTranscript: true,
+  meaning: "before the conversation is compacted",
   coverage: "client",
   control: "none",
   hosts: hostMappings("PreCompact", { gemini: "PreCompress", copilot: "PreCompact" }),

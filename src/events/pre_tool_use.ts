@@ -51,6 +51,7 @@ export const preToolUse: EventModule = {
   stopGuard: null,
   endsSession: false,
   subagentTranscript: true,
+  meaning: "before a tool runs; can deny or rewrite the call",
   coverage: "tool",
   control: "tool-permission",
   hosts: hostMappings("PreToolUse", { gemini: "BeforeTool", copilot: "PreToolUse" }),

@@ -31,6 +31,7 @@ export const sessionEnd: EventModule = {
   stopGuard: null,
   endsSession: true,
   subagentTranscript: true,
+  meaning: "the session ends; cleanup, cannot block",
   coverage: "client",
   control: "none",
   hosts: hostMappings("SessionEnd", { gemini: "SessionEnd", copilot: "SessionEnd" }),

@@ -36,6 +36,7 @@ export const sessionStart: EventModule = {
   stopGuard: null,
   endsSession: false,
   subagentTranscript: true,
+  meaning: "a session starts or resumes; can add context",
   coverage: "client",
   control: "none",
   hosts: hostMappings("SessionStart", { gemini: "SessionStart", copilot: "SessionStart" }),

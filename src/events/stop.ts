@@ -32,6 +32,7 @@ export const stop: EventModule = {
   stopGuard: () => "Stop",
   endsSession: false,
   subagentTranscript: true,
+  meaning: "the agent is about to end its turn; can make it continue",
   coverage: "client",
   control: "continuation",
   hosts: hostMappings("Stop", { gemini: "AfterAgent", copilot: "Stop" }),

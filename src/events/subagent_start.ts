@@ -37,6 +37,7 @@ export const subagentStart: EventModule = {
   stopGuard: null,
   endsSession: false,
   subagentTranscript: false,
+  meaning: "a subagent starts; can add context",
   coverage: "client",
   control: "none",
   hosts: hostMappings("SubagentStart", { gemini: null, copilot: "SubagentStart" }),

@@ -31,6 +31,7 @@ export const subagentStop: EventModule = {
   stopGuard: (input) => `SubagentStop:${String(input.agent_id ?? "")}`,
   endsSession: false,
   subagentTranscript: false,
+  meaning: "a subagent is about to finish; can make it continue",
   coverage: "client",
   control: "continuation",
   hosts: hostMappings("SubagentStop", { gemini: null, copilot: "SubagentStop" }),

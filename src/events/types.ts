@@ -169,6 +169,8 @@ export type EventFacts = {
   /** Raised inside a subagent, the event points at the subagent's own transcript (SPEC §11). */
   subagentTranscript: boolean;
   coverage: CoverageKind;
+  /** What the event is, in one line for people (`review` groups hooks under it, SPEC §14). */
+  meaning: string;
   control: ControlKind;
   /** How each host raises the event. */
   hosts: Readonly<Record<HostName, HostMapping>>;

@@ -37,6 +37,7 @@ export const userPromptSubmit: EventModule = {
   stopGuard: null,
   endsSession: false,
   subagentTranscript: true,
+  meaning: "the user sent a prompt; can block it or add context",
   coverage: "client",
   control: "block",
   hosts: hostMappings("UserPromptSubmit", { gemini: "BeforeAgent", copilot: "UserPromptSubmit" }),

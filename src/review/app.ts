@@ -20,11 +20,14 @@ import {
   writeErrorLine,
 } from "../trust/actions.ts";
 import { writeProjectTrust } from "../trust/state_writer.ts";
-import { COPY_FILE_MAX, readTrusted, type TrustedDefinition } from "../trust/trusted_store.ts";
+import type { TrustedDefinition } from "../trust/trusted_store.ts";
+import { changeTexts, type FileText } from "./change_texts.ts";
 import { trustStoreRefusal } from "../config/problems.ts";
 import { buildView, type CatalogView, type HookView } from "./catalog_view.ts";
 import type { Key } from "./keys.ts";
 import { lastRuns, type LogRecord } from "../log/observation.ts";
+import type { ChangeGroup } from "./change_groups.ts";
+import { buildList, type Entry, entryId, findHook, type ListModel, needsReview, nextEntry } from "./list_model.ts";
 
 /**
  * A trust waiting for the user's answer (SPEC §14): the keys asked for (one hook, or all needing
@@ -39,9 +42,6 @@ export type Confirmation = {
   changed: boolean;
 };
 
-/** A pinned file's text now (for a diff), or why it cannot be shown. */
-export type FileText = { text: string | null; unavailable: string | null };
-
 /** A line for the message bar. */
 export type Message = { text: string; kind: "info" | "error" };
 
@@ -51,14 +51,25 @@ export type CatalogLoader = () => Promise<Catalog | { error: string }>;
 /** How many rows one page of the list and of the details pane holds, for the page keys. */
 export type PageSizes = { list: number; details: number };
 
+/** A search being typed (`/`): its text, and the entry selected when it started (Esc goes back). */
+export type Search = { query: string; from: number };
+
 /** The review session. */
 export class ReviewApp {
   /** The catalog the screen shows. */
   catalog: Catalog;
   /** Its view model. */
   view: CatalogView;
-  /** Index of the selected hook in `view.hooks`. */
+  /** The list: entries (hooks, change groups) and rows, built from the view and the open groups. */
+  list: ListModel;
+  /** The change groups shown open (their hooks listed under them), by their first key. */
+  open = new Set<string>();
+  /** Index of the selected entry in `list.entries`. */
   selected = 0;
+  /** The search being typed, or null. */
+  search: Search | null = null;
+  /** The last search, repeated by `/` and Enter. */
+  lastQuery = "";
   /** First list row shown (the renderer keeps the selection visible). */
   listTop = 0;
   /** First details line shown. */
@@ -84,6 +95,7 @@ export class ReviewApp {
   private constructor(catalog: Catalog, view: CatalogView, load: CatalogLoader) {
     this.catalog = catalog;
     this.view = view;
+    this.list = buildList(view, this.open);
     this.#load = load;
   }
 
@@ -97,9 +109,33 @@ export class ReviewApp {
     return app;
   }
 
-  /** The selected hook, if any. */
+  /** The selected entry, if any. */
+  get entry(): Entry | undefined {
+    return this.list.entries[this.selected];
+  }
+
+  /** The selected hook, if the selected entry is one. */
   get current(): HookView | undefined {
-    return this.view.hooks[this.selected];
+    const e = this.entry;
+    return e?.kind === "hook" ? e.hook : undefined;
+  }
+
+  /** The selected change group, if the selected entry is one. */
+  get currentGroup(): ChangeGroup | undefined {
+    const e = this.entry;
+    return e?.kind === "change" ? e.group : undefined;
+  }
+
+  /** The trust keys are offered: not while the trust store cannot be read (SPEC §6). */
+  get canWriteTrust(): boolean {
+    return this.catalog.trustStore === null;
+  }
+
+  /** Rebuilds the list (after the view or the open groups changed); the selection follows its entry. */
+  #relist(keep: string | undefined): void {
+    this.list = buildList(this.view, this.open);
+    const idx = keep === undefined ? -1 : this.list.entries.findIndex((e) => entryId(e) === keep);
+    this.selected = idx >= 0 ? idx : Math.max(0, Math.min(this.selected, this.list.entries.length - 1));
   }
 
   async #loadRuns(): Promise<void> {
@@ -107,23 +143,16 @@ export class ReviewApp {
   }
 
   async #loadCopies(): Promise<void> {
-    this.trustedCopies.clear();
-    this.currentFiles.clear();
-    for (const h of this.view.hooks) {
-      if (h.status !== "modified") continue;
-      this.trustedCopies.set(h.key, await readTrusted(this.catalog.home, h.key));
-      const root = h.handler.pins?.scope.root;
-      const changed = h.pinned?.files.filter((f) => f.state === "changed" || f.state === "added") ?? [];
-      if (root === undefined || changed.length === 0) continue;
-      const texts = new Map<string, FileText>();
-      for (const f of changed) texts.set(f.path, await readText(`${root}/${f.path}`));
-      this.currentFiles.set(h.key, texts);
-    }
+    const texts = await changeTexts(this.catalog.home, this.view.hooks);
+    this.trustedCopies = texts.trustedCopies;
+    this.currentFiles = texts.currentFiles;
   }
 
-  /** Re-reads everything from disk; the selection follows its hook by key. */
+  /** Re-reads everything from disk; the selection follows its entry. */
   async reload(): Promise<void> {
-    const key = this.current?.key;
+    const e = this.entry;
+    // A hook of a group that is gone (re-trusted) is still found by its key.
+    const keep = e === undefined ? undefined : entryId(e);
     const catalog = await this.#load();
     if ("error" in catalog) {
       this.message = { text: catalog.error, kind: "error" };
@@ -133,12 +162,13 @@ export class ReviewApp {
     this.view = await buildView(catalog);
     await this.#loadCopies();
     await this.#loadRuns();
-    const idx = key === undefined ? -1 : this.view.hooks.findIndex((h) => h.key === key);
-    this.selected = idx >= 0 ? idx : Math.max(0, Math.min(this.selected, this.view.hooks.length - 1));
+    const groups = new Set(this.view.changeGroups.map((g) => g.keys[0]));
+    for (const k of this.open) if (!groups.has(k)) this.open.delete(k);
+    this.#relist(keep);
   }
 
   #move(to: number): void {
-    const max = this.view.hooks.length - 1;
+    const max = this.list.entries.length - 1;
     const next = Math.max(0, Math.min(max, to));
     if (next !== this.selected) this.detailTop = 0;
     this.selected = next;
@@ -148,6 +178,7 @@ export class ReviewApp {
   async handle(key: Key, pages: PageSizes): Promise<void> {
     // The confirmation of a trust takes every key until it is answered (SPEC §14).
     if (this.confirm !== null) return await this.#handleConfirm(key, pages.details);
+    if (this.search !== null) return this.#handleSearch(key);
     if (this.showHelp) {
       // The overlay closes on its own keys (q included: it leaves the help, not the review); any other
       // key closes it and does what it does.
@@ -177,7 +208,17 @@ export class ReviewApp {
       case "g":
         return this.#move(0);
       case "G":
-        return this.#move(this.view.hooks.length - 1);
+        return this.#move(this.list.entries.length - 1);
+      case "n":
+        return this.#nextNeedingReview();
+      case "/":
+        this.search = { query: "", from: this.selected };
+        this.message = null;
+        return;
+      case "enter":
+      case "right":
+      case "left":
+        return this.#toggleGroup(key);
       case "?":
       case "h":
       case "f1":
@@ -233,6 +274,13 @@ export class ReviewApp {
       case "Y":
       case "enter":
         return await this.#confirmTrust();
+      case "home":
+        c.top = 0;
+        return;
+      case "end":
+        // The renderer keeps it within the rows: the end of the details.
+        c.top = Number.MAX_SAFE_INTEGER;
+        return;
       case "n":
       case "N":
       case "escape":
@@ -262,13 +310,86 @@ export class ReviewApp {
     }
   }
 
+  /** Keys while a search is typed: text, Backspace, Enter keeps the match, Esc goes back. */
+  #handleSearch(key: Key): void {
+    const s = this.search!;
+    if (key === "escape" || key === "ctrl-c") {
+      this.search = null;
+      this.#move(s.from);
+      this.message = null;
+      return;
+    }
+    if (key === "enter") {
+      this.search = null;
+      const query = s.query === "" ? this.lastQuery : s.query;
+      if (query === "") return;
+      this.lastQuery = query;
+      // Enter on an empty search repeats the last one, from the entry after the selected one.
+      const found = this.#find(query, s.query === "" ? this.selected + 1 : s.from);
+      this.message = found
+        ? { text: `/${query}: ${found} (/ and Enter: the next)`, kind: "info" }
+        : { text: `/${query}: no hook matches (commands, keys and files are searched)`, kind: "error" };
+      return;
+    }
+    if (key === "backspace") s.query = s.query.slice(0, -1);
+    else if (key.length === 1) s.query += key;
+    else return;
+    // As it is typed, the first match from where the search started is selected.
+    if (s.query !== "") this.#find(s.query, s.from);
+  }
+
+  /**
+   * Selects the first hook matching `query` from entry `from` on (wrapping), opening the change
+   * group it is in; returns its position among the matches (`2 of 5`), or null when none matches.
+   */
+  #find(query: string, from: number): string | null {
+    const found = findHook(this.view, this.list, query, from);
+    if (found === null) return null;
+    const group = this.view.changeGroups.find((g) => g.keys.includes(found.hook.key));
+    if (group) this.open.add(group.keys[0]);
+    this.#relist(`hook:${found.hook.key}`);
+    this.detailTop = 0;
+    return `${found.position} of ${found.matches}`;
+  }
+
+  /** `n`: the next entry that needs review (wrapping around). */
+  #nextNeedingReview(): void {
+    const i = nextEntry(this.list.entries, this.selected, needsReview);
+    if (i === null) {
+      this.message = { text: "no hook needs review", kind: "info" };
+      return;
+    }
+    this.#move(i);
+    this.message = null;
+  }
+
+  /** Enter / → opens a change group (its hooks show under it) or closes it; ← closes the group of a hook in it. */
+  #toggleGroup(key: Key): void {
+    const e = this.entry;
+    if (e?.kind === "change") {
+      const id = e.group.keys[0];
+      if (key === "left" || (key === "enter" && e.open)) this.open.delete(id);
+      else this.open.add(id);
+      this.#relist(entryId(e));
+      return;
+    }
+    if (e?.kind === "hook" && e.member && key === "left") {
+      const group = this.view.changeGroups.find((g) => g.keys.includes(e.hook.key));
+      if (!group) return;
+      this.open.delete(group.keys[0]);
+      this.#relist(`change:${group.keys[0]}`);
+    }
+  }
+
   /** The trust store's refusal when it cannot be read (SPEC §6), else null. */
   #storeRefusal(): string | null {
     return this.catalog.trustStore === null ? null : trustStoreRefusal(this.catalog.trustStore, this.catalog);
   }
 
-  /** `t`: ask before trusting the selected hook (SPEC §14). */
+  /** `t`: ask before trusting the selected hook, or the hooks of the selected change group (SPEC §14). */
   async #askTrust(): Promise<void> {
+    const group = this.currentGroup;
+    if (group) return await this.#openConfirm(group.keys);
     const h = this.current;
     if (!h) {
       this.message = { text: "no hook selected", kind: "error" };
@@ -335,6 +456,7 @@ export class ReviewApp {
     if (!samePlan(plan, shown.plan)) {
       this.catalog = fresh;
       this.view = await buildView(fresh);
+      this.#relist(this.entry === undefined ? undefined : entryId(this.entry));
       this.confirm = { keys: shown.keys, plan, top: 0, changed: true };
       this.message = { text: "changed on disk since it was shown: nothing written; read it again", kind: "error" };
       return;
@@ -347,14 +469,25 @@ export class ReviewApp {
     this.confirm = null;
     await this.reload();
     const n = res.items.length;
-    const what = n === 1 ? `trusted ${res.items[0].handler.key}` : `trusted ${n} hooks`;
+    const tail = (key: string) => this.view.hooks.find((h) => h.key === key)?.tail ?? key;
+    const what = n === 1 ? `trusted ${tail(res.items[0].handler.key)}` : `trusted ${n} hooks`;
     const disabled = res.items.some((i) => !i.handler.enabled) ? " (still disabled: e enables it)" : "";
-    const refused = res.refused.length > 0 ? `; not trusted: ${res.refused.map((r) => r.key).join(", ")}` : "";
+    const refused = res.refused.length > 0 ? `; not trusted: ${res.refused.map((r) => tail(r.key)).join(", ")}` : "";
     this.message = { text: `${what}${disabled}${refused}`, kind: res.refused.length > 0 ? "error" : "info" };
   }
 
   async #hookAction(action: TrustAction): Promise<void> {
     const h = this.current;
+    const group = this.currentGroup;
+    if (group) {
+      this.message = {
+        text: `this entry stands for ${group.keys.length} hooks: Enter lists them (then ${
+          action[0]
+        } acts on one), t re-trusts them all`,
+        kind: "info",
+      };
+      return;
+    }
     if (!h) {
       this.message = { text: "no hook selected", kind: "error" };
       return;
@@ -394,7 +527,7 @@ export class ReviewApp {
     }
     const past = { trust: "trusted", untrust: "untrusted", enable: "enabled", disable: "disabled" }[action];
     await this.reload();
-    this.message = { text: `${past} ${h.key}`, kind: "info" };
+    this.message = { text: `${past} ${h.tail}`, kind: "info" };
   }
 
   /** `A`: ask before trusting every hook that needs review. */
@@ -426,8 +559,9 @@ export class ReviewApp {
       return;
     }
     await this.reload();
+    const shown = this.view.project?.shown ?? p.root;
     if (p.trusted) {
-      this.message = { text: `untrusted project ${p.root}: its hooks are no longer loaded`, kind: "info" };
+      this.message = { text: `untrusted project ${shown}: its hooks are no longer loaded`, kind: "info" };
       return;
     }
     // Said from what was loaded, so the message and the header count agree.
@@ -439,18 +573,6 @@ export class ReviewApp {
       : pending === 0
       ? `its ${own.length === 1 ? "hook is" : `${own.length} hooks are`} trusted already`
       : `${pending} of its hooks need${pending === 1 ? "s" : ""} review (t trusts one, A all)`;
-    this.message = { text: `trusted project ${p.root}: ${what}`, kind: "info" };
-  }
-}
-
-/** A file's text for a diff: UTF-8 text up to the copy size, else why it is not shown. */
-async function readText(path: string): Promise<FileText> {
-  try {
-    const info = await Deno.stat(path);
-    if (info.size > COPY_FILE_MAX) return { text: null, unavailable: `over ${COPY_FILE_MAX / 1024} KiB` };
-    const text = new TextDecoder("utf-8", { fatal: true }).decode(await Deno.readFile(path));
-    return text.includes("\0") ? { text: null, unavailable: "a binary file" } : { text, unavailable: null };
-  } catch (e) {
-    return { text: null, unavailable: e instanceof TypeError ? "a binary file" : "unreadable" };
+    this.message = { text: `trusted project ${shown}: ${what}`, kind: "info" };
   }
 }

@@ -21,10 +21,15 @@ import { PositionIndex } from "../config/positions.ts";
 import { checkPins } from "../config/pinning.ts";
 import { problemLine, problemLines } from "../config/problems.ts";
 import { scanCommand } from "../trust/command_files.ts";
+import { keyTails, type PathContext, peoplePath } from "./display.ts";
+import { type ChangeGroup, changeGroups, pinShares } from "./change_groups.ts";
+import { type ProjectLayerHooks, projectLayerHooks } from "../config/project_hooks.ts";
 
 /** One hook as shown. */
 export type HookView = {
   key: string;
+  /** The key for people: its shortest tail that names this hook alone (`trust` accepts it). */
+  tail: string;
   layer: Layer;
   /** The key's path part: a file, `<manifest>#<n>`, or `cli-override`. */
   source: string;
@@ -32,6 +37,8 @@ export type HookView = {
   file: string | null;
   /** 1-based line of the handler in `file`, when found. */
   line: number | null;
+  /** Where it is written, for people: the file relative to the project root or with `~`, and its line. */
+  place: string;
   event: EventName;
   matcher: string | null;
   status: TrustStatus;
@@ -50,6 +57,10 @@ export type HookView = {
   pinned: PinnedView | null;
   /** What makes its command fetch from the network at run time (pinning cannot cover it), or null. */
   fetch: string | null;
+  /** The part of its command that cannot be resolved to files (SPEC §3.5 r3: unpinnable), or null. */
+  unpinnable: string | null;
+  /** How many other hooks pin exactly the same files, and whether this is the first of them. */
+  samePins: { others: number; first: boolean } | null;
   handler: HookHandler;
   /** The warnings about this hook: its handler's values, or its group's own fields (its matcher). */
   warnings: Warning[];
@@ -75,8 +86,19 @@ export type PinnedView = {
 /** Hooks of one layer file, in configuration order. */
 export type HookGroup = { layer: Layer; source: string; file: string | null; hooks: HookView[] };
 
-/** The project line (SPEC §2.3): the command that trusts an untrusted project. */
-export type ProjectView = ProjectInfo & { trustCommand: string | null };
+/**
+ * The project line (SPEC §2.3): the command that trusts an untrusted project, and for an untrusted
+ * one the hooks each of its layer folders holds (SPEC §14 r3: never "no hooks").
+ */
+export type ProjectView = ProjectInfo & {
+  trustCommand: string | null;
+  /** The root for people (`~/src/repo`). */
+  shown: string;
+  /** An untrusted project's layer folders that define hooks (none loaded); empty when trusted. */
+  layers: ProjectLayerHooks[];
+  /** How many hooks those define. */
+  waiting: number;
+};
 
 /** Everything `list` and `review` show. */
 export type CatalogView = {
@@ -96,6 +118,14 @@ export type CatalogView = {
   problems: string[];
   /** The trust store's problem (the user config.toml cannot be read), or null: then no trust advice. */
   trustStore: string | null;
+  /** Hooks whose only change is the same set of pinned files, two or more each (SPEC §14 r3). */
+  changeGroups: ChangeGroup[];
+  /** Where paths are shown from (the project root, the OS user's home). */
+  paths: PathContext;
+  /** The home (`--home`, `$MIND_HOME`, else `~/.mind`). */
+  home: string;
+  /** The home does not exist (a mistyped `--home`): nothing is trusted, no user hook loads. */
+  homeMissing: boolean;
 };
 
 /** The pinned view of a checked hook. */
@@ -120,6 +150,15 @@ function pinnedView(h: HookHandler): PinnedView | null {
     return { path, hash: now ?? was, state: changed.get(path) ?? "pinned" };
   });
   return { files, error: null, unrecorded: false };
+}
+
+/**
+ * The construct of a hook's command that the pin reader cannot resolve to files (SPEC §3.5 r3), or
+ * null. The pin reader records it with the hook's pins; until it does, no hook is unpinnable.
+ */
+function unpinnableOf(h: HookHandler): string | null {
+  const pins = h.pins as { unpinnable?: unknown } | null;
+  return typeof pins?.unpinnable === "string" ? pins.unpinnable : null;
 }
 
 /** What makes a command hook fetch from the network at run time (SPEC §3.5), or null. */
@@ -169,14 +208,20 @@ export async function buildView(catalog: Catalog, positions = new PositionIndex(
   await checkPins(catalog.handlers, { all: true, cache: catalog.pinCache });
   // Only user-side definitions count as local: a stranger's file must not make a label claim more control.
   const localServers = new Set(catalog.mcpServers.userSide.keys());
+  const paths: PathContext = { projectRoot: catalog.project?.root ?? null, userHome: catalog.userHome };
+  const tails = keyTails(catalog.handlers.map((h) => h.key), paths);
   const hooks = await Promise.all(catalog.handlers.map(async (h): Promise<HookView> => {
     const pos = await positions.handler(h);
+    const file = sourceFile(h.sourcePath);
+    const line = pos?.line ?? null;
     return {
       key: h.key,
+      tail: tails.get(h.key) ?? h.key,
       layer: h.layer,
       source: h.sourcePath,
-      file: sourceFile(h.sourcePath),
-      line: pos?.line ?? null,
+      file,
+      line,
+      place: file === null ? "(-c override of this process)" : `${peoplePath(file, paths)}${line ? `:${line}` : ""}`,
       event: h.event,
       matcher: h.matcher,
       status: h.status,
@@ -190,10 +235,14 @@ export async function buildView(catalog: Catalog, positions = new PositionIndex(
       modifiedReason: h.modifiedReason,
       pinned: pinnedView(h),
       fetch: fetchOf(h),
+      unpinnable: unpinnableOf(h),
+      samePins: null,
       handler: h,
       warnings: [],
     };
   }));
+  const shares = pinShares(hooks);
+  for (const v of hooks) v.samePins = shares.get(v.key) ?? null;
   const warnings = await positions.enrich(catalog.warnings);
   for (const v of hooks) v.warnings = warnings.filter((w) => concernsHook(w, v.handler));
   const groups: HookGroup[] = [];
@@ -202,16 +251,22 @@ export async function buildView(catalog: Catalog, positions = new PositionIndex(
     if (last && last.layer === v.layer && last.source === v.source) last.hooks.push(v);
     else groups.push({ layer: v.layer, source: v.source, file: v.file, hooks: [v] });
   }
-  const project = catalog.project
+  const p = catalog.project;
+  // An untrusted project's hooks are counted, never loaded: what `project trust` would load.
+  const layers = p && !p.trusted && p.hasHookFiles ? await projectLayerHooks(p.root, p.foreignLayers) : [];
+  const project = p
     ? {
-      ...catalog.project,
+      ...p,
       // No trust advice while the trust store cannot be read (SPEC §6).
-      trustCommand: catalog.project.trusted || catalog.trustStore !== null
-        ? null
-        : `mind-hooks project trust ${shellQuote(catalog.project.root)}`,
+      trustCommand: p.trusted || catalog.trustStore !== null ? null : `mind-hooks project trust ${shellQuote(p.root)}`,
+      shown: peoplePath(p.root, paths),
+      layers,
+      waiting: layers.reduce((n, l) => n + l.hooks, 0),
     }
     : null;
   const problemCtx = { userConfigPath: catalog.userConfigPath, userHome: catalog.userHome };
+  const homeMissing = !(await isDirectory(catalog.home));
+  const problems = await problemLines(warnings, problemCtx);
   return {
     project,
     hooksEnabled: catalog.hooksEnabled,
@@ -220,12 +275,29 @@ export async function buildView(catalog: Catalog, positions = new PositionIndex(
     hooks,
     groups,
     warnings,
-    problems: await problemLines(warnings, problemCtx),
+    problems,
     trustStore: catalog.trustStore === null ? null : problemLine(catalog.trustStore, problemCtx),
     dropped: warnings.filter(dropsHooks),
     needReview: hooks.filter((h) => h.layer !== "managed" && (h.status === "untrusted" || h.status === "modified"))
       .length,
+    changeGroups: changeGroups(hooks),
+    paths,
+    home: catalog.home,
+    homeMissing,
   };
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await Deno.stat(path)).isDirectory;
+  } catch {
+    return false;
+  }
+}
+
+/** The line of a home that does not exist (a mistyped `--home` or `MIND_HOME`, or a new user's). */
+export function homeMissingLine(home: string): string {
+  return `the home ${home} does not exist: nothing is trusted and no user hook is loaded from it (a typo in --home or MIND_HOME?)`;
 }
 
 /** One hook as data (`list --json`). */
@@ -263,6 +335,7 @@ export function hookData(v: HookView): Record<string, unknown> {
     pinnedFiles: v.pinned === null ? null : v.pinned.files,
     pinError: v.pinned?.error ?? null,
     fetch: v.fetch,
+    unpinnable: v.unpinnable,
     statusMessage: h.statusMessage ?? null,
     timeout: h.timeout,
     // Whether it runs in the background (SessionEnd never does, whatever is written).
@@ -288,12 +361,17 @@ export function listData(view: CatalogView): Record<string, unknown> {
         trusted: view.project.trusted,
         trustLevel: view.project.trustLevel,
         trustCommand: view.project.trustCommand,
+        // An untrusted project's layer folders and the hooks each defines (none of them loaded).
+        layers: view.project.layers.map((l) => ({ folder: l.folder, layer: l.layer, hooks: l.hooks, files: l.files })),
       }
       : null,
     hooksEnabled: view.hooksEnabled,
     managedOnly: view.managedOnly,
+    homeExists: !view.homeMissing,
     problems: view.problems,
     hooks: view.hooks.map(hookData),
+    // Hooks whose only change is the same set of pinned files: one entry, one re-trust (SPEC §14 r3).
+    changeGroups: view.changeGroups.map((g) => ({ root: g.root, files: g.files, keys: g.keys, label: g.label })),
     warnings: view.warnings,
     note: COVERAGE_NOTE,
   };

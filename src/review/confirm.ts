@@ -1,15 +1,19 @@
 /**
- * The confirmation `review` shows before it trusts (SPEC §14): exactly what will be trusted — each
- * command, its layer, file and line, event and matcher, the files it pins (§3.5) with their
- * hashes, a mark on commands that fetch from the network at run time — and that trusted commands
- * run with the user's permissions. `y` or Enter trusts exactly this, `n` or Esc cancels. When what
- * it showed changed on disk before the answer, the app re-shows it (marked) instead of trusting.
+ * The confirmation `review` shows before it trusts (SPEC §14): first a summary that fits one screen
+ * (src/review/trust_summary.ts: how many hooks, their events and files, how many pinned files, and
+ * every hook that fetches from the network or cannot be pinned, by its full command) and that
+ * trusted commands run with the user's permissions; then each hook's details — its command, layer,
+ * file and line, event and matcher, hash, the files it pins (a set shared with an earlier hook is
+ * named once), a network mark. `y` or Enter trusts exactly this, `n` or Esc cancels; ↓, PgDn and End
+ * go through the details. When what it showed changed on disk before the answer, the app re-shows it
+ * (marked) instead of trusting.
  *
  * Pure: rows from the app's state; the row helpers come from the renderer (src/review/render.ts).
  * @module
  */
 import type { ReviewApp } from "./app.ts";
 import type { Row, Style } from "./rows.ts";
+import { summaryLines, trustSummary } from "./trust_summary.ts";
 
 /** The renderer's row helpers. */
 export type RowKit = {
@@ -26,11 +30,11 @@ export function shortHash(hash: string): string {
 export const RUNS_AS_YOU =
   "Trusted commands run with your permissions, outside any sandbox: whatever they and the files they run do, you do.";
 
-/** The rows of the confirmation pane; empty when none is open. */
-export function confirmRows(app: ReviewApp, width: number, kit: RowKit): Row[] {
+/** How many rows of the confirmation are its summary (the rest are the details), for the renderer. */
+export function confirmRows(app: ReviewApp, width: number, kit: RowKit): { rows: Row[]; summary: number } {
   const c = app.confirm;
-  if (c === null) return [];
-  const { items, refused } = c.plan;
+  if (c === null) return { rows: [], summary: 0 };
+  const { items } = c.plan;
   const rows: Row[] = [];
   const n = items.length;
   rows.push([{
@@ -40,7 +44,6 @@ export function confirmRows(app: ReviewApp, width: number, kit: RowKit): Row[] {
   rows.push(...kit.text(RUNS_AS_YOU, width, ["yellow"]));
   if (c.changed) {
     rows.push(
-      [],
       ...kit.text(
         "It changed on disk since it was shown: nothing was written. This is what it is now; y trusts this.",
         width,
@@ -48,15 +51,31 @@ export function confirmRows(app: ReviewApp, width: number, kit: RowKit): Row[] {
       ),
     );
   }
+  for (const line of summaryLines(trustSummary(c.plan, app.view))) {
+    const styles: Style[] = line.kind === "warn" ? ["red", "bold"] : line.kind === "item" ? ["bold"] : [];
+    rows.push(...kit.text(line.kind === "item" ? `    ${line.text}` : `  ${line.text}`, width, styles, "      "));
+  }
+  rows.push(
+    ...kit.text(
+      `y or Enter trusts ${
+        n === 1 ? "it" : `all ${n}`
+      } · n or Esc cancels (nothing is written) · ↓ PgDn: each hook's details · End: the last`,
+      width,
+      ["bold"],
+    ),
+  );
+  const summary = rows.length;
+  rows.push([]);
+  // Pin sets shared with an earlier hook are named once: "the same N files as 1.".
+  const seen = new Map<string, number>();
+  const views = new Map(app.view.hooks.map((v) => [v.key, v]));
   items.forEach((item, i) => {
     const h = item.handler;
-    const view = app.view.hooks.find((v) => v.key === h.key);
-    const place = view?.file ? `${view.file}${view.line ? `:${view.line}` : ""}` : "(-c override of this process)";
+    const view = views.get(h.key);
     const what = h.handler.type === "command" ? h.handler.command : `mcp_tool ${h.handler.server}/${h.handler.tool}`;
-    rows.push([]);
-    rows.push(...kit.text(`${i + 1}. ${what}`, width, ["bold"], "   "));
+    rows.push(...kit.text(`${i + 1}/${n}. ${what}`, width, ["bold"], "   "));
     rows.push(...kit.field("  Layer", h.plugin ? `${h.layer} (plugin ${h.plugin})` : h.layer, width));
-    rows.push(...kit.field("  File", place, width));
+    rows.push(...kit.field("  File", view?.place ?? h.sourcePath, width));
     rows.push(
       ...kit.field(
         "  Runs on",
@@ -67,12 +86,18 @@ export function confirmRows(app: ReviewApp, width: number, kit: RowKit): Row[] {
     rows.push(...kit.field("  Hash", h.hash, width, ["dim"]));
     if (item.files !== null) {
       const files = Object.entries(item.files);
+      const id = JSON.stringify([h.pins?.scope.root ?? "", files]);
+      const first = seen.get(id);
       if (files.length === 0) {
         rows.push(...kit.field("  Pins", "no file (its command runs none inside the root)", width));
+      } else if (first !== undefined) {
+        rows.push(...kit.field("  Pins", `the same ${files.length} files as ${first}/${n}`, width));
+      } else {
+        seen.set(id, i + 1);
+        files.forEach(([path, hash], j) =>
+          rows.push(...kit.field(j === 0 ? "  Pins" : "", `${path}  ${shortHash(hash)}`, width))
+        );
       }
-      files.forEach(([path, hash], j) =>
-        rows.push(...kit.field(j === 0 ? "  Pins" : "", `${path}  ${shortHash(hash)}`, width))
-      );
     }
     const fetch = item.fetch ?? view?.fetch ?? null;
     if (fetch !== null) {
@@ -83,14 +108,15 @@ export function confirmRows(app: ReviewApp, width: number, kit: RowKit): Row[] {
         ]),
       );
     }
+    if (view?.unpinnable) {
+      rows.push(
+        ...kit.field("  Unpinned", `⚠ cannot tell which files this runs: ${view.unpinnable}`, width, ["red", "bold"]),
+      );
+    }
+    rows.push([]);
   });
-  if (refused.length > 0) {
-    rows.push([], ...kit.text("Cannot be trusted (nothing is written for these):", width, ["red", "bold"]));
-    for (const r of refused) rows.push(...kit.text(`${r.key}: ${r.reason}`, width, ["red"], "    "));
-  }
   rows.push(
-    [],
     ...kit.text("y or Enter trusts exactly this · n or Esc cancels (nothing is written)", width, ["bold"]),
   );
-  return rows;
+  return { rows, summary };
 }

@@ -1,6 +1,6 @@
 /**
  * Turning the bytes a terminal in raw mode sends into key names for `review`:
- * arrows, Page Up/Down, Home/End, F1 (both the CSI `ESC [` and the SS3 `ESC O`
+ * arrows, Page Up/Down, Home/End, F1, Backspace (both the CSI `ESC [` and the SS3 `ESC O`
  * forms that terminals send in cursor-key application mode), Ctrl-C/Ctrl-D,
  * and printable characters. Unknown escape sequences are consumed whole so
  * their bytes never read as letters (an unknown `ESC [ 2 0 0 ~` must not
@@ -24,6 +24,7 @@ export type Key =
   | "ctrl-c"
   | "ctrl-d"
   | "ctrl-l"
+  | "backspace"
   | string;
 
 const CSI_TILDE: Record<string, Key> = {
@@ -72,6 +73,7 @@ export function parseKeys(bytes: Uint8Array): Key[] {
     else if (b === 0x04) keys.push("ctrl-d");
     else if (b === 0x0c) keys.push("ctrl-l");
     else if (b === 0x0d || b === 0x0a) keys.push("enter");
+    else if (b === 0x7f || b === 0x08) keys.push("backspace");
     else if (b >= 0x20 && b < 0x7f) keys.push(String.fromCharCode(b));
     // Other bytes (other controls, UTF-8 text) have no meaning here and are dropped.
     i++;

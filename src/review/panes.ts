@@ -1,43 +1,56 @@
 /**
- * The review screen's texts beside the hook list and the definition: the help overlay (every key),
- * the empty state (where hooks go and how to add one), a hook's warnings and last run (from the
- * observation log), and the rows of what a file's warnings dropped. Pure functions of the app
- * state to rows; `render.ts` places them.
+ * The review screen's texts beside the hook list: the help overlay (every key), a hook's details
+ * (definition, status, hashes, pinned files, last run, warnings), a change group's details (one diff
+ * for its hooks, then the hooks), the warnings, the empty state (where hooks go, or what an
+ * untrusted project holds and the one key that loads it), and the rows of what a file's warnings
+ * dropped. Pure functions of the app state to rows; `render.ts` places them. Paths show relative to
+ * the project root or with `~`, keys as their tails, times as local time and age (SPEC §14 r3).
  * @module
  */
-import type { Warning } from "../config/warnings.ts";
+import { formatWarning, type Warning } from "../config/warnings.ts";
 import type { LogRecord } from "../log/observation.ts";
 import type { ReviewApp } from "./app.ts";
 import type { HookView } from "./catalog_view.ts";
+import type { ChangeGroup } from "./change_groups.ts";
 import { field, type Row, text } from "./rows.ts";
 import { join } from "../util/paths.ts";
+import { COVERAGE_TEXT } from "./coverage.ts";
+import { changeRows, pinnedRows } from "./pins_view.ts";
+import { peoplePath, timeAndAge } from "./display.ts";
+import { STATUS_STYLE } from "./list_pane.ts";
+import type { RowKit } from "./confirm.ts";
 
-/** Every key of the review, for the help overlay: what to press, what it does. */
-export const KEYS: readonly [string, string][] = [
-  ["up/down, j/k", "select the previous / next hook"],
-  ["g / G", "the first / last hook"],
-  ["PgUp / PgDn", "page through the details"],
-  ["Home / End", "the top / end of the details"],
-  ["[ / ]", "scroll the details one line"],
-  ["t / u", "trust the selected hook (its current content runs from now on) / untrust it"],
-  ["e / d", "enable / disable it (a disabled hook keeps its trust)"],
-  ["A", "trust every hook that needs review"],
-  ["p", "trust or untrust the project (its .mind/ hooks)"],
+/** Every key of the review, for the help overlay: what to press, what it does (`trust`: it writes trust). */
+export const KEYS: readonly [string, string, "trust"?][] = [
+  ["↑/↓ j/k g/G", "the previous / next entry; g / G the first / last"],
+  ["/", "search commands, keys and files; / then Enter: the next match"],
+  ["n", "the next hook (or change group) that needs review"],
+  ["Enter ← →", "open / close a change group (the hooks a file change modified)"],
+  ["PgUp/PgDn", "page the details; Home / End their top / end; [ ] one line"],
+  ["t / u", "trust the selected hook or group (it asks first) / untrust it", "trust"],
+  ["e / d", "enable / disable it (a disabled hook keeps its trust)", "trust"],
+  ["A", "trust every hook that needs review (it asks first)", "trust"],
+  ["p", "trust or untrust the project (its .mind/, .claude/, .codex/)", "trust"],
   ["w", "the warnings; w or Esc returns to the hook"],
   ["r / Ctrl-L", "reload everything from disk / repaint the screen"],
   ["? / h / F1", "this help; Esc, q or any other key closes it"],
   ["q / Ctrl-D", "quit (Ctrl-C: quit with status 130)"],
 ];
 
-/** The help overlay: it fits an 80×24 terminal. */
-export function helpRows(width: number): Row[] {
+/**
+ * The help overlay: it fits an 80×24 terminal. With the trust store unreadable (`store` is its
+ * problem), the keys that write trust are left out and the fix is said instead (SPEC §6).
+ */
+export function helpRows(width: number, store: string | null = null): Row[] {
   const rows: Row[] = [[{ text: "Keys", styles: ["bold"] }]];
-  const keyWidth = Math.max(...KEYS.map(([k]) => k.length)) + 2;
-  for (const [k, what] of KEYS) {
+  const keys = KEYS.filter(([, , kind]) => store === null || kind !== "trust");
+  const keyWidth = Math.max(...keys.map(([k]) => k.length)) + 2;
+  for (const [k, what] of keys) {
     for (const [i, line] of text(what, Math.max(10, width - keyWidth - 2)).entries()) {
       rows.push([{ text: `  ${(i === 0 ? k : "").padEnd(keyWidth)}`, styles: ["bold"] }, ...line]);
     }
   }
+  if (store !== null) rows.push(...text(`No key writes trust until the file is fixed: ${store}`, width, ["red"]));
   rows.push(
     [],
     ...text(
@@ -48,50 +61,75 @@ export function helpRows(width: number): Row[] {
   return rows;
 }
 
-/** The details pane when no hook is configured: where hooks go, and how to add one. */
+/** The details pane when no hook is loaded: what an untrusted project holds, else where hooks go. */
 export function emptyRows(app: ReviewApp, width: number): Row[] {
   const home = app.catalog.home;
   const p = app.view.project;
+  const canTrust = app.view.trustStore === null;
+  if (p && !p.trusted && p.waiting > 0) {
+    // SPEC §14 r3: an untrusted project with hooks never reads as "no hooks".
+    const rows: Row[] = [
+      ...text(`No hook is loaded: the project ${p.shown} is not trusted.`, width, ["bold"]),
+      ...text(`It holds ${p.waiting} hook${p.waiting === 1 ? "" : "s"}, none of them loaded or run:`, width),
+    ];
+    for (const l of p.layers) {
+      const files = l.files.map((f) => peoplePath(f, app.view.paths)).join(", ");
+      rows.push(
+        ...text(
+          `  ${`${l.folder}/`.padEnd(9)}${String(l.hooks).padStart(4)} hook${l.hooks === 1 ? "" : "s"}  (${files})`,
+          width,
+          [],
+          "      ",
+        ),
+      );
+    }
+    rows.push([]);
+    rows.push(
+      ...(canTrust
+        ? text(
+          "Press p to trust the project: its hooks then show here, each untrusted until you trust it (t, or A for all) — nothing runs before that.",
+          width,
+        )
+        : text("The trust store cannot be read (above): fix that file first.", width, ["red"])),
+    );
+    return rows;
+  }
   const repo = p ? join(p.root, ".mind", "hooks.json") : "<repository>/.mind/hooks.json";
+  const shown = (path: string) => peoplePath(path, app.view.paths);
   const rows: Row[] = [
     ...text("No hooks are configured.", width, ["bold"]),
     [],
     ...text("Hooks go in a hooks.json (or under [hooks] in a config.toml):", width),
-    ...text(`  ${join(home, "hooks.json")}  yours, in every project`, width, [], "    "),
-    ...text(`  ${repo}  a repository's (p trusts the project)`, width, [], "    "),
+    ...text(`  ${shown(join(home, "hooks.json"))}  yours, in every project`, width, [], "    "),
+    ...text(
+      `  ${p ? shown(repo) : repo}  a repository's${canTrust ? " (p trusts the project)" : ""}`,
+      width,
+      [],
+      "    ",
+    ),
     [],
-    ...text(`For example, ${join(home, "hooks.json")}:`, width),
+    ...text(`For example, ${shown(join(home, "hooks.json"))}:`, width),
     ...[
       '  {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [',
       '    {"type": "command", "command": "python3 ~/.mind/check_tool.py"}]}]}}',
     ].map((line): Row => [{ text: line, styles: ["cyan"] }]),
     [],
-    ...text("Then press r to reload, and t to trust it.", width),
+    ...text(canTrust ? "Then press r to reload, and t to trust it." : "Then press r to reload.", width),
   ];
   // No trust advice while the trust store cannot be read (SPEC §6): only the fix of the file.
-  if (p && !p.trusted && app.view.trustStore === null) {
+  if (p && !p.trusted && canTrust) {
     rows.push(
       [],
-      ...text(`The project ${p.root} is not trusted, so its .mind/ hooks are not loaded: press p to trust it.`, width),
+      ...text(`The project ${p.shown} is not trusted, so its hooks are not loaded: press p to trust it.`, width),
     );
   }
   return rows;
 }
 
-/** `5 s ago`, `3 min ago`, `2 h ago`, `4 d ago`. */
-export function ago(timestamp: string, now: number): string {
-  const s = Math.max(0, Math.round((now - Date.parse(timestamp)) / 1000));
-  if (Number.isNaN(s)) return "at an unknown time";
-  if (s < 60) return `${s} s ago`;
-  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
-  if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
-  return `${Math.floor(s / 86400)} d ago`;
-}
-
-/** A run record in one line: `failed in 12 ms, 3 min ago (2026-…Z): exit 1`. */
+/** A run record in one line: `failed in 12 ms, 2026-12-01 18:38 (3 min ago): exit 1`. */
 export function runText(r: LogRecord & { kind: "run" }, now: number): string {
   const ms = r.duration_ms === null ? "" : ` in ${r.duration_ms} ms`;
-  return `${r.status}${ms}, ${ago(r.timestamp, now)} (${r.timestamp})${r.reason !== null ? `: ${r.reason}` : ""}`;
+  return `${r.status}${ms}, ${timeAndAge(r.timestamp, now)}${r.reason !== null ? `: ${r.reason}` : ""}`;
 }
 
 /** A hook's warnings and last run, for its details. */
@@ -117,4 +155,93 @@ export function hookExtraRows(app: ReviewApp, h: HookView, width: number, now = 
 export function droppedRow(w: Warning): Row {
   const at = w.line !== undefined ? `line ${w.line}: ` : "";
   return [{ text: `  ✗ dropped  ${at}${w.message}`, styles: ["red"] }];
+}
+
+const STATUS_TEXT: Record<string, string> = {
+  managed: "from the managed requirements.toml: always trusted and enabled; read-only here",
+  trusted: "the stored trusted hash equals the current hash, and its pinned files are unchanged",
+  modified: "changed since it was trusted: it does not run until you trust it again",
+  untrusted: "never trusted: it does not run until you trust it",
+};
+
+/** The details pane for one hook: what changed first (a modified one), then its definition and state. */
+export function hookDetails(app: ReviewApp, h: HookView, width: number, kit: RowKit = { field, text }): Row[] {
+  const d = h.handler.handler;
+  const rows: Row[] = [];
+  rows.push(...field("Key", h.tail, width));
+  rows.push(...field("File", h.place, width));
+  rows.push(...field("Layer", h.plugin ? `${h.layer} (plugin ${h.plugin})` : h.layer, width));
+  rows.push(...field("Event", h.event, width));
+  rows.push(...field("Matcher", h.matcher === null ? "(none: matches everything)" : JSON.stringify(h.matcher), width));
+  if (h.name !== null) rows.push(...field("Name", `${h.name}  (its own label; what runs is the command)`, width));
+  rows.push(...field("Type", d.type, width));
+  if (d.type === "command") {
+    rows.push(...field("Command", d.command, width, ["bold"]));
+    if (d.commandWindows !== undefined) rows.push(...field("Windows", d.commandWindows, width));
+    rows.push(...field("Timeout", `${d.timeout} s`, width));
+    rows.push(...field("Async", d.async ? "yes (runs in the background, no control effect)" : "no", width));
+    rows.push(...field("Ctx limit", `${d.additionalContextLimit} tokens (additionalContextLimit)`, width));
+  } else {
+    rows.push(...field("Server", d.server, width, ["bold"]));
+    rows.push(...field("Tool", d.tool, width, ["bold"]));
+    rows.push(...field("Input", JSON.stringify(d.input), width));
+    rows.push(...field("Timeout", `${d.timeout} s`, width));
+  }
+  if (d.statusMessage !== undefined) rows.push(...field("Message", d.statusMessage, width));
+  rows.push([]);
+  // The key that fixes it is named only when it can be pressed (SPEC §6).
+  const advice = app.canWriteTrust && (h.status === "modified" || h.status === "untrusted") ? " (t)" : "";
+  rows.push(
+    ...field("Status", `${h.status} — ${STATUS_TEXT[h.status]}${advice}`, width, [STATUS_STYLE[h.status], "bold"]),
+  );
+  const off = app.canWriteTrust ? "no — disabled: it does not run (e enables it)" : "no — disabled: it does not run";
+  rows.push(
+    ...field(
+      "Enabled",
+      h.layer === "managed" ? "yes (managed)" : h.enabled ? "yes" : off,
+      width,
+      h.enabled ? [] : ["yellow"],
+    ),
+  );
+  rows.push(...field("Coverage", `${h.coverage} — ${COVERAGE_TEXT[h.coverage]}`, width));
+  rows.push(...field("Hash", h.hash, width));
+  rows.push(...field("Trusted", h.layer === "managed" ? "(managed: no state)" : h.trustedHash ?? "(none)", width));
+  rows.push(...pinnedRows(h, width, kit));
+  rows.push(...hookExtraRows(app, h, width));
+  // A modified hook's details open at the change (SPEC §14): what changed first, then the rest.
+  const change = changeRows(app, h, width, kit);
+  return change.length > 0 ? [...change, [], ...rows] : rows;
+}
+
+/** The details pane for a change group: the change once (one diff), then the hooks it modified. */
+export function groupDetails(app: ReviewApp, g: ChangeGroup, width: number, kit: RowKit = { field, text }): Row[] {
+  const hooks = g.keys.map((k) => app.view.hooks.find((h) => h.key === k)).filter((h) => h !== undefined);
+  const rows: Row[] = [
+    ...text(g.label, width, ["red", "bold"]),
+    ...text(
+      `These ${hooks.length} hooks are the ones you trusted; the only change is in the file${
+        g.files.length === 1 ? "" : "s"
+      } they pin. ${app.canWriteTrust ? `t re-trusts all ${hooks.length} (it asks first); ` : ""}Enter lists them.`,
+      width,
+    ),
+  ];
+  // The change is the same for every hook of the group: the first one's diff is everybody's.
+  if (hooks.length > 0) rows.push(...changeRows(app, hooks[0], width, kit, false));
+  rows.push([], [{ text: `The ${hooks.length} hooks:`, styles: ["bold"] }]);
+  const eventWidth = Math.max(...hooks.map((h) => h.event.length));
+  const matcherWidth = Math.min(16, Math.max(...hooks.map((h) => (h.matcher ?? "*").length)));
+  for (const h of hooks) {
+    const matcher = (h.matcher ?? "*").padEnd(matcherWidth);
+    rows.push(...text(`  ${h.event.padEnd(eventWidth)}  ${matcher}  ${h.summary}`, width, [], "      "));
+  }
+  return rows;
+}
+
+/** The warnings view (w). */
+export function warningDetails(app: ReviewApp, width: number): Row[] {
+  const rows: Row[] = [[{ text: `Warnings (${app.view.warnings.length})`, styles: ["bold"] }]];
+  if (app.view.warnings.length === 0) rows.push(...text("No discovery warnings.", width));
+  for (const w of app.view.warnings) rows.push(...text(formatWarning(w), width, [], "    "));
+  rows.push([], ...text("w or Esc returns to the selected hook.", width, ["dim"]));
+  return rows;
 }

@@ -14,6 +14,7 @@ import type { RowKit } from "./confirm.ts";
 import { shortHash } from "./confirm.ts";
 import { definitionText } from "../trust/trusted_store.ts";
 import { type DiffLine, diffLines } from "../util/line_diff.ts";
+import { timeAndAge } from "./display.ts";
 
 /** At most this many lines of one file's diff (or added content) are shown. */
 const MAX_DIFF_LINES = 400;
@@ -34,6 +35,19 @@ export function pinnedRows(h: HookView, width: number, kit: RowKit): Row[] {
     if (h.layer !== "managed") rows.push(...kit.field("Pinned", "(none: its layer's files are the user's own)", width));
   } else if (p.error !== null) {
     rows.push(...kit.field("Pinned", `cannot pin its files, so it cannot be trusted: ${p.error}`, width, ["red"]));
+  } else if (p.files.length > 0 && p.files.every((f) => f.state === "unpinned") && h.samePins && !h.samePins.first) {
+    // A set shared with other hooks: counted, not repeated (its files are in the first one's details).
+    const n = p.files.length;
+    rows.push(
+      ...kit.field(
+        "Pinned",
+        `${n} file${n === 1 ? "" : "s"}, the same as ${h.samePins.others} other hook${
+          h.samePins.others === 1 ? "" : "s"
+        } (pinned on trust)`,
+        width,
+        ["dim"],
+      ),
+    );
   } else if (p.files.length === 0) {
     rows.push(...kit.field("Pinned", "no file (its command runs none inside the root)", width));
   } else {
@@ -55,13 +69,18 @@ export function pinnedRows(h: HookView, width: number, kit: RowKit): Row[] {
   return rows;
 }
 
-/** What changed in a `modified` hook, shown first in its details; empty for any other hook. */
-export function changeRows(app: ReviewApp, h: HookView, width: number, kit: RowKit): Row[] {
+/**
+ * What changed in a `modified` hook, shown first in its details (without its `heading`: for a change
+ * group, which says it itself); empty for any other hook.
+ */
+export function changeRows(app: ReviewApp, h: HookView, width: number, kit: RowKit, heading = true): Row[] {
   if (h.status !== "modified") return [];
   const rows: Row[] = [];
-  rows.push(
-    ...kit.text(`What changed since it was trusted — ${h.modifiedReason ?? "modified"}:`, width, ["red", "bold"]),
-  );
+  if (heading) {
+    rows.push(
+      ...kit.text(`What changed since it was trusted — ${h.modifiedReason ?? "modified"}:`, width, ["red", "bold"]),
+    );
+  }
   const copy = app.trustedCopies.get(h.key) ?? null;
   if (h.modifiedReason === "modified") {
     // The definition itself changed.
@@ -77,7 +96,11 @@ export function changeRows(app: ReviewApp, h: HookView, width: number, kit: RowK
       if (copy.hash !== h.trustedHash) {
         rows.push(...kit.text(`The kept copy is of ${copy.hash}, not of the stored trusted hash.`, width, ["yellow"]));
       }
-      rows.push(...kit.text(`Changed since trusted (${copy.trustedAt}):  - trusted   + now`, width, ["bold"]));
+      rows.push(
+        ...kit.text(`Changed since trusted ${timeAndAge(copy.trustedAt, Date.now())}:  - trusted   + now`, width, [
+          "bold",
+        ]),
+      );
       const d = h.handler.handler;
       const after = definitionText({ event: h.event, matcher: h.matcher, handler: d as Record<string, unknown> });
       rows.push(...diffRows(definitionText(copy), after, width, kit));
@@ -116,7 +139,8 @@ export function changeRows(app: ReviewApp, h: HookView, width: number, kit: RowK
         );}
       continue;
     }
-    rows.push(...kit.text(`${f.path}: changed  - trusted   + now`, width, ["bold"]));
+    const since = copy === null ? "" : ` since trusted ${timeAndAge(copy.trustedAt, Date.now())}`;
+    rows.push(...kit.text(`${f.path}: changed${since}  - trusted   + now`, width, ["bold"]));
     const trusted = copy?.files?.[f.path];
     const before = trusted?.text ?? null;
     const why = trusted === undefined

@@ -89,6 +89,21 @@ export function truncate(text: string, width: number): string {
   return out + "…";
 }
 
+/** The longest start of `text` (whole grapheme clusters) that fits `width` cells, with no mark. */
+export function prefix(text: string, width: number): string {
+  if (width <= 0) return "";
+  if (displayWidth(text) <= width) return text;
+  let out = "";
+  let w = 0;
+  for (const c of clusters(text)) {
+    const cw = clusterWidth(c);
+    if (w + cw > width) break;
+    out += c;
+    w += cw;
+  }
+  return out;
+}
+
 /** Cuts or pads `text` to exactly `width` cells. */
 export function fit(text: string, width: number): string {
   const t = truncate(text, width);

@@ -197,12 +197,20 @@ export async function sandboxReason(plan: { facts: PlanFacts }, args: ParsedArgs
   return (await (await import("./reach.ts")).reach(plan.facts, args, Deno.env.toObject())).sandbox;
 }
 
+/** What `dispatch` says on stderr when its stdin is a terminal. */
+export const DISPATCH_AT_TERMINAL =
+  `mind-hooks dispatch: reading one event as JSON from stdin (a terminal): type or paste it, then ${
+    Deno.build.os === "windows" ? "Ctrl-Z and Enter" : "Ctrl-D"
+  }; an agent host pipes it in (see mind-hooks dispatch --help)`;
+
 async function launch(name: string, args: ParsedArgs, run: (io: RunIo) => Promise<number>): Promise<number> {
   const env = Deno.env.toObject();
   const processCwd = Deno.cwd();
   let stdin: Uint8Array | null = null;
   let evCwd: string | undefined;
   if (name === "dispatch" && !args.options.help) {
+    // Typed at a terminal, a dispatch would wait for input without a word: say what it waits for.
+    if (Deno.stdin.isTerminal()) console.error(DISPATCH_AT_TERMINAL);
     stdin = readStdinBytesSync();
     evCwd = eventCwd(stdin);
   }

@@ -14,8 +14,11 @@
 import { writeStdout } from "./stdio.ts";
 import { sanitize } from "./terminal_text.ts";
 
-/** One line of the file (without its line break) → the text to print, or null to print nothing. */
-export type LineRender = (line: string) => string | null;
+/**
+ * One line of the file (without its line break) → the text to print, or null to print nothing; or
+ * several lines (a record wrapped to the terminal's width), each sanitised on its own.
+ */
+export type LineRender = (line: string) => string | string[] | null;
 
 /** How often a followed file is looked at. */
 export const FOLLOW_POLL_MS = 100;
@@ -54,7 +57,9 @@ class LineReader {
       const trimmed = line.endsWith("\r") ? line.slice(0, -1) : line;
       if (trimmed === "") continue;
       const rendered = this.#render(trimmed);
-      if (rendered !== null && rendered !== "") out.push(sanitize(rendered));
+      for (const r of Array.isArray(rendered) ? rendered : rendered === null ? [] : [rendered]) {
+        if (r !== "") out.push(sanitize(r));
+      }
     }
     return out;
   }

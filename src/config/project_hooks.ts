@@ -1,0 +1,58 @@
+/**
+ * What an untrusted project holds (SPEC §14 r3: "an untrusted project with hooks never reads as no
+ * hooks"): per layer folder (`.mind/`, `.claude/`, `.codex/`), how many hooks its files define, read
+ * with the very loaders discovery uses when the project is trusted, so the count is what a
+ * `project trust` would load. Reading only: nothing here trusts, hashes into state, or runs.
+ *
+ * Not for the dispatch fast path (it parses strangers' files, and the loaders refuse there): `list`,
+ * `review` and `serve`'s `hooks/list` call it through the view model.
+ * @module
+ */
+import type { Layer } from "../trust/hash.ts";
+import type { Warning } from "./warnings.ts";
+import { checkLayerFile, type LayerFile, loadLayerDir } from "./layer_files.ts";
+import { foreignFolder, type ForeignLayer, loadForeignLayers } from "./foreign_layers.ts";
+import { join } from "../util/paths.ts";
+import { projectLayerEscape } from "./discovery.ts";
+
+/** One layer folder of a project and the hooks its files define. */
+export type ProjectLayerHooks = {
+  /** `.mind`, `.claude` or `.codex`. */
+  folder: string;
+  layer: Layer;
+  /** Hooks its files define (handlers discovery would load). */
+  hooks: number;
+  /** The files that define them (real paths). */
+  files: string[];
+};
+
+/**
+ * The layer folders of the project at `root` (a real path) that define hooks, in configuration
+ * order: `.mind/` (unless it leads outside the root, SPEC §3.6), then each foreign layer read.
+ */
+export async function projectLayerHooks(
+  root: string,
+  foreign: readonly ForeignLayer[],
+): Promise<ProjectLayerHooks[]> {
+  const scratch: string[] = [];
+  const warnings: Warning[] = [];
+  const files: LayerFile[] = [];
+  if ((await projectLayerEscape(root)) === null) {
+    files.push(...await loadLayerDir("project", join(root, ".mind"), scratch, warnings, { within: root }));
+  }
+  files.push(...await loadForeignLayers(root, foreign, undefined, scratch, warnings));
+  const folderOf = (layer: Layer) =>
+    layer === "project" ? ".mind" : foreignFolder(layer === "claude-project" ? "claude" : "codex");
+  const out: ProjectLayerHooks[] = [];
+  for (const f of files) {
+    const hooks = checkLayerFile(f).handlers.length;
+    if (hooks === 0) continue;
+    const folder = folderOf(f.layer);
+    const entry = out.find((e) => e.folder === folder);
+    if (entry) {
+      entry.hooks += hooks;
+      entry.files.push(f.path);
+    } else out.push({ folder, layer: f.layer, hooks, files: [f.path] });
+  }
+  return out;
+}
