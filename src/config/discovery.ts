@@ -515,7 +515,7 @@ function withTrust(d: DiscoveredHandler, state: HookState | undefined, scope: Pi
   const pinReason = (): string | null =>
     pins === null ? null : pins.check === undefined ? UNCHECKED : pins.check.reason;
   Object.defineProperties(h, {
-    hash: { enumerable: true, get: () => hash ??= contentHashSync(d.event, d.matcher, d.handler) },
+    hash: { enumerable: true, get: () => hash ??= contentHashSync(d.event, d.matcher, d.handler, d.dialect) },
     definitionStatus: { enumerable: false, get: definitionStatus },
     definitionTrusted: { enumerable: false, get: () => definitionStatus() === "trusted" },
     status: {
