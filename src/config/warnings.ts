@@ -43,6 +43,8 @@ export const WARNING_CODES = {
     "a plugin has hooks in both its .codex-plugin and .claude-plugin manifests; the Codex one is used",
   W_DELEGATING_HOOK: "a foreign layer's mind-hooks delegating entry is not run by mind itself",
   W_PLUGIN_NO_HOOKS: "an enabled plugin has no hooks",
+  W_IF_BUDGET:
+    "the if filters of one dispatch passed their 50 ms budget (or a file rule was too costly): the rest counted as matched",
   W_SPILL_REFUSED: "the spill folder is a symlink, not a folder or another user's; large outputs are not saved",
 } as const;
 

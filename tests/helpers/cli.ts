@@ -122,6 +122,38 @@ export async function runCli(args: string[], opts: CliOptions = {}): Promise<Cli
   };
 }
 
+/**
+ * Runs a Deno script of the tests (all permissions) with the CLI's cleaned environment: a library
+ * (`mod.ts`) front end seen with exactly what the CLI would see.
+ */
+export async function runScript(script: string, opts: CliOptions = {}): Promise<CliResult> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-q", "-A", "--no-prompt", "--config", join(REPO, "deno.json"), script],
+    cwd: opts.cwd ?? Deno.env.get("TMPDIR") ?? "/tmp",
+    env: { ...baseEnv(), ...opts.env },
+    clearEnv: true,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(opts.stdin ?? "")).catch(() => {});
+  await writer.close().catch(() => {});
+  const started = performance.now();
+  const out = await child.output();
+  const stdout = new TextDecoder().decode(out.stdout);
+  const stderr = new TextDecoder().decode(out.stderr);
+  return {
+    code: out.code,
+    stdout,
+    stderr,
+    ms: performance.now() - started,
+    json() {
+      return JSON.parse(stdout);
+    },
+  };
+}
+
 /** A temp directory that removes itself. */
 export type TempDir = {
   /** Its real path (keys use real paths). */

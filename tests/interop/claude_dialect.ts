@@ -40,6 +40,8 @@ type Case = {
   same?: (keyof Observed)[];
   /** Why a field is left out of `same`: a difference the SPEC requires. */
   differs?: string;
+  /** What mind does where it deliberately differs (checked on the mind run). */
+  mind?: (o: Observed) => void;
 };
 
 /** What one run did, as far as the user and the model can tell. */
@@ -251,9 +253,12 @@ const CASES: Case[] = [
 
 /**
  * More `if` rules against commands that take Claude Code's command splitting (SPEC §2.2: "exactly as Claude
- * Code decides"): `fires` says whether Claude Code runs the guarded (denying) hook.
+ * Code decides"): `fires` says whether Claude Code runs the guarded (denying) hook. *(r3)* mind errs toward
+ * running a guard (the splitter strips keywords, groups and wrappers, and an unreadable line matches):
+ * where that makes mind run a hook Claude Code skips, `mind` says so and `why` is the deliberate difference.
+ * Commands are harmless when not denied (`rm -f` of a file that does not exist).
  */
-const IF_RULES: { rule: string; command: string; fires: boolean }[] = [
+const IF_RULES: { rule: string; command: string; fires: boolean; mind?: boolean; why?: string }[] = [
   { rule: "Bash(echo *)", command: "FOO=1 echo hello-from-tool > ran.txt", fires: true },
   { rule: "Bash(echo:*)", command: "true && echo hello-from-tool > ran.txt", fires: true },
   { rule: "Bash(ech *)", command: "echo hello-from-tool > ran.txt", fires: false },
@@ -262,8 +267,52 @@ const IF_RULES: { rule: string; command: string; fires: boolean }[] = [
   { rule: "Bash(echo hello*)", command: "echo  hello-from-tool > ran.txt", fires: true },
   { rule: "Bash", command: "echo hello-from-tool > ran.txt", fires: true },
   { rule: "Edit(*)", command: "echo hello-from-tool > ran.txt", fires: false },
+  // r3 (issue 21.9): the forms that skipped a Bash(rm *) guard. Claude Code runs every `if` hook for a
+  // compound command (group, subshell, if/for/while/case), whatever it holds.
+  { rule: "Bash(rm *)", command: "{ rm -f no-such-file; }", fires: true },
+  { rule: "Bash(rm *)", command: "if true; then rm -f no-such-file; fi", fires: true },
+  { rule: "Bash(rm *)", command: "for f in a; do rm -f no-such-file; done", fires: true },
+  { rule: "Bash(rm *)", command: "while false; do rm -f no-such-file; done", fires: true },
+  { rule: "Bash(rm *)", command: "case x in x) rm -f no-such-file;; esac", fires: true },
+  { rule: "Bash(rm *)", command: "! rm -f no-such-file", fires: true },
+  { rule: "Bash(rm *)", command: "(rm -f no-such-file)", fires: true },
+  { rule: "Bash(rm *)", command: "echo no-such-file | xargs rm -f", fires: true },
+  { rule: "Bash(rm *)", command: "\\rm -f no-such-file", fires: true },
+  { rule: "Bash(rm *)", command: "'rm' -f no-such-file", fires: true },
+  { rule: "Bash(rm *)", command: "timeout 5 echo rm > ran.txt", fires: false },
+  { rule: "Bash(git *)", command: "echo {a,b} > ran.txt", fires: true },
+  { rule: "Bash(git *)", command: "echo a; exec 3>&1", fires: false },
+  // Deliberate differences: mind strips wrappers, so their command is matched too (Claude Code matches
+  // only `timeout 5 rm …` as a whole, which `rm *` does not match).
+  ...["timeout 5", "time", "nice -n 5", "nohup", "command", "stdbuf -o0", "env FOO=1"].map((w) => ({
+    rule: "Bash(rm *)",
+    command: `${w} rm -f no-such-file`,
+    fires: false,
+    mind: true,
+    why: `mind strips the wrapper "${
+      w.split(" ")[0]
+    }" and matches the command it runs (SPEC §2.2 r3); Claude Code does not`,
+  })),
+  // An expansion makes the line unreadable to mind: every rule matches; Claude Code resolves $HOME.
+  {
+    rule: "Bash(git *)",
+    command: "echo $HOME > ran.txt",
+    fires: false,
+    mind: true,
+    why: "mind does not expand parameters: a line with one is unreadable and matches (SPEC §2.2 r3)",
+  },
+  // mind reads inside compound commands and runs the hook only when a simple command in them matches;
+  // Claude Code runs it for any compound command.
+  ...["{ ls; }", "{ ls; } > ran.txt", "(ls) > ran.txt", "if true; then ls; fi > ran.txt"].map((command) => ({
+    rule: "Bash(rm *)",
+    command,
+    fires: true,
+    mind: false,
+    why:
+      "mind splits groups, subshells and keywords (SPEC §2.2 r3): no simple command is rm; Claude Code runs every if hook for a compound command",
+  })),
 ];
-for (const { rule, command, fires } of IF_RULES) {
+for (const { rule, command, fires, mind, why } of IF_RULES) {
   CASES.push({
     rule: `if ${rule} on ${JSON.stringify(command)}`,
     scripts: { deny: print(hso({ permissionDecision: "deny", permissionDecisionReason: "DENY-MARKER" })) },
@@ -271,6 +320,14 @@ for (const { rule, command, fires } of IF_RULES) {
     command,
     expect: (o) =>
       assert.equal(o.markers.includes("DENY-MARKER"), fires, `Claude Code ${fires ? "did not run" : "ran"} it`),
+    ...(mind !== undefined && mind !== fires
+      ? {
+        same: ["shell", "hookErrors"] as (keyof Observed)[],
+        differs: why,
+        mind: (o: Observed) =>
+          assert.equal(o.markers.includes("DENY-MARKER"), mind, `mind ${mind ? "did not run" : "ran"} it`),
+      }
+      : {}),
   });
 }
 
@@ -289,6 +346,7 @@ for (const c of CASES) {
     const native = await runCase(c, "claude");
     c.expect(native);
     const mind = await runCase(c, "mind");
+    c.mind?.(mind);
     const same = c.same ?? ["ran", "markers", "shell", "hookErrors", "requests"];
     const pick = (o: Observed) => Object.fromEntries(same.map((k) => [k, o[k]]));
     assert.deepEqual(pick(mind), pick(native), c.differs);
