@@ -57,6 +57,12 @@ export const GUARDED_FORMS: readonly string[] = [
   "FOO=1 BAR=2 rm -rf build > log 2>&1",
   "rm -rf build &> /dev/null",
   "r\\m -rf build",
+  "builtin command rm -rf build",
+  "eval 'rm -rf build'",
+  "bash -lc 'cd x && rm -rf build'",
+  'sh -c "nohup rm -rf build"',
+  "find . -name '*.o' -exec rm -f {} \\;",
+  "xargs sh -c 'rm -rf build'",
   "'rm' -rf build",
 ];
 

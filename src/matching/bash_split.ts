@@ -10,8 +10,10 @@
  *   `for`/`select`/`case` head (a variable and a word list, or the case word) and `case` patterns are
  *   not commands;
  * - wrapper commands with their options (`timeout`, `time`, `nice`, `nohup`, `command`, `exec`,
- *   `stdbuf`, `env` — its `-S` string split as words — and `xargs`) are stripped, repeatedly: each
- *   wrapped form is a subject beside the whole command, so a rule matches either;
+ *   `stdbuf`, `env` — its `-S` string split as words — `xargs`, and `builtin`) are stripped,
+ *   repeatedly: each wrapped form is a subject beside the whole command, so a rule matches either;
+ *   so are the commands a command runs from its arguments: a shell's `-c` line (`sh`, `bash`, `dash`,
+ *   `zsh`, `ksh`, `mksh`, `ash`), `eval`'s words, `find`'s `-exec`/`-execdir`/`-ok`/`-okdir`;
  * - what it cannot read statically makes the whole line unreadable (null), and an unreadable line
  *   matches every rule: parameter expansions, command and process substitutions (`$…`, `` `…` ``,
  *   `<(…)`, `>(…)`), here-documents, brace expansions (`{a,b}`), a glob in a command's name,
@@ -236,6 +238,7 @@ type WrapperSpec = {
 const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   time: { short: "fo", long: ["--format", "--output"] },
   nohup: { short: "", long: [] },
+  builtin: { short: "", long: [] },
   timeout: { short: "ks", long: ["--kill-after", "--signal"], positionals: 1 },
   nice: { short: "n", long: ["--adjustment"] },
   command: { short: "", long: [] },
@@ -305,6 +308,48 @@ function unwrap(words: readonly Word[]): Word[] | null {
   return rest.length > 0 ? rest : null;
 }
 
+/** Shells whose `-c` string is a command line. */
+const SHELLS: ReadonlySet<string> = new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash"]);
+
+/**
+ * The commands a command runs from its arguments beyond a wrapper's: a shell's `-c` line, `eval`'s
+ * words, `find`'s `-exec`/`-execdir`/`-ok`/`-okdir` commands (erring toward the guard: each is a
+ * subject too). A string that cannot be read makes the whole line unreadable.
+ */
+function commandsRun(words: readonly Word[]): Word[][] {
+  const name = words[0].text.replace(/^.*\//, "");
+  const split = (line: string): Word[][] => {
+    const parts = splitWords(line);
+    if (parts === null) throw new Unreadable();
+    return parts;
+  };
+  if (name === "eval") {
+    const rest = words.slice(1).map((w) => w.text);
+    if (rest[0] === "--") rest.shift();
+    return rest.length > 0 ? split(rest.join(" ")) : [];
+  }
+  if (SHELLS.has(name)) {
+    for (let i = 1; i < words.length; i++) {
+      const w = words[i].text;
+      if (!w.startsWith("-") && !w.startsWith("+")) break;
+      if (/^-[A-Za-z]*c[A-Za-z]*$/.test(w)) return i + 1 < words.length ? split(words[i + 1].text) : [];
+    }
+    return [];
+  }
+  if (name === "find") {
+    const out: Word[][] = [];
+    for (let i = 1; i < words.length; i++) {
+      if (!["-exec", "-execdir", "-ok", "-okdir"].includes(words[i].text)) continue;
+      let j = i + 1;
+      while (j < words.length && words[j].text !== ";" && words[j].text !== "+") j++;
+      if (j > i + 1) out.push(words.slice(i + 1, j));
+      i = j;
+    }
+    return out;
+  }
+  return [];
+}
+
 /**
  * The simple commands of a shell command line, each as its words (quotes removed) joined by one
  * space, without leading assignments, redirections and keywords; null when the line cannot be read
@@ -326,22 +371,20 @@ function subject(argv: readonly Word[]): string {
  * be read statically (then every rule matches).
  */
 export function bashSubjects(command: string): string[] | null {
-  let commands: Word[][] | null;
   const out = new Set<string>();
   try {
-    commands = splitWords(command);
+    const commands = splitWords(command);
     if (commands === null) return null;
-    for (let argv of commands) {
+    // Each command, then what it runs: a wrapper's command, a shell's -c line, eval's words, find's -exec.
+    const visit = (argv: Word[], depth: number) => {
+      if (argv[0].glob) throw new Unreadable();
       out.add(subject(argv));
-      // Wrappers of wrappers (`nohup nice -n 5 timeout 10 rm …`): each layer is a subject.
-      for (let depth = 0; depth < 16; depth++) {
-        const inner = unwrap(argv);
-        if (inner === null) break;
-        if (inner[0].glob) return null;
-        out.add(subject(inner));
-        argv = inner;
-      }
-    }
+      if (depth >= 16) return;
+      const inner = unwrap(argv);
+      if (inner !== null) visit(inner, depth + 1);
+      for (const run of commandsRun(argv)) visit(run, depth + 1);
+    };
+    for (const argv of commands) visit(argv, 0);
   } catch (e) {
     if (e instanceof Unreadable) return null;
     throw e;

@@ -293,6 +293,15 @@ const IF_RULES: { rule: string; command: string; fires: boolean; mind?: boolean;
       w.split(" ")[0]
     }" and matches the command it runs (SPEC §2.2 r3); Claude Code does not`,
   })),
+  // The commands a command runs from its arguments: a shell's -c line, eval's words, find's -exec.
+  ...["bash -c 'rm -f no-such-file'", "eval 'rm -f no-such-file'", "find . -name no-such-file -exec rm -f {} +"]
+    .map((command) => ({
+      rule: "Bash(rm *)",
+      command,
+      fires: false,
+      mind: true,
+      why: "mind reads the command a shell's -c, eval or find -exec runs (SPEC §2.2 r3: err toward the guard)",
+    })),
   // An expansion makes the line unreadable to mind: every rule matches; Claude Code resolves $HOME.
   {
     rule: "Bash(git *)",
