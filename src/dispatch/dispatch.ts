@@ -25,6 +25,7 @@ import { DEFAULT_CONTEXT_LIMIT, runsAsync } from "../config/handlers.ts";
 import { ENGINE_FAILED, failSafeDecision, HANDLER_INTERNAL_ERROR } from "./fail_safe.ts";
 import { checkPins } from "../config/pinning.ts";
 import { problemLines } from "../config/problems.ts";
+import { cwdMissingLine, runDirectory } from "./run_cwd.ts";
 
 /** The lazily loaded part of dispatch. */
 type Runtime = typeof import("./runtime.ts");
@@ -201,7 +202,7 @@ export async function dispatchEvent(
   const problems = await catalogProblems(catalog);
   const hookInput = hookInputFor(event, input);
   const stdin = JSON.stringify(hookInput);
-  const cwd = String(input.cwd);
+  const cwd = commandDirectory(input, catalog, matched, result);
 
   const records: RunRecord[] = matched.map((h) => ({
     key: h.key,
@@ -318,6 +319,29 @@ export async function dispatchEvent(
     await logDispatch(catalog, out, sessionId, ctx).catch(() => {});
     return out;
   }
+}
+
+/**
+ * Where this dispatch's command handlers run (SPEC §7.1 r3): the event's cwd, or — when it is not an
+ * existing directory — the project root, else its nearest existing ancestor, said once in `warnings`
+ * and `systemMessages` (`W_CWD_MISSING`). Looked at only when a command handler is about to run.
+ */
+function commandDirectory(
+  input: JsonObject,
+  catalog: Catalog,
+  matched: readonly HookHandler[],
+  result: DispatchResult,
+): string {
+  const cwd = String(input.cwd);
+  const runs = matched.some((h) => h.handler.type === "command" && skipReason(h, catalog.bypassTrust) === null);
+  if (!runs) return cwd;
+  const where = runDirectory(cwd, catalog.project?.root ?? null);
+  if (where.missing) {
+    const line = cwdMissingLine(cwd, where.dir);
+    result.warnings.push(warning("W_CWD_MISSING", line, cwd));
+    result.systemMessages.push(line);
+  }
+  return where.dir;
 }
 
 /**

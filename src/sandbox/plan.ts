@@ -16,6 +16,7 @@ import type { ParsedArgs } from "../util/args.ts";
 import { fromCliValues, resolveSettings } from "../engine/settings.ts";
 import { launcherCandidates, launcherProgram } from "../util/launcher.ts";
 import { HOST_NAMES, type HostName } from "../events/types.ts";
+import { type CwdFacts, nearestExistingAncestor } from "../dispatch/run_cwd.ts";
 
 /** One permission of the plan: `true` = unrestricted, `false` = none, a list = only those. */
 export type Grant = boolean | string[];
@@ -52,6 +53,11 @@ export type PlanFacts = {
   shells: string[];
   /** Environment variables that force an unrestricted `run` (Deno refuses to spawn with them otherwise). */
   loaderVars: string[];
+  /**
+   * dispatch: whether the event's cwd is an existing directory, else its nearest existing ancestor
+   * (SPEC §7.1 r3), found by the launcher — the Worker may not read the user's working folder.
+   */
+  cwdFacts?: CwdFacts;
 };
 
 /** The inputs of planning: the command line (as the command parsed it), the environment and the process cwd. */
@@ -194,6 +200,13 @@ export function resolveFacts(input: PlanInput): PlanFacts {
   };
 }
 
+/** What the launcher knows of the event's cwd (see {@link PlanFacts.cwdFacts}). */
+async function cwdFactsOf(eventCwd: string, processCwd: string): Promise<CwdFacts> {
+  const path = absolute(eventCwd, processCwd);
+  const isDir = await Deno.stat(path).then((i) => i.isDirectory, () => false);
+  return { [path]: isDir ? null : nearestExistingAncestor(path) };
+}
+
 /** Builds the plan of one run. Reads no configuration file. */
 export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
   const { options, positionals } = input.args;
@@ -215,6 +228,7 @@ export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
     facts,
   };
   const cmd = input.command;
+  if (cmd === "dispatch" && input.eventCwd !== undefined) facts.cwdFacts = await cwdFactsOf(input.eventCwd, cwd);
   if (cmd === "logs") {
     // The observation log and its rotated files, nothing else: it reads no configuration.
     const logs = join(home, "logs");
