@@ -16,6 +16,7 @@ import { outsideRootWarning, type Warning, warning } from "./warnings.ts";
 import { checkHooksJsonRoot, checkLayerFile, HOOKS_SETTINGS, type LayerFile, loadLayerDir } from "./layer_files.ts";
 import {
   FOREIGN_LAYERS,
+  foreignFolder,
   foreignHookFiles,
   type ForeignLayer,
   foreignLayersSetting,
@@ -23,7 +24,8 @@ import {
   projectMarkers,
 } from "./foreign_layers.ts";
 import { buildOverrides } from "./overrides.ts";
-import { isInside, join, realPathOr, searchDirs } from "../util/paths.ts";
+import { isInside, join, realPathOr } from "../util/paths.ts";
+import { findProject, type ProjectLayout, type ProjectSearch } from "./project_root.ts";
 import { isObject } from "../util/json.ts";
 import { decideFeatures } from "./features.ts";
 import { type McpServers, noServers, readServers, resolveServer, scopedNameWarnings } from "./mcp_servers.ts";
@@ -120,9 +122,6 @@ function tableOf(
   return isObject(v) ? v : undefined;
 }
 
-/** Where the project search looks: which foreign folders mark a root, and the OS user's home. */
-export type ProjectSearch = { foreign?: readonly ForeignLayer[]; userHome?: string | null };
-
 /**
  * The project search of a run (SPEC §2.8): `[hooks] foreign_layers` of the user side (its config.toml
  * and `-c`), and the OS user's home. For commands that search before loading a catalog.
@@ -138,36 +137,7 @@ export async function projectSearchOf(opts: ConfigOptions): Promise<ProjectSearc
   };
 }
 
-/**
- * The project root (SPEC §2.3, §2.8): the nearest ancestor of cwd (inclusive) holding `.mind/` — or,
- * with foreign layers on (`search.foreign`, default both), `.claude/` or `.codex/`. `$MIND_HOME` itself,
- * and the user's own `~/.claude` and `~/.codex`, never make their parent a project.
- */
-export async function findProjectRoot(
-  cwd: string,
-  home: string,
-  search: ProjectSearch = {},
-): Promise<string | null> {
-  const start = await realPathOr(cwd);
-  const realHome = await realPathOr(home);
-  // The user's own ~/.claude and ~/.codex are that host's user settings, not a project's.
-  const userHomes = new Set(search.userHome ? [search.userHome, await realPathOr(search.userHome)] : []);
-  const markers = projectMarkers(search.foreign ?? FOREIGN_LAYERS);
-  for (const dir of searchDirs(start)) {
-    for (const marker of markers) {
-      if (marker !== ".mind" && userHomes.has(dir)) continue;
-      const candidate = join(dir, marker);
-      if (candidate === realHome) continue;
-      try {
-        const info = Deno.statSync(candidate); // sync: microseconds, where an async stat waits for a thread
-        if (info.isDirectory && (await realPathOr(candidate)) !== realHome) return dir;
-      } catch {
-        // missing, unreadable or a symlink loop: not a project marker
-      }
-    }
-  }
-  return null;
-}
+export { findProject, findProjectRoot, type ProjectSearch } from "./project_root.ts";
 
 /**
  * The trust level the user side (user config.toml, then `-c`) gives the project at `root`, or null
@@ -303,8 +273,9 @@ export async function loadCatalog(
   let project: ProjectInfo | null = null;
   let projectFiles: LayerFile[] = [];
   let foreignFiles: LayerFile[] = [];
-  const root = await findProjectRoot(opts.cwd, home, { foreign, userHome });
-  if (root) {
+  const layout = await findProject(opts.cwd, home, { foreign, userHome });
+  if (layout) {
+    const root = layout.root;
     const level = projectTrustLevel(userToml, cli, root);
     const hookFiles = ["config.toml", "hooks.json"].map((f) => join(root, ".mind", f));
     files.push(...hookFiles);
@@ -312,13 +283,13 @@ export async function loadCatalog(
     // A .mind leading elsewhere holds no hooks of this project: never loaded, never worth trusting.
     const escape = await projectLayerEscape(root);
     const hasHookFiles = (escape === null && present.some(Boolean)) ||
-      await mayHoldHooks(foreignHookFiles(root, foreign));
+      await mayHoldHooks(foreignHookFiles(layout.foreign));
     project = { root, trusted: level === "trusted", trustLevel: level, hasHookFiles };
     if (escape) warnings.push(warning("W_OUTSIDE_ROOT", escape, join(root, ".mind")));
     if (project.trusted) {
       if (!escape) projectFiles = await loadLayerDir("project", join(root, ".mind"), files, warnings, { within: root });
       const skip = FOREIGN_LAYERS.find((l) => l === opts.delegatingHost);
-      foreignFiles = await loadForeignLayers(root, foreign, skip, files, warnings);
+      foreignFiles = await loadForeignLayers(root, layout.foreign, skip, files, warnings);
     } else {
       // Name the folders this project has (`.mind/`, `.claude/`, `.codex/`), the first one as the source.
       // A `.mind` leading outside the project is none of its folders: trusting the project would not load it.
@@ -344,6 +315,8 @@ export async function loadCatalog(
       }
     }
   }
+
+  if (layout) warnings.push(...await aboveRootWarnings(layout, opts.delegatingHost));
 
   // Plugins (enabled in the user config or -c).
   const pluginCfg = pluginSettings(userToml, cli);
@@ -478,6 +451,24 @@ export async function loadCatalog(
     userHome,
     trustStore,
   };
+}
+
+/**
+ * `W_ABOVE_ROOT` for each `.claude/`/`.codex/` folder above a `.mind/` root whose files hold hooks
+ * (SPEC §2.8 r3): not loaded, never ignored silently. The delegating host's own folders are its business.
+ */
+async function aboveRootWarnings(layout: ProjectLayout, delegatingHost: string | undefined): Promise<Warning[]> {
+  const out: Warning[] = [];
+  for (const d of layout.above) {
+    if (d.layer === delegatingHost || !(await mayHoldHooks(foreignHookFiles([d])))) continue;
+    const folder = join(d.dir, foreignFolder(d.layer));
+    out.push(warning(
+      "W_ABOVE_ROOT",
+      `${folder} holds hooks but is above the project root ${layout.root}, whose .mind/ decides: its hooks are not loaded`,
+      folder,
+    ));
+  }
+  return out;
 }
 
 /**

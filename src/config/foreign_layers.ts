@@ -59,28 +59,33 @@ export function projectMarkers(foreign: readonly ForeignLayer[]): string[] {
   return [".mind", ...foreign.map(foreignFolder)];
 }
 
+/** The files a foreign layer's folder may hold hooks in, in configuration order. */
+function layerFileNames(layer: ForeignLayer): readonly (readonly [string, "toml" | "json"])[] {
+  return LAYOUT[layer].claude
+    ? [["settings.json", "json"], ["settings.local.json", "json"]]
+    : [["config.toml", "toml"], ["hooks.json", "json"]];
+}
+
 /**
- * Loads the foreign layers of the trusted project at `root` (a real path), in configuration order,
- * except `skip` (the host that delegates to mind-hooks in adapter mode runs its own layer itself).
+ * Loads the foreign folders of the trusted project at `root` (a real path) in the order given (SPEC
+ * §2.8 r3: by layer, outermost first), except those of `skip` (the host that delegates to mind-hooks
+ * in adapter mode runs its own layer itself).
  */
 export async function loadForeignLayers(
   root: string,
-  layers: readonly ForeignLayer[],
+  dirs: readonly { layer: ForeignLayer; dir: string }[],
   skip: ForeignLayer | undefined,
   files: string[],
   warnings: Warning[],
 ): Promise<LayerFile[]> {
   const out: LayerFile[] = [];
-  for (const l of layers) {
+  for (const { layer: l, dir } of dirs) {
     if (l === skip) continue;
     const { folder, layer, claude } = LAYOUT[l];
-    const names = claude
-      ? [["settings.json", "json"], ["settings.local.json", "json"]] as const
-      : [["config.toml", "toml"], ["hooks.json", "json"]] as const;
     out.push(
-      ...await loadLayerDir(layer, join(root, folder), files, warnings, {
+      ...await loadLayerDir(layer, join(dir, folder), files, warnings, {
         within: root,
-        names,
+        names: layerFileNames(l),
         dialect: claude ? "claude" : "mind",
         hooksOnly: true,
       }),
@@ -89,11 +94,7 @@ export async function loadForeignLayers(
   return out;
 }
 
-/** The files of the foreign layers of `root` that may hold hooks (for "this project has hooks"). */
-export function foreignHookFiles(root: string, layers: readonly ForeignLayer[]): string[] {
-  return layers.flatMap((l) =>
-    LAYOUT[l].claude
-      ? [join(root, ".claude", "settings.json"), join(root, ".claude", "settings.local.json")]
-      : [join(root, ".codex", "config.toml"), join(root, ".codex", "hooks.json")]
-  );
+/** The files of foreign folders that may hold hooks (for "this project has hooks", `W_ABOVE_ROOT`). */
+export function foreignHookFiles(dirs: readonly { layer: ForeignLayer; dir: string }[]): string[] {
+  return dirs.flatMap(({ layer, dir }) => layerFileNames(layer).map(([name]) => join(dir, LAYOUT[layer].folder, name)));
 }

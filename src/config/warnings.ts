@@ -47,6 +47,7 @@ export const WARNING_CODES = {
     "the if filters of one dispatch passed their 50 ms budget (or a file rule was too costly): the rest counted as matched",
   W_CWD_MISSING:
     "the event's cwd is not an existing directory: hooks ran in the project root or its nearest existing ancestor",
+  W_ABOVE_ROOT: "a .claude/ or .codex/ folder with hooks is above a .mind/ project root: it is not loaded",
   W_SPILL_REFUSED: "the spill folder is a symlink, not a folder or another user's; large outputs are not saved",
 } as const;
 

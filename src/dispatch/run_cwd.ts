@@ -3,39 +3,22 @@
  * directory (the model deleted it, or it names a file), the project root, else the nearest existing
  * ancestor of the cwd, with warning `W_CWD_MISSING`. A missing cwd would make every spawn fail, and a
  * failed guard lets the tool call through: a model could switch the guards off by deleting its folder.
- *
- * Inside the sandbox Worker the cwd may not be readable (the plan grants the home and the project, not
- * the user's working folder): the launcher, which can read it, finds the answer before the Worker
- * starts (src/sandbox/plan.ts) and hands it over with {@link setLauncherCwdFacts}.
+ * Inside the sandbox Worker the launcher's view of these paths is used (src/util/path_facts.ts).
  * @module
  */
 import { absolute, dirname, searchDirs } from "../util/paths.ts";
+import { pathKind } from "../util/path_facts.ts";
 
-/** A cwd the launcher checked: null when it is an existing directory, else its nearest existing ancestor. */
-export type CwdFacts = Record<string, string | null>;
-
-let launcherFacts: CwdFacts = {};
-
-/** Records what the sandbox launcher found about the event's cwd (called once in the Worker). */
-export function setLauncherCwdFacts(facts: CwdFacts): void {
-  launcherFacts = facts;
-}
-
-/** Whether `path` is an existing directory; null when this process may not look (the sandbox). */
-function isDirectory(path: string): boolean | null {
-  try {
-    return Deno.statSync(path).isDirectory; // sync: one stat, where an async one waits for a thread
-  } catch (e) {
-    if (e instanceof Deno.errors.NotCapable || e instanceof Deno.errors.PermissionDenied) return null;
-    return false;
-  }
+/** The paths {@link runDirectory} looks at for `cwd`: the cwd and its ancestors (for the sandbox launcher). */
+export function runDirectoryPaths(cwd: string, processCwd: string): string[] {
+  return searchDirs(absolute(cwd, processCwd));
 }
 
 /** The nearest existing ancestor directory of `path` (never `path` itself), or null when none can be seen. */
-export function nearestExistingAncestor(path: string): string | null {
+function nearestExistingAncestor(path: string): string | null {
   const parent = dirname(path);
   if (parent === path) return null;
-  for (const dir of searchDirs(parent)) if (isDirectory(dir) === true) return dir;
+  for (const dir of searchDirs(parent)) if (pathKind(dir) === "dir") return dir;
   return null;
 }
 
@@ -44,14 +27,11 @@ export type RunDirectory = { dir: string; missing: boolean };
 
 /** Where command handlers of an event with `cwd` run (SPEC §7.1 r3), the project's root preferred. */
 export function runDirectory(cwd: string, projectRoot: string | null): RunDirectory {
-  const path = absolute(cwd, Deno.cwd());
-  const known = Object.hasOwn(launcherFacts, path) ? launcherFacts[path] : undefined;
-  const here = isDirectory(path);
-  // Unknown here and not checked by the launcher: the spawn says what it is.
-  if (here === true || (here === null && (known === null || known === undefined))) return { dir: cwd, missing: false };
-  if (projectRoot !== null && isDirectory(projectRoot) !== false) return { dir: projectRoot, missing: true };
-  const ancestor = known ?? nearestExistingAncestor(path);
-  return { dir: ancestor ?? projectRoot ?? "/", missing: true };
+  const kind = pathKind(absolute(cwd, Deno.cwd()));
+  // Unknown (not visible here, not seen by the launcher): the spawn says what it is.
+  if (kind === "dir" || kind === null) return { dir: cwd, missing: false };
+  if (projectRoot !== null && pathKind(projectRoot) !== "none") return { dir: projectRoot, missing: true };
+  return { dir: nearestExistingAncestor(absolute(cwd, Deno.cwd())) ?? projectRoot ?? "/", missing: true };
 }
 
 /** The one line of `W_CWD_MISSING`, in `warnings` and `systemMessages`. */

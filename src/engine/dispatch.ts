@@ -114,8 +114,12 @@ function layerOfFile(path: string, catalog: Catalog, settings: EngineSettings): 
   if (isInside(join(catalog.home, "plugins"), path)) return "plugin";
   if (dirname(path) === catalog.home) return "user";
   if (catalog.project && isInside(join(catalog.project.root, ".mind"), path)) return "project";
-  if (catalog.project && isInside(join(catalog.project.root, ".claude"), path)) return "claude-project";
-  if (catalog.project && isInside(join(catalog.project.root, ".codex"), path)) return "codex-project";
+  // The project's foreign folders, the root's and the nested ones below it (SPEC §2.8 r3).
+  const folder = dirname(path);
+  if (catalog.project && isInside(catalog.project.root, path)) {
+    if (folder.endsWith("/.claude")) return "claude-project";
+    if (folder.endsWith("/.codex")) return "codex-project";
+  }
   return null;
 }
 

@@ -16,7 +16,8 @@ import type { ParsedArgs } from "../util/args.ts";
 import { fromCliValues, resolveSettings } from "../engine/settings.ts";
 import { launcherCandidates, launcherProgram } from "../util/launcher.ts";
 import { HOST_NAMES, type HostName } from "../events/types.ts";
-import { type CwdFacts, nearestExistingAncestor } from "../dispatch/run_cwd.ts";
+import { runDirectoryPaths } from "../dispatch/run_cwd.ts";
+import { type PathFacts, pathFactsOf } from "../util/path_facts.ts";
 
 /** One permission of the plan: `true` = unrestricted, `false` = none, a list = only those. */
 export type Grant = boolean | string[];
@@ -54,10 +55,11 @@ export type PlanFacts = {
   /** Environment variables that force an unrestricted `run` (Deno refuses to spawn with them otherwise). */
   loaderVars: string[];
   /**
-   * dispatch: whether the event's cwd is an existing directory, else its nearest existing ancestor
-   * (SPEC §7.1 r3), found by the launcher — the Worker may not read the user's working folder.
+   * What the launcher found at paths the Worker may not stat (src/util/path_facts.ts): the `.git` of
+   * every ancestor of the project search (SPEC §2.8 r3, the repository's top) and, for dispatch, the
+   * event's cwd and its ancestors (SPEC §7.1 r3, where hooks run when the cwd is gone).
    */
-  cwdFacts?: CwdFacts;
+  pathFacts?: PathFacts;
 };
 
 /** The inputs of planning: the command line (as the command parsed it), the environment and the process cwd. */
@@ -99,13 +101,19 @@ async function bothForms(path: string): Promise<string[]> {
  * real path: `.mind`, `.claude` and `.codex` of every ancestor — except the user's own `~/.claude` and
  * `~/.codex` (never a project marker, and they hold that host's credentials: not granted).
  */
-async function projectChain(start: string, userHome?: string): Promise<{ reads: string[]; needsStart: boolean }> {
+async function projectChain(
+  start: string,
+  userHome?: string,
+): Promise<{ reads: string[]; needsStart: boolean; gits: string[] }> {
   const r = await real(start);
   const homes = new Set(userHome ? await bothForms(userHome) : []);
   const reads = new Set<string>();
+  const gits = new Set<string>();
   for (const base of r && r !== start ? [start, r] : [start]) {
     for (const dir of searchDirs(base)) {
       reads.add(join(dir, ".mind"));
+      // Not granted (a .git holds the remotes' credentials at times): the launcher says whether it is there.
+      gits.add(join(dir, ".git"));
       if (homes.has(dir)) continue;
       reads.add(join(dir, ".claude"));
       reads.add(join(dir, ".codex"));
@@ -114,7 +122,7 @@ async function projectChain(start: string, userHome?: string): Promise<{ reads: 
   // The engine resolves the start's real path, which Deno allows only with read access to the start
   // itself (and so to everything below it). When the start is already real, the fallback of that
   // failed resolution gives the same path, so the grant is not needed.
-  return { reads: [...reads], needsStart: r !== null && r !== start };
+  return { reads: [...reads], needsStart: r !== null && r !== start, gits: [...gits] };
 }
 
 /** The shell(s) hooks run under (SPEC §7.1) plus `/bin/sh`, which signals process groups on the engine's behalf. */
@@ -200,13 +208,6 @@ export function resolveFacts(input: PlanInput): PlanFacts {
   };
 }
 
-/** What the launcher knows of the event's cwd (see {@link PlanFacts.cwdFacts}). */
-async function cwdFactsOf(eventCwd: string, processCwd: string): Promise<CwdFacts> {
-  const path = absolute(eventCwd, processCwd);
-  const isDir = await Deno.stat(path).then((i) => i.isDirectory, () => false);
-  return { [path]: isDir ? null : nearestExistingAncestor(path) };
-}
-
 /** Builds the plan of one run. Reads no configuration file. */
 export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
   const { options, positionals } = input.args;
@@ -228,7 +229,10 @@ export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
     facts,
   };
   const cmd = input.command;
-  if (cmd === "dispatch" && input.eventCwd !== undefined) facts.cwdFacts = await cwdFactsOf(input.eventCwd, cwd);
+  const seen = new Set<string>();
+  if (cmd === "dispatch" && input.eventCwd !== undefined) {
+    for (const p of runDirectoryPaths(input.eventCwd, cwd)) seen.add(p);
+  }
   if (cmd === "logs") {
     // The observation log and its rotated files, nothing else: it reads no configuration.
     const logs = join(home, "logs");
@@ -252,6 +256,7 @@ export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
   const userHome = input.env.HOME ?? input.env.USERPROFILE;
   const chain = await projectChain(searchFrom, userHome);
   for (const p of chain.reads) reads.add(p);
+  for (const p of chain.gits) seen.add(p);
   if (chain.needsStart) reads.add(searchFrom);
   for (const p of await pluginRoots(home)) reads.add(p);
   const readWhy = [
@@ -288,7 +293,9 @@ export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
   if (cmd === "project") {
     // The project command stats its DIR (default: --cwd, else the process cwd) before searching up.
     const dir = absolute(positionals[1] ?? text("cwd") ?? cwd, cwd);
-    for (const p of (await projectChain(dir, userHome)).reads) reads.add(p);
+    const named = await projectChain(dir, userHome);
+    for (const p of named.reads) reads.add(p);
+    for (const p of named.gits) seen.add(p);
     await add(reads, dir);
     readWhy.push("the project named on the command line");
   }
@@ -303,7 +310,9 @@ export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
     const { ADAPTERS } = await import("../adapter/hosts.ts");
     if (proj !== undefined && options.sync) {
       // --sync loads the catalog from the project (src/adapter/sync.ts): its marker chain, as dispatch's.
-      for (const p of (await projectChain(absolute(proj, cwd), userHome)).reads) reads.add(p);
+      const synced = await projectChain(absolute(proj, cwd), userHome);
+      for (const p of synced.reads) reads.add(p);
+      for (const p of synced.gits) seen.add(p);
       readWhy.push("the .mind/, .claude/ and .codex/ chain of --project (--sync)");
     }
     for (const h of (HOST_NAMES as readonly string[]).includes(host) ? [host as HostName] : HOST_NAMES) {
@@ -366,6 +375,7 @@ export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
   }
   plan.write = [...writes];
   plan.why.write = writeWhy.join(", ");
+  if (seen.size > 0) facts.pathFacts = pathFactsOf(seen);
   if (plan.run !== false && loaderVars.length > 0) {
     plan.run = true;
     plan.why.run = "unrestricted: " + loaderVars.join(", ") + " is set";
