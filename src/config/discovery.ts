@@ -18,7 +18,6 @@ import {
   FOREIGN_LAYERS,
   foreignFolder,
   foreignHookFiles,
-  type ForeignLayer,
   foreignLayersSetting,
   loadForeignLayers,
   projectMarkers,

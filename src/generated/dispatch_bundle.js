@@ -3,7 +3,7 @@
 // deno-lint-ignore-file
 // @ts-nocheck
 // built-with: deno 2.9.6
-// inputs-sha256: 8ff621cf7ccaebce05e73577ca17965253cae2b7edebd180468b649a8eb67a46
+// inputs-sha256: 1f6a96d1b493e9ece24eb1d5d43e60a6d1a18aede5a65674f8584c6eb05ec999
 // input: deno.json
 // input: deno.lock
 // input: src/adapter/claude.ts
