@@ -3,9 +3,9 @@
  * handlers with key, hash, trust status and enabled flag, plus the settings
  * the rest of the engine needs and every discovery warning.
  *
- * Layer order (configuration order): managed, user, profile, project,
- * claude-project, codex-project (SPEC §2.8), plugin, CLI; inside a layer
- * config.toml before hooks.json.
+ * Layer order (configuration order): managed, user, claude-user, codex-user
+ * (SPEC §2.8 r3), profile, project, claude-project, codex-project (SPEC §2.8),
+ * plugin, CLI; inside a layer config.toml before hooks.json.
  * @module
  */
 import type { JsonObject } from "../events/types.ts";
@@ -20,10 +20,11 @@ import {
   foreignHookFiles,
   foreignLayersSetting,
   loadForeignLayers,
+  loadForeignUserLayers,
   projectMarkers,
 } from "./foreign_layers.ts";
 import { buildOverrides } from "./overrides.ts";
-import { isInside, join, realPathOr } from "../util/paths.ts";
+import { isInside, join, osUserHome, realPathOr } from "../util/paths.ts";
 import { findProject, type ProjectLayout, type ProjectSearch } from "./project_root.ts";
 import { isObject } from "../util/json.ts";
 import { decideFeatures } from "./features.ts";
@@ -132,7 +133,7 @@ export async function projectSearchOf(opts: ConfigOptions): Promise<ProjectSearc
   const env = opts.env ?? {};
   return {
     foreign: foreignLayersSetting(loaded.ok ? loaded.data : undefined, cli, join(opts.home, "config.toml")),
-    userHome: env.HOME ?? env.USERPROFILE ?? null,
+    userHome: osUserHome(env),
   };
 }
 
@@ -246,6 +247,12 @@ export async function loadCatalog(
   const trustStore =
     warnings.find((w) => w.source === userConfigPath && (w.code === "W_PARSE" || w.code === "W_UNREADABLE")) ?? null;
 
+  // The foreign user layers (SPEC §2.8 r3): the user's own Claude Code and Codex hooks, right after.
+  const foreign = foreignLayersSetting(userToml, cli, userConfigPath, warnings);
+  const userHome = osUserHome(env);
+  const delegating = FOREIGN_LAYERS.find((l) => l === opts.delegatingHost);
+  const foreignUserFiles = await loadForeignUserLayers(userHome, foreign, delegating, files, warnings);
+
   // Profile.
   const { profile, invalid } = selectedProfile(opts, env, userToml);
   if (invalid !== null) {
@@ -267,8 +274,6 @@ export async function loadCatalog(
     : [];
 
   // Project (SPEC §2.3), and its foreign layers (SPEC §2.8).
-  const foreign = foreignLayersSetting(userToml, cli, userConfigPath, warnings);
-  const userHome = env.HOME ?? env.USERPROFILE ?? null;
   let project: ProjectInfo | null = null;
   let projectFiles: LayerFile[] = [];
   let foreignFiles: LayerFile[] = [];
@@ -287,8 +292,7 @@ export async function loadCatalog(
     if (escape) warnings.push(warning("W_OUTSIDE_ROOT", escape, join(root, ".mind")));
     if (project.trusted) {
       if (!escape) projectFiles = await loadLayerDir("project", join(root, ".mind"), files, warnings, { within: root });
-      const skip = FOREIGN_LAYERS.find((l) => l === opts.delegatingHost);
-      foreignFiles = await loadForeignLayers(root, layout.foreign, skip, files, warnings);
+      foreignFiles = await loadForeignLayers(root, layout.foreign, delegating, files, warnings);
     } else {
       // Name the folders this project has (`.mind/`, `.claude/`, `.codex/`), the first one as the source.
       // A `.mind` leading outside the project is none of its folders: trusting the project would not load it.
@@ -357,7 +361,8 @@ export async function loadCatalog(
 
   // Hooks of the ordinary layers, in configuration order.
   const ordinaryHandlers: DiscoveredHandler[] = [];
-  for (const layerFiles of [userFiles, profileFiles, projectHooksOff ? [] : projectFiles, foreignFiles]) {
+  const layers = [userFiles, foreignUserFiles, profileFiles, projectHooksOff ? [] : projectFiles, foreignFiles];
+  for (const layerFiles of layers) {
     for (const f of layerFiles) {
       const r = checkLayerFile(f);
       ordinaryHandlers.push(...r.handlers);

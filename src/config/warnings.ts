@@ -48,6 +48,8 @@ export const WARNING_CODES = {
   W_CWD_MISSING:
     "the event's cwd is not an existing directory: hooks ran in the project root or its nearest existing ancestor",
   W_ABOVE_ROOT: "a .claude/ or .codex/ folder with hooks is above a .mind/ project root: it is not loaded",
+  W_FOREIGN_USER_SETTINGS:
+    "~/.claude or ~/.codex defines more than hooks (MCP servers, feature switches): that host's own, not read by mind",
   W_SPILL_REFUSED: "the spill folder is a symlink, not a folder or another user's; large outputs are not saved",
 } as const;
 

@@ -113,6 +113,8 @@ function layerOfFile(path: string, catalog: Catalog, settings: EngineSettings): 
   if (isInside(join(catalog.home, "profiles"), path)) return "profile";
   if (isInside(join(catalog.home, "plugins"), path)) return "plugin";
   if (dirname(path) === catalog.home) return "user";
+  if (catalog.userHome !== null && dirname(path) === join(catalog.userHome, ".claude")) return "claude-user";
+  if (catalog.userHome !== null && dirname(path) === join(catalog.userHome, ".codex")) return "codex-user";
   if (catalog.project && isInside(join(catalog.project.root, ".mind"), path)) return "project";
   // The project's foreign folders, the root's and the nested ones below it (SPEC §2.8 r3).
   const folder = dirname(path);

@@ -11,7 +11,8 @@
  * happens only inside the sandbox.
  * @module
  */
-import { absolute, atomicTempPath, join, searchDirs } from "../util/paths.ts";
+import { absolute, atomicTempPath, join, osUserHome, searchDirs } from "../util/paths.ts";
+import { FOREIGN_LAYERS, foreignUserFiles } from "../config/foreign_layout.ts";
 import type { ParsedArgs } from "../util/args.ts";
 import { fromCliValues, resolveSettings } from "../engine/settings.ts";
 import { launcherCandidates, launcherProgram } from "../util/launcher.ts";
@@ -253,7 +254,10 @@ export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
   await add(reads, requirements);
   const hooksFiles = (options["hooks-file"] as string[] | undefined) ?? [];
   for (const f of hooksFiles) await add(reads, absolute(f, cwd));
-  const userHome = input.env.HOME ?? input.env.USERPROFILE;
+  const userHome = osUserHome(input.env) ?? undefined;
+  // The foreign user layers (SPEC §2.8 r3): their files only, whatever foreign_layers says (it is
+  // read inside); the folders hold those hosts' credentials.
+  for (const f of foreignUserFiles(userHome ?? null, FOREIGN_LAYERS)) await add(reads, f);
   const chain = await projectChain(searchFrom, userHome);
   for (const p of chain.reads) reads.add(p);
   for (const p of chain.gits) seen.add(p);
@@ -263,6 +267,7 @@ export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
     "the home",
     "the requirements file",
     "the .mind/, .claude/ and .codex/ chain of the project search",
+    "~/.claude/settings.json, ~/.codex/config.toml and ~/.codex/hooks.json (the foreign user layers)",
     "plugin roots",
   ];
   if (hooksFiles.length) readWhy.push("--hooks-file files");

@@ -13,10 +13,12 @@ import type { Dialect } from "../events/types.ts";
 import { sha256Hex } from "../util/sha256.ts";
 import type { RunRecord } from "../schema/result.ts";
 
-/** The layers, lowest to highest in configuration order (SPEC §2.1, §2.8). */
+/** The layers, lowest to highest in configuration order (SPEC §2.1, §2.8; the foreign user layers r3). */
 export const LAYERS = [
   "managed",
   "user",
+  "claude-user",
+  "codex-user",
   "profile",
   "project",
   "claude-project",

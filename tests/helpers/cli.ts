@@ -8,9 +8,10 @@
  * The child gets a cleaned environment: every `MIND_*` variable of the caller
  * is dropped (a developer's own `MIND_HOME` or `MIND_PROFILE` must not leak
  * into a test), `MIND_REQUIREMENTS` points at a file that does not exist (so a
- * machine's `/etc/mind/requirements.toml` cannot change results) and `SHELL` is
- * `/bin/sh` (a login bash costs ~130 ms per hook on a machine with a heavy
- * profile; the engine itself is shell-agnostic).
+ * machine's `/etc/mind/requirements.toml` cannot change results), `HOME` names no
+ * folder (the developer's own Claude Code and Codex hooks would load as the
+ * foreign user layers) and `SHELL` is `/bin/sh` (a login bash costs ~130 ms per
+ * hook on a machine with a heavy profile; the engine itself is shell-agnostic).
  * @module
  */
 
@@ -58,6 +59,9 @@ function baseEnv(): Record<string, string> {
   env.DENO_DIR = denoDir();
   env.SHELL = "/bin/sh";
   env.MIND_REQUIREMENTS = "/nonexistent/mind-hooks-tests/requirements.toml";
+  // The developer's own ~/.claude/settings.json and ~/.codex/ are layers too (SPEC §2.8 r3): a test sees
+  // only the OS user's home it gives (`env: { HOME }`).
+  env.HOME = "/nonexistent/mind-hooks-tests/home";
   return env;
 }
 

@@ -17,7 +17,14 @@ type Json = Record<string, unknown>;
 const TOOL_COMMAND = "echo hello-from-tool > ran.txt";
 const FINAL = "ALL DONE";
 /** Texts looked for in what the model received after its first request. */
-const MARKERS = ["DENY-MARKER", "DENY-GIT", "DENY-ECHO", "Blocked by hook", "STOP-MARKER"];
+const MARKERS = [
+  "DENY-MARKER",
+  "DENY-GIT",
+  "DENY-ECHO",
+  "Blocked by hook",
+  "STOP-MARKER",
+  "BLOCKED: Use feature branches",
+];
 
 const skipReason = (await ensurePackages(["claude"])).claude;
 if (skipReason) console.log(`claude dialect interop skipped: ${skipReason}`);
@@ -361,3 +368,50 @@ for (const c of CASES) {
     assert.deepEqual(pick(mind), pick(native), c.differs);
   });
 }
+
+/**
+ * SPEC §2.8 r3, foreign user layers: a guard in the user's own `~/.claude/settings.json` (as Trail of Bits'
+ * "no push to main" hook is installed; fixtures/foreign_user/) runs once — natively, and the same behind
+ * `mind-hooks install claude --user`, where mind leaves the `claude-user` layer to Claude Code (which runs it)
+ * instead of running it a second time. mind's own run of that layer, as the host, is tests/foreign_user_layers_test.ts.
+ */
+async function runUserGuard(via: "claude" | "mind"): Promise<{ observed: Observed; count: number }> {
+  const dirs = await makeRunDirs("claude", `${via}-user-layer`);
+  const guard = `echo ran >> "$HOME/guard-count"; INPUT=$(cat); ` +
+    `if echo "$INPUT" | grep -qE 'git[[:space:]]+push.*(main|master)'; then ` +
+    `echo 'BLOCKED: Use feature branches, not direct push to main' >&2; exit 2; fi`;
+  await Deno.writeTextFile(
+    `${dirs.hostDir}/settings.json`,
+    JSON.stringify({ permissions: { deny: ["Read(~/.ssh/**)"] }, hooks: pre([{ type: "command", command: guard }]) }),
+  );
+  const env = { ...hostEnv("claude", dirs), MIND_HOME: dirs.mind };
+  if (via === "mind") {
+    const inst = await cli(["install", "claude", "--user", "--command", launcher()], env);
+    assert.equal(inst.code, 0, inst.stderr);
+    const t = await cli(["trust", "--all", "--home", dirs.mind], env);
+    assert.equal(t.code, 0, t.stderr);
+  }
+  const r = await runHost("claude", dirs, {
+    command: "git push origin main > ran.txt",
+    finalText: FINAL,
+    prompt: "Push the branch, then stop.",
+  });
+  assert.equal(r.code, 0, describe(r));
+  const count = ((await read(`${dirs.home}/guard-count`)) ?? "").split("\n").filter((l) => l !== "").length;
+  const observed = observe(r, await read(`${dirs.work}/ran.txt`), null, await hookErrors(dirs));
+  return { observed, count };
+}
+
+Deno.test({
+  name:
+    "claude dialect: a ~/.claude/settings.json guard runs once — natively and behind mind-hooks (claude-user left to Claude Code)",
+  ...opts,
+}, async () => {
+  const native = await runUserGuard("claude");
+  assert.deepEqual(
+    [native.count, native.observed.ran, native.observed.markers],
+    [1, null, ["BLOCKED: Use feature branches"]],
+  );
+  const mind = await runUserGuard("mind");
+  assert.deepEqual(mind, native);
+});
