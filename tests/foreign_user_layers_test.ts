@@ -21,7 +21,6 @@ import {
   REPO,
   runCli,
   sessionId,
-  trustAll,
   writeHooksJson,
 } from "./helpers/cli.ts";
 import { dispatchEveryPath } from "./helpers/every_path.ts";

@@ -12,7 +12,7 @@ import type { JsonObject } from "../events/types.ts";
 import { contentHashSync, type HookKey, type Layer } from "../trust/hash.ts";
 import { collectHandlers, type DiscoveredHandler } from "./handlers.ts";
 import { loadConfigFile } from "./files.ts";
-import { outsideRootWarning, type Warning, warning } from "./warnings.ts";
+import { NO_HOME_DISPATCH, outsideRootWarning, type Warning, warning } from "./warnings.ts";
 import { checkHooksJsonRoot, checkLayerFile, HOOKS_SETTINGS, type LayerFile, loadLayerDir } from "./layer_files.ts";
 import {
   FOREIGN_LAYERS,
@@ -61,6 +61,7 @@ export type HookState = { enabled?: boolean; trusted_hash?: string; trusted_file
 
 /** What discovery needs to know about this invocation. */
 export type ConfigOptions = {
+  /** The application home (absolute). Dispatch may run without one: see {@link HomelessConfigOptions}. */
   home: string;
   /** Where the project layer is searched from. */
   cwd: string;
@@ -79,6 +80,12 @@ export type ConfigOptions = {
   delegatingHost?: string;
 };
 
+/**
+ * Discovery options of a dispatch, whose home may be missing (SPEC §1 r3: no home is never the cwd):
+ * then only the managed and CLI layers load, and nothing is written.
+ */
+export type HomelessConfigOptions = Omit<ConfigOptions, "home"> & { home: string | null };
+
 /** The project found from cwd. */
 export type ProjectInfo = {
   root: string;
@@ -88,15 +95,17 @@ export type ProjectInfo = {
   hasHookFiles: boolean;
 };
 
-/** Everything discovery found. */
-export type Catalog = {
+/** Everything discovery found, for a home of type `H` (see {@link Catalog}, {@link AnyCatalog}). */
+export type CatalogOf<H extends string | null> = {
   handlers: HookHandler[];
   warnings: Warning[];
   /** The feature switch (SPEC §2.4). */
   hooksEnabled: boolean;
   project: ProjectInfo | null;
-  home: string;
-  userConfigPath: string;
+  /** The application home; null for a dispatch without one (nothing is written then). */
+  home: H;
+  /** The trust store, `<home>/config.toml` (null without a home). */
+  userConfigPath: H;
   profile: string | null;
   /** Every MCP server definition by scope (SPEC §2.7); each mcp_tool handler holds the one it resolves. */
   mcpServers: McpServers;
@@ -113,6 +122,12 @@ export type Catalog = {
   /** File hashes kept across dispatches (`serve`); absent in a one-shot run. */
   pinCache?: FileHashCache;
 };
+
+/** What discovery found for a home (every command but a homeless dispatch). */
+export type Catalog = CatalogOf<string>;
+
+/** What discovery found for a dispatch, with or without a home (SPEC §1 r3). */
+export type AnyCatalog = CatalogOf<string | null>;
 
 function tableOf(
   data: JsonObject | undefined,
@@ -205,16 +220,20 @@ function readState(
   }
 }
 
-/** Loads every layer and returns the catalog. Never throws for bad files: they become warnings. */
-export async function loadCatalog(
-  opts: ConfigOptions,
-): Promise<Catalog | { error: string }> {
+/**
+ * Loads every layer and returns the catalog. Never throws for bad files: they become warnings.
+ * Without a home (a dispatch, SPEC §1 r3) only the managed and CLI layers load, with `W_NO_HOME`.
+ */
+export async function loadCatalog(opts: ConfigOptions): Promise<Catalog | { error: string }>;
+export async function loadCatalog(opts: HomelessConfigOptions): Promise<AnyCatalog | { error: string }>;
+export async function loadCatalog(opts: HomelessConfigOptions): Promise<AnyCatalog | { error: string }> {
   const env = opts.env ?? {};
   const warnings: Warning[] = [];
   const files: string[] = [];
   const discovered: DiscoveredHandler[] = [];
   const home = opts.home;
-  const userConfigPath = join(home, "config.toml");
+  const userConfigPath = home === null ? null : join(home, "config.toml");
+  if (home === null) warnings.push(warning("W_NO_HOME", NO_HOME_DISPATCH, "home"));
 
   const overrides = buildOverrides(opts.overrides ?? []);
   if ("error" in overrides) return { error: overrides.error };
@@ -241,17 +260,19 @@ export async function loadCatalog(
   }
 
   // User layer.
-  const userFiles = await loadLayerDir("user", home, files, warnings);
+  const userFiles = home === null ? [] : await loadLayerDir("user", home, files, warnings);
   const userToml = userFiles.find((f) => f.kind === "toml")?.data;
   // SPEC §6: a trust store that cannot be read leaves only managed hooks runnable.
   const trustStore =
     warnings.find((w) => w.source === userConfigPath && (w.code === "W_PARSE" || w.code === "W_UNREADABLE")) ?? null;
 
   // The foreign user layers (SPEC §2.8 r3): the user's own Claude Code and Codex hooks, right after.
-  const foreign = foreignLayersSetting(userToml, cli, userConfigPath, warnings);
+  const foreign = foreignLayersSetting(userToml, cli, userConfigPath ?? "cli-override", warnings);
   const userHome = osUserHome(env);
   const delegating = FOREIGN_LAYERS.find((l) => l === opts.delegatingHost);
-  const foreignUserFiles = await loadForeignUserLayers(userHome, foreign, delegating, files, warnings);
+  const foreignUserFiles = home === null
+    ? []
+    : await loadForeignUserLayers(userHome, foreign, delegating, files, warnings);
 
   // Profile.
   const { profile, invalid } = selectedProfile(opts, env, userToml);
@@ -260,11 +281,11 @@ export async function loadCatalog(
       warning(
         "W_BAD_FIELD",
         `profile name ${JSON.stringify(invalid)} is not a plain name; no profile layer loaded`,
-        userConfigPath,
+        userConfigPath ?? "profile",
       ),
     );
   }
-  const profileFiles = profile
+  const profileFiles = profile && home !== null
     ? await loadLayerDir(
       "profile",
       join(home, "profiles", profile),
@@ -277,7 +298,8 @@ export async function loadCatalog(
   let project: ProjectInfo | null = null;
   let projectFiles: LayerFile[] = [];
   let foreignFiles: LayerFile[] = [];
-  const layout = await findProject(opts.cwd, home, { foreign, userHome });
+  // No home, no trust store: no project can be trusted, so none is searched for.
+  const layout = home === null ? null : await findProject(opts.cwd, home, { foreign, userHome });
   if (layout) {
     const root = layout.root;
     const level = projectTrustLevel(userToml, cli, root);
@@ -324,10 +346,10 @@ export async function loadCatalog(
   // Plugins (enabled in the user config or -c).
   const pluginCfg = pluginSettings(userToml, cli);
   // Most homes enable no plugin: then the plugin loader is not even imported.
-  const hasPlugins = Object.keys(pluginCfg).length > 0;
+  const hasPlugins = home !== null && Object.keys(pluginCfg).length > 0;
   if (hasPlugins) assertMayParseStrangerFile("plugins");
   const pluginResult = hasPlugins
-    ? await (await import("./plugins.ts")).loadPlugins(home, pluginCfg, files)
+    ? await (await import("./plugins.ts")).loadPlugins(home!, pluginCfg, files)
     : { handlers: [], warnings: [], plugins: [], servers: new Map() };
   warnings.push(...pluginResult.warnings);
 

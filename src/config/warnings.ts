@@ -6,6 +6,12 @@
  */
 import type { ValuePath } from "../util/json.ts";
 
+/** The one line of a run that found no home (SPEC §1 r3): the usage error of every command but dispatch. */
+export const NO_HOME = "no home: set MIND_HOME or HOME, or pass --home DIR";
+
+/** What a dispatch without a home says (`W_NO_HOME`, in `warnings` and `systemMessages`). */
+export const NO_HOME_DISPATCH = `${NO_HOME} (only managed and command-line hooks were loaded, and nothing was written)`;
+
 /** The stable warning codes. */
 export const WARNING_CODES = {
   W_PARSE: "a configuration file does not parse; its hooks are not loaded",
@@ -50,6 +56,7 @@ export const WARNING_CODES = {
   W_ABOVE_ROOT: "a .claude/ or .codex/ folder with hooks is above a .mind/ project root: it is not loaded",
   W_FOREIGN_USER_SETTINGS:
     "~/.claude or ~/.codex defines more than hooks (MCP servers, feature switches): that host's own, not read by mind",
+  W_NO_HOME: "no home was found (MIND_HOME, --home, HOME): only managed and command-line hooks were loaded",
   W_SPILL_REFUSED: "the spill folder is a symlink, not a folder or another user's; large outputs are not saved",
 } as const;
 

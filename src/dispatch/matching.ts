@@ -7,7 +7,7 @@
 import type { EventName } from "../events/names.ts";
 import { EVENTS } from "../events/registry.ts";
 import type { JsonObject } from "../events/types.ts";
-import type { Catalog, HookHandler } from "../config/discovery.ts";
+import type { AnyCatalog, HookHandler } from "../config/discovery.ts";
 import { type Warning, warning } from "../config/warnings.ts";
 import { matcherMatches } from "../matching/matcher.ts";
 import { toCompatTool, toolMatchSubjects } from "../matching/tool_names.ts";
@@ -40,7 +40,7 @@ export function matchSubjects(facts: EventFacts, input: JsonObject): string[] | 
  * `ifOptions` sets the `if` filters' budget and clock (tests).
  */
 export async function matchingHandlers(
-  catalog: Catalog,
+  catalog: AnyCatalog,
   event: EventName,
   input: JsonObject,
   trace?: TraceSink,

@@ -46,7 +46,8 @@ export type SandboxPlan = {
 
 /** Paths and programs resolved while planning. */
 export type PlanFacts = {
-  home: string;
+  /** The application home; null when none can be found (SPEC §1 r3: only dispatch runs then). */
+  home: string | null;
   tempRoot: string;
   spillDir: string;
   /** Where the project search starts (`--cwd`, the event's cwd, else the process cwd). */
@@ -236,6 +237,7 @@ export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
   }
   if (cmd === "logs") {
     // The observation log and its rotated files, nothing else: it reads no configuration.
+    if (home === null) return plan; // the command refuses to run without a home (SPEC §1 r3)
     const logs = join(home, "logs");
     plan.read = [...new Set([logs, ...((await real(logs)) ? [(await real(logs))!] : [])])];
     plan.why.read = "the observation log (<home>/logs)";
@@ -250,19 +252,23 @@ export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
   const add = async (set: Set<string>, p: string) => {
     for (const f of await bothForms(p)) set.add(f);
   };
-  await add(reads, home);
+  // Without a home (a dispatch, SPEC §1 r3) only the managed and CLI layers load: no home, no project
+  // search, no plugins, no foreign user layers to read, and nothing of the home to write.
+  if (home !== null) await add(reads, home);
   await add(reads, requirements);
   const hooksFiles = (options["hooks-file"] as string[] | undefined) ?? [];
   for (const f of hooksFiles) await add(reads, absolute(f, cwd));
   const userHome = osUserHome(input.env) ?? undefined;
   // The foreign user layers (SPEC §2.8 r3): their files only, whatever foreign_layers says (it is
   // read inside); the folders hold those hosts' credentials.
-  for (const f of foreignUserFiles(userHome ?? null, FOREIGN_LAYERS)) await add(reads, f);
-  const chain = await projectChain(searchFrom, userHome);
-  for (const p of chain.reads) reads.add(p);
-  for (const p of chain.gits) seen.add(p);
-  if (chain.needsStart) reads.add(searchFrom);
-  for (const p of await pluginRoots(home)) reads.add(p);
+  if (home !== null) {
+    for (const f of foreignUserFiles(userHome ?? null, FOREIGN_LAYERS)) await add(reads, f);
+    const chain = await projectChain(searchFrom, userHome);
+    for (const p of chain.reads) reads.add(p);
+    for (const p of chain.gits) seen.add(p);
+    if (chain.needsStart) reads.add(searchFrom);
+    for (const p of await pluginRoots(home)) reads.add(p);
+  }
   const readWhy = [
     "the home",
     "the requirements file",
@@ -277,10 +283,10 @@ export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
   }
 
   const writes = new Set<string>();
-  await add(writes, home);
-  const writeWhy = ["the home (state, trusted copies, logs, sessions, async jobs)"];
+  if (home !== null) await add(writes, home);
+  const writeWhy = home === null ? [] : ["the home (state, trusted copies, logs, sessions, async jobs)"];
 
-  if (STATE_COMMANDS.has(cmd)) {
+  if (STATE_COMMANDS.has(cmd) && home !== null) {
     const linked = await configLinkTargets(home, Deno.pid);
     for (const p of linked) {
       reads.add(p);

@@ -40,8 +40,8 @@ export type CliResult = {
 export type CliOptions = {
   /** Text written to stdin (then closed); stdin is empty when absent. */
   stdin?: string;
-  /** Extra environment (added to the cleaned environment). */
-  env?: Record<string, string>;
+  /** Extra environment (added to the cleaned environment; a name set to undefined is removed from it). */
+  env?: Record<string, string | undefined>;
   /** The process working directory (default: the OS temp dir, never the repo). */
   cwd?: string;
   /** Kill the CLI (SIGTERM) after this many milliseconds: a test of a stall must not stall itself. */
@@ -63,6 +63,13 @@ function baseEnv(): Record<string, string> {
   // only the OS user's home it gives (`env: { HOME }`).
   env.HOME = "/nonexistent/mind-hooks-tests/home";
   return env;
+}
+
+/** The cleaned environment with `extra` over it (undefined removes a name). */
+function childEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
+  const env: Record<string, string | undefined> = { ...baseEnv(), ...extra };
+  for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
+  return env as Record<string, string>;
 }
 
 let cachedDenoDir: string | undefined;
@@ -96,7 +103,7 @@ export async function runCli(args: string[], opts: CliOptions = {}): Promise<Cli
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-q", "-P", "--no-prompt", "--config", join(REPO, "deno.json"), join(REPO, "main.ts"), ...args],
     cwd: opts.cwd ?? Deno.env.get("TMPDIR") ?? "/tmp",
-    env: { ...baseEnv(), ...opts.env },
+    env: childEnv(opts.env),
     clearEnv: true,
     stdin: "piped",
     stdout: "piped",
@@ -134,7 +141,7 @@ export async function runScript(script: string, opts: CliOptions = {}): Promise<
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-q", "-A", "--no-prompt", "--config", join(REPO, "deno.json"), script],
     cwd: opts.cwd ?? Deno.env.get("TMPDIR") ?? "/tmp",
-    env: { ...baseEnv(), ...opts.env },
+    env: childEnv(opts.env),
     clearEnv: true,
     stdin: "piped",
     stdout: "piped",

@@ -25,7 +25,7 @@ export type PathCase = {
   /** `--home`, `-c`, … as command-line words (serve and mod.ts get them as their own options). */
   args: string[];
   input: Json;
-  env?: Record<string, string>;
+  env?: Record<string, string | undefined>;
   /** The process cwd (default: the OS temp dir). */
   cwd?: string;
 };
@@ -50,7 +50,7 @@ function libraryOptions(args: readonly string[]): Json {
   return out;
 }
 
-async function viaCli(c: PathCase, extraEnv: Record<string, string>): Promise<DispatchResult> {
+async function viaCli(c: PathCase, extraEnv: Record<string, string | undefined>): Promise<DispatchResult> {
   const opts: CliOptions = { stdin: JSON.stringify(c.input), env: { ...c.env, ...extraEnv }, cwd: c.cwd };
   const res = await runCli(["dispatch", ...c.args], opts);
   if (res.code !== 0) throw new Error(`dispatch exited ${res.code}: ${res.stderr}`);
