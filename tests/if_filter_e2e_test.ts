@@ -141,3 +141,30 @@ Deno.test("if e2e: past the budget of one dispatch the remaining filters match, 
     "2 if filters were not evaluated (over the 50 ms budget of one dispatch, or too costly a file rule); counted as matched, so those hooks ran",
   ]]);
 });
+
+Deno.test("if e2e: a claude-user guard's if (the fast path: user-side files only) reads wrappers the same way", async () => {
+  await using home = await guardedRepo();
+  const os = await Deno.realPath(await Deno.makeTempDir({ prefix: "mind-hooks-if-user-" }));
+  try {
+    await Deno.mkdir(join(os, ".claude"));
+    await Deno.writeTextFile(join(os, ".claude", "settings.json"), JSON.stringify({ hooks: guardHooks("Bash(rm *)") }));
+    const env = { HOME: os, MIND_TEMP_DIR: join(home.home, "spill") };
+    const t = await runCli(["trust", "--all", "--home", home.home], { env, cwd: os });
+    assertEquals(t.code, 0, t.stderr);
+    const all = await dispatchEveryPath({
+      args: ["--home", home.home],
+      input: bashEvent(os, "nohup timeout 5 rm -rf build"),
+      env,
+      cwd: os,
+    });
+    for (const [path, r] of Object.entries(all)) {
+      assertEquals([path, r.decision, r.runs.map((x) => [x.layer, x.status])], [path, "deny", [[
+        "claude-user",
+        "blocked",
+      ]]]);
+      assertEquals(r, all.cli, `${path} differs`);
+    }
+  } finally {
+    await Deno.remove(os, { recursive: true }).catch(() => {});
+  }
+});

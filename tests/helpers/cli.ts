@@ -18,6 +18,7 @@
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { BUNDLE_PATH, bundleIsFresh } from "../../scripts/bundle.ts";
+import { denoDir } from "./deno_dir.ts";
 
 /** The repository root. */
 export const REPO: string = fileURLToPath(new URL("../../", import.meta.url)).replace(/\/$/, "");
@@ -72,17 +73,7 @@ function childEnv(extra: Record<string, string | undefined> = {}): Record<string
   return env as Record<string, string>;
 }
 
-let cachedDenoDir: string | undefined;
-
-/** The module cache of the Deno running the tests (as `deno info --json` reports it). */
-export function denoDir(): string {
-  if (cachedDenoDir === undefined) {
-    const out = new Deno.Command(Deno.execPath(), { args: ["info", "--json"], stdout: "piped", stderr: "null" })
-      .outputSync();
-    cachedDenoDir = JSON.parse(new TextDecoder().decode(out.stdout)).denoDir as string;
-  }
-  return cachedDenoDir;
-}
+export { denoDir } from "./deno_dir.ts";
 
 let freshBundle: Promise<boolean> | undefined;
 
