@@ -48,17 +48,24 @@ export async function findProject(
   const realHome = await realPathOr(home);
   const userHomes = new Set(search.userHome ? [search.userHome, await realPathOr(search.userHome)] : []);
   const foreign = search.foreign ?? FOREIGN_LAYERS;
+  // Each candidate is looked at once (the root search and the folder lists ask again).
+  const looked = new Map<string, boolean>();
   const holds = (dir: string, folder: string): boolean => {
     const candidate = join(dir, folder);
     if (candidate === realHome) return false;
     // The user's own ~/.claude and ~/.codex are that host's user settings, not a project's.
     if (folder !== ".mind" && userHomes.has(dir)) return false;
-    try {
-      // sync: microseconds, where an async stat waits for a thread
-      return Deno.statSync(candidate).isDirectory && Deno.realPathSync(candidate) !== realHome;
-    } catch {
-      return false; // missing, unreadable or a symlink loop: not a project marker
+    let found = looked.get(candidate);
+    if (found === undefined) {
+      try {
+        // sync: microseconds, where an async stat waits for a thread
+        found = Deno.statSync(candidate).isDirectory && Deno.realPathSync(candidate) !== realHome;
+      } catch {
+        found = false; // missing, unreadable or a symlink loop: not a project marker
+      }
+      looked.set(candidate, found);
     }
+    return found;
   };
   const foreignAt = (i: number) => foreign.some((l) => holds(dirs[i], foreignFolder(l)));
 
