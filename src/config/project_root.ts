@@ -71,16 +71,16 @@ export async function findProject(
 
   let rootAt = dirs.findIndex((d) => holds(d, ".mind"));
   const mindRoot = rootAt >= 0;
-  if (!mindRoot && foreign.length > 0) {
+  // No .mind/: the folders holding .claude/ or .codex/, nearest first; the repository's top is looked
+  // for only when there is one (most searches find none, and a missing path costs a thrown error).
+  const marked = mindRoot ? [] : dirs.flatMap((_, i) => foreignAt(i) ? [i] : []);
+  if (marked.length > 0) {
     const gitTop = dirs.findIndex((d) => {
       const kind = pathKind(join(d, ".git"));
       return kind === "dir" || kind === "file"; // a worktree's or submodule's .git is a file
     });
-    if (gitTop >= 0) {
-      for (let i = gitTop; i >= 0 && rootAt < 0; i--) if (foreignAt(i)) rootAt = i;
-    } else {
-      rootAt = dirs.findIndex((_, i) => foreignAt(i));
-    }
+    // Inside a repository: the outermost not above its top (none: no project); outside: the nearest.
+    rootAt = gitTop < 0 ? marked[0] : marked.filter((i) => i <= gitTop).pop() ?? -1;
   }
   if (rootAt < 0) return null;
 
