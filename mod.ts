@@ -13,7 +13,8 @@ import type { Catalog, ConfigOptions } from "./src/config/discovery.ts";
 import type { DispatchContext } from "./src/dispatch/dispatch.ts";
 import type { DispatchResult } from "./src/schema/result.ts";
 import { engineDispatch } from "./src/engine/dispatch.ts";
-import { resolveSettings } from "./src/engine/settings.ts";
+import { type EngineSettings, resolveSettings } from "./src/engine/settings.ts";
+import { UsageError } from "./src/util/args.ts";
 
 export type { Catalog, ConfigOptions, HookHandler, TrustStatus } from "./src/config/discovery.ts";
 export type { PluginInfo } from "./src/config/plugins.ts";
@@ -33,7 +34,12 @@ export { appendTranscript, transcriptPath, TranscriptWriter } from "./src/sessio
 export { endSession } from "./src/session/end.ts";
 
 /** Options of {@link dispatch}: discovery options (cwd defaults to the event's) plus the spill root. */
-export type DispatchOptions = Omit<ConfigOptions, "cwd" | "overrides" | "env"> & {
+export type DispatchOptions = Omit<ConfigOptions, "home" | "cwd" | "overrides" | "env"> & {
+  /**
+   * The application home, an absolute path; default `$MIND_HOME`, else `~/.mind` (SPEC §1). With none
+   * to be found the dispatch runs the managed and CLI layers only, writes nothing, and says `W_NO_HOME`.
+   */
+  home?: string;
   cwd?: string;
   /** `-c KEY=VALUE` items (SPEC §1). */
   overrides?: readonly string[];
@@ -52,10 +58,21 @@ export class InvalidEventError extends Error {
   override name = "InvalidEventError";
 }
 
+/** Thrown by {@link dispatch} for options the CLI refuses as a usage error (a relative or empty home). */
+export class InvalidOptionsError extends Error {
+  override name = "InvalidOptionsError";
+}
+
 /** Dispatches one event object; resolves to the SPEC §9 result. */
-export async function dispatch(event: unknown, options: DispatchOptions): Promise<DispatchResult> {
+export async function dispatch(event: unknown, options: DispatchOptions = {}): Promise<DispatchResult> {
   const env = options.env ?? Deno.env.toObject();
-  const settings = resolveSettings({ ...options, config: options.overrides }, env, Deno.cwd());
+  let settings: EngineSettings;
+  try {
+    settings = resolveSettings({ ...options, config: options.overrides }, env, Deno.cwd());
+  } catch (e) {
+    if (e instanceof UsageError) throw new InvalidOptionsError(e.message);
+    throw e;
+  }
   const given = options.catalog;
   const outcome = await engineDispatch(event, settings, {
     ...options.context,

@@ -60,6 +60,10 @@ Deno.test("dispatch --explain: one line per hook of the event, matched or not; s
     ["managed", "/nonexistent/mind-hooks-tests/requirements.toml", "absent"],
     ["user", toml, "0 hooks"],
     ["user", `${home.path}/hooks.json`, "absent"],
+    // The user's own Claude Code and Codex hooks (SPEC §2.8 r3), under the tests' HOME (no folder).
+    ["claude-user", "/nonexistent/mind-hooks-tests/home/.claude/settings.json", "absent"],
+    ["codex-user", "/nonexistent/mind-hooks-tests/home/.codex/config.toml", "absent"],
+    ["codex-user", "/nonexistent/mind-hooks-tests/home/.codex/hooks.json", "absent"],
     ["project", `${project.mindDir}/config.toml`, "absent"],
     ["project", file, "5 hooks"],
     // A trusted project's foreign layers are looked for too (SPEC §2.8).

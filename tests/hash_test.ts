@@ -82,7 +82,7 @@ Deno.test("content hash: fixed expected values (SPEC §3.2)", async () => {
 
 async function hashesOf(hooks: unknown, dialect: "mind" | "claude" = "mind"): Promise<string[]> {
   const r = collectHandlers(hooks, { layer: "user", keyPath: "/x", dialect });
-  return await Promise.all(r.handlers.map((h) => contentHash(h.event, h.matcher, h.handler)));
+  return await Promise.all(r.handlers.map((h) => contentHash(h.event, h.matcher, h.handler, h.dialect)));
 }
 
 // Computed independently, with the README's Python snippet.
@@ -90,7 +90,9 @@ const R2 = {
   sessionEndAsync: "sha256:964d9505f2c8e05301084c6232db83f81c3089b2ea8dfae8295fd027b9186e0b",
   preCompactLimit: "sha256:703db044c886f3ab5d978d4d9ea4302c2bf2e7b669d61e929601176f71612d5b",
   failClosed: "sha256:297ed3ab056fddfe562dacff5cc210745b35518611fad9f1485153ccd9eca59e",
-  claudeIf: "sha256:b3d1101437ecfe6ee1185d2e524cd99bdcc06aa75d968001b5fb549f3a8d2630",
+  /** r3: a Claude-dialect handler's subject holds `"dialect": "claude"` (SPEC §3.2). */
+  claudeIf: "sha256:7a471fc7db4ddc4163d0e76a227f660775346afa73ac94fa6a6b3fa41e782054",
+  claudePlain: "sha256:7659eaafa8bdd406f5211d2194192531739de1c7d6041ffedcc894d0c0fe4605",
   plain: "sha256:d096f3a48d81c8f345ad5b5621e8f7c8ed505775408fddc8adb30aeb0c593e21",
 };
 
@@ -118,8 +120,8 @@ Deno.test("r2 hash fields: async and additionalContextLimit as written, failClos
   assertEquals(await hashesOf(guard({ if: "Bash(git *)" }), "claude"), [R2.claudeIf]);
   // In the mind dialect `if` is an unknown field: never hashed (and never honoured).
   assertEquals(await hashesOf(guard({ if: "Bash(git *)" })), [R2.plain]);
-  // Claude Code treats an empty `if` as none.
-  assertEquals(await hashesOf(guard({ if: "" }), "claude"), [R2.plain]);
+  // Claude Code treats an empty `if` as none; the dialect is still hashed (r3).
+  assertEquals(await hashesOf(guard({ if: "" }), "claude"), [R2.claudePlain]);
 });
 
 Deno.test("TOML and JSON forms, reordered keys and spelled-out defaults hash alike", async () => {

@@ -120,13 +120,19 @@ async function dispatch(home: string, event: Record<string, unknown>): Promise<R
   return JSON.parse(new TextDecoder().decode(out.stdout));
 }
 
+/** A JSON value as TOML (a table inline, `{ K = "v" }`; strings, numbers and arrays as in JSON). */
+function tomlValue(v: unknown): string {
+  if (v === null || typeof v !== "object" || Array.isArray(v)) return JSON.stringify(v);
+  return `{ ${Object.entries(v).map(([k, x]) => `${JSON.stringify(k)} = ${tomlValue(x)}`).join(", ")} }`;
+}
+
 /** A home whose config.toml declares the servers and whose hooks.json holds the hooks. */
 async function homeWith(servers: Record<string, Record<string, unknown>>, hooks: Record<string, unknown>) {
   const home = await Deno.makeTempDir({ prefix: "mcp_test_" });
   let toml = "";
   for (const [name, cfg] of Object.entries(servers)) {
     toml += `[mcp_servers.${name}]\n`;
-    for (const [k, v] of Object.entries(cfg)) toml += `${k} = ${JSON.stringify(v)}\n`;
+    for (const [k, v] of Object.entries(cfg)) toml += `${k} = ${tomlValue(v)}\n`;
   }
   await Deno.writeTextFile(`${home}/config.toml`, toml);
   await Deno.writeTextFile(`${home}/hooks.json`, JSON.stringify({ hooks }));

@@ -10,9 +10,9 @@ import {
   gitignoreMatches,
   parsePermissionRule,
   ruleMatchesToolCall,
-  simpleCommands,
-  wildcardMatches,
 } from "../src/matching/permission_rule.ts";
+import { simpleCommands } from "../src/matching/bash_split.ts";
+import { wildcardMatches } from "../src/matching/wildcard.ts";
 
 const bash = (rule: string, command: string) =>
   ruleMatchesToolCall(rule, { toolName: "Bash", toolInput: { command }, cwd: "/repo" });

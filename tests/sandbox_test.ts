@@ -714,7 +714,11 @@ Deno.test("doctor prints exactly the grants the Worker holds (Deno.permissions.q
   // The same plan, from the same command line, environment and cwd as the child's (tests/helpers/cli.ts).
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(Deno.env.toObject())) if (!k.startsWith("MIND_")) env[k] = v;
-  Object.assign(env, { SHELL: "/bin/sh", MIND_REQUIREMENTS: "/nonexistent/mind-hooks-tests/requirements.toml" });
+  Object.assign(env, {
+    SHELL: "/bin/sh",
+    MIND_REQUIREMENTS: "/nonexistent/mind-hooks-tests/requirements.toml",
+    HOME: "/nonexistent/mind-hooks-tests/home",
+  });
   const plan = await buildPlan({
     command: "doctor",
     args: parseCommandLine("doctor", ["--home", home.path]),

@@ -32,7 +32,7 @@ import { writeStdout } from "../util/stdio.ts";
 import { sanitize, terminalLines } from "../util/terminal_text.ts";
 import { neededRegistrations } from "../adapter/sync.ts";
 import { loadCatalog } from "../config/discovery.ts";
-import { configOptionsOf, fromCliValues, resolveSettings } from "../engine/settings.ts";
+import { configOptionsOf, fromCliValues, type HomeSettings, NO_HOME, resolveSettings } from "../engine/settings.ts";
 
 const clean = (p: string) => normalizeKeyPath(p, Deno.build.os === "windows" ? "windows" : "posix");
 
@@ -212,7 +212,8 @@ async function syncedRegistrations(
   cwd: string,
 ): Promise<ReadonlyMap<EventName, string | null>> {
   const settings = resolveSettings(fromCliValues({}), env, cwd);
-  const catalog = await loadCatalog(configOptionsOf(settings, searchFrom));
+  if (settings.home === null) throw new UsageError(`--sync: ${NO_HOME}`);
+  const catalog = await loadCatalog(configOptionsOf(settings as HomeSettings, searchFrom));
   if ("error" in catalog) throw new UsageError(`--sync: ${catalog.error}`);
   return neededRegistrations(host, catalog.handlers);
 }

@@ -17,6 +17,7 @@ import { COMMANDS, parseCommand, unknownCommand } from "./commands.ts";
 import { insideSandbox, runInSandbox } from "../sandbox/launch.ts";
 import { HOST_NAMES } from "../events/types.ts";
 import { messageLine, sanitize } from "../util/terminal_text.ts";
+import { NO_HOME, resolveHome } from "../engine/settings.ts";
 import denoJson from "../../deno.json" with { type: "json" };
 
 /** The version printed by `--version` (from deno.json, the one place it is kept). */
@@ -53,8 +54,11 @@ export async function main(args: string[]): Promise<number> {
       console.log((await help()).commandHelp(name, entry));
       return 0;
     }
-    // The launcher checks it; the Worker must not wait before it listens for the launcher's message.
-    if (!insideSandbox()) await checkCwd(parsed.options.cwd);
+    // The launcher checks them; the Worker must not wait before it listens for the launcher's message.
+    if (!insideSandbox()) {
+      await checkCwd(parsed.options.cwd);
+      checkHome(name, entry.options, parsed.options);
+    }
     // SPEC §15: the command runs in a Worker holding only this run's permissions (src/sandbox/).
     return await runInSandbox(name, parsed, async (io) => await (await entry.load())(parsed, io), import.meta.url);
   } catch (e) {
@@ -88,6 +92,17 @@ async function checkCwd(cwd: unknown): Promise<void> {
     return; // not ours to judge (permissions): the command meets it and says so
   }
   if (!info.isDirectory) throw new UsageError(`--cwd ${cwd}: not a directory`);
+}
+
+/**
+ * SPEC §1 r3: the home is never taken from the cwd. A bad `--home`/`$MIND_HOME` (empty, relative) is a
+ * usage error of every command (resolveHome throws it); with no home at all, every command that reads
+ * one but `dispatch` — which then runs the managed and CLI layers only, writing nothing — stops here.
+ */
+function checkHome(name: string, declared: Record<string, unknown>, options: Record<string, unknown>): void {
+  if (!Object.hasOwn(declared, "home")) return;
+  const given = typeof options.home === "string" ? options.home : undefined;
+  if (resolveHome(given, Deno.env.toObject()) === null && name !== "dispatch") throw new UsageError(NO_HOME);
 }
 
 /** True for `dispatch --protocol <host>`, where the host reads our exit code as its own. */

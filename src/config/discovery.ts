@@ -3,27 +3,29 @@
  * handlers with key, hash, trust status and enabled flag, plus the settings
  * the rest of the engine needs and every discovery warning.
  *
- * Layer order (configuration order): managed, user, profile, project,
- * claude-project, codex-project (SPEC §2.8), plugin, CLI; inside a layer
- * config.toml before hooks.json.
+ * Layer order (configuration order): managed, user, claude-user, codex-user
+ * (SPEC §2.8 r3), profile, project, claude-project, codex-project (SPEC §2.8),
+ * plugin, CLI; inside a layer config.toml before hooks.json.
  * @module
  */
 import type { JsonObject } from "../events/types.ts";
 import { contentHashSync, type HookKey, type Layer } from "../trust/hash.ts";
 import { collectHandlers, type DiscoveredHandler } from "./handlers.ts";
 import { loadConfigFile } from "./files.ts";
-import { outsideRootWarning, type Warning, warning } from "./warnings.ts";
+import { NO_HOME_DISPATCH, outsideRootWarning, type Warning, warning } from "./warnings.ts";
 import { checkHooksJsonRoot, checkLayerFile, HOOKS_SETTINGS, type LayerFile, loadLayerDir } from "./layer_files.ts";
 import {
   FOREIGN_LAYERS,
+  foreignFolder,
   foreignHookFiles,
-  type ForeignLayer,
   foreignLayersSetting,
   loadForeignLayers,
+  loadForeignUserLayers,
   projectMarkers,
 } from "./foreign_layers.ts";
 import { buildOverrides } from "./overrides.ts";
-import { isInside, join, realPathOr, searchDirs } from "../util/paths.ts";
+import { isInside, join, osUserHome, realPathOr } from "../util/paths.ts";
+import { findProject, type ForeignDir, type ProjectLayout, type ProjectSearch } from "./project_root.ts";
 import { isObject } from "../util/json.ts";
 import { decideFeatures } from "./features.ts";
 import { type McpServers, noServers, readServers, resolveServer, scopedNameWarnings } from "./mcp_servers.ts";
@@ -59,6 +61,7 @@ export type HookState = { enabled?: boolean; trusted_hash?: string; trusted_file
 
 /** What discovery needs to know about this invocation. */
 export type ConfigOptions = {
+  /** The application home (absolute). Dispatch may run without one: see {@link HomelessConfigOptions}. */
   home: string;
   /** Where the project layer is searched from. */
   cwd: string;
@@ -77,6 +80,12 @@ export type ConfigOptions = {
   delegatingHost?: string;
 };
 
+/**
+ * Discovery options of a dispatch, whose home may be missing (SPEC §1 r3: no home is never the cwd):
+ * then only the managed and CLI layers load, and nothing is written.
+ */
+export type HomelessConfigOptions = Omit<ConfigOptions, "home"> & { home: string | null };
+
 /** The project found from cwd. */
 export type ProjectInfo = {
   root: string;
@@ -84,19 +93,21 @@ export type ProjectInfo = {
   trustLevel: string | null;
   /** The project holds hook files (`.mind/`, or a foreign layer's with hooks), so an untrusted one is worth a word. */
   hasHookFiles: boolean;
-  /** The foreign layers (SPEC §2.8) this run reads in a project (`[hooks] foreign_layers`). */
-  foreignLayers: readonly ForeignLayer[];
+  /** The project's foreign folders that load with it (SPEC §2.8 r3: root down to the cwd, outermost first). */
+  foreignDirs: readonly ForeignDir[];
 };
 
-/** Everything discovery found. */
-export type Catalog = {
+/** Everything discovery found, for a home of type `H` (see {@link Catalog}, {@link AnyCatalog}). */
+export type CatalogOf<H extends string | null> = {
   handlers: HookHandler[];
   warnings: Warning[];
   /** The feature switch (SPEC §2.4). */
   hooksEnabled: boolean;
   project: ProjectInfo | null;
-  home: string;
-  userConfigPath: string;
+  /** The application home; null for a dispatch without one (nothing is written then). */
+  home: H;
+  /** The trust store, `<home>/config.toml` (null without a home). */
+  userConfigPath: H;
   profile: string | null;
   /** Every MCP server definition by scope (SPEC §2.7); each mcp_tool handler holds the one it resolves. */
   mcpServers: McpServers;
@@ -114,6 +125,12 @@ export type Catalog = {
   pinCache?: FileHashCache;
 };
 
+/** What discovery found for a home (every command but a homeless dispatch). */
+export type Catalog = CatalogOf<string>;
+
+/** What discovery found for a dispatch, with or without a home (SPEC §1 r3). */
+export type AnyCatalog = CatalogOf<string | null>;
+
 function tableOf(
   data: JsonObject | undefined,
   key: string,
@@ -121,9 +138,6 @@ function tableOf(
   const v = data?.[key];
   return isObject(v) ? v : undefined;
 }
-
-/** Where the project search looks: which foreign folders mark a root, and the OS user's home. */
-export type ProjectSearch = { foreign?: readonly ForeignLayer[]; userHome?: string | null };
 
 /**
  * The project search of a run (SPEC §2.8): `[hooks] foreign_layers` of the user side (its config.toml
@@ -136,40 +150,11 @@ export async function projectSearchOf(opts: ConfigOptions): Promise<ProjectSearc
   const env = opts.env ?? {};
   return {
     foreign: foreignLayersSetting(loaded.ok ? loaded.data : undefined, cli, join(opts.home, "config.toml")),
-    userHome: env.HOME ?? env.USERPROFILE ?? null,
+    userHome: osUserHome(env),
   };
 }
 
-/**
- * The project root (SPEC §2.3, §2.8): the nearest ancestor of cwd (inclusive) holding `.mind/` — or,
- * with foreign layers on (`search.foreign`, default both), `.claude/` or `.codex/`. `$MIND_HOME` itself,
- * and the user's own `~/.claude` and `~/.codex`, never make their parent a project.
- */
-export async function findProjectRoot(
-  cwd: string,
-  home: string,
-  search: ProjectSearch = {},
-): Promise<string | null> {
-  const start = await realPathOr(cwd);
-  const realHome = await realPathOr(home);
-  // The user's own ~/.claude and ~/.codex are that host's user settings, not a project's.
-  const userHomes = new Set(search.userHome ? [search.userHome, await realPathOr(search.userHome)] : []);
-  const markers = projectMarkers(search.foreign ?? FOREIGN_LAYERS);
-  for (const dir of searchDirs(start)) {
-    for (const marker of markers) {
-      if (marker !== ".mind" && userHomes.has(dir)) continue;
-      const candidate = join(dir, marker);
-      if (candidate === realHome) continue;
-      try {
-        const info = Deno.statSync(candidate); // sync: microseconds, where an async stat waits for a thread
-        if (info.isDirectory && (await realPathOr(candidate)) !== realHome) return dir;
-      } catch {
-        // missing, unreadable or a symlink loop: not a project marker
-      }
-    }
-  }
-  return null;
-}
+export { findProject, findProjectRoot, type ProjectSearch } from "./project_root.ts";
 
 /**
  * The trust level the user side (user config.toml, then `-c`) gives the project at `root`, or null
@@ -237,16 +222,20 @@ function readState(
   }
 }
 
-/** Loads every layer and returns the catalog. Never throws for bad files: they become warnings. */
-export async function loadCatalog(
-  opts: ConfigOptions,
-): Promise<Catalog | { error: string }> {
+/**
+ * Loads every layer and returns the catalog. Never throws for bad files: they become warnings.
+ * Without a home (a dispatch, SPEC §1 r3) only the managed and CLI layers load, with `W_NO_HOME`.
+ */
+export async function loadCatalog(opts: ConfigOptions): Promise<Catalog | { error: string }>;
+export async function loadCatalog(opts: HomelessConfigOptions): Promise<AnyCatalog | { error: string }>;
+export async function loadCatalog(opts: HomelessConfigOptions): Promise<AnyCatalog | { error: string }> {
   const env = opts.env ?? {};
   const warnings: Warning[] = [];
   const files: string[] = [];
   const discovered: DiscoveredHandler[] = [];
   const home = opts.home;
-  const userConfigPath = join(home, "config.toml");
+  const userConfigPath = home === null ? null : join(home, "config.toml");
+  if (home === null) warnings.push(warning("W_NO_HOME", NO_HOME_DISPATCH, "home"));
 
   const overrides = buildOverrides(opts.overrides ?? []);
   if ("error" in overrides) return { error: overrides.error };
@@ -273,11 +262,19 @@ export async function loadCatalog(
   }
 
   // User layer.
-  const userFiles = await loadLayerDir("user", home, files, warnings);
+  const userFiles = home === null ? [] : await loadLayerDir("user", home, files, warnings);
   const userToml = userFiles.find((f) => f.kind === "toml")?.data;
   // SPEC §6: a trust store that cannot be read leaves only managed hooks runnable.
   const trustStore =
     warnings.find((w) => w.source === userConfigPath && (w.code === "W_PARSE" || w.code === "W_UNREADABLE")) ?? null;
+
+  // The foreign user layers (SPEC §2.8 r3): the user's own Claude Code and Codex hooks, right after.
+  const foreign = foreignLayersSetting(userToml, cli, userConfigPath ?? "cli-override", warnings);
+  const userHome = osUserHome(env);
+  const delegating = FOREIGN_LAYERS.find((l) => l === opts.delegatingHost);
+  const foreignUserFiles = home === null
+    ? []
+    : await loadForeignUserLayers(userHome, foreign, delegating, files, warnings);
 
   // Profile.
   const { profile, invalid } = selectedProfile(opts, env, userToml);
@@ -286,11 +283,11 @@ export async function loadCatalog(
       warning(
         "W_BAD_FIELD",
         `profile name ${JSON.stringify(invalid)} is not a plain name; no profile layer loaded`,
-        userConfigPath,
+        userConfigPath ?? "profile",
       ),
     );
   }
-  const profileFiles = profile
+  const profileFiles = profile && home !== null
     ? await loadLayerDir(
       "profile",
       join(home, "profiles", profile),
@@ -300,13 +297,13 @@ export async function loadCatalog(
     : [];
 
   // Project (SPEC §2.3), and its foreign layers (SPEC §2.8).
-  const foreign = foreignLayersSetting(userToml, cli, userConfigPath, warnings);
-  const userHome = env.HOME ?? env.USERPROFILE ?? null;
   let project: ProjectInfo | null = null;
   let projectFiles: LayerFile[] = [];
   let foreignFiles: LayerFile[] = [];
-  const root = await findProjectRoot(opts.cwd, home, { foreign, userHome });
-  if (root) {
+  // No home, no trust store: no project can be trusted, so none is searched for.
+  const layout = home === null ? null : await findProject(opts.cwd, home, { foreign, userHome });
+  if (layout) {
+    const root = layout.root;
     const level = projectTrustLevel(userToml, cli, root);
     const hookFiles = ["config.toml", "hooks.json"].map((f) => join(root, ".mind", f));
     files.push(...hookFiles);
@@ -314,13 +311,12 @@ export async function loadCatalog(
     // A .mind leading elsewhere holds no hooks of this project: never loaded, never worth trusting.
     const escape = await projectLayerEscape(root);
     const hasHookFiles = (escape === null && present.some(Boolean)) ||
-      await mayHoldHooks(foreignHookFiles(root, foreign));
-    project = { root, trusted: level === "trusted", trustLevel: level, hasHookFiles, foreignLayers: foreign };
+      await mayHoldHooks(foreignHookFiles(layout.foreign));
+    project = { root, trusted: level === "trusted", trustLevel: level, hasHookFiles, foreignDirs: layout.foreign };
     if (escape) warnings.push(warning("W_OUTSIDE_ROOT", escape, join(root, ".mind")));
     if (project.trusted) {
       if (!escape) projectFiles = await loadLayerDir("project", join(root, ".mind"), files, warnings, { within: root });
-      const skip = FOREIGN_LAYERS.find((l) => l === opts.delegatingHost);
-      foreignFiles = await loadForeignLayers(root, foreign, skip, files, warnings);
+      foreignFiles = await loadForeignLayers(root, layout.foreign, delegating, files, warnings);
     } else {
       // Name the folders this project has (`.mind/`, `.claude/`, `.codex/`), the first one as the source.
       // A `.mind` leading outside the project is none of its folders: trusting the project would not load it.
@@ -347,13 +343,15 @@ export async function loadCatalog(
     }
   }
 
+  if (layout) warnings.push(...await aboveRootWarnings(layout, opts.delegatingHost));
+
   // Plugins (enabled in the user config or -c).
   const pluginCfg = pluginSettings(userToml, cli);
   // Most homes enable no plugin: then the plugin loader is not even imported.
-  const hasPlugins = Object.keys(pluginCfg).length > 0;
+  const hasPlugins = home !== null && Object.keys(pluginCfg).length > 0;
   if (hasPlugins) assertMayParseStrangerFile("plugins");
   const pluginResult = hasPlugins
-    ? await (await import("./plugins.ts")).loadPlugins(home, pluginCfg, files)
+    ? await (await import("./plugins.ts")).loadPlugins(home!, pluginCfg, files)
     : { handlers: [], warnings: [], plugins: [], servers: new Map() };
   warnings.push(...pluginResult.warnings);
 
@@ -387,7 +385,8 @@ export async function loadCatalog(
 
   // Hooks of the ordinary layers, in configuration order.
   const ordinaryHandlers: DiscoveredHandler[] = [];
-  for (const layerFiles of [userFiles, profileFiles, projectHooksOff ? [] : projectFiles, foreignFiles]) {
+  const layers = [userFiles, foreignUserFiles, profileFiles, projectHooksOff ? [] : projectFiles, foreignFiles];
+  for (const layerFiles of layers) {
     for (const f of layerFiles) {
       const r = checkLayerFile(f);
       ordinaryHandlers.push(...r.handlers);
@@ -483,6 +482,24 @@ export async function loadCatalog(
 }
 
 /**
+ * `W_ABOVE_ROOT` for each `.claude/`/`.codex/` folder above a `.mind/` root whose files hold hooks
+ * (SPEC §2.8 r3): not loaded, never ignored silently. The delegating host's own folders are its business.
+ */
+async function aboveRootWarnings(layout: ProjectLayout, delegatingHost: string | undefined): Promise<Warning[]> {
+  const out: Warning[] = [];
+  for (const d of layout.above) {
+    if (d.layer === delegatingHost || !(await mayHoldHooks(foreignHookFiles([d])))) continue;
+    const folder = join(d.dir, foreignFolder(d.layer));
+    out.push(warning(
+      "W_ABOVE_ROOT",
+      `${folder} holds hooks but is above the project root ${layout.root}, whose .mind/ decides: its hooks are not loaded`,
+      folder,
+    ));
+  }
+  return out;
+}
+
+/**
  * Whether any of a stranger's files may define hooks — their text is searched, never parsed (an
  * untrusted project's files are not read as configuration): a file naming `hooks` counts.
  */
@@ -517,7 +534,7 @@ function withTrust(d: DiscoveredHandler, state: HookState | undefined, scope: Pi
   const pinReason = (): string | null =>
     pins === null ? null : pins.check === undefined ? UNCHECKED : pins.check.reason;
   Object.defineProperties(h, {
-    hash: { enumerable: true, get: () => hash ??= contentHashSync(d.event, d.matcher, d.handler) },
+    hash: { enumerable: true, get: () => hash ??= contentHashSync(d.event, d.matcher, d.handler, d.dialect) },
     definitionStatus: { enumerable: false, get: definitionStatus },
     definitionTrusted: { enumerable: false, get: () => definitionStatus() === "trusted" },
     status: {

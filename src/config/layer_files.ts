@@ -22,6 +22,9 @@ export const HOOKS_SETTINGS: ReadonlySet<string> = new Set([
   "foreign_layers",
 ]);
 
+/** The file layers the user writes (the fast path parses them): the user, its foreign ones, the profile. */
+export const USER_SIDE_LAYERS: ReadonlySet<Layer> = new Set(["user", "claude-user", "codex-user", "profile"]);
+
 /** One loaded file of a layer. */
 export type LayerFile = {
   layer: Layer;
@@ -67,7 +70,7 @@ export async function loadLayerDir(
   opts: LayerDirOptions = {},
 ): Promise<LayerFile[]> {
   // Every layer but the user's own ones is a stranger's file (SECURITY.md, the fast path).
-  if (layer !== "user" && layer !== "profile") assertMayParseStrangerFile(`the ${layer} layer ${dir}`);
+  if (!USER_SIDE_LAYERS.has(layer)) assertMayParseStrangerFile(`the ${layer} layer ${dir}`);
   const out: LayerFile[] = [];
   for (const [name, kind] of opts.names ?? MIND_LAYER_FILES) {
     const path = join(dir, name);

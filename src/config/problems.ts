@@ -31,7 +31,7 @@ export const MAX_PROBLEM_LINES = 5;
 /** What the lines are made for. */
 export type ProblemContext = {
   /** The user config.toml: its problem is the trust store's. */
-  userConfigPath: string;
+  userConfigPath: string | null;
   /** The OS user's home: paths under it are shown as `~/…`. */
   userHome: string | null;
 };

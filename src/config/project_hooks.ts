@@ -11,13 +11,14 @@
 import type { Layer } from "../trust/hash.ts";
 import type { Warning } from "./warnings.ts";
 import { checkLayerFile, type LayerFile, loadLayerDir } from "./layer_files.ts";
-import { foreignFolder, type ForeignLayer, loadForeignLayers } from "./foreign_layers.ts";
-import { join } from "../util/paths.ts";
+import { loadForeignLayers } from "./foreign_layers.ts";
+import type { ForeignDir } from "./project_root.ts";
+import { dirname, isInside, join } from "../util/paths.ts";
 import { projectLayerEscape } from "./discovery.ts";
 
 /** One layer folder of a project and the hooks its files define. */
 export type ProjectLayerHooks = {
-  /** `.mind`, `.claude` or `.codex`. */
+  /** The folder, relative to the root: `.mind`, `.claude`, `.codex`, or a nested one (`vendor/lib/.claude`). */
   folder: string;
   layer: Layer;
   /** Hooks its files define (handlers discovery would load). */
@@ -28,11 +29,12 @@ export type ProjectLayerHooks = {
 
 /**
  * The layer folders of the project at `root` (a real path) that define hooks, in configuration
- * order: `.mind/` (unless it leads outside the root, SPEC §3.6), then each foreign layer read.
+ * order: `.mind/` (unless it leads outside the root, SPEC §3.6), then each foreign folder that loads with it
+ * (SPEC §2.8 r3: from the root down to the cwd).
  */
 export async function projectLayerHooks(
   root: string,
-  foreign: readonly ForeignLayer[],
+  foreign: readonly ForeignDir[],
 ): Promise<ProjectLayerHooks[]> {
   const scratch: string[] = [];
   const warnings: Warning[] = [];
@@ -41,13 +43,15 @@ export async function projectLayerHooks(
     files.push(...await loadLayerDir("project", join(root, ".mind"), scratch, warnings, { within: root }));
   }
   files.push(...await loadForeignLayers(root, foreign, undefined, scratch, warnings));
-  const folderOf = (layer: Layer) =>
-    layer === "project" ? ".mind" : foreignFolder(layer === "claude-project" ? "claude" : "codex");
+  const folderOf = (path: string) => {
+    const dir = dirname(path);
+    return dir !== root && isInside(root, dir) ? dir.slice(root.length + 1) : dir;
+  };
   const out: ProjectLayerHooks[] = [];
   for (const f of files) {
     const hooks = checkLayerFile(f).handlers.length;
     if (hooks === 0) continue;
-    const folder = folderOf(f.layer);
+    const folder = folderOf(f.path);
     const entry = out.find((e) => e.folder === folder);
     if (entry) {
       entry.hooks += hooks;

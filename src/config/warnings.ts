@@ -6,6 +6,12 @@
  */
 import type { ValuePath } from "../util/json.ts";
 
+/** The one line of a run that found no home (SPEC §1 r3): the usage error of every command but dispatch. */
+export const NO_HOME = "no home: set MIND_HOME or HOME, or pass --home DIR";
+
+/** What a dispatch without a home says (`W_NO_HOME`, in `warnings` and `systemMessages`). */
+export const NO_HOME_DISPATCH = `${NO_HOME} (only managed and command-line hooks were loaded, and nothing was written)`;
+
 /** The stable warning codes. */
 export const WARNING_CODES = {
   W_PARSE: "a configuration file does not parse; its hooks are not loaded",
@@ -43,6 +49,14 @@ export const WARNING_CODES = {
     "a plugin has hooks in both its .codex-plugin and .claude-plugin manifests; the Codex one is used",
   W_DELEGATING_HOOK: "a foreign layer's mind-hooks delegating entry is not run by mind itself",
   W_PLUGIN_NO_HOOKS: "an enabled plugin has no hooks",
+  W_IF_BUDGET:
+    "the if filters of one dispatch passed their 50 ms budget (or a file rule was too costly): the rest counted as matched",
+  W_CWD_MISSING:
+    "the event's cwd is not an existing directory: hooks ran in the project root or its nearest existing ancestor",
+  W_ABOVE_ROOT: "a .claude/ or .codex/ folder with hooks is above a .mind/ project root: it is not loaded",
+  W_FOREIGN_USER_SETTINGS:
+    "~/.claude or ~/.codex defines more than hooks (MCP servers, feature switches): that host's own, not read by mind",
+  W_NO_HOME: "no home was found (MIND_HOME, --home, HOME): only managed and command-line hooks were loaded",
   W_SPILL_REFUSED: "the spill folder is a symlink, not a folder or another user's; large outputs are not saved",
 } as const;
 

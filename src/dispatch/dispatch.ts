@@ -16,8 +16,8 @@ import {
   NO_DECISION,
 } from "../events/types.ts";
 import type { JsonSchema } from "../schema/validate.ts";
-import { type Catalog, type HookHandler, skipReason } from "../config/discovery.ts";
-import { warning } from "../config/warnings.ts";
+import { type AnyCatalog, type HookHandler, skipReason } from "../config/discovery.ts";
+import { NO_HOME_DISPATCH, warning } from "../config/warnings.ts";
 import { fromCompatInput } from "../matching/tool_names.ts";
 import { matchingHandlers } from "./matching.ts";
 import type { AsyncJob, CommandSpec, RawCompletion } from "../runner/types.ts";
@@ -25,6 +25,7 @@ import { DEFAULT_CONTEXT_LIMIT, runsAsync } from "../config/handlers.ts";
 import { ENGINE_FAILED, failSafeDecision, HANDLER_INTERNAL_ERROR } from "./fail_safe.ts";
 import { checkPins } from "../config/pinning.ts";
 import { problemLines } from "../config/problems.ts";
+import { cwdMissingLine, runDirectory } from "./run_cwd.ts";
 
 /** The lazily loaded part of dispatch. */
 type Runtime = typeof import("./runtime.ts");
@@ -41,7 +42,7 @@ export type DispatchContext = {
   runMcp?: (
     h: HookHandler,
     hookInput: JsonObject,
-    catalog: Catalog,
+    catalog: AnyCatalog,
   ) => Promise<RawCompletion>;
   /** Starts async handlers; absent = the detached one-shot runner. */
   startAsync?: (jobs: AsyncJob[], sessionId: string) => Promise<void>;
@@ -71,6 +72,9 @@ export type HostHints = {
   wholeRewrite: boolean;
 };
 
+/** Why an async hook of a dispatch without a home did not start (SPEC §1 r3, §7.2). */
+const ASYNC_NEEDS_HOME = "not started: an async hook needs a home (no home: set MIND_HOME or HOME, or pass --home DIR)";
+
 /** The reason a failed `failClosed` handler blocks with (SPEC §2.2). */
 export function failClosedReason(key: string, why: string): string {
   return `hook ${key} failed (failClosed): ${why}`;
@@ -80,7 +84,7 @@ export function failClosedReason(key: string, why: string): string {
 export function handlerEnv(
   h: HookHandler,
   event: EventName,
-  catalog: Catalog,
+  catalog: AnyCatalog,
   cwd: string,
   envFile: string | null = null,
 ): Record<string, string> {
@@ -115,7 +119,7 @@ async function runOne(
   event: EventName,
   hookInput: JsonObject,
   stdin: string,
-  catalog: Catalog,
+  catalog: AnyCatalog,
   ctx: DispatchContext,
   cwd: string,
   envFile: string | null,
@@ -134,7 +138,7 @@ async function runOne(
 function commandSpecOf(
   h: HookHandler,
   event: EventName,
-  catalog: Catalog,
+  catalog: AnyCatalog,
   cwd: string,
   stdin: string,
   envFile: string | null,
@@ -158,12 +162,14 @@ function limitOf(h: HookHandler): number {
 /** Dispatches one validated event against a loaded catalog. */
 export async function dispatchEvent(
   ev: EventInput,
-  catalog: Catalog,
+  catalog: AnyCatalog,
   ctx: DispatchContext,
 ): Promise<DispatchResult> {
   const { event, input } = ev;
   const sessionId = String(input.session_id);
   const result = emptyResult(event, [...catalog.warnings, ...ev.warnings]);
+  // SPEC §1 r3: a dispatch without a home says so to the user, whatever ran.
+  if (catalog.home === null) result.systemMessages.push(NO_HOME_DISPATCH);
   // Loaded only when something will run or the Stop loop guard must count.
   let runtime: Runtime | null = null;
   const rt = async () => runtime ??= await import("./runtime.ts");
@@ -197,11 +203,11 @@ export async function dispatchEvent(
   const { handlers: matched, warnings: matchWarnings } = await matchingHandlers(catalog, event, input, ctx.trace);
   result.warnings.push(...matchWarnings);
   // Only the matched hooks' pinned files are read and hashed (SPEC §3.5), and only when trust decides.
-  if (!catalog.bypassTrust) await checkPins(matched, { cache: catalog.pinCache, home: catalog.home });
+  if (!catalog.bypassTrust) await checkPins(matched, { cache: catalog.pinCache, home: catalog.home ?? undefined });
   const problems = await catalogProblems(catalog);
   const hookInput = hookInputFor(event, input);
   const stdin = JSON.stringify(hookInput);
-  const cwd = String(input.cwd);
+  const cwd = commandDirectory(input, catalog, matched, result);
 
   const records: RunRecord[] = matched.map((h) => ({
     key: h.key,
@@ -233,6 +239,14 @@ export async function dispatchEvent(
       records[i].reason = skip === "modified" ? h.modifiedReason ?? skip : skip;
       if (skip !== "disabled") needReview++;
       if (skip === "modified" && h.pins?.check?.unrecorded) unpinned++;
+      return;
+    }
+    if (h.handler.type === "command" && runsAsync(h) && !ctx.startAsync && catalog.home === null) {
+      // The detached runner keeps its jobs and results in the home (SPEC §7.2): without one it cannot start.
+      outcomes[i] = { status: "failed", reason: ASYNC_NEEDS_HOME };
+      completedSeq[i] = ++seq;
+      records[i].status = "failed";
+      records[i].reason = ASYNC_NEEDS_HOME;
       return;
     }
     if (h.handler.type === "command" && runsAsync(h)) {
@@ -279,7 +293,7 @@ export async function dispatchEvent(
   );
   if (asyncJobs.length > 0) {
     const start = ctx.startAsync ??
-      (await import("../session/async.ts")).startDetachedAsync(catalog.home);
+      (await import("../session/async.ts")).startDetachedAsync(catalog.home!);
     running.push(
       Promise.resolve().then(() => start(asyncJobs, sessionId)).catch((e) => {
         result.systemMessages.push(
@@ -321,6 +335,29 @@ export async function dispatchEvent(
 }
 
 /**
+ * Where this dispatch's command handlers run (SPEC §7.1 r3): the event's cwd, or — when it is not an
+ * existing directory — the project root, else its nearest existing ancestor, said once in `warnings`
+ * and `systemMessages` (`W_CWD_MISSING`). Looked at only when a command handler is about to run.
+ */
+function commandDirectory(
+  input: JsonObject,
+  catalog: AnyCatalog,
+  matched: readonly HookHandler[],
+  result: DispatchResult,
+): string {
+  const cwd = String(input.cwd);
+  const runs = matched.some((h) => h.handler.type === "command" && skipReason(h, catalog.bypassTrust) === null);
+  if (!runs) return cwd;
+  const where = runDirectory(cwd, catalog.project?.root ?? null);
+  if (where.missing) {
+    const line = cwdMissingLine(cwd, where.dir);
+    result.warnings.push(warning("W_CWD_MISSING", line, cwd));
+    result.systemMessages.push(line);
+  }
+  return where.dir;
+}
+
+/**
  * The effect a handler's outcome has on the decision: a completed one's own effect; a failed one's
  * none — unless it is `failClosed` on an event that can block, where its failure blocks (SPEC §2.2).
  */
@@ -352,7 +389,7 @@ function effectItems(
  */
 async function prepareRun(
   ev: EventInput,
-  catalog: Catalog,
+  catalog: AnyCatalog,
   ctx: DispatchContext,
   module: EventModule,
   toRun: readonly HookHandler[],
@@ -368,6 +405,8 @@ async function prepareRun(
   }
   if (!module.envFile || !toRun.some((h) => h.handler.type === "command")) return null;
   if (ctx.envFile !== undefined) return ctx.envFile;
+  // Without a home nothing is written (SPEC §1 r3): no env file.
+  if (catalog.home === null) return null;
   const { ensureSessionEnvFile } = await import("../session/env_file.ts");
   return await ensureSessionEnvFile(catalog.home, String(ev.input.session_id)).catch(() => null);
 }
@@ -407,7 +446,7 @@ type ReviewFacts = { needReview: number; unpinned: number; problems: string[] };
  * hooks among them trusted before their files were pinned (SPEC §3.5). None when the trust store
  * cannot be read: then no trust advice can work, only the fix of the file (the problem line).
  */
-function reviewLines(catalog: Catalog, f: ReviewFacts): string[] {
+function reviewLines(catalog: AnyCatalog, f: ReviewFacts): string[] {
   if (f.needReview === 0 || catalog.trustStore !== null) return [];
   const n = f.needReview;
   const lines = [`${n} hook${n === 1 ? "" : "s"} need${n === 1 ? "s" : ""} review: run mind-hooks review`];
@@ -423,14 +462,14 @@ function reviewLines(catalog: Catalog, f: ReviewFacts): string[] {
 }
 
 /** The configuration problem lines of a catalog (SPEC §6), computed once per loaded catalog. */
-function catalogProblems(catalog: Catalog): Promise<string[]> {
+function catalogProblems(catalog: AnyCatalog): Promise<string[]> {
   const cached = problemCache.get(catalog);
   if (cached) return cached;
   const lines = problemLines(catalog.warnings, { userConfigPath: catalog.userConfigPath, userHome: catalog.userHome });
   problemCache.set(catalog, lines);
   return lines;
 }
-const problemCache = new WeakMap<Catalog, Promise<string[]>>();
+const problemCache = new WeakMap<AnyCatalog, Promise<string[]>>();
 
 /** The system message line of a failed handler (SPEC §8: a failure is never silent). */
 function failureLine(h: HookHandler, o: { reason: string; systemMessage?: string }): string {
@@ -445,7 +484,7 @@ function failureLines(matched: readonly HookHandler[], outcomes: readonly (Handl
 /** What {@link finish} works on: the dispatch once every handler completed. */
 type Finishing = {
   ev: EventInput;
-  catalog: Catalog;
+  catalog: AnyCatalog;
   ctx: DispatchContext;
   result: DispatchResult;
   matched: HookHandler[];
@@ -496,7 +535,8 @@ async function finish(f: Finishing): Promise<DispatchResult> {
   if (module.spillsFeedback && result.reason !== null) {
     result.reason = (await spill(result.reason, DEFAULT_CONTEXT_LIMIT)).text;
   }
-  if (module.stopGuard) {
+  // The loop guard counts in the home: without one (SPEC §1 r3) nothing is counted.
+  if (module.stopGuard && catalog.home !== null) {
     const counterKey = module.stopGuard(input);
     const guard = await (await rt()).recordStopDispatch(
       catalog.home,
@@ -540,11 +580,12 @@ async function finish(f: Finishing): Promise<DispatchResult> {
 }
 
 async function logDispatch(
-  catalog: Catalog,
+  catalog: AnyCatalog,
   result: DispatchResult,
   sessionId: string,
   ctx: DispatchContext,
 ): Promise<void> {
-  if (ctx.log === false) return;
+  // Without a home nothing is written (SPEC §1 r3).
+  if (ctx.log === false || catalog.home === null) return;
   await appendLog(catalog.home, dispatchLogEntries(result, sessionId));
 }

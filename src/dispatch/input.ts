@@ -61,7 +61,7 @@ export type EventValidation =
 /** Validates a parsed event. `fillTranscript` supplies §11's path when `transcript_path` is missing. */
 export async function validateEvent(
   value: unknown,
-  fillTranscript: (sessionId: string, agentId?: string) => Promise<string>,
+  fillTranscript: (sessionId: string, agentId?: string) => Promise<string | null>,
 ): Promise<EventValidation> {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     return { ok: false, error: "the event must be a JSON object" };
@@ -118,11 +118,13 @@ export async function validateEvent(
     (!Object.hasOwn(input, "transcript_path") || input.transcript_path === null) &&
     typeof input.session_id === "string"
   ) {
-    transcriptFilled = true;
     // An event raised inside a subagent points at the subagent's own transcript (§11); the
     // Subagent* events themselves are raised by the parent and point at the parent's.
     const inSubagent = typeof input.agent_id === "string" && EVENTS[name].subagentTranscript;
-    input.transcript_path = await fillTranscript(input.session_id, inSubagent ? input.agent_id as string : undefined);
+    const filled = await fillTranscript(input.session_id, inSubagent ? input.agent_id as string : undefined);
+    // Without a home (SPEC §1 r3) there is no transcript to point at: the path stays null.
+    transcriptFilled = filled !== null;
+    input.transcript_path = filled;
   }
   const issues = validateAll(schema, input, MAX_COUNTED);
   if (issues.length > 0) {
@@ -163,8 +165,9 @@ export function hookInputFor(event: EventName, input: JsonObject): JsonObject {
 }
 
 /** The usual `fillTranscript` for {@link validateEvent}: §11's path under `home` (loaded only when needed). */
-export function transcriptFiller(home: string): (sessionId: string, agentId?: string) => Promise<string> {
+export function transcriptFiller(home: string | null): (sessionId: string, agentId?: string) => Promise<string | null> {
   return async (sessionId, agentId) => {
+    if (home === null) return null;
     const t = await import("../session/transcript.ts");
     return agentId === undefined
       ? await t.transcriptPath(home, sessionId)

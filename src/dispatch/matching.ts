@@ -7,11 +7,11 @@
 import type { EventName } from "../events/names.ts";
 import { EVENTS } from "../events/registry.ts";
 import type { JsonObject } from "../events/types.ts";
-import type { Catalog, HookHandler } from "../config/discovery.ts";
+import type { AnyCatalog, HookHandler } from "../config/discovery.ts";
 import { type Warning, warning } from "../config/warnings.ts";
 import { matcherMatches } from "../matching/matcher.ts";
 import { toCompatTool, toolMatchSubjects } from "../matching/tool_names.ts";
-import { ruleMatchesToolCall, type ToolCall } from "../matching/permission_rule.ts";
+import { IF_BUDGET_MS, IfFilter, type IfFilterOptions } from "../matching/permission_rule.ts";
 import type { EventFacts } from "../events/types.ts";
 import type { TraceSink } from "./trace.ts";
 
@@ -36,32 +36,35 @@ export function matchSubjects(facts: EventFacts, input: JsonObject): string[] | 
  * (SPEC §15): its hook's trust status is decided first (cheap: only such handlers are hashed), and
  * it runs on the linear-time engine (src/matching/safe_matcher.ts).
  *
- * With a `trace` (`dispatch --explain`), what the matcher said about each handler is recorded.
+ * With a `trace` (`dispatch --explain`), what the matcher said about each handler is recorded;
+ * `ifOptions` sets the `if` filters' budget and clock (tests).
  */
 export async function matchingHandlers(
-  catalog: Catalog,
+  catalog: AnyCatalog,
   event: EventName,
   input: JsonObject,
   trace?: TraceSink,
+  ifOptions?: IfFilterOptions,
 ): Promise<{ handlers: HookHandler[]; warnings: Warning[] }> {
   const subjects = matchSubjects(EVENTS[event], input);
   const toolEvent = EVENTS[event].matcher.kind === "tool";
-  let call: ToolCall | null = null;
+  // One filter per dispatch: each rule compiled once, the call read once, a budget over all (SPEC §2.2 r3).
+  let filter: IfFilter | null = null;
   const ifMatches = (h: HookHandler, rule: string): boolean => {
     // Claude Code evaluates `if` only on tool events; elsewhere such a handler never runs (SPEC §2.2).
     if (!toolEvent) return false;
     // A stranger's rule is not evaluated: the hook is reported (and skipped) either way (SPEC §15).
     if (!runsOwnMatcher(h, catalog.bypassTrust)) return true;
-    if (call === null) {
+    if (filter === null) {
       const compat = toCompatTool(String(input.tool_name), input.tool_input as JsonObject);
-      call = {
+      filter = new IfFilter({
         toolName: compat.tool_name,
         toolInput: compat.tool_input,
         cwd: String(input.cwd),
         home: catalog.userHome ?? undefined,
-      };
+      }, ifOptions);
     }
-    return ruleMatchesToolCall(rule, call as ToolCall);
+    return filter.matches(rule);
   };
   // A Claude-dialect handler whose `if` does not match is not matched (SPEC §2.2).
   const keep = (h: HookHandler): boolean => {
@@ -110,6 +113,16 @@ export async function matchingHandlers(
     warnings.push(warning(
       "W_MATCHER_UNCHECKED",
       `${overBudget} untrusted or modified hooks' matchers were not evaluated: ${BUDGET_SPENT}; counted as matched (skipped until reviewed)`,
+      "dispatch",
+    ));
+  }
+  const unchecked = (filter as IfFilter | null)?.unchecked ?? 0;
+  if (unchecked > 0) {
+    warnings.push(warning(
+      "W_IF_BUDGET",
+      `${unchecked} if filter${
+        unchecked === 1 ? " was" : "s were"
+      } not evaluated (over the ${IF_BUDGET_MS} ms budget of one dispatch, or too costly a file rule); counted as matched, so those hooks ran`,
       "dispatch",
     ));
   }

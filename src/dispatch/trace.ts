@@ -9,7 +9,7 @@
  */
 import type { EventName } from "../events/names.ts";
 import type { EventModule, HandlerEffect, HandlerOutcome } from "../events/types.ts";
-import type { Catalog, HookHandler, TrustStatus } from "../config/discovery.ts";
+import type { AnyCatalog, HookHandler, TrustStatus } from "../config/discovery.ts";
 import type { Layer } from "../trust/hash.ts";
 import type { RawCompletion } from "../runner/types.ts";
 import { oneLine } from "../util/terminal_text.ts";
@@ -82,7 +82,7 @@ export function newTrace(): DispatchTrace {
  */
 export type TraceSink = {
   /** The catalog was loaded: its facts, and one not-yet-matched record per handler of `event`. */
-  catalog(catalog: Catalog, event: EventName): void;
+  catalog(catalog: AnyCatalog, event: EventName): void;
   /** The names matchers are tested against. */
   subjects(subjects: string[] | null): void;
   /** What the matcher said about `h`. */

@@ -4,7 +4,7 @@
  * `dispatch`, the adapters, `serve` and the library all call this; they only translate their I/O.
  * @module
  */
-import { type Catalog, type ConfigOptions, loadCatalog } from "../config/discovery.ts";
+import { type AnyCatalog, type HomelessConfigOptions, loadCatalog } from "../config/discovery.ts";
 import { type DispatchContext, dispatchEvent, emptyResult, type HostHints } from "../dispatch/dispatch.ts";
 import type { EventName } from "../events/names.ts";
 import { EVENTS } from "../events/registry.ts";
@@ -19,7 +19,7 @@ import { dirname, isInside, join, realPathOr } from "../util/paths.ts";
 /** What a front end plugs into a dispatch; every field has the one-shot default. */
 export type EngineIo = {
   /** Loads the catalog for these discovery options (`serve` passes its cache). */
-  catalog?: (opts: ConfigOptions) => Promise<Catalog | { error: string }>;
+  catalog?: (opts: HomelessConfigOptions) => Promise<AnyCatalog | { error: string }>;
   /** Runs an mcp_tool handler; absent = the one-shot runner (Streamable HTTP only). */
   runMcp?: DispatchContext["runMcp"];
   /** Starts async handlers; absent = the detached one-shot runner. */
@@ -41,7 +41,7 @@ export type EngineIo = {
  * event was refused before any configuration was read), or the input's one problem.
  */
 export type EngineDispatchOutcome =
-  | { ok: true; event: EventInput; catalog: Catalog | null; result: DispatchResult; trace?: DispatchTrace }
+  | { ok: true; event: EventInput; catalog: AnyCatalog | null; result: DispatchResult; trace?: DispatchTrace }
   | { ok: false; error: string };
 
 /** A tool call the event's decision gates: refusing the event must deny the call, never let it through. */
@@ -85,10 +85,14 @@ export async function engineDispatch(
   const opts = configOptionsOf(settings, settings.cwd ?? String(event.input.cwd));
   const catalog = await (io.catalog ?? loadCatalog)(opts);
   if ("error" in catalog) return { ok: false, error: catalog.error };
-  const takeAsync = io.takeAsync === null ? undefined : io.takeAsync ?? (async (sessionId: string) => {
-    const { takeAsyncResults } = await import("../session/async.ts");
-    return await takeAsyncResults(catalog.home, sessionId);
-  });
+  const home = catalog.home;
+  // Without a home no async results wait anywhere (SPEC §1 r3).
+  const takeAsync = io.takeAsync === null || (io.takeAsync === undefined && home === null)
+    ? undefined
+    : io.takeAsync ?? (async (sessionId: string) => {
+      const { takeAsyncResults } = await import("../session/async.ts");
+      return await takeAsyncResults(home!, sessionId);
+    });
   // Loaded only when asked for: a dispatch without --explain records nothing.
   const tracing = io.explain ? await import("../dispatch/trace.ts") : null;
   const trace = tracing?.newTrace();
@@ -107,20 +111,28 @@ export async function engineDispatch(
 }
 
 /** The layer a file of `catalog.files` belongs to, from where it is. */
-function layerOfFile(path: string, catalog: Catalog, settings: EngineSettings): Layer | null {
+function layerOfFile(path: string, catalog: AnyCatalog, settings: EngineSettings): Layer | null {
   if (path === settings.requirements) return "managed";
   if (settings.hooksFiles.includes(path)) return "cli";
-  if (isInside(join(catalog.home, "profiles"), path)) return "profile";
-  if (isInside(join(catalog.home, "plugins"), path)) return "plugin";
-  if (dirname(path) === catalog.home) return "user";
+  if (catalog.home !== null) {
+    if (isInside(join(catalog.home, "profiles"), path)) return "profile";
+    if (isInside(join(catalog.home, "plugins"), path)) return "plugin";
+    if (dirname(path) === catalog.home) return "user";
+  }
+  if (catalog.userHome !== null && dirname(path) === join(catalog.userHome, ".claude")) return "claude-user";
+  if (catalog.userHome !== null && dirname(path) === join(catalog.userHome, ".codex")) return "codex-user";
   if (catalog.project && isInside(join(catalog.project.root, ".mind"), path)) return "project";
-  if (catalog.project && isInside(join(catalog.project.root, ".claude"), path)) return "claude-project";
-  if (catalog.project && isInside(join(catalog.project.root, ".codex"), path)) return "codex-project";
+  // The project's foreign folders, the root's and the nested ones below it (SPEC §2.8 r3).
+  const folder = dirname(path);
+  if (catalog.project && isInside(catalog.project.root, path)) {
+    if (folder.endsWith("/.claude")) return "claude-project";
+    if (folder.endsWith("/.codex")) return "codex-project";
+  }
   return null;
 }
 
 /** The files the dispatch read or looked for, each with its layer, whether it is there and its hooks. */
-async function traceFiles(catalog: Catalog, settings: EngineSettings): Promise<FileTrace[]> {
+async function traceFiles(catalog: AnyCatalog, settings: EngineSettings): Promise<FileTrace[]> {
   const out: FileTrace[] = [];
   for (const path of new Set(catalog.files)) {
     let present = false;

@@ -5,9 +5,10 @@
  * eight options here, and {@link resolveSettings} applies the same defaults to each.
  * @module
  */
-import type { ConfigOptions } from "../config/discovery.ts";
-import { absolute, join } from "../util/paths.ts";
-import type { OptionSpec } from "../util/args.ts";
+import type { ConfigOptions, HomelessConfigOptions } from "../config/discovery.ts";
+export { NO_HOME } from "../config/warnings.ts";
+import { absolute, isAbsolutePath, join, osUserHome } from "../util/paths.ts";
+import { type OptionSpec, UsageError } from "../util/args.ts";
 
 /** How one option's value is written: a folder or file path is made absolute against the process cwd. */
 type OptionKind = "dir" | "file" | "files" | "string" | "strings" | "boolean";
@@ -28,7 +29,12 @@ export type EngineOptionSpec = {
 
 /** The engine options, by their library name. */
 export const ENGINE_OPTIONS = {
-  home: { cli: "home", rpc: "home", kind: "dir", about: "the application home (default $MIND_HOME, else ~/.mind)" },
+  home: {
+    cli: "home",
+    rpc: "home",
+    kind: "dir",
+    about: "the application home, an absolute path (default $MIND_HOME, else ~/.mind)",
+  },
   cwd: { cli: "cwd", rpc: "cwd", kind: "dir", about: "where the project search starts" },
   profile: { cli: "profile", rpc: "profile", kind: "string", about: "the profile layer", arg: "NAME" },
   config: {
@@ -87,8 +93,11 @@ export type Env = Record<string, string | undefined>;
 
 /** Resolved settings of one invocation (or one `serve` request). */
 export type EngineSettings = {
-  /** The application home: `--home`, else `$MIND_HOME`, else `~/.mind`. */
-  home: string;
+  /**
+   * The application home: `--home`, else `$MIND_HOME`, else `~/.mind` — always absolute; null when
+   * none can be found (SPEC §1 r3: never the cwd; only `dispatch` runs then, without writing).
+   */
+  home: string | null;
   /** The root of spilled outputs: `--temp-dir`, else `$MIND_TEMP_DIR`, else the OS temp dir. */
   tempDir: string;
   /** `--cwd` made absolute, or null: dispatch then searches from the event's cwd, other commands from the process cwd. */
@@ -113,10 +122,36 @@ function osTempDir(env: Env): string {
   return env.TMPDIR ?? env.TEMP ?? env.TMP ?? (Deno.build.os === "windows" ? "C:\\Windows\\Temp" : "/tmp");
 }
 
-/** Applies the defaults of SPEC §1 to `opts`; relative paths resolve against `processCwd`. */
+/**
+ * The application home (SPEC §1 r3): `--home`, else `$MIND_HOME` — each absolute, `~` being `$HOME` —
+ * else `~/.mind` when `$HOME` is an absolute path, else null (no home: never the cwd). Throws the
+ * usage error of an empty or relative `--home` / `$MIND_HOME`.
+ */
+export function resolveHome(given: string | undefined, env: Env): string | null {
+  const userHome = osUserHome(env);
+  for (const [name, value] of [["--home", given], ["MIND_HOME", env.MIND_HOME]] as const) {
+    if (value === undefined) continue;
+    if (value === "") throw new UsageError(`${name} is empty: the home is an absolute path`);
+    let path = value;
+    if (path === "~" || path.startsWith("~/")) {
+      if (userHome === null) throw new UsageError(`${name} ${value}: ~ needs HOME, an absolute path`);
+      path = join(userHome, path.slice(2));
+    }
+    if (!isAbsolutePath(path)) {
+      throw new UsageError(`${name} ${value} is a relative path: the home is always an absolute path`);
+    }
+    return path;
+  }
+  return userHome === null ? null : join(userHome, ".mind");
+}
+
+/**
+ * Applies the defaults of SPEC §1 to `opts`; relative paths (but the home's) resolve against
+ * `processCwd`. Throws the usage error of a bad home (see {@link resolveHome}).
+ */
 export function resolveSettings(opts: EngineOptions, env: Env, processCwd: string): EngineSettings {
   const abs = (p: string | undefined) => p === undefined || p === "" ? undefined : absolute(p, processCwd);
-  const home = abs(opts.home) ?? abs(env.MIND_HOME) ?? join(env.HOME ?? env.USERPROFILE ?? processCwd, ".mind");
+  const home = resolveHome(opts.home, env);
   return {
     home,
     tempDir: abs(opts.tempDir) ?? abs(env.MIND_TEMP_DIR) ?? osTempDir(env),
@@ -131,8 +166,13 @@ export function resolveSettings(opts: EngineOptions, env: Env, processCwd: strin
   };
 }
 
+/** Settings that have a home (every command but `dispatch` refuses to run without one). */
+export type HomeSettings = EngineSettings & { home: string };
+
 /** Discovery options of `settings`, the project being searched from `searchFrom`. */
-export function configOptionsOf(settings: EngineSettings, searchFrom: string): ConfigOptions {
+export function configOptionsOf(settings: HomeSettings, searchFrom: string): ConfigOptions;
+export function configOptionsOf(settings: EngineSettings, searchFrom: string): HomelessConfigOptions;
+export function configOptionsOf(settings: EngineSettings, searchFrom: string): HomelessConfigOptions {
   return {
     home: settings.home,
     cwd: searchFrom,

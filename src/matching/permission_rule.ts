@@ -1,28 +1,43 @@
 /**
  * Claude Code's per-handler `if` filter (SPEC §2.2): a permission rule such as `Bash(git commit*)` or
  * `Edit(*.ts)`, tested against the tool call as the hook receives it (SPEC §5 form), the way Claude Code
- * decides it (checked against its 2.1 CLI, see tests/interop/):
+ * decides it (checked against its 2.1 CLI, see tests/interop/) — except that *(r3)* a filter decides
+ * whether a guard runs, so where the two could differ it errs toward running the hook:
  *
  * - `Tool` or `Tool(*)` / `Tool()` matches every call of that tool (Claude Code's legacy names are
  *   folded: `Task` is `Agent`, …); mind's aliases (SPEC §4) count too, so `Edit(…)` also sees `apply_patch`.
- * - `Bash(…)` splits the command into its simple commands (`&&`, `||`, `;`, `|`, `&`, newlines), drops
- *   leading `NAME=value` assignments and redirections, removes quotes, and matches when any of them
- *   fits: `prefix:*` (the legacy form) means "is `prefix` or starts with `prefix `"; otherwise `*` is any
- *   text, and a single trailing ` *` also accepts the bare command (`git *` matches `git`). A command
- *   too complex to split statically (substitutions, expansions, subshells, unbalanced quotes) matches,
- *   as in Claude Code: the hook runs rather than being skipped.
+ * - `Bash(…)` is tested against every simple command of the line and every command a wrapper in front
+ *   of one runs (src/matching/bash_split.ts: operators, pipes, groups, keywords, wrappers), and matches
+ *   when any fits: `prefix:*` (the legacy form) means "is `prefix` or starts with `prefix `"; otherwise
+ *   `*` is any text, and a single trailing ` *` also accepts the bare command (`git *` matches `git`).
+ *   A line the reader cannot read statically (expansions, substitutions, here-docs, brace expansion, a
+ *   glob in a command's name, unbalanced quotes, over 10,000 characters) matches: the hook runs.
  * - `Read`, `Edit`, `Write`, `NotebookEdit` (and `NotebookRead`) match the file path with gitignore
  *   rules relative to the cwd (`//abs`, `~/home`, `/root-relative` anchor it), or the whole path with
  *   `*` wildcards when the pattern starts with `*` or has none; `Glob` and `Grep` match their `pattern`.
  * - Any other content rule (`WebFetch(domain:…)`, MCP tools) never matches: Claude Code has no matcher
  *   for those tools' inputs.
  *
- * Every matcher here is linear in its input (no regular expressions built from the rule), so a stranger's
- * `if` cannot stall a dispatch (SPEC §15).
+ * Cost (SPEC §2.2 r3, §15): no regular expression is built from a rule; a dispatch compiles each rule
+ * once ({@link IfFilter}); Bash and whole-path wildcards match in time linear in the text
+ * (src/matching/wildcard.ts); a gitignore file rule, whose name wildcards cost rule × path, is not
+ * evaluated past {@link FILE_RULE_COST} and matches; and once the filters of one dispatch have spent
+ * {@link IF_BUDGET_MS}, the remaining ones match unevaluated (the dispatch warns `W_IF_BUDGET`).
  * @module
  */
 import type { JsonObject } from "../events/types.ts";
 import { toolMatchSubjects } from "./tool_names.ts";
+import { bashSubjects } from "./bash_split.ts";
+import { compileWildcard, foldSpaces, type Wildcard } from "./wildcard.ts";
+
+/** The time the `if` filters of one dispatch may spend before the rest match unevaluated (SPEC §2.2 r3). */
+export const IF_BUDGET_MS = 50;
+
+/**
+ * A gitignore file rule is evaluated only while its length times the path's stays under this (its name
+ * wildcards cost that product); past it the rule matches unevaluated, so the guard runs.
+ */
+export const FILE_RULE_COST = 4_000_000;
 
 /** A parsed permission rule. */
 export type PermissionRule = { toolName: string; content?: string };
@@ -68,32 +83,155 @@ export function parsePermissionRule(rule: string): PermissionRule {
 /** The tool call an `if` is tested against: the hook's own input (SPEC §5 form). */
 export type ToolCall = { toolName: string; toolInput: JsonObject; cwd: string; home?: string };
 
-/** True when the handler whose `if` is `rule` should run for `call`. */
-export function ruleMatchesToolCall(rule: string, call: ToolCall): boolean {
+/** What a rule said: it matches or not, or it was not evaluated (counted as matched). */
+type Verdict = boolean | "unchecked";
+
+/** A tool call read once for every rule of a dispatch: its tool names, its Bash subjects, its files. */
+class PreparedCall {
+  readonly names: string[];
+  #bash: string[] | null | undefined;
+  #files: string[] | undefined;
+  constructor(readonly call: ToolCall) {
+    this.names = toolMatchSubjects(call.toolName).map(canonicalTool);
+  }
+  /** The Bash subjects (null: unreadable, every rule matches; undefined: no command string). */
+  get bash(): string[] | null | undefined {
+    if (this.#bash === undefined) {
+      const command = this.call.toolInput.command;
+      if (typeof command !== "string") return undefined;
+      this.#bash = bashSubjects(command);
+    }
+    return this.#bash;
+  }
+  get files(): string[] {
+    return this.#files ??= filePaths(this.call);
+  }
+}
+
+/** A compiled rule: what it says about a prepared call. */
+type CompiledRule = (call: PreparedCall) => Verdict;
+
+/** Compiles one rule (its wildcards built once, whatever the number of calls and commands). */
+function compileRule(rule: string): CompiledRule {
   const parsed = parsePermissionRule(rule);
-  const names = toolMatchSubjects(call.toolName).map(canonicalTool);
-  if (!names.includes(parsed.toolName)) return false;
-  if (parsed.content === undefined) return true;
+  const tool = parsed.toolName;
   const content = parsed.content;
-  switch (parsed.toolName) {
+  const ofTool = (call: PreparedCall) => call.names.includes(tool);
+  if (content === undefined) return ofTool;
+  switch (tool) {
     case "Bash": {
-      const command = call.toolInput.command;
-      return typeof command === "string" && bashRuleMatches(content, command);
+      const matches = compileBashRule(content);
+      return (call) => {
+        if (!ofTool(call)) return false;
+        const subjects = call.bash;
+        if (subjects === undefined) return false;
+        return subjects === null || subjects.some(matches);
+      };
     }
     case "Read":
     case "Edit":
     case "Write":
     case "NotebookEdit":
-    case "NotebookRead":
-      return filePaths(call).some((p) => fileRuleMatches(content, p, call.cwd, call.home));
+    case "NotebookRead": {
+      const whole = compileWildcard(content, false);
+      return (call) => {
+        if (!ofTool(call)) return false;
+        let unchecked = false;
+        for (const path of call.files) {
+          const v = fileRuleVerdict(content, whole, path, call.call.cwd, call.call.home);
+          if (v === true) return true;
+          if (v === "unchecked") unchecked = true;
+        }
+        return unchecked ? "unchecked" : false;
+      };
+    }
     case "Glob":
     case "Grep": {
-      const pattern = call.toolInput.pattern;
-      return typeof pattern === "string" && wildcardMatches(content, pattern, false);
+      const wildcard = compileWildcard(content, false);
+      return (call) => {
+        const pattern = call.call.toolInput.pattern;
+        return ofTool(call) && typeof pattern === "string" && wildcard.test(pattern);
+      };
     }
     default:
-      return false;
+      return () => false;
   }
+}
+
+/** A Bash rule's content as a test of one (space-folded) subject. */
+function compileBashRule(content: string): (subject: string) => boolean {
+  const prefix = /^(.+):\*$/s.exec(content)?.[1] ?? null;
+  if (prefix !== null) {
+    const p = foldSpaces(prefix);
+    return (c) => c === p || c.startsWith(`${p} `);
+  }
+  const wildcard = compileWildcard(content, true);
+  return (c) => wildcard.test(c);
+}
+
+/** How an {@link IfFilter} measures time (tests pass a clock of their own). */
+export type IfFilterOptions = { budgetMs?: number; now?: () => number };
+
+/**
+ * The `if` filters of one dispatch against its one tool call (SPEC §2.2 r3): each rule compiled once,
+ * the call read once, and a time budget over all of them — once spent, every further rule matches
+ * unevaluated and {@link IfFilter.unchecked} counts it (the dispatch then warns `W_IF_BUDGET`).
+ */
+export class IfFilter {
+  #rules = new Map<string, CompiledRule>();
+  #call: PreparedCall;
+  #spent = 0;
+  #unchecked = 0;
+  #budget: number;
+  #now: () => number;
+
+  constructor(call: ToolCall, opts: IfFilterOptions = {}) {
+    this.#call = new PreparedCall(call);
+    this.#budget = opts.budgetMs ?? IF_BUDGET_MS;
+    this.#now = opts.now ?? (() => performance.now());
+  }
+
+  /** True when the handler whose `if` is `rule` should run for this call. */
+  matches(rule: string): boolean {
+    if (this.#spent >= this.#budget) {
+      this.#unchecked++;
+      return true;
+    }
+    const started = this.#now();
+    try {
+      let compiled = this.#rules.get(rule);
+      if (compiled === undefined) {
+        compiled = compileRule(rule);
+        this.#rules.set(rule, compiled);
+      }
+      const verdict = compiled(this.#call);
+      if (verdict === "unchecked") this.#unchecked++;
+      return verdict !== false;
+    } finally {
+      this.#spent += this.#now() - started;
+    }
+  }
+
+  /** How many rules matched unevaluated (over the budget, or past the file-rule cost bound). */
+  get unchecked(): number {
+    return this.#unchecked;
+  }
+
+  /** How many distinct rules were compiled. */
+  get compiledRules(): number {
+    return this.#rules.size;
+  }
+}
+
+/** True when the handler whose `if` is `rule` should run for `call` (one rule, one call). */
+export function ruleMatchesToolCall(rule: string, call: ToolCall): boolean {
+  return compileRule(rule)(new PreparedCall(call)) !== false;
+}
+
+/** True when the Bash rule content `content` matches `command` (any of its subjects, or it is unreadable). */
+export function bashRuleMatches(content: string, command: string): boolean {
+  const subjects = bashSubjects(command);
+  return subjects === null || subjects.some(compileBashRule(content));
 }
 
 /** The files a file tool call touches: its `file_path` / `notebook_path`, or the files an `apply_patch` names. */
@@ -114,253 +252,6 @@ function filePaths(call: ToolCall): string[] {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Bash
-
-/** Commands longer than this are not split (Claude Code's own bound); they match, so the hook runs. */
-const MAX_SPLIT_LENGTH = 10_000;
-
-/** True when the Bash rule content `content` matches `command`. */
-export function bashRuleMatches(content: string, command: string): boolean {
-  const commands = simpleCommands(command);
-  if (commands === null) return true;
-  const prefix = /^(.+):\*$/s.exec(content)?.[1] ?? null;
-  return commands.some((c) => {
-    if (prefix !== null) {
-      return c === prefix || c.startsWith(`${prefix} `) || c === `xargs ${prefix}` ||
-        c.startsWith(`xargs ${prefix} `);
-    }
-    return wildcardMatches(content, c, true) || wildcardMatches(`xargs ${content}`, c, true);
-  });
-}
-
-/**
- * The simple commands of a shell command line, each as its words (quotes removed) joined by one
- * space, without leading assignments and redirections; null when the line is too complex to split
- * without a shell (then every rule matches).
- */
-export function simpleCommands(command: string): string[] | null {
-  if (command.length > MAX_SPLIT_LENGTH) return null;
-  // Control characters (other than tab and newline) and here-docs: not static.
-  if (command.includes("<<")) return null;
-  for (let i = 0; i < command.length; i++) {
-    const code = command.charCodeAt(i);
-    if ((code < 32 && code !== 9 && code !== 10) || code === 127) return null;
-  }
-  const out: string[] = [];
-  let words: string[] = [];
-  let word = "";
-  let inWord = false;
-  let quote: "'" | '"' | null = null;
-  const endWord = () => {
-    if (inWord) words.push(word);
-    word = "";
-    inWord = false;
-  };
-  const endCommand = () => {
-    endWord();
-    const argv = commandWords(words);
-    if (argv.length > 0) out.push(argv.join(" "));
-    words = [];
-  };
-  for (let i = 0; i < command.length; i++) {
-    const c = command[i];
-    if (quote === "'") {
-      if (c === "'") quote = null;
-      else word += c;
-      continue;
-    }
-    if (quote === '"') {
-      // Expansions and substitutions inside double quotes are not static either.
-      if (c === "$" || c === "`") return null;
-      if (c === '"') quote = null;
-      else if (c === "\\" && i + 1 < command.length && '"\\'.includes(command[i + 1])) word += command[++i];
-      else word += c;
-      continue;
-    }
-    // Substitutions, expansions and subshells outside quotes: not static.
-    if (c === "$" || c === "`" || c === "(" || c === ")") return null;
-    if (c === "'" || c === '"') {
-      quote = c;
-      inWord = true;
-    } else if (c === "\\") {
-      // A backslash-newline continues the line; any other escaped character is literal.
-      if (command[i + 1] === "\n") i++;
-      else if (i + 1 < command.length) {
-        word += command[++i];
-        inWord = true;
-      }
-    } else if (c === " " || c === "\t") {
-      endWord();
-    } else if (c === "\n" || c === ";" || c === "&" || c === "|") {
-      endCommand();
-    } else if (c === "#" && !inWord) {
-      // A comment runs to the end of the line.
-      while (i + 1 < command.length && command[i + 1] !== "\n") i++;
-    } else if (c === ">" || c === "<") {
-      // A redirection: the operator (with any fd digits before it) and its target are not words.
-      if (inWord && /^\d+$/.test(word)) {
-        word = "";
-        inWord = false;
-      }
-      endWord();
-      while (i + 1 < command.length && (command[i + 1] === ">" || command[i + 1] === "&")) i++;
-      while (i + 1 < command.length && (command[i + 1] === " " || command[i + 1] === "\t")) i++;
-      // Skip the target word (a plain word: quotes in a target are rare and still end at a space).
-      while (i + 1 < command.length && !" \t\n;&|<>".includes(command[i + 1])) i++;
-    } else {
-      word += c;
-      inWord = true;
-    }
-  }
-  if (quote !== null) return null;
-  endCommand();
-  return out;
-}
-
-/** A simple command's words without its leading `NAME=value` assignments. */
-function commandWords(words: string[]): string[] {
-  let i = 0;
-  while (i < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i])) i++;
-  return words.slice(i);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Wildcards: Claude Code's rule patterns, as a small automaton (no backtracking)
-
-type Step = { kind: "char"; ch: string } | { kind: "any" };
-type State = { steps: { step: Step; to: number }[]; eps: number[] };
-
-/**
- * Matches `pattern` against the whole of `text` the way Claude Code's rule wildcards do: `*` is any
- * text (slashes and newlines included), `\*` a literal star, `**` between slashes any number of folders, and a single
- * trailing ` *` also accepts nothing at all. `collapseSpaces` folds runs of spaces and tabs (Bash rules).
- */
-export function wildcardMatches(pattern: string, text: string, collapseSpaces: boolean): boolean {
-  let p = pattern.trim();
-  let t = text;
-  if (collapseSpaces) {
-    p = p.replace(/[ \t]+/g, " ");
-    t = t.replace(/[ \t]+/g, " ");
-  }
-  const tokens: ({ lit: string } | "star" | "globstar")[] = [];
-  let stars = 0;
-  for (let i = 0; i < p.length; i++) {
-    const c = p[i];
-    if (c === "\\" && i + 1 < p.length && (p[i + 1] === "*" || p[i + 1] === "\\")) {
-      tokens.push({ lit: p[++i] });
-    } else if (c === "/" && p.startsWith("**/", i + 1)) {
-      // `/**/` (repeated or not) is one folder wildcard.
-      let j = i;
-      while (p.startsWith("/**", j) && p[j + 3] === "/") {
-        j += 3;
-        stars += 2;
-      }
-      tokens.push("globstar");
-      i = j; // at the final "/", consumed by the globstar
-    } else if (c === "*") {
-      tokens.push("star");
-      stars++;
-    } else tokens.push({ lit: c });
-  }
-  // A single trailing " *": the space and its arguments are optional.
-  let optionalTail = false;
-  const n = tokens.length;
-  if (stars === 1 && n >= 2 && tokens[n - 1] === "star" && typeof tokens[n - 2] === "object") {
-    const before = tokens[n - 2] as { lit: string };
-    if (before.lit === " ") {
-      tokens.splice(n - 2, 2);
-      optionalTail = true;
-    }
-  }
-  const states: State[] = [{ steps: [], eps: [] }];
-  const add = () => states.push({ steps: [], eps: [] }) - 1;
-  let cur = 0;
-  const char = (ch: string) => {
-    const next = add();
-    states[cur].steps.push({ step: { kind: "char", ch }, to: next });
-    cur = next;
-  };
-  const anyLoop = () => {
-    const loop = add();
-    states[cur].eps.push(loop);
-    states[loop].steps.push({ step: { kind: "any" }, to: loop });
-    cur = loop;
-  };
-  for (const tok of tokens) {
-    if (tok === "star") anyLoop();
-    else if (tok === "globstar") {
-      // "/" then optionally (anything ending in "/").
-      char("/");
-      const after = add();
-      const from = cur;
-      states[from].eps.push(after);
-      anyLoop();
-      char("/");
-      states[cur].eps.push(after);
-      cur = after;
-    } else char(tok.lit);
-  }
-  if (optionalTail) {
-    const end = add();
-    const from = cur;
-    states[from].eps.push(end);
-    char(" ");
-    anyLoop();
-    states[cur].eps.push(end);
-    cur = end;
-  }
-  return simulate(states, cur, t);
-}
-
-/**
- * Runs the automaton over `text`; true when `accept` is reachable at the end. Each character costs at most
- * one visit per state (stamped arrays, no sets), so the whole run is O(states × characters).
- */
-function simulate(states: State[], accept: number, text: string): boolean {
-  const n = states.length;
-  const seen = new Uint32Array(n);
-  let stamp = 0;
-  let current = new Int32Array(n);
-  let next = new Int32Array(n);
-  let size = 0;
-  const closeFrom = (list: Int32Array, count: number): number => {
-    // Adds every epsilon-reachable state to list[0..count), marking them with the current stamp.
-    let i = 0;
-    while (i < count) {
-      for (const e of states[list[i]].eps) {
-        if (seen[e] !== stamp) {
-          seen[e] = stamp;
-          list[count++] = e;
-        }
-      }
-      i++;
-    }
-    return count;
-  };
-  stamp++;
-  seen[0] = stamp;
-  current[0] = 0;
-  size = closeFrom(current, 1);
-  for (const ch of text) {
-    stamp++;
-    let count = 0;
-    for (let i = 0; i < size; i++) {
-      for (const { step, to } of states[current[i]].steps) {
-        if ((step.kind === "any" || step.ch === ch) && seen[to] !== stamp) {
-          seen[to] = stamp;
-          next[count++] = to;
-        }
-      }
-    }
-    if (count === 0) return false;
-    size = closeFrom(next, count);
-    [current, next] = [next, current];
-  }
-  for (let i = 0; i < size; i++) if (current[i] === accept) return true;
-  return false;
-}
-
-// ---------------------------------------------------------------------------------------------
 // Files
 
 /** Joins and normalizes a POSIX path (`.` and `..` segments resolved lexically). */
@@ -376,6 +267,11 @@ function resolvePath(base: string, path: string): string {
 
 /** True when the file rule content `content` matches `path` (absolute or relative to `cwd`). */
 export function fileRuleMatches(content: string, path: string, cwd: string, home?: string): boolean {
+  return fileRuleVerdict(content, compileWildcard(content, false), path, cwd, home) !== false;
+}
+
+/** {@link fileRuleMatches} with the whole-path wildcard compiled; "unchecked" past {@link FILE_RULE_COST}. */
+function fileRuleVerdict(content: string, whole: Wildcard, path: string, cwd: string, home?: string): Verdict {
   let file = path.trim();
   if (file === "~" || file.startsWith("~/")) file = home ? `${home}${file.slice(1)}` : file;
   file = resolvePath(cwd, file);
@@ -397,11 +293,14 @@ export function fileRuleMatches(content: string, path: string, cwd: string, home
   const rootSlash = root.endsWith("/") ? root : `${root}/`;
   if (file.startsWith(rootSlash) || file === root) {
     const rel = file.slice(rootSlash.length);
-    if (rel !== "" && gitignoreMatches(pattern, rel)) return true;
+    if (rel !== "") {
+      if (pattern.length * rel.length > FILE_RULE_COST) return "unchecked";
+      if (gitignoreMatches(pattern, rel)) return true;
+    }
   }
   const trimmed = content.trim();
   const hasStar = unescapedIndex(trimmed, "*", false) >= 0;
-  if (trimmed.startsWith("*") || (!hasStar && !trimmed.endsWith(":*"))) return wildcardMatches(content, path, false);
+  if (trimmed.startsWith("*") || (!hasStar && !trimmed.endsWith(":*"))) return whole.test(path);
   return false;
 }
 

@@ -253,7 +253,7 @@ export async function buildView(catalog: Catalog, positions = new PositionIndex(
   }
   const p = catalog.project;
   // An untrusted project's hooks are counted, never loaded: what `project trust` would load.
-  const layers = p && !p.trusted && p.hasHookFiles ? await projectLayerHooks(p.root, p.foreignLayers) : [];
+  const layers = p && !p.trusted && p.hasHookFiles ? await projectLayerHooks(p.root, p.foreignDirs) : [];
   const project = p
     ? {
       ...p,

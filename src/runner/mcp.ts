@@ -14,7 +14,7 @@
  * The SDK costs ~150 ms to import, so it is imported only when an mcp_tool handler runs.
  * @module
  */
-import type { Catalog, HookHandler } from "../config/discovery.ts";
+import type { AnyCatalog, Catalog, HookHandler } from "../config/discovery.ts";
 import type { JsonObject } from "../events/types.ts";
 import type { RawCompletion } from "./types.ts";
 import { CAPTURE_LIMIT } from "./capture.ts";
@@ -389,7 +389,7 @@ function unavailable(label: string, name: string, tool: string): string {
 export async function runMcpOneShot(
   h: HookHandler,
   hookInput: JsonObject,
-  _catalog?: Catalog,
+  _catalog?: AnyCatalog,
 ): Promise<RawCompletion> {
   const started = performance.now();
   const prep = prepare(h);

@@ -23,6 +23,7 @@ import { buildPlan, type PlanFacts, resolveFacts, type SandboxPlan, workerPermis
 import { asFastPath, FastPathRefused } from "../config/fast_path_guard.ts";
 import { readStdinBytes, readStdinBytesSync } from "../util/stdio.ts";
 import type { ParsedArgs } from "../util/args.ts";
+import { setLauncherPathFacts } from "../util/path_facts.ts";
 
 /**
  * The I/O a command gets from the sandbox: its stdin (bytes the launcher may have read already), and
@@ -104,6 +105,7 @@ async function receiveInit(): Promise<InitMessage> {
 async function runInside(args: ParsedArgs, run: (io: RunIo) => Promise<number>): Promise<number> {
   const init = await receiveInit();
   currentPlan = init.plan;
+  setLauncherPathFacts(init.plan.facts.pathFacts ?? {});
   if (init.mode === "plan-mcp") {
     const found = await (await import("./mcp_plan.ts")).mcpNeeds(init.plan, args);
     post({ type: "mcp", ...found });

@@ -11,11 +11,14 @@
  * happens only inside the sandbox.
  * @module
  */
-import { absolute, atomicTempPath, join, searchDirs } from "../util/paths.ts";
+import { absolute, atomicTempPath, join, osUserHome, searchDirs } from "../util/paths.ts";
+import { FOREIGN_LAYERS, foreignUserFiles } from "../config/foreign_layout.ts";
 import type { ParsedArgs } from "../util/args.ts";
 import { fromCliValues, resolveSettings } from "../engine/settings.ts";
 import { launcherCandidates, launcherProgram } from "../util/launcher.ts";
 import { HOST_NAMES, type HostName } from "../events/types.ts";
+import { runDirectoryPaths } from "../dispatch/run_cwd.ts";
+import { type PathFacts, pathFactsOf } from "../util/path_facts.ts";
 
 /** One permission of the plan: `true` = unrestricted, `false` = none, a list = only those. */
 export type Grant = boolean | string[];
@@ -43,7 +46,8 @@ export type SandboxPlan = {
 
 /** Paths and programs resolved while planning. */
 export type PlanFacts = {
-  home: string;
+  /** The application home; null when none can be found (SPEC §1 r3: only dispatch runs then). */
+  home: string | null;
   tempRoot: string;
   spillDir: string;
   /** Where the project search starts (`--cwd`, the event's cwd, else the process cwd). */
@@ -52,6 +56,12 @@ export type PlanFacts = {
   shells: string[];
   /** Environment variables that force an unrestricted `run` (Deno refuses to spawn with them otherwise). */
   loaderVars: string[];
+  /**
+   * What the launcher found at paths the Worker may not stat (src/util/path_facts.ts): the `.git` of
+   * every ancestor of the project search (SPEC §2.8 r3, the repository's top) and, for dispatch, the
+   * event's cwd and its ancestors (SPEC §7.1 r3, where hooks run when the cwd is gone).
+   */
+  pathFacts?: PathFacts;
 };
 
 /** The inputs of planning: the command line (as the command parsed it), the environment and the process cwd. */
@@ -93,13 +103,19 @@ async function bothForms(path: string): Promise<string[]> {
  * real path: `.mind`, `.claude` and `.codex` of every ancestor — except the user's own `~/.claude` and
  * `~/.codex` (never a project marker, and they hold that host's credentials: not granted).
  */
-async function projectChain(start: string, userHome?: string): Promise<{ reads: string[]; needsStart: boolean }> {
+async function projectChain(
+  start: string,
+  userHome?: string,
+): Promise<{ reads: string[]; needsStart: boolean; gits: string[] }> {
   const r = await real(start);
   const homes = new Set(userHome ? await bothForms(userHome) : []);
   const reads = new Set<string>();
+  const gits = new Set<string>();
   for (const base of r && r !== start ? [start, r] : [start]) {
     for (const dir of searchDirs(base)) {
       reads.add(join(dir, ".mind"));
+      // Not granted (a .git holds the remotes' credentials at times): the launcher says whether it is there.
+      gits.add(join(dir, ".git"));
       if (homes.has(dir)) continue;
       reads.add(join(dir, ".claude"));
       reads.add(join(dir, ".codex"));
@@ -108,7 +124,7 @@ async function projectChain(start: string, userHome?: string): Promise<{ reads: 
   // The engine resolves the start's real path, which Deno allows only with read access to the start
   // itself (and so to everything below it). When the start is already real, the fallback of that
   // failed resolution gives the same path, so the grant is not needed.
-  return { reads: [...reads], needsStart: r !== null && r !== start };
+  return { reads: [...reads], needsStart: r !== null && r !== start, gits: [...gits] };
 }
 
 /** The shell(s) hooks run under (SPEC §7.1) plus `/bin/sh`, which signals process groups on the engine's behalf. */
@@ -215,8 +231,13 @@ export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
     facts,
   };
   const cmd = input.command;
+  const seen = new Set<string>();
+  if (cmd === "dispatch" && input.eventCwd !== undefined) {
+    for (const p of runDirectoryPaths(input.eventCwd, cwd)) seen.add(p);
+  }
   if (cmd === "logs") {
     // The observation log and its rotated files, nothing else: it reads no configuration.
+    if (home === null) return plan; // the command refuses to run without a home (SPEC §1 r3)
     const logs = join(home, "logs");
     plan.read = [...new Set([logs, ...((await real(logs)) ? [(await real(logs))!] : [])])];
     plan.why.read = "the observation log (<home>/logs)";
@@ -231,19 +252,28 @@ export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
   const add = async (set: Set<string>, p: string) => {
     for (const f of await bothForms(p)) set.add(f);
   };
-  await add(reads, home);
+  // Without a home (a dispatch, SPEC §1 r3) only the managed and CLI layers load: no home, no project
+  // search, no plugins, no foreign user layers to read, and nothing of the home to write.
+  if (home !== null) await add(reads, home);
   await add(reads, requirements);
   const hooksFiles = (options["hooks-file"] as string[] | undefined) ?? [];
   for (const f of hooksFiles) await add(reads, absolute(f, cwd));
-  const userHome = input.env.HOME ?? input.env.USERPROFILE;
-  const chain = await projectChain(searchFrom, userHome);
-  for (const p of chain.reads) reads.add(p);
-  if (chain.needsStart) reads.add(searchFrom);
-  for (const p of await pluginRoots(home)) reads.add(p);
+  const userHome = osUserHome(input.env) ?? undefined;
+  // The foreign user layers (SPEC §2.8 r3): their files only, whatever foreign_layers says (it is
+  // read inside); the folders hold those hosts' credentials.
+  if (home !== null) {
+    for (const f of foreignUserFiles(userHome ?? null, FOREIGN_LAYERS)) await add(reads, f);
+    const chain = await projectChain(searchFrom, userHome);
+    for (const p of chain.reads) reads.add(p);
+    for (const p of chain.gits) seen.add(p);
+    if (chain.needsStart) reads.add(searchFrom);
+    for (const p of await pluginRoots(home)) reads.add(p);
+  }
   const readWhy = [
     "the home",
     "the requirements file",
     "the .mind/, .claude/ and .codex/ chain of the project search",
+    "~/.claude/settings.json, ~/.codex/config.toml and ~/.codex/hooks.json (the foreign user layers)",
     "plugin roots",
   ];
   if (hooksFiles.length) readWhy.push("--hooks-file files");
@@ -253,10 +283,10 @@ export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
   }
 
   const writes = new Set<string>();
-  await add(writes, home);
-  const writeWhy = ["the home (state, trusted copies, logs, sessions, async jobs)"];
+  if (home !== null) await add(writes, home);
+  const writeWhy = home === null ? [] : ["the home (state, trusted copies, logs, sessions, async jobs)"];
 
-  if (STATE_COMMANDS.has(cmd)) {
+  if (STATE_COMMANDS.has(cmd) && home !== null) {
     const linked = await configLinkTargets(home, Deno.pid);
     for (const p of linked) {
       reads.add(p);
@@ -274,7 +304,9 @@ export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
   if (cmd === "project") {
     // The project command stats its DIR (default: --cwd, else the process cwd) before searching up.
     const dir = absolute(positionals[1] ?? text("cwd") ?? cwd, cwd);
-    for (const p of (await projectChain(dir, userHome)).reads) reads.add(p);
+    const named = await projectChain(dir, userHome);
+    for (const p of named.reads) reads.add(p);
+    for (const p of named.gits) seen.add(p);
     await add(reads, dir);
     readWhy.push("the project named on the command line");
   }
@@ -289,7 +321,9 @@ export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
     const { ADAPTERS } = await import("../adapter/hosts.ts");
     if (proj !== undefined && options.sync) {
       // --sync loads the catalog from the project (src/adapter/sync.ts): its marker chain, as dispatch's.
-      for (const p of (await projectChain(absolute(proj, cwd), userHome)).reads) reads.add(p);
+      const synced = await projectChain(absolute(proj, cwd), userHome);
+      for (const p of synced.reads) reads.add(p);
+      for (const p of synced.gits) seen.add(p);
       readWhy.push("the .mind/, .claude/ and .codex/ chain of --project (--sync)");
     }
     for (const h of (HOST_NAMES as readonly string[]).includes(host) ? [host as HostName] : HOST_NAMES) {
@@ -352,6 +386,7 @@ export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
   }
   plan.write = [...writes];
   plan.why.write = writeWhy.join(", ");
+  if (seen.size > 0) facts.pathFacts = pathFactsOf(seen);
   if (plan.run !== false && loaderVars.length > 0) {
     plan.run = true;
     plan.why.run = "unrestricted: " + loaderVars.join(", ") + " is set";

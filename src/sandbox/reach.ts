@@ -19,7 +19,7 @@ import { isObject } from "../util/json.ts";
 import type { ParsedArgs } from "../util/args.ts";
 import { configOptionsOf, fromCliValues, resolveSettings } from "../engine/settings.ts";
 import type { JsonObject } from "../events/types.ts";
-import { join } from "../util/paths.ts";
+import { join, osUserHome } from "../util/paths.ts";
 import type { PlanFacts } from "./plan.ts";
 
 /** What a run from here reaches. */
@@ -90,7 +90,9 @@ export async function reach(
   const { options } = args;
   // The home as the plan resolved it (from the same command line), so the two never disagree.
   const settings = resolveSettings(fromCliValues(options), env, Deno.cwd());
-  const cfg = { ...configOptionsOf(settings, facts.searchFrom), home: facts.home };
+  const cfg = configOptionsOf(settings, facts.searchFrom);
+  // Without a home (a dispatch, SPEC §1 r3) discovery loads only the managed and CLI layers.
+  const home = facts.home;
   const [{ loadConfigFile }, { buildOverrides }, discovery] = await Promise.all([
     import("../config/files.ts"),
     import("../config/overrides.ts"),
@@ -99,13 +101,13 @@ export async function reach(
   const overrides = buildOverrides(cfg.overrides ?? []);
   if ("error" in overrides) return { sandbox: null, mcp: false, pinRoot: null }; // discovery stops there too
   const cli = overrides.data;
-  const loaded = await loadConfigFile(join(cfg.home, "config.toml"), "toml");
-  const user = loaded.ok ? loaded.data : undefined;
+  const loaded = home === null ? null : await loadConfigFile(join(home, "config.toml"), "toml");
+  const user = loaded?.ok ? loaded.data : undefined;
 
   const userSide: (JsonObject | undefined)[] = [user, cli];
   const { profile } = discovery.selectedProfile(cfg, env, user);
-  if (profile !== null) {
-    const p = await loadConfigFile(join(cfg.home, "profiles", profile, "config.toml"), "toml");
+  if (profile !== null && home !== null) {
+    const p = await loadConfigFile(join(home, "profiles", profile, "config.toml"), "toml");
     if (p.ok) userSide.push(p.data);
   }
   // The administrator's requirements.toml (not a stranger's either) may define servers for managed hooks.
@@ -116,16 +118,16 @@ export async function reach(
   const reasons: string[] = [];
   if ((cfg.hooksFiles ?? []).length > 0) reasons.push("--hooks-file is given");
   const plugins = discovery.pluginSettings(user, cli);
-  if (Object.keys(plugins).length > 0) {
+  if (home !== null && Object.keys(plugins).length > 0) {
     reasons.push("plugins are configured");
-    strangers.push(...pluginServerFiles(cfg.home, plugins));
+    strangers.push(...pluginServerFiles(home, plugins));
   }
   const { foreignLayersSetting } = await import("../config/foreign_layers.ts");
-  const foreign = foreignLayersSetting(user, cli, join(cfg.home, "config.toml"));
+  const foreign = foreignLayersSetting(user, cli, home === null ? "cli-override" : join(home, "config.toml"));
   // With no project trusted, no root can be trusted: the search is skipped, unless the caller wants
   // the project's root whatever its trust (`review`, which can trust it while it runs).
-  const root = trustsSomeProject([user, cli]) || opts.anyProject
-    ? await discovery.findProjectRoot(facts.searchFrom, cfg.home, { foreign, userHome: env.HOME ?? null })
+  const root = home !== null && (trustsSomeProject([user, cli]) || opts.anyProject)
+    ? await discovery.findProjectRoot(facts.searchFrom, home, { foreign, userHome: osUserHome(env) })
     : null;
   const trusted = root !== null && discovery.projectTrustLevel(user, cli, root) === "trusted";
   if (trusted) {

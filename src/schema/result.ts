@@ -12,7 +12,18 @@ export function dispatchResultSchema(z: Zod) {
   const runRecord = z.strictObject({
     key: z.string(),
     // The layers of SPEC §2.1 and §2.8 (src/trust/hash.ts LAYERS, which checks it is the same list).
-    layer: z.enum(["managed", "user", "profile", "project", "claude-project", "codex-project", "plugin", "cli"]),
+    layer: z.enum([
+      "managed",
+      "user",
+      "claude-user",
+      "codex-user",
+      "profile",
+      "project",
+      "claude-project",
+      "codex-project",
+      "plugin",
+      "cli",
+    ]),
     status: z.enum(["completed", "blocked", "failed", "skipped", "started"]),
     reason: z.string().nullable(),
     exit_code: z.int().nullable(),

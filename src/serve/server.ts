@@ -20,6 +20,7 @@
  * @module
  */
 import { messageLine } from "../util/terminal_text.ts";
+import { UsageError } from "../util/args.ts";
 import { isObject } from "../util/json.ts";
 import { type Catalog, skipReason } from "../config/discovery.ts";
 import { engineDispatch } from "../engine/dispatch.ts";
@@ -28,6 +29,8 @@ import {
   type EngineOptions,
   type EngineSettings,
   fromRpcOptions,
+  type HomeSettings,
+  NO_HOME,
   resolveSettings,
   searchStart,
 } from "../engine/settings.ts";
@@ -292,13 +295,22 @@ export class HookServer {
   }
 
   /** The settings of a request: its `options` over the serve defaults. */
-  #settings(rawOptions: unknown): EngineSettings {
+  #settings(rawOptions: unknown): HomeSettings {
     const opts = fromRpcOptions(rawOptions, this.#setup.defaults);
     if (!opts.ok) throw new RpcError(INVALID_PARAMS, opts.error);
-    return resolveSettings(opts.options, this.#setup.env, this.#setup.processCwd);
+    let settings: EngineSettings;
+    try {
+      settings = resolveSettings(opts.options, this.#setup.env, this.#setup.processCwd);
+    } catch (e) {
+      // A relative or empty home (SPEC §1 r3) is the request's own mistake.
+      if (e instanceof UsageError) throw new RpcError(INVALID_PARAMS, e.message);
+      throw e;
+    }
+    if (settings.home === null) throw new RpcError(INVALID_PARAMS, NO_HOME);
+    return settings as HomeSettings;
   }
 
-  #place(settings: EngineSettings): Place {
+  #place(settings: HomeSettings): Place {
     return { home: settings.home, tempDir: settings.tempDir };
   }
 
@@ -312,7 +324,7 @@ export class HookServer {
     if (!places.has(key)) places.set(key, place);
   }
 
-  async #catalog(settings: EngineSettings, cwd: string): Promise<Catalog> {
+  async #catalog(settings: HomeSettings, cwd: string): Promise<Catalog> {
     const catalog = await this.#cache.get(configOptionsOf(settings, cwd));
     if ("error" in catalog) throw new RpcError(INVALID_PARAMS, catalog.error);
     return catalog;
@@ -339,7 +351,8 @@ export class HookServer {
     await this.#dispatchSlots.acquire();
     try {
       const outcome = await engineDispatch(event, settings, {
-        catalog: (opts) => this.#cache.get(opts),
+        catalog: (opts) =>
+          opts.home === null ? Promise.resolve({ error: NO_HOME }) : this.#cache.get({ ...opts, home: opts.home }),
         // Logged below, after the response is on its way (log_queue.ts says why).
         log: false,
         runMcp: (h, input) => this.#pool.run(h, input),
@@ -347,7 +360,9 @@ export class HookServer {
         takeAsync: (sid) => Promise.resolve(this.#async.take(sid)),
       });
       if (!outcome.ok) throw new RpcError(INVALID_PARAMS, outcome.error);
-      const { result, catalog } = outcome;
+      const result = outcome.result;
+      // serve always has a home (#settings): its catalogs are a home's.
+      const catalog = outcome.catalog as Catalog | null;
       // No catalog: the event was refused before any configuration was read (nothing ran, nothing to end).
       if (!catalog) return result;
       const sessionId = String(outcome.event.input.session_id);

@@ -13,10 +13,16 @@ import { removeSessionEnvFile } from "./env_file.ts";
 /** What session end did. */
 export type SessionEndReport = { killedAsync: number };
 
-/** Ends a session's engine-side state. Never throws. */
-export async function endSession(home: string, tempDir: string, sessionId: string): Promise<SessionEndReport> {
-  const { killed } = await endSessionAsync(home, sessionId).catch(() => ({ killed: 0 }));
+/**
+ * Ends a session's engine-side state. Never throws. Without a home (a dispatch, SPEC §1 r3) there is
+ * nothing of the session in it: only the spill folder (in the temp dir) goes.
+ */
+export async function endSession(home: string | null, tempDir: string, sessionId: string): Promise<SessionEndReport> {
+  const { killed } = home === null
+    ? { killed: 0 }
+    : await endSessionAsync(home, sessionId).catch(() => ({ killed: 0 }));
   await removeSessionSpill(tempDir, sessionId).catch(() => {});
+  if (home === null) return { killedAsync: killed };
   await clearStopGuard(home, sessionId);
   await removeSessionEnvFile(home, sessionId);
   return { killedAsync: killed };

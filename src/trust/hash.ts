@@ -3,19 +3,22 @@
  *
  * Hash: `sha256:` + lowercase hex of SHA-256 over the UTF-8 RFC 8785
  * canonical JSON of `{"event", "matcher", "handler"}` with the normalized
- * handler. For the JSON values we hash (strings, booleans, integers, objects,
+ * handler (plus `"dialect": "claude"` for a Claude-dialect handler, r3). For the JSON values we hash (strings, booleans, integers, objects,
  * arrays) RFC 8785 equals `JSON.stringify` with object keys sorted by UTF-16
  * code units at every depth.
  * @module
  */
 import type { EventName } from "../events/names.ts";
+import type { Dialect } from "../events/types.ts";
 import { sha256Hex } from "../util/sha256.ts";
 import type { RunRecord } from "../schema/result.ts";
 
-/** The layers, lowest to highest in configuration order (SPEC §2.1, §2.8). */
+/** The layers, lowest to highest in configuration order (SPEC §2.1, §2.8; the foreign user layers r3). */
 export const LAYERS = [
   "managed",
   "user",
+  "claude-user",
+  "codex-user",
   "profile",
   "project",
   "claude-project",
@@ -135,21 +138,38 @@ export type NormalizedHandler =
     serverSpec: Record<string, unknown> | null;
   };
 
-/** The object whose canonical JSON is hashed. */
+/**
+ * The object whose canonical JSON is hashed. *(SPEC §3.2 r3)* A handler of the Claude dialect (§8.1)
+ * gains `"dialect": "claude"`: how its output is read is part of what was trusted, so a plugin that
+ * swaps `.mind-plugin/` for `.claude-plugin/` makes its hooks `modified`. mind-dialect subjects, and so
+ * their hashes, are as before.
+ */
 export function hashSubject(
   event: EventName,
   matcher: string | null,
   handler: NormalizedHandler,
+  dialect: Dialect = "mind",
 ): unknown {
-  return { event, matcher, handler };
+  return dialect === "claude" ? { event, matcher, handler, dialect } : { event, matcher, handler };
 }
 
 /** `sha256:<64 hex>` of the canonical JSON of the hash subject. */
-export function contentHashSync(event: EventName, matcher: string | null, handler: NormalizedHandler): string {
-  return `sha256:${sha256Hex(new TextEncoder().encode(canonicalJson(hashSubject(event, matcher, handler))))}`;
+export function contentHashSync(
+  event: EventName,
+  matcher: string | null,
+  handler: NormalizedHandler,
+  dialect: Dialect = "mind",
+): string {
+  const text = canonicalJson(hashSubject(event, matcher, handler, dialect));
+  return `sha256:${sha256Hex(new TextEncoder().encode(text))}`;
 }
 
 /** Async form of {@link contentHashSync}, kept for library callers. */
-export function contentHash(event: EventName, matcher: string | null, handler: NormalizedHandler): Promise<string> {
-  return Promise.resolve(contentHashSync(event, matcher, handler));
+export function contentHash(
+  event: EventName,
+  matcher: string | null,
+  handler: NormalizedHandler,
+  dialect: Dialect = "mind",
+): Promise<string> {
+  return Promise.resolve(contentHashSync(event, matcher, handler, dialect));
 }

@@ -55,6 +55,15 @@ export function isAbsolutePath(path: string): boolean {
   return path.startsWith("/") || /^[A-Za-z]:[\\/]/.test(path) || path.startsWith("\\\\");
 }
 
+/**
+ * The OS user's home (`$HOME`, `%USERPROFILE%` on Windows) when it is usable: set, not empty, absolute
+ * (SPEC §1 r3: a home is never taken relative to the cwd). Null otherwise.
+ */
+export function osUserHome(env: Record<string, string | undefined>): string | null {
+  const home = env.HOME || env.USERPROFILE;
+  return home !== undefined && home !== "" && isAbsolutePath(home) ? home : null;
+}
+
 /** An absolute version of `path` against `cwd`. */
 export function absolute(path: string, cwd: string): string {
   return isAbsolutePath(path) ? path : join(cwd, path);

@@ -8,15 +8,17 @@
  * The child gets a cleaned environment: every `MIND_*` variable of the caller
  * is dropped (a developer's own `MIND_HOME` or `MIND_PROFILE` must not leak
  * into a test), `MIND_REQUIREMENTS` points at a file that does not exist (so a
- * machine's `/etc/mind/requirements.toml` cannot change results) and `SHELL` is
- * `/bin/sh` (a login bash costs ~130 ms per hook on a machine with a heavy
- * profile; the engine itself is shell-agnostic).
+ * machine's `/etc/mind/requirements.toml` cannot change results), `HOME` names no
+ * folder (the developer's own Claude Code and Codex hooks would load as the
+ * foreign user layers) and `SHELL` is `/bin/sh` (a login bash costs ~130 ms per
+ * hook on a machine with a heavy profile; the engine itself is shell-agnostic).
  * @module
  */
 
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { BUNDLE_PATH, bundleIsFresh } from "../../scripts/bundle.ts";
+import { denoDir } from "./deno_dir.ts";
 
 /** The repository root. */
 export const REPO: string = fileURLToPath(new URL("../../", import.meta.url)).replace(/\/$/, "");
@@ -39,8 +41,8 @@ export type CliResult = {
 export type CliOptions = {
   /** Text written to stdin (then closed); stdin is empty when absent. */
   stdin?: string;
-  /** Extra environment (added to the cleaned environment). */
-  env?: Record<string, string>;
+  /** Extra environment (added to the cleaned environment; a name set to undefined is removed from it). */
+  env?: Record<string, string | undefined>;
   /** The process working directory (default: the OS temp dir, never the repo). */
   cwd?: string;
   /** Kill the CLI (SIGTERM) after this many milliseconds: a test of a stall must not stall itself. */
@@ -58,20 +60,20 @@ function baseEnv(): Record<string, string> {
   env.DENO_DIR = denoDir();
   env.SHELL = "/bin/sh";
   env.MIND_REQUIREMENTS = "/nonexistent/mind-hooks-tests/requirements.toml";
+  // The developer's own ~/.claude/settings.json and ~/.codex/ are layers too (SPEC §2.8 r3): a test sees
+  // only the OS user's home it gives (`env: { HOME }`).
+  env.HOME = "/nonexistent/mind-hooks-tests/home";
   return env;
 }
 
-let cachedDenoDir: string | undefined;
-
-/** The module cache of the Deno running the tests (as `deno info --json` reports it). */
-export function denoDir(): string {
-  if (cachedDenoDir === undefined) {
-    const out = new Deno.Command(Deno.execPath(), { args: ["info", "--json"], stdout: "piped", stderr: "null" })
-      .outputSync();
-    cachedDenoDir = JSON.parse(new TextDecoder().decode(out.stdout)).denoDir as string;
-  }
-  return cachedDenoDir;
+/** The cleaned environment with `extra` over it (undefined removes a name). */
+function childEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
+  const env: Record<string, string | undefined> = { ...baseEnv(), ...extra };
+  for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
+  return env as Record<string, string>;
 }
+
+export { denoDir } from "./deno_dir.ts";
 
 let freshBundle: Promise<boolean> | undefined;
 
@@ -92,7 +94,7 @@ export async function runCli(args: string[], opts: CliOptions = {}): Promise<Cli
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-q", "-P", "--no-prompt", "--config", join(REPO, "deno.json"), join(REPO, "main.ts"), ...args],
     cwd: opts.cwd ?? Deno.env.get("TMPDIR") ?? "/tmp",
-    env: { ...baseEnv(), ...opts.env },
+    env: childEnv(opts.env),
     clearEnv: true,
     stdin: "piped",
     stdout: "piped",
@@ -118,6 +120,38 @@ export async function runCli(args: string[], opts: CliOptions = {}): Promise<Cli
       } catch {
         throw new Error(`stdout is not JSON (exit ${out.code}):\n${stdout.slice(0, 2000)}\nstderr:\n${stderr}`);
       }
+    },
+  };
+}
+
+/**
+ * Runs a Deno script of the tests (all permissions) with the CLI's cleaned environment: a library
+ * (`mod.ts`) front end seen with exactly what the CLI would see.
+ */
+export async function runScript(script: string, opts: CliOptions = {}): Promise<CliResult> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-q", "-A", "--no-prompt", "--config", join(REPO, "deno.json"), script],
+    cwd: opts.cwd ?? Deno.env.get("TMPDIR") ?? "/tmp",
+    env: childEnv(opts.env),
+    clearEnv: true,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(opts.stdin ?? "")).catch(() => {});
+  await writer.close().catch(() => {});
+  const started = performance.now();
+  const out = await child.output();
+  const stdout = new TextDecoder().decode(out.stdout);
+  const stderr = new TextDecoder().decode(out.stderr);
+  return {
+    code: out.code,
+    stdout,
+    stderr,
+    ms: performance.now() - started,
+    json() {
+      return JSON.parse(stdout);
     },
   };
 }

@@ -31,6 +31,7 @@
  * @module
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { denoDir } from "./deno_dir.ts";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -64,9 +65,9 @@ export function serverArgv(
 export function stdioServerConfig(opts: { log?: string } = {}): Record<string, unknown> {
   const [command, ...args] = serverArgv("stdio", opts);
   const env: Record<string, string> = {};
-  // The SDK hands stdio servers only a minimal environment; a custom Deno cache must survive it.
-  const denoDir = Deno.env.get("DENO_DIR");
-  if (denoDir) env.DENO_DIR = denoDir;
+  // The SDK hands stdio servers only a minimal environment (its HOME may name no folder in the tests):
+  // the Deno cache must survive it.
+  env.DENO_DIR = Deno.env.get("DENO_DIR") ?? denoDir();
   return { command, args, env, startup_timeout_sec: 60 };
 }
 

@@ -17,7 +17,14 @@ type Json = Record<string, unknown>;
 const TOOL_COMMAND = "echo hello-from-tool > ran.txt";
 const FINAL = "ALL DONE";
 /** Texts looked for in what the model received after its first request. */
-const MARKERS = ["DENY-MARKER", "DENY-GIT", "DENY-ECHO", "Blocked by hook", "STOP-MARKER"];
+const MARKERS = [
+  "DENY-MARKER",
+  "DENY-GIT",
+  "DENY-ECHO",
+  "Blocked by hook",
+  "STOP-MARKER",
+  "BLOCKED: Use feature branches",
+];
 
 const skipReason = (await ensurePackages(["claude"])).claude;
 if (skipReason) console.log(`claude dialect interop skipped: ${skipReason}`);
@@ -40,6 +47,8 @@ type Case = {
   same?: (keyof Observed)[];
   /** Why a field is left out of `same`: a difference the SPEC requires. */
   differs?: string;
+  /** What mind does where it deliberately differs (checked on the mind run). */
+  mind?: (o: Observed) => void;
 };
 
 /** What one run did, as far as the user and the model can tell. */
@@ -251,9 +260,12 @@ const CASES: Case[] = [
 
 /**
  * More `if` rules against commands that take Claude Code's command splitting (SPEC §2.2: "exactly as Claude
- * Code decides"): `fires` says whether Claude Code runs the guarded (denying) hook.
+ * Code decides"): `fires` says whether Claude Code runs the guarded (denying) hook. *(r3)* mind errs toward
+ * running a guard (the splitter strips keywords, groups and wrappers, and an unreadable line matches):
+ * where that makes mind run a hook Claude Code skips, `mind` says so and `why` is the deliberate difference.
+ * Commands are harmless when not denied (`rm -f` of a file that does not exist).
  */
-const IF_RULES: { rule: string; command: string; fires: boolean }[] = [
+const IF_RULES: { rule: string; command: string; fires: boolean; mind?: boolean; why?: string }[] = [
   { rule: "Bash(echo *)", command: "FOO=1 echo hello-from-tool > ran.txt", fires: true },
   { rule: "Bash(echo:*)", command: "true && echo hello-from-tool > ran.txt", fires: true },
   { rule: "Bash(ech *)", command: "echo hello-from-tool > ran.txt", fires: false },
@@ -262,8 +274,61 @@ const IF_RULES: { rule: string; command: string; fires: boolean }[] = [
   { rule: "Bash(echo hello*)", command: "echo  hello-from-tool > ran.txt", fires: true },
   { rule: "Bash", command: "echo hello-from-tool > ran.txt", fires: true },
   { rule: "Edit(*)", command: "echo hello-from-tool > ran.txt", fires: false },
+  // r3 (issue 21.9): the forms that skipped a Bash(rm *) guard. Claude Code runs every `if` hook for a
+  // compound command (group, subshell, if/for/while/case), whatever it holds.
+  { rule: "Bash(rm *)", command: "{ rm -f no-such-file; }", fires: true },
+  { rule: "Bash(rm *)", command: "if true; then rm -f no-such-file; fi", fires: true },
+  { rule: "Bash(rm *)", command: "for f in a; do rm -f no-such-file; done", fires: true },
+  { rule: "Bash(rm *)", command: "while false; do rm -f no-such-file; done", fires: true },
+  { rule: "Bash(rm *)", command: "case x in x) rm -f no-such-file;; esac", fires: true },
+  { rule: "Bash(rm *)", command: "! rm -f no-such-file", fires: true },
+  { rule: "Bash(rm *)", command: "(rm -f no-such-file)", fires: true },
+  { rule: "Bash(rm *)", command: "echo no-such-file | xargs rm -f", fires: true },
+  { rule: "Bash(rm *)", command: "\\rm -f no-such-file", fires: true },
+  { rule: "Bash(rm *)", command: "'rm' -f no-such-file", fires: true },
+  { rule: "Bash(rm *)", command: "timeout 5 echo rm > ran.txt", fires: false },
+  { rule: "Bash(git *)", command: "echo {a,b} > ran.txt", fires: true },
+  { rule: "Bash(git *)", command: "echo a; exec 3>&1", fires: false },
+  // Deliberate differences: mind strips wrappers, so their command is matched too (Claude Code matches
+  // only `timeout 5 rm …` as a whole, which `rm *` does not match).
+  ...["timeout 5", "time", "nice -n 5", "nohup", "command", "stdbuf -o0", "env FOO=1"].map((w) => ({
+    rule: "Bash(rm *)",
+    command: `${w} rm -f no-such-file`,
+    fires: false,
+    mind: true,
+    why: `mind strips the wrapper "${
+      w.split(" ")[0]
+    }" and matches the command it runs (SPEC §2.2 r3); Claude Code does not`,
+  })),
+  // The commands a command runs from its arguments: a shell's -c line, eval's words, find's -exec.
+  ...["bash -c 'rm -f no-such-file'", "eval 'rm -f no-such-file'", "find . -name no-such-file -exec rm -f {} +"]
+    .map((command) => ({
+      rule: "Bash(rm *)",
+      command,
+      fires: false,
+      mind: true,
+      why: "mind reads the command a shell's -c, eval or find -exec runs (SPEC §2.2 r3: err toward the guard)",
+    })),
+  // An expansion makes the line unreadable to mind: every rule matches; Claude Code resolves $HOME.
+  {
+    rule: "Bash(git *)",
+    command: "echo $HOME > ran.txt",
+    fires: false,
+    mind: true,
+    why: "mind does not expand parameters: a line with one is unreadable and matches (SPEC §2.2 r3)",
+  },
+  // mind reads inside compound commands and runs the hook only when a simple command in them matches;
+  // Claude Code runs it for any compound command.
+  ...["{ ls; }", "{ ls; } > ran.txt", "(ls) > ran.txt", "if true; then ls; fi > ran.txt"].map((command) => ({
+    rule: "Bash(rm *)",
+    command,
+    fires: true,
+    mind: false,
+    why:
+      "mind splits groups, subshells and keywords (SPEC §2.2 r3): no simple command is rm; Claude Code runs every if hook for a compound command",
+  })),
 ];
-for (const { rule, command, fires } of IF_RULES) {
+for (const { rule, command, fires, mind, why } of IF_RULES) {
   CASES.push({
     rule: `if ${rule} on ${JSON.stringify(command)}`,
     scripts: { deny: print(hso({ permissionDecision: "deny", permissionDecisionReason: "DENY-MARKER" })) },
@@ -271,6 +336,14 @@ for (const { rule, command, fires } of IF_RULES) {
     command,
     expect: (o) =>
       assert.equal(o.markers.includes("DENY-MARKER"), fires, `Claude Code ${fires ? "did not run" : "ran"} it`),
+    ...(mind !== undefined && mind !== fires
+      ? {
+        same: ["shell", "hookErrors"] as (keyof Observed)[],
+        differs: why,
+        mind: (o: Observed) =>
+          assert.equal(o.markers.includes("DENY-MARKER"), mind, `mind ${mind ? "did not run" : "ran"} it`),
+      }
+      : {}),
   });
 }
 
@@ -289,8 +362,56 @@ for (const c of CASES) {
     const native = await runCase(c, "claude");
     c.expect(native);
     const mind = await runCase(c, "mind");
+    c.mind?.(mind);
     const same = c.same ?? ["ran", "markers", "shell", "hookErrors", "requests"];
     const pick = (o: Observed) => Object.fromEntries(same.map((k) => [k, o[k]]));
     assert.deepEqual(pick(mind), pick(native), c.differs);
   });
 }
+
+/**
+ * SPEC §2.8 r3, foreign user layers: a guard in the user's own `~/.claude/settings.json` (as Trail of Bits'
+ * "no push to main" hook is installed; fixtures/foreign_user/) runs once — natively, and the same behind
+ * `mind-hooks install claude --user`, where mind leaves the `claude-user` layer to Claude Code (which runs it)
+ * instead of running it a second time. mind's own run of that layer, as the host, is tests/foreign_user_layers_test.ts.
+ */
+async function runUserGuard(via: "claude" | "mind"): Promise<{ observed: Observed; count: number }> {
+  const dirs = await makeRunDirs("claude", `${via}-user-layer`);
+  const guard = `echo ran >> "$HOME/guard-count"; INPUT=$(cat); ` +
+    `if echo "$INPUT" | grep -qE 'git[[:space:]]+push.*(main|master)'; then ` +
+    `echo 'BLOCKED: Use feature branches, not direct push to main' >&2; exit 2; fi`;
+  await Deno.writeTextFile(
+    `${dirs.hostDir}/settings.json`,
+    JSON.stringify({ permissions: { deny: ["Read(~/.ssh/**)"] }, hooks: pre([{ type: "command", command: guard }]) }),
+  );
+  const env = { ...hostEnv("claude", dirs), MIND_HOME: dirs.mind };
+  if (via === "mind") {
+    const inst = await cli(["install", "claude", "--user", "--command", launcher()], env);
+    assert.equal(inst.code, 0, inst.stderr);
+    const t = await cli(["trust", "--all", "--home", dirs.mind], env);
+    assert.equal(t.code, 0, t.stderr);
+  }
+  const r = await runHost("claude", dirs, {
+    command: "git push origin main > ran.txt",
+    finalText: FINAL,
+    prompt: "Push the branch, then stop.",
+  });
+  assert.equal(r.code, 0, describe(r));
+  const count = ((await read(`${dirs.home}/guard-count`)) ?? "").split("\n").filter((l) => l !== "").length;
+  const observed = observe(r, await read(`${dirs.work}/ran.txt`), null, await hookErrors(dirs));
+  return { observed, count };
+}
+
+Deno.test({
+  name:
+    "claude dialect: a ~/.claude/settings.json guard runs once — natively and behind mind-hooks (claude-user left to Claude Code)",
+  ...opts,
+}, async () => {
+  const native = await runUserGuard("claude");
+  assert.deepEqual(
+    [native.count, native.observed.ran, native.observed.markers],
+    [1, null, ["BLOCKED: Use feature branches"]],
+  );
+  const mind = await runUserGuard("mind");
+  assert.deepEqual(mind, native);
+});

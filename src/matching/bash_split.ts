@@ -1,0 +1,393 @@
+/**
+ * The Bash command reader of the `if` filter (SPEC §2.2 r3): a command line → the simple commands a
+ * rule is tested against. A filter decides whether a guard runs, so the reader errs toward running it:
+ *
+ * - the line is split into its simple commands across `;`, `&`, `&&`, `||`, `|`, `|&`, newlines,
+ *   `;;`, groups `{ …; }` and subshells `( … )`;
+ * - leading `NAME=value` assignments and redirections (with their targets) are not words; keywords that
+ *   open, continue or close a compound command (`if`, `then`, `else`, `elif`, `fi`, `while`, `until`,
+ *   `do`, `done`, `{`, `}`, `!`, `esac`, `coproc`, `function NAME`) are stripped from the front, and a
+ *   `for`/`select`/`case` head (a variable and a word list, or the case word) and `case` patterns are
+ *   not commands;
+ * - wrapper commands with their options (`timeout`, `time`, `nice`, `nohup`, `command`, `exec`,
+ *   `stdbuf`, `env` — its `-S` string split as words — `xargs`, and `builtin`) are stripped,
+ *   repeatedly: each wrapped form is a subject beside the whole command, so a rule matches either;
+ *   so are the commands a command runs from its arguments: a shell's `-c` line (`sh`, `bash`, `dash`,
+ *   `zsh`, `ksh`, `mksh`, `ash`), `eval`'s words, `find`'s `-exec`/`-execdir`/`-ok`/`-okdir`;
+ * - what it cannot read statically makes the whole line unreadable (null), and an unreadable line
+ *   matches every rule: parameter expansions, command and process substitutions (`$…`, `` `…` ``,
+ *   `<(…)`, `>(…)`), here-documents, brace expansions (`{a,b}`), a glob in a command's name,
+ *   unbalanced quotes, control characters, and lines over 10,000 characters (Claude Code's own bound).
+ *
+ * One pass over the line, so its cost is linear in the line's length.
+ * @module
+ */
+import { foldSpaces } from "./wildcard.ts";
+
+/** Lines longer than this are not split (Claude Code's own bound): every rule matches them. */
+export const MAX_SPLIT_LENGTH = 10_000;
+
+/** One word of a simple command: its text (quotes removed) and whether it holds an unquoted glob. */
+type Word = { text: string; glob: boolean };
+
+/** Keywords stripped from the front of a simple command (what follows them is a command). */
+const STRIPPED_KEYWORDS: ReadonlySet<string> = new Set([
+  "if",
+  "then",
+  "else",
+  "elif",
+  "fi",
+  "while",
+  "until",
+  "do",
+  "done",
+  "{",
+  "}",
+  "!",
+  "esac",
+  "coproc",
+]);
+
+/** Keywords whose simple command runs nothing (a variable and a word list, or the word a case tests). */
+const HEAD_KEYWORDS: ReadonlySet<string> = new Set(["for", "select", "case"]);
+
+/** Thrown inside the reader when the line cannot be read statically. */
+class Unreadable extends Error {}
+
+/** The simple commands of `command` as word lists, or null when the line cannot be read statically. */
+function splitWords(command: string): Word[][] | null {
+  if (command.length > MAX_SPLIT_LENGTH || command.includes("<<")) return null;
+  for (let i = 0; i < command.length; i++) {
+    const code = command.charCodeAt(i);
+    if ((code < 32 && code !== 9 && code !== 10) || code === 127) return null;
+  }
+  try {
+    return new Reader(command).read();
+  } catch (e) {
+    if (e instanceof Unreadable) return null;
+    throw e;
+  }
+}
+
+/** The one-pass reader behind {@link splitWords}. */
+class Reader {
+  #out: Word[][] = [];
+  #words: Word[] = [];
+  #word = "";
+  #inWord = false;
+  #glob = false;
+  #bracket = false;
+  #braceOpen = false;
+  #braceList = false;
+  /** The next word is a redirection's target. */
+  #target = false;
+  /** Open `case` commands, and whether the next words up to `)` are a case pattern. */
+  #cases = 0;
+  #pattern = false;
+
+  constructor(readonly line: string) {}
+
+  read(): Word[][] {
+    const s = this.line;
+    let quote: "'" | '"' | null = null;
+    for (let i = 0; i < s.length; i++) {
+      const c = s[i];
+      if (quote === "'") {
+        if (c === "'") quote = null;
+        else this.#word += c;
+        continue;
+      }
+      if (quote === '"') {
+        if (c === "$" || c === "`") throw new Unreadable();
+        if (c === '"') quote = null;
+        else if (c === "\\" && i + 1 < s.length && '"\\$`\n'.includes(s[i + 1])) {
+          if (s[++i] !== "\n") this.#word += s[i];
+        } else this.#word += c;
+        continue;
+      }
+      if (c === "$" || c === "`") throw new Unreadable();
+      if (c === "'" || c === '"') {
+        quote = c;
+        this.#inWord = true;
+      } else if (c === "\\") {
+        // A backslash-newline continues the line; any other escaped character is literal.
+        if (s[i + 1] === "\n") i++;
+        else if (i + 1 < s.length) {
+          this.#word += s[++i];
+          this.#inWord = true;
+        }
+      } else if (c === " " || c === "\t") {
+        this.#endWord();
+      } else if (c === "&" && s[i + 1] === ">") {
+        this.#endWord();
+        i = this.#redirect(i + 1);
+      } else if (c === ";" && s[i + 1] === ";") {
+        i += s[i + 2] === "&" ? 2 : 1;
+        this.#endCommand(";;");
+      } else if (c === "\n" || c === ";" || c === "&" || c === "|" || c === "(" || c === ")") {
+        this.#endCommand(c);
+      } else if (c === "#" && !this.#inWord) {
+        // A comment runs to the end of the line.
+        while (i + 1 < s.length && s[i + 1] !== "\n") i++;
+      } else if (c === ">" || c === "<") {
+        // A file-descriptor number before the operator is not a word.
+        if (this.#inWord && /^\d+$/.test(this.#word)) this.#dropWord();
+        this.#endWord();
+        i = this.#redirect(i);
+      } else {
+        this.#char(c);
+      }
+    }
+    if (quote !== null) throw new Unreadable();
+    this.#endCommand("");
+    return this.#out;
+  }
+
+  /** An unquoted ordinary character of a word: globs and brace expansions are noted. */
+  #char(c: string): void {
+    if (c === "*" || c === "?") this.#glob = true;
+    else if (c === "[") this.#bracket = true;
+    else if (c === "]" && this.#bracket) this.#glob = true;
+    else if (c === "{") this.#braceOpen = true;
+    else if (this.#braceOpen && (c === "," || (c === "." && this.#word.endsWith(".")))) this.#braceList = true;
+    else if (c === "}" && this.#braceList) throw new Unreadable(); // {a,b} and {1..3} expand to other words
+    this.#word += c;
+    this.#inWord = true;
+  }
+
+  /** Reads a redirection operator starting at `i` (`>`, `>>`, `>|`, `>&`, `<`, `<>`, `<&`); returns its last index. */
+  #redirect(i: number): number {
+    const s = this.line;
+    while (i + 1 < s.length && ">&|".includes(s[i + 1])) i++;
+    // <(…) and >(…) run a command whose output becomes a file name.
+    if (s[i + 1] === "(") throw new Unreadable();
+    this.#target = true;
+    return i;
+  }
+
+  #dropWord(): void {
+    this.#word = "";
+    this.#inWord = false;
+    this.#glob =
+      this.#bracket =
+      this.#braceOpen =
+      this.#braceList =
+        false;
+  }
+
+  #endWord(): void {
+    if (this.#inWord) {
+      if (this.#target) this.#target = false;
+      else this.#words.push({ text: this.#word, glob: this.#glob });
+    }
+    this.#dropWord();
+  }
+
+  #endCommand(separator: string): void {
+    this.#endWord();
+    this.#target = false;
+    const words = this.#words;
+    this.#words = [];
+    if (this.#pattern) {
+      // After `case WORD in` and after each `;;`: the words up to `)` are a pattern, never run.
+      if (separator === ")" && words.length > 0) {
+        this.#pattern = false;
+        return;
+      }
+      if (words.length > 0) this.#pattern = false;
+    }
+    let i = 0;
+    while (i < words.length) {
+      const w = words[i].text;
+      if (w.includes("=") && /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/.test(w)) i++;
+      else if (w === "function") i += 2;
+      else if (STRIPPED_KEYWORDS.has(w)) {
+        if (w === "esac") this.#cases = Math.max(0, this.#cases - 1);
+        i++;
+      } else if (HEAD_KEYWORDS.has(w)) {
+        if (w === "case") {
+          this.#cases++;
+          // `case x in a) …` holds its first pattern already; `case x in` + newline does not.
+          if (separator !== ")") this.#pattern = true;
+        }
+        return;
+      } else break;
+    }
+    if (separator === ";;" && this.#cases > 0) this.#pattern = true;
+    const argv = words.slice(i);
+    if (argv.length === 0) return;
+    // A glob in the command's name runs whatever file it expands to.
+    if (argv[0].glob) throw new Unreadable();
+    this.#out.push(argv);
+  }
+}
+
+/** How one wrapper command takes its options before the command it runs. */
+type WrapperSpec = {
+  /** Short options that take a value (attached, or the next word). */
+  short: string;
+  /** Long options that take the next word as their value when written without `=`. */
+  long: readonly string[];
+  /** Words after the options that are not the command (timeout's duration). */
+  positionals?: number;
+  /** `NAME=value` words after the options set the environment (env). */
+  assignments?: boolean;
+};
+
+/** The wrappers stripped before matching (SPEC §2.2 r3), by command name. */
+const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
+  time: { short: "fo", long: ["--format", "--output"] },
+  nohup: { short: "", long: [] },
+  builtin: { short: "", long: [] },
+  timeout: { short: "ks", long: ["--kill-after", "--signal"], positionals: 1 },
+  nice: { short: "n", long: ["--adjustment"] },
+  command: { short: "", long: [] },
+  exec: { short: "a", long: [] },
+  stdbuf: { short: "ioe", long: ["--input", "--output", "--error"] },
+  env: { short: "uCS", long: ["--unset", "--chdir", "--split-string"], assignments: true },
+  xargs: {
+    short: "adEILnPs",
+    long: [
+      "--arg-file",
+      "--delimiter",
+      "--eof",
+      "--replace",
+      "--max-lines",
+      "--max-args",
+      "--max-procs",
+      "--max-chars",
+      "--process-slot-var",
+    ],
+  },
+};
+
+/** The command a wrapper runs (its words), or null when `words` is no wrapper or wraps nothing. */
+function unwrap(words: readonly Word[]): Word[] | null {
+  const name = words[0].text.replace(/^.*\//, "");
+  if (!Object.hasOwn(WRAPPERS, name)) return null;
+  const spec = WRAPPERS[name];
+  let split: Word[] | null = null;
+  let i = 1;
+  const take = (value: string, option: string) => {
+    // env -S 'cmd args': the string is split into words that start the command.
+    if (name === "env" && (option === "S" || option === "--split-string")) {
+      const parts = splitWords(value);
+      if (parts === null) throw new Unreadable();
+      split = parts.flat();
+    }
+  };
+  while (i < words.length) {
+    const w = words[i].text;
+    if (w === "--") {
+      i++;
+      break;
+    }
+    if (name === "env" && w === "-") {
+      i++;
+      continue;
+    }
+    if (!w.startsWith("-") || w === "-") break;
+    if (w.startsWith("--")) {
+      const eq = w.indexOf("=");
+      if (eq >= 0) take(w.slice(eq + 1), w.slice(0, eq));
+      else if (spec.long.includes(w)) take(words[++i]?.text ?? "", w);
+      i++;
+      continue;
+    }
+    for (let k = 1; k < w.length; k++) {
+      if (!spec.short.includes(w[k])) continue;
+      if (k + 1 < w.length) take(w.slice(k + 1), w[k]);
+      else take(words[++i]?.text ?? "", w[k]);
+      break;
+    }
+    i++;
+  }
+  if (spec.assignments) { while (i < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i].text)) i++; }
+  i += spec.positionals ?? 0;
+  const rest = [...(split ?? []), ...words.slice(i)];
+  return rest.length > 0 ? rest : null;
+}
+
+/** Shells whose `-c` string is a command line. */
+const SHELLS: ReadonlySet<string> = new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash"]);
+
+/**
+ * The commands a command runs from its arguments beyond a wrapper's: a shell's `-c` line, `eval`'s
+ * words, `find`'s `-exec`/`-execdir`/`-ok`/`-okdir` commands (erring toward the guard: each is a
+ * subject too). A string that cannot be read makes the whole line unreadable.
+ */
+function commandsRun(words: readonly Word[]): Word[][] {
+  const name = words[0].text.replace(/^.*\//, "");
+  const split = (line: string): Word[][] => {
+    const parts = splitWords(line);
+    if (parts === null) throw new Unreadable();
+    return parts;
+  };
+  if (name === "eval") {
+    const rest = words.slice(1).map((w) => w.text);
+    if (rest[0] === "--") rest.shift();
+    return rest.length > 0 ? split(rest.join(" ")) : [];
+  }
+  if (SHELLS.has(name)) {
+    for (let i = 1; i < words.length; i++) {
+      const w = words[i].text;
+      if (!w.startsWith("-") && !w.startsWith("+")) break;
+      if (/^-[A-Za-z]*c[A-Za-z]*$/.test(w)) return i + 1 < words.length ? split(words[i + 1].text) : [];
+    }
+    return [];
+  }
+  if (name === "find") {
+    const out: Word[][] = [];
+    for (let i = 1; i < words.length; i++) {
+      if (!["-exec", "-execdir", "-ok", "-okdir"].includes(words[i].text)) continue;
+      let j = i + 1;
+      while (j < words.length && words[j].text !== ";" && words[j].text !== "+") j++;
+      if (j > i + 1) out.push(words.slice(i + 1, j));
+      i = j;
+    }
+    return out;
+  }
+  return [];
+}
+
+/**
+ * The simple commands of a shell command line, each as its words (quotes removed) joined by one
+ * space, without leading assignments, redirections and keywords; null when the line cannot be read
+ * statically (then every rule matches).
+ */
+export function simpleCommands(command: string): string[] | null {
+  return splitWords(command)?.map((argv) => argv.map((w) => w.text).join(" ")) ?? null;
+}
+
+/** A command's words as one subject: joined by one space, runs of spaces and tabs inside words folded. */
+function subject(argv: readonly Word[]): string {
+  const joined = argv.map((w) => w.text).join(" ");
+  return joined.includes("  ") || joined.includes("\t") ? foldSpaces(joined) : joined;
+}
+
+/**
+ * What a Bash rule is tested against: every simple command of the line and each command a wrapper in
+ * front of it runs, with spaces folded (a rule matches when it matches any); null when the line cannot
+ * be read statically (then every rule matches).
+ */
+export function bashSubjects(command: string): string[] | null {
+  const out = new Set<string>();
+  try {
+    const commands = splitWords(command);
+    if (commands === null) return null;
+    // Each command, then what it runs: a wrapper's command, a shell's -c line, eval's words, find's -exec.
+    const visit = (argv: Word[], depth: number) => {
+      if (argv[0].glob) throw new Unreadable();
+      out.add(subject(argv));
+      if (depth >= 16) return;
+      const inner = unwrap(argv);
+      if (inner !== null) visit(inner, depth + 1);
+      for (const run of commandsRun(argv)) visit(run, depth + 1);
+    };
+    for (const argv of commands) visit(argv, 0);
+  } catch (e) {
+    if (e instanceof Unreadable) return null;
+    throw e;
+  }
+  return [...out];
+}
