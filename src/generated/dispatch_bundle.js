@@ -3,7 +3,7 @@
 // deno-lint-ignore-file
 // @ts-nocheck
 // built-with: deno 2.9.6
-// inputs-sha256: 82ac0dffcfd9bba64f88adc0db6b8eaef8b626415a4f3c5468603a86595e168f
+// inputs-sha256: 3a49de7baca43e4897a30744d611111c381a676ccd0a0d26c7537ab611983767
 // input: deno.json
 // input: deno.lock
 // input: src/adapter/claude.ts
