@@ -29,6 +29,7 @@ import type { JsonObject } from "../events/types.ts";
 import { toolMatchSubjects } from "./tool_names.ts";
 import { bashSubjects } from "./bash_split.ts";
 import { compileWildcard, foldSpaces, type Wildcard } from "./wildcard.ts";
+import { cpuTimeMs } from "../util/timer.ts";
 
 /** The time the `if` filters of one dispatch may spend before the rest match unevaluated (SPEC §2.2 r3). */
 export const IF_BUDGET_MS = 50;
@@ -188,7 +189,7 @@ export class IfFilter {
   constructor(call: ToolCall, opts: IfFilterOptions = {}) {
     this.#call = new PreparedCall(call);
     this.#budget = opts.budgetMs ?? IF_BUDGET_MS;
-    this.#now = opts.now ?? (() => performance.now());
+    this.#now = opts.now ?? cpuTimeMs;
   }
 
   /** True when the handler whose `if` is `rule` should run for this call. */

@@ -38,3 +38,19 @@ export function delay(ms: number): Delay {
     },
   };
 }
+
+/** `Deno.cpuUsage` (the op behind `node:process`'s `cpuUsage`, in Deno since 2.2): not in the public types. */
+const cpuUsage = (Deno as { cpuUsage?: () => { user: number; system: number } }).cpuUsage;
+
+/**
+ * The CPU time this process has used, in milliseconds: the clock of the engine's work budgets
+ * (untrusted matchers, `if` filters). Those budgets bound what the engine itself spends on a
+ * stranger's pattern; wall time would also count every other process of a loaded machine, so a busy
+ * machine would spend a budget no pattern stretched (and report cleared matchers as matched). A
+ * runtime without the op falls back to wall time.
+ */
+export function cpuTimeMs(): number {
+  if (cpuUsage === undefined) return performance.now();
+  const u = cpuUsage();
+  return (u.user + u.system) / 1000;
+}
