@@ -11,7 +11,7 @@
  * mind hooks under the names they are written for, parameters under Claude Code's names.
  *
  * Output, in the form both dialects read: a deny is top-level `permissionDecision: "deny"` +
- * `permissionDecisionReason`; a rewrite is `modifiedArgs`, the complete arguments in Copilot's parameter
+ * `permissionDecisionReason` (an ask the same with Copilot's own `"ask"`); a rewrite is `modifiedArgs`, the complete arguments in Copilot's parameter
  * names, without a decision (Copilot's "allow" would approve, mind's means "rewrite"); PermissionRequest
  * answers `behavior` + `message`; PostToolUse, UserPromptSubmit and Stop block with `decision: "block"` +
  * `reason` (on Stop: the continuation prompt); context is top-level `additionalContext`. Copilot CLI shows
@@ -161,10 +161,12 @@ export function mapCopilotOutput(event: EventName, result: DispatchResult, hostI
   }
   switch (EVENTS[event].control) {
     case "tool-permission":
-      if (result.decision === "deny") {
-        out.permissionDecision = "deny";
+      if (result.decision === "deny" || result.decision === "ask") {
+        // Copilot CLI's own ask (SPEC §8.1 r3): it asks the user; in -p mode it denies with the reason.
+        out.permissionDecision = result.decision;
         out.permissionDecisionReason = result.reason ?? "Blocked by hook.";
-      } else if (result.decision === "allow" && result.updatedInput) {
+      }
+      if ((result.decision === "allow" || result.decision === "ask") && result.updatedInput) {
         const name = hostInput.tool_name ?? hostInput.toolName;
         const original = toolArgs(hostInput.tool_input ?? hostInput.toolArgs ?? hostInput.toolInput);
         // Copilot replaces the arguments whole with modifiedArgs (a `description` not repeated is gone).

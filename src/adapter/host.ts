@@ -69,6 +69,14 @@ export type HostAdapter = {
   install: InstallSpec;
 };
 
+/** What a host that cannot ask adds to the reason of an `ask` it receives as a deny (SPEC §8.1 r3). */
+export const ASK_AS_DENY = " (this hook asks for your approval)";
+
+/** The deny reason of an `ask` for a host that cannot ask the user (SPEC §8.1 r3). */
+export function askAsDenyReason(reason: string | null): string {
+  return `${reason ?? "Blocked by hook."}${ASK_AS_DENY}`;
+}
+
 /** Hints that add nothing (a dispatch fills them in). */
 export function noHostHints(): HostHints {
   return { permissionDecision: null, permissionDecisionReason: null, wholeRewrite: false };

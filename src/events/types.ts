@@ -58,6 +58,11 @@ export type HandlerEffect = {
   forwardedDecision?: "allow" | "ask";
   /** The `permissionDecisionReason` given with {@link forwardedDecision}. */
   forwardedReason?: string;
+  /**
+   * A Claude-dialect PreToolUse `ask` (SPEC §8.1 r3): the host should ask the user, and one that cannot
+   * ask denies. The reason shown (the hook's, else the fixed default).
+   */
+  ask?: string;
 };
 
 /** What reading one handler's output gives: a failure is data, not an exception. */
@@ -76,7 +81,7 @@ export type AggregationItem = {
 
 /** The control part of the dispatch result (SPEC §9) that an event decides. */
 export type EventDecision = {
-  decision: null | "allow" | "deny" | "block" | "stop";
+  decision: null | "allow" | "ask" | "deny" | "block" | "stop";
   reason: string | null;
   continue: boolean;
   stopReason: string | null;

@@ -29,7 +29,8 @@ export function dispatchResultSchema(z: Zod) {
   });
   return z.strictObject({
     hook_event_name: z.string(),
-    decision: z.enum(["allow", "deny", "block", "stop"]).nullable(),
+    // "ask" (r3): only from a Claude-dialect PreToolUse hook (SPEC §8.1); a host that cannot ask denies.
+    decision: z.enum(["allow", "ask", "deny", "block", "stop"]).nullable(),
     reason: z.string().nullable(),
     continue: z.boolean(),
     stopReason: z.string().nullable(),
