@@ -14,10 +14,12 @@ import { formatWarning } from "../config/warnings.ts";
 import { buildView, type CatalogView, type HookView, listData } from "../review/catalog_view.ts";
 import { COVERAGE_NOTE, isToolCoverage } from "../review/coverage.ts";
 import { terminalLines } from "../util/terminal_text.ts";
+import { duplicateCopies } from "../dispatch/matching.ts";
 
 /** The text form of the list, safe for a terminal (SPEC §15). */
 export function renderList(view: CatalogView): string {
   const out: string[] = [];
+  const copies = duplicateCopies(view.hooks.map((h) => h.handler));
   const count = view.hooks.length;
   const trusted = view.hooks.filter((h) => h.status === "trusted").length;
   const managed = view.hooks.filter((h) => h.status === "managed").length;
@@ -61,6 +63,8 @@ export function renderList(view: CatalogView): string {
           h.line !== null ? `  line: ${h.line}` : ""
         }`,
       );
+      const original = copies.get(h.key);
+      if (original !== undefined) out.push(`    duplicate of ${original}: an identical Claude hook, run once with it`);
       out.push(...pinLines(h));
     }
   }
@@ -96,6 +100,16 @@ export function pinLines(h: HookView): string[] {
   return out;
 }
 
+/** `list --json` with each hook's `duplicateOf` (SPEC §8.1 r3): the key it is an identical copy of, or null. */
+function withDuplicates(data: Record<string, unknown>, view: CatalogView): Record<string, unknown> {
+  const copies = duplicateCopies(view.hooks.map((h) => h.handler));
+  const hooks = (data.hooks as Record<string, unknown>[]).map((h) => ({
+    ...h,
+    duplicateOf: copies.get(String(h.key)) ?? null,
+  }));
+  return { ...data, hooks };
+}
+
 /** Runs the command. */
 export async function listCommand({ options, positionals }: ParsedArgs): Promise<number> {
   if (positionals.length) throw new UsageError(`list takes no arguments (got ${JSON.stringify(positionals[0])})`);
@@ -103,7 +117,7 @@ export async function listCommand({ options, positionals }: ParsedArgs): Promise
   const catalog = await loadCatalog(configOptionsOf(settings, searchStart(settings)));
   if ("error" in catalog) throw new UsageError(catalog.error);
   const view = await buildView(catalog);
-  const text = options.json ? JSON.stringify(listData(view), null, 2) + "\n" : renderList(view);
+  const text = options.json ? JSON.stringify(withDuplicates(listData(view), view), null, 2) + "\n" : renderList(view);
   await writeStdout(text);
   return 0;
 }

@@ -19,7 +19,7 @@ import type { JsonSchema } from "../schema/validate.ts";
 import { type Catalog, type HookHandler, skipReason } from "../config/discovery.ts";
 import { warning } from "../config/warnings.ts";
 import { fromCompatInput } from "../matching/tool_names.ts";
-import { matchingHandlers } from "./matching.ts";
+import { collapseIdentical, matchingHandlers } from "./matching.ts";
 import type { AsyncJob, CommandSpec, RawCompletion } from "../runner/types.ts";
 import { DEFAULT_CONTEXT_LIMIT, runsAsync } from "../config/handlers.ts";
 import { ENGINE_FAILED, failSafeDecision, HANDLER_INTERNAL_ERROR } from "./fail_safe.ts";
@@ -194,10 +194,13 @@ export async function dispatchEvent(
     return result;
   }
 
-  const { handlers: matched, warnings: matchWarnings } = await matchingHandlers(catalog, event, input, ctx.trace);
+  const { handlers: allMatched, warnings: matchWarnings } = await matchingHandlers(catalog, event, input, ctx.trace);
   result.warnings.push(...matchWarnings);
   // Only the matched hooks' pinned files are read and hashed (SPEC §3.5), and only when trust decides.
-  if (!catalog.bypassTrust) await checkPins(matched, { cache: catalog.pinCache, home: catalog.home });
+  if (!catalog.bypassTrust) await checkPins(allMatched, { cache: catalog.pinCache, home: catalog.home });
+  // Identical Claude-dialect copies run once (SPEC §8.1 r3).
+  const { handlers: matched, copies } = collapseIdentical(allMatched, catalog.bypassTrust);
+  for (const c of copies) ctx.trace?.skip(c.copy, `identical to ${c.of}: runs once, as Claude Code runs it`);
   const problems = await catalogProblems(catalog);
   const hookInput = hookInputFor(event, input);
   const stdin = JSON.stringify(hookInput);
