@@ -15,7 +15,8 @@
  * names, without a decision (Copilot's "allow" would approve, mind's means "rewrite"); PermissionRequest
  * answers `behavior` + `message`; PostToolUse, UserPromptSubmit and Stop block with `decision: "block"` +
  * `reason` (on Stop: the continuation prompt); context is top-level `additionalContext`. Copilot CLI shows
- * no hook `systemMessage` in `-p` mode and ignores `continue: false`; both are still sent.
+ * no hook `systemMessage` and ignores `continue: false`; both are still sent — and on sessionStart the
+ * messages also go to stderr with exit 2, which Copilot shows as a warning (its stdout is still read).
  * @module
  */
 import type { EventName } from "../events/names.ts";
@@ -209,6 +210,13 @@ export const COPILOT: HostAdapter = {
   mapInput: mapCopilotInput,
   mapOutput: mapCopilotOutput,
   contextEvents: CONTEXT_EVENTS,
+  // Copilot CLI shows no hook systemMessage; a sessionStart hook that exits 2 has its stderr shown as a
+  // warning (`! …` in the terminal, `session.warning` in -p JSON) and its stdout still read.
+  warningExit: (event, result) => {
+    if (!EVENTS[event].namesSkippedHooks) return null;
+    const { messages } = resultTexts(result);
+    return messages.length > 0 ? messages.join("\n") : null;
+  },
   install: {
     folder: (scope, env, cwd) => {
       if (scope.project !== undefined) return { path: join(scope.project, ".github"), named: false };

@@ -66,6 +66,12 @@ export type HostAdapter = {
   mapOutput(event: EventName, result: DispatchResult, hostInput: JsonObject, hints: HostHints): JsonObject | null;
   /** Events on which the host shows hook context to the model (async results wait for one of them). */
   contextEvents: ReadonlySet<EventName>;
+  /**
+   * For a host that shows a hook's `systemMessage` nowhere on `event` but shows the stderr of a hook that
+   * exits 2 there as a warning, still reading its stdout (Copilot CLI's sessionStart): the warning text —
+   * the adapter then writes it to stderr and exits 2 — or null. Absent: always exit 0.
+   */
+  warningExit?(event: EventName, result: DispatchResult): string | null;
   install: InstallSpec;
 };
 

@@ -84,6 +84,11 @@ export type ProjectInfo = {
   trustLevel: string | null;
   /** The project holds hook files (`.mind/`, or a foreign layer's with hooks), so an untrusted one is worth a word. */
   hasHookFiles: boolean;
+  /**
+   * An untrusted project's own folders that exist (`.mind`, `.claude`, `.codex`, as foreign layers are
+   * on), named by what a session start says of it (SPEC §6 r3); empty for a trusted one.
+   */
+  folders?: string[];
 };
 
 /** Everything discovery found. */
@@ -331,6 +336,7 @@ export async function loadCatalog(
       const advice = trustStore === null
         ? `(run: mind-hooks project trust ${root})`
         : `(the trust store ${userConfigPath} cannot be read)`;
+      project.folders = folders;
       if (folders.length > 0) {
         warnings.push(
           warning(

@@ -58,6 +58,8 @@ export type DispatchContext = {
   hostHints?: HostHints;
   /** Records why each handler ran or not (`dispatch --explain`); absent, nothing is recorded. */
   trace?: TraceSink;
+  /** Adapter mode: the host that delegates to mind-hooks (`--protocol <host>`), which runs its own layers. */
+  delegatingHost?: string;
 };
 
 /**
@@ -524,13 +526,19 @@ async function finish(f: Finishing): Promise<DispatchResult> {
       result.continuationPrompt = null;
     }
   }
-  if (catalog.project && !catalog.project.trusted && catalog.project.hasHookFiles && catalog.trustStore === null) {
-    // Never silent: the repository has hooks that cannot run until the project is trusted.
-    result.systemMessages.push(
-      `project ${catalog.project.root} has hooks but is not trusted: run mind-hooks project trust ${catalog.project.root}`,
-    );
+  if (module.namesSkippedHooks) {
+    // A session start names every hook in reach that will not run, of any event (SPEC §6 r3).
+    const { sessionStartLines } = await import("./session_notice.ts");
+    result.systemMessages.push(...await sessionStartLines(catalog, ctx.delegatingHost));
+  } else {
+    if (catalog.project && !catalog.project.trusted && catalog.project.hasHookFiles && catalog.trustStore === null) {
+      // Never silent: the repository has hooks that cannot run until the project is trusted.
+      result.systemMessages.push(
+        `project ${catalog.project.root} has hooks but is not trusted: run mind-hooks project trust ${catalog.project.root}`,
+      );
+    }
+    result.systemMessages.push(...reviewLines(catalog, review));
   }
-  result.systemMessages.push(...reviewLines(catalog, review));
   // The problems that lost hooks come first (SPEC §6): they explain what did not run.
   result.systemMessages.unshift(...review.problems);
   if (module.endsSession) {

@@ -42,6 +42,7 @@ export const permissionRequest: EventModule = {
   spillsFeedback: false,
   stopGuard: null,
   endsSession: false,
+  namesSkippedHooks: false,
   subagentTranscript: true,
   coverage: "approval",
   control: "permission-request",

@@ -43,6 +43,7 @@ export const postToolUse: EventModule = {
   spillsFeedback: true,
   stopGuard: null,
   endsSession: false,
+  namesSkippedHooks: false,
   subagentTranscript: true,
   coverage: "tool",
   control: "block",

@@ -52,6 +52,7 @@ export const preToolUse: EventModule = {
   spillsFeedback: false,
   stopGuard: null,
   endsSession: false,
+  namesSkippedHooks: false,
   subagentTranscript: true,
   coverage: "tool",
   control: "tool-permission",

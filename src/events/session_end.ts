@@ -30,6 +30,7 @@ export const sessionEnd: EventModule = {
   spillsFeedback: false,
   stopGuard: null,
   endsSession: true,
+  namesSkippedHooks: false,
   subagentTranscript: true,
   coverage: "client",
   control: "none",

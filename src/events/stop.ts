@@ -31,6 +31,7 @@ export const stop: EventModule = {
   spillsFeedback: false,
   stopGuard: () => "Stop",
   endsSession: false,
+  namesSkippedHooks: false,
   subagentTranscript: true,
   coverage: "client",
   control: "continuation",

@@ -171,6 +171,11 @@ export type EventFacts = {
   stopGuard: ((input: JsonObject) => string) | null;
   /** The dispatch ends the session afterwards (async handlers killed, spill folder deleted; SPEC §10). */
   endsSession: boolean;
+  /**
+   * The result names every hook in reach, of any event, that will not run — and an untrusted project's
+   * hooks — so that a user hears of a guard before it matters (SPEC §6 r3: SessionStart).
+   */
+  namesSkippedHooks: boolean;
   /** Raised inside a subagent, the event points at the subagent's own transcript (SPEC §11). */
   subagentTranscript: boolean;
   coverage: CoverageKind;

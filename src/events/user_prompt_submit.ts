@@ -36,6 +36,7 @@ export const userPromptSubmit: EventModule = {
   spillsFeedback: false,
   stopGuard: null,
   endsSession: false,
+  namesSkippedHooks: false,
   subagentTranscript: true,
   coverage: "client",
   control: "block",

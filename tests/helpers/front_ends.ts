@@ -81,7 +81,9 @@ export async function viaProtocol(
     env: { MIND_TEMP_DIR: join(home, "tmp-spill"), ...opts.env },
     cwd: opts.cwd,
   });
-  if (cli.code !== 0) throw new Error(`dispatch --protocol ${host} exited ${cli.code}: ${cli.stderr}`);
+  // Copilot CLI's sessionStart warning is an exit 2 with the text on stderr (src/adapter/copilot.ts).
+  const warned = host === "copilot" && cli.code === 2 && hostInput.hook_event_name === "SessionStart";
+  if (cli.code !== 0 && !warned) throw new Error(`dispatch --protocol ${host} exited ${cli.code}: ${cli.stderr}`);
   const text = cli.stdout.trim();
   return { stdout: text === "" ? null : JSON.parse(text), cli };
 }
