@@ -17,6 +17,7 @@ import { noHostHints } from "./host.ts";
 import type { JsonObject } from "../events/types.ts";
 import { messageLine, sanitize, terminalLines } from "../util/terminal_text.ts";
 import { FastPathRefused } from "../config/fast_path_guard.ts";
+import { EVENTS } from "../events/registry.ts";
 
 /**
  * The outcome of one adapted dispatch, before it is written (exposed for tests and the benchmark):
@@ -52,6 +53,23 @@ export async function adaptText(
       hostHints: hints,
     });
     if (!outcome.ok) return { stdout: null, problem: outcome.error };
+    if (EVENTS[outcome.event.event].namesSkippedHooks && outcome.catalog !== null) {
+      // A session start says which trusted hooks this host was never told to delegate (SPEC §6 r3).
+      const { installsInReach, readInstalls, unannouncedLine } = await import("./installs.ts");
+      const recorded = installsInReach(
+        (await readInstalls(settings.home)).installs,
+        host,
+        String(outcome.event.input.cwd),
+      );
+      const line = unannouncedLine(
+        host,
+        HOST_NAMES[host],
+        recorded,
+        outcome.catalog.handlers,
+        outcome.catalog.bypassTrust,
+      );
+      if (line !== null) outcome.result.systemMessages.push(line);
+    }
     return {
       stdout: adapter.mapOutput(outcome.event.event, outcome.result, parsed.value as JsonObject, hints),
       problem: null,

@@ -124,6 +124,21 @@ function ourHandlers(host: Host, entries: Node): [number, number][] {
   return found.reverse();
 }
 
+/** True when `text` (a host's settings file) holds a mind-hooks entry for any event `host` maps. */
+export function holdsDelegatingEntries(host: Host, text: string): boolean {
+  let root: Node | undefined;
+  try {
+    root = parseRoot(text, "settings");
+  } catch {
+    return false;
+  }
+  const hooks = child(root, "hooks");
+  return hostEvents(host).some(({ hostEvent }) => {
+    const entries = child(hooks, hostEvent);
+    return entries?.type === "array" && ourHandlers(host, entries).length > 0;
+  });
+}
+
 /** True when every field of `wanted` is in `have` with the same value (the user may have added others). */
 function holds(have: unknown, wanted: JsonObject): boolean {
   return isObject(have) && Object.entries(wanted).every(([k, v]) => JSON.stringify(have[k]) === JSON.stringify(v));
