@@ -158,6 +158,7 @@ export function mapClaudeFormatOutput(
 }
 
 const install: InstallSpec = {
+  program: "claude",
   folder: (scope, env, cwd) => {
     if (scope.project !== undefined) return { path: join(scope.project, ".claude"), named: false };
     if (env.CLAUDE_CONFIG_DIR) return { path: absolute(env.CLAUDE_CONFIG_DIR, cwd), named: true };

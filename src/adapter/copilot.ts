@@ -218,6 +218,7 @@ export const COPILOT: HostAdapter = {
     return messages.length > 0 ? messages.join("\n") : null;
   },
   install: {
+    program: "copilot",
     folder: (scope, env, cwd) => {
       if (scope.project !== undefined) return { path: join(scope.project, ".github"), named: false };
       if (env.COPILOT_HOME) return { path: absolute(env.COPILOT_HOME, cwd), named: true };

@@ -138,6 +138,7 @@ export const GEMINI: HostAdapter = {
   mapOutput: mapGeminiOutput,
   contextEvents: CONTEXT_EVENTS,
   install: {
+    program: "gemini",
     folder: (scope, env, cwd) => {
       if (scope.project !== undefined) return { path: join(scope.project, ".gemini"), named: false };
       // GEMINI_CLI_HOME stands in for the home folder; .gemini/ under it is still the CLI's own.

@@ -29,6 +29,8 @@ export type InstallScope = { project?: string; local?: boolean };
 
 /** How `install` registers the delegating entries in one host's settings. */
 export type InstallSpec = {
+  /** The host's own command, looked for on PATH to tell whether it is installed (`doctor`). */
+  program: string;
   /** The host's folder for a scope, and whether the user named it (an env variable): never removed then. */
   folder(scope: InstallScope, env: Record<string, string | undefined>, cwd: string): { path: string; named: boolean };
   /** The hooks file inside that folder (may hold a sub-folder: Copilot's `hooks/mind-hooks.json`). */

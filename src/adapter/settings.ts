@@ -124,19 +124,39 @@ function ourHandlers(host: Host, entries: Node): [number, number][] {
   return found.reverse();
 }
 
-/** True when `text` (a host's settings file) holds a mind-hooks entry for any event `host` maps. */
-export function holdsDelegatingEntries(host: Host, text: string): boolean {
+/**
+ * The mind-hooks commands `text` (a host's settings file) registers, by the host's event name; none when
+ * it does not parse.
+ */
+export function delegatingCommands(host: Host, text: string): { hostEvent: string; command: string }[] {
   let root: Node | undefined;
   try {
     root = parseRoot(text, "settings");
   } catch {
-    return false;
+    return [];
   }
   const hooks = child(root, "hooks");
-  return hostEvents(host).some(({ hostEvent }) => {
+  const flat = ADAPTERS[host].install.layout === "flat";
+  return hostEvents(host).flatMap(({ hostEvent }) => {
     const entries = child(hooks, hostEvent);
-    return entries?.type === "array" && ourHandlers(host, entries).length > 0;
+    if (entries?.type !== "array") return [];
+    return ourHandlers(host, entries).map(([gi, hi]) => {
+      const entry = entries.children![gi];
+      const handler = flat ? entry : child(entry, "hooks")!.children![hi];
+      return { hostEvent, command: String(commandOf(host, handler)) };
+    });
   });
+}
+
+/** True when `text` (a host's settings file) holds a mind-hooks entry for any event `host` maps. */
+export function holdsDelegatingEntries(host: Host, text: string): boolean {
+  return delegatingCommands(host, text).length > 0;
+}
+
+/** The launcher of a delegating command: what comes before `dispatch --protocol <host>`. */
+export function launcherOf(command: string): string {
+  const m = /^(.*?)\s+dispatch(?:\s|$)/.exec(command);
+  return (m ? m[1] : command).trim();
 }
 
 /** True when every field of `wanted` is in `have` with the same value (the user may have added others). */

@@ -386,6 +386,15 @@ export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
     readWhy.push("the host's settings folder", "the launcher's candidate files on PATH");
     writeWhy.push("the host's settings folder");
   }
+  if (cmd === "doctor") {
+    // Its hosts check (src/cli/doctor_hosts.ts): the hosts' settings files, their commands and launchers.
+    const { hostCheckReads } = await import("../adapter/host_files.ts");
+    const os = (input.os ?? Deno.build.os) === "windows" ? "windows" : "posix";
+    for (const p of await hostCheckReads(input.env, cwd, searchFrom, home, os)) reads.add(p);
+    const synced = await syncedInstallGrants(home, userHome, Deno.pid);
+    for (const p of synced.reads) reads.add(p);
+    readWhy.push("the hosts' settings files, their commands and launchers on PATH, the chains --sync installs load");
+  }
   if (ENGINE_COMMANDS.has(cmd) || cmd === "serve") {
     // The temp root may be a link (macOS /tmp), the spill root must not be (src/output/spill_folder.ts):
     // the grant is the spill root under the temp root's two forms, never where a planted link leads.
