@@ -120,3 +120,20 @@ Deno.test({
     assertEquals(await Deno.stat(marker).then(() => true, () => false), false, "the project's launcher ran");
   },
 });
+
+Deno.test({
+  name: "doctor: its grants say why in the user's words — no SPEC section a binary user does not have",
+  ignore: !POSIX,
+  async fn() {
+    await using t = await layout();
+    const proj = `${t.root}/proj`;
+    await writeHooksJson(`${proj}/.mind`, { Stop: [group([cmd("true")])] });
+    assertEquals(await t.cli(["project", "trust", proj]).then((r) => r.code), 0);
+    const r = await t.cli(["doctor"], proj);
+    assertStringIncludes(
+      r.stdout,
+      "the project's tree (the files its hooks run are pinned; trusted, or for review any)",
+    );
+    assertEquals(r.stdout.match(/SPEC §[\d.]+/g), null);
+  },
+});
