@@ -1,10 +1,12 @@
 /**
  * `mind-hooks install claude|codex|gemini|copilot [--user|--project DIR|--local] [--uninstall] [--dry-run]
  * [--command LAUNCHER] [--force] [--sync]`: registers (or removes) one delegating hook entry per event the host
- * supports, so that the host runs every mind hook through `mind-hooks dispatch --protocol <host>` (README: "Claude
- * Code and Codex", "Gemini CLI and Copilot CLI"). With `--sync`, only the events the hooks in reach use, and for
- * Claude Code only the tools their matchers name (src/adapter/sync.ts): a tool call nothing can match then starts
- * no dispatch at all.
+ * supports, so that the host runs every mind hook through `mind-hooks dispatch --protocol <host>` (docs/hosts.md).
+ * With `--sync`, only the events the hooks in reach use (and SessionStart always, SPEC §6 r3), and for Claude Code
+ * only the tools their matchers name (src/adapter/sync.ts): a tool call nothing can match then starts no dispatch
+ * at all. Every install is recorded in `$MIND_HOME/installs.json` (src/adapter/installs.ts), so that trust changes
+ * re-sync `--sync` installs (src/adapter/resync.ts). A project install never writes through a link leaving the
+ * project; a user install writes through the user's own link (src/adapter/settings_target.ts).
  *
  * Files (each host's `install` spec in src/adapter/): Claude Code `~/.claude/settings.json`
  * (`$CLAUDE_CONFIG_DIR/settings.json` when set), `<DIR>/.claude/settings.json`, or with `--local`

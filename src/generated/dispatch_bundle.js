@@ -3,7 +3,7 @@
 // deno-lint-ignore-file
 // @ts-nocheck
 // built-with: deno 2.9.6
-// inputs-sha256: f58a02f1273b6b8a4222c21ee1b3d6226b7c57c7f2c77bd914976b80c972d933
+// inputs-sha256: d0fbb8cdc8be0bc669edee8aef19312be4a1d31215242dca5c81779d6479c896
 // input: deno.json
 // input: deno.lock
 // input: src/adapter/claude.ts

@@ -13,6 +13,7 @@ export function dispatchResultSchema(z: Zod) {
     key: z.string(),
     // The layers of SPEC §2.1 and §2.8 (src/trust/hash.ts LAYERS, which checks it is the same list).
     layer: z.enum(["managed", "user", "profile", "project", "claude-project", "codex-project", "plugin", "cli"]),
+    // (r3) `started`: an async handler that was started; its outcome comes later in `asyncResults` (SPEC §9).
     status: z.enum(["completed", "blocked", "failed", "skipped", "started"]),
     reason: z.string().nullable(),
     exit_code: z.int().nullable(),
