@@ -9,6 +9,9 @@ import { assert, assertEquals, assertStringIncludes } from "./helpers/assert.ts"
 import { cmd, denoDir, group, type Json, runCli, sessionId, writeHooksJson } from "./helpers/cli.ts";
 import { hostSessionStart, PROTOCOL_HOSTS, viaProtocol } from "./helpers/front_ends.ts";
 import { makeWorld, Tmux, tmuxAvailable } from "../fixtures/review/harness.ts";
+import { buildPlan } from "../src/sandbox/plan.ts";
+import { parseCommandLine } from "../src/cli/commands.ts";
+import { atomicTempPath } from "../src/util/paths.ts";
 
 const POSIX = Deno.build.os !== "windows";
 
@@ -79,6 +82,17 @@ Deno.test({
       PreToolUse: "Bash|exec_command|shell_command|write_stdin",
       PostToolUse: "Edit|apply_patch",
     });
+    // The re-sync's sandbox holds the settings file and its temp file, never the folder (Claude Code's
+    // credentials are in ~/.claude).
+    const plan = await buildPlan({
+      command: "trust",
+      args: parseCommandLine("trust", ["--all", "--home", t.mind]),
+      env: t.env,
+      processCwd: `${t.root}/home`,
+    });
+    const writes = plan.write as string[];
+    assert(writes.includes(t.settings) && writes.includes(atomicTempPath(t.settings, Deno.pid)), writes.join("\n"));
+    assert(!writes.includes(`${t.root}/home/.claude`), writes.join("\n"));
     // Nothing changed since: untrust, disable and enable say nothing more.
     const key = `user:${t.mind}/hooks.json:PostToolUse:0:0`;
     for (const action of ["untrust", "disable", "enable"]) {

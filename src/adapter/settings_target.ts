@@ -89,11 +89,24 @@ export async function readSettingsText(target: string): Promise<string | null> {
 }
 
 /**
- * Writes `text` to `t.target` atomically (src/util/atomic_file.ts), creating its folder; through a link
- * its one grantable temp file ({@link atomicTempPath}) beside the link's target.
+ * Writes `text` to `t.target` atomically (src/util/atomic_file.ts) through its one grantable temp file
+ * ({@link atomicTempPath}), so that the sandbox can grant exactly the file and that temp file (a re-sync,
+ * src/adapter/resync.ts) rather than the host's folder, which may hold its credentials. Creates the folder
+ * when it is missing (install; a link's target has one).
  */
 export async function writeSettingsText(t: { target: string; linked: boolean }, text: string): Promise<void> {
-  // A link's target exists, and so does its folder (which the sandbox does not grant beyond the two files).
-  if (!t.linked) await Deno.mkdir(dirname(t.target), { recursive: true });
-  await writeFileAtomic(t.target, text, t.linked ? { tempPath: atomicTempPath(t.target, Deno.pid) } : {});
+  // An existing file has its folder (and a re-sync is granted the file, not the folder).
+  const folder = dirname(t.target);
+  const there = t.linked || await Deno.lstat(t.target).then(() => true, () => false) ||
+    await Deno.stat(folder).then((i) => i.isDirectory, () => false);
+  if (!there) await Deno.mkdir(folder, { recursive: true });
+  await writeFileAtomic(t.target, text, { tempPath: atomicTempPath(t.target, Deno.pid) });
+}
+
+/**
+ * What the sandbox must grant (read and write) for a re-sync of `file`: the file and its temp file, and
+ * for a link its target and the temp file beside that.
+ */
+export async function settingsWriteGrants(file: string, project: string | null, pid: number): Promise<string[]> {
+  return [file, atomicTempPath(file, pid), ...await settingsLinkGrants(file, project, pid)];
 }

@@ -100,16 +100,6 @@ export function pinLines(h: HookView): string[] {
   return out;
 }
 
-/** `list --json` with each hook's `duplicateOf` (SPEC §8.1 r3): the key it is an identical copy of, or null. */
-function withDuplicates(data: Record<string, unknown>, view: CatalogView): Record<string, unknown> {
-  const copies = duplicateCopies(view.hooks.map((h) => h.handler));
-  const hooks = (data.hooks as Record<string, unknown>[]).map((h) => ({
-    ...h,
-    duplicateOf: copies.get(String(h.key)) ?? null,
-  }));
-  return { ...data, hooks };
-}
-
 /** Runs the command. */
 export async function listCommand({ options, positionals }: ParsedArgs): Promise<number> {
   if (positionals.length) throw new UsageError(`list takes no arguments (got ${JSON.stringify(positionals[0])})`);
@@ -117,7 +107,7 @@ export async function listCommand({ options, positionals }: ParsedArgs): Promise
   const catalog = await loadCatalog(configOptionsOf(settings, searchStart(settings)));
   if ("error" in catalog) throw new UsageError(catalog.error);
   const view = await buildView(catalog);
-  const text = options.json ? JSON.stringify(withDuplicates(listData(view), view), null, 2) + "\n" : renderList(view);
+  const text = options.json ? JSON.stringify(listData(view), null, 2) + "\n" : renderList(view);
   await writeStdout(text);
   return 0;
 }

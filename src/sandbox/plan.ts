@@ -11,7 +11,7 @@
  * happens only inside the sandbox.
  * @module
  */
-import { absolute, atomicTempPath, dirname, isInside, join, searchDirs } from "../util/paths.ts";
+import { absolute, atomicTempPath, isInside, join, searchDirs } from "../util/paths.ts";
 import type { ParsedArgs } from "../util/args.ts";
 import { fromCliValues, resolveSettings } from "../engine/settings.ts";
 import { launcherCandidates, launcherProgram } from "../util/launcher.ts";
@@ -178,8 +178,8 @@ export async function configLinkTargets(home: string, pid: number): Promise<stri
 
 /**
  * What re-syncing the recorded `install --sync` entries touches (src/adapter/resync.ts): each one's
- * settings folder (read, write), a linked settings file's target and temp file, and the project chain
- * it loads hooks from (read). Reads `$MIND_HOME/installs.json` — mind-hooks' own record, no
+ * settings file and its temp file (read, write; a linked file's target and the temp file beside it too),
+ * and the project chain it loads hooks from (read). Reads `$MIND_HOME/installs.json` — mind-hooks' own record, no
  * configuration — and only when it exists.
  */
 async function syncedInstallGrants(
@@ -194,16 +194,13 @@ async function syncedInstallGrants(
   } catch {
     return { reads, writes };
   }
-  const [{ readInstalls }, { settingsLinkGrants }] = await Promise.all([
+  const [{ readInstalls }, { settingsWriteGrants }] = await Promise.all([
     import("../adapter/installs.ts"),
     import("../adapter/settings_target.ts"),
   ]);
   for (const r of (await readInstalls(home)).installs.filter((x) => x.sync)) {
-    const folder = dirname(r.file);
-    for (const f of await bothForms(folder)) {
-      if (r.project === null || isInside(r.project, f)) writes.push(f);
-    }
-    writes.push(...await settingsLinkGrants(r.file, r.project, pid));
+    // The file and its one temp file, never the folder (`~/.claude` holds Claude Code's credentials).
+    writes.push(...await settingsWriteGrants(r.file, r.project, pid));
     const chain = await projectChain(r.searchFrom, userHome);
     reads.push(...chain.reads);
     if (chain.needsStart) reads.push(r.searchFrom);
