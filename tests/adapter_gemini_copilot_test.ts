@@ -264,6 +264,13 @@ Deno.test("gemini output: each §9 decision becomes Gemini CLI's own form", () =
   const table: [EventName, Partial<DispatchResult>, Json, Json | null][] = [
     ["PreToolUse", {}, shell, null],
     ["PreToolUse", { decision: "deny", reason: "no rm" }, shell, { decision: "deny", reason: "no rm" }],
+    // (r3) Gemini CLI's own ask; a rewrite with it goes along.
+    ["PreToolUse", { decision: "ask", reason: "commit?" }, shell, { decision: "ask", reason: "commit?" }],
+    ["PreToolUse", { decision: "ask", reason: "commit?", updatedInput: { command: "ls" } }, shell, {
+      decision: "ask",
+      reason: "commit?",
+      hookSpecificOutput: { hookEventName: "BeforeTool", tool_input: { command: "ls", description: "clean" } },
+    }],
     // The complete arguments, in Gemini's names, without a decision.
     ["PreToolUse", { decision: "allow", updatedInput: { command: "ls" } }, shell, {
       hookSpecificOutput: { hookEventName: "BeforeTool", tool_input: { command: "ls", description: "clean" } },
@@ -321,6 +328,11 @@ Deno.test("copilot output: each §9 decision becomes Copilot CLI's own form (rea
     ["PreToolUse", { decision: "deny", reason: "no rm" }, camel, {
       permissionDecision: "deny",
       permissionDecisionReason: "no rm",
+    }],
+    // (r3) Copilot CLI's own ask.
+    ["PreToolUse", { decision: "ask", reason: "commit?" }, pascal, {
+      permissionDecision: "ask",
+      permissionDecisionReason: "commit?",
     }],
     // modifiedArgs: the complete arguments, in Copilot's names, and no "allow" (which would approve the call).
     ["PreToolUse", { decision: "allow", updatedInput: { new_string: "z" } }, pascal, {

@@ -239,6 +239,27 @@ Deno.test("output: each §9 decision becomes the host's own form", () => {
   }
 });
 
+Deno.test("output (r3): an ask is the host's own ask; Codex, which has none, gets a deny that says so", () => {
+  const ask = result("PreToolUse", { decision: "ask", reason: "commit?" });
+  const hso = (fields: Record<string, unknown>) => ({ hookSpecificOutput: { hookEventName: "PreToolUse", ...fields } });
+  // The hook's own reason goes to Claude Code, or none so that Claude Code words its own.
+  const own = { permissionDecision: "ask" as const, permissionDecisionReason: null, wholeRewrite: false };
+  assert.deepEqual(mapResultToHost("claude", "PreToolUse", ask, BASH_INPUT, own), hso({ permissionDecision: "ask" }));
+  assert.deepEqual(
+    mapResultToHost("claude", "PreToolUse", ask, BASH_INPUT, { ...own, permissionDecisionReason: "commit?" }),
+    hso({ permissionDecision: "ask", permissionDecisionReason: "commit?" }),
+  );
+  // With a rewrite, Claude Code asks about the rewritten call (the whole input).
+  assert.deepEqual(
+    mapResultToHost("claude", "PreToolUse", { ...ask, updatedInput: { command: "ls" } }, BASH_INPUT, own),
+    hso({ permissionDecision: "ask", updatedInput: { command: "ls", description: "clean", timeout: 5000 } }),
+  );
+  assert.deepEqual(
+    mapResultToHost("codex", "PreToolUse", ask, BASH_INPUT),
+    hso({ permissionDecision: "deny", permissionDecisionReason: "commit? (this hook asks for your approval)" }),
+  );
+});
+
 Deno.test("output: async results are delivered with the next event that can show them", () => {
   const r = result("PostToolUse", {
     asyncResults: [

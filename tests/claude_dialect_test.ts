@@ -51,16 +51,28 @@ Deno.test("claude: unknown output keys are ignored, not a failure", () => {
   });
 });
 
-Deno.test("claude: allow without updatedInput and ask are accepted and forwarded, with no effect of their own", () => {
+Deno.test("claude: allow without updatedInput is accepted and forwarded, with no effect of its own", () => {
   assertEquals(claude("PreToolUse", pre({ permissionDecision: "allow", permissionDecisionReason: "safe" })), {
     status: "completed",
     effect: { forwardedDecision: "allow", forwardedReason: "safe" },
   });
+  assertEquals(claude("PreToolUse", pre({ permissionDecision: "defer" })), { status: "completed", effect: {} });
+});
+
+Deno.test("claude (r3): ask is a decision, with the hook's reason or Claude Code's words for none", () => {
+  assertEquals(claude("PreToolUse", pre({ permissionDecision: "ask", permissionDecisionReason: "commit?" })), {
+    status: "completed",
+    effect: { forwardedDecision: "ask", forwardedReason: "commit?", ask: "commit?" },
+  });
   assertEquals(claude("PreToolUse", pre({ permissionDecision: "ask" })), {
     status: "completed",
-    effect: { forwardedDecision: "ask" },
+    effect: { forwardedDecision: "ask", ask: "Hook asked for confirmation for this tool" },
   });
-  assertEquals(claude("PreToolUse", pre({ permissionDecision: "defer" })), { status: "completed", effect: {} });
+  // mind's own dialect still fails it (SPEC §8): an ask is only a Claude-dialect answer.
+  assertEquals(EVENTS.PreToolUse.interpret(pre({ permissionDecision: "ask", permissionDecisionReason: "x" }), "mind"), {
+    status: "failed",
+    reason: `PreToolUse hook returned unsupported permissionDecision "ask"`,
+  });
 });
 
 Deno.test("claude: legacy decision approve means allow", () => {

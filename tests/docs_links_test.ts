@@ -6,14 +6,6 @@
 import { assert, assertEquals } from "./helpers/assert.ts";
 import { REPO } from "./helpers/cli.ts";
 
-/**
- * Pages that other branches write (review: docs/review.md; hosts: docs/hosts.md and docs/compatibility.md), which
- * the README and these pages already link to. Filled by the merge: a link to one of them is not checked while the
- * page is missing, and a listed page that exists fails the test below, so that the list is emptied once the pages
- * are merged.
- */
-const PROVIDED_BY_OTHER_BRANCHES: readonly string[] = ["docs/hosts.md", "docs/compatibility.md"];
-
 /** The Markdown files checked: the README and every page under docs/. */
 function pages(): string[] {
   const out = ["README.md"];
@@ -74,7 +66,6 @@ function deadLink(page: string, target: string): string | null {
     } else parts.push(seg);
   }
   const resolved = pathPart === "" ? page : parts.join("/");
-  if (PROVIDED_BY_OTHER_BRANCHES.includes(resolved) && !exists(resolved)) return null;
   if (!exists(resolved)) return `${resolved} does not exist`;
   if (anchor === undefined) return null;
   if (!resolved.endsWith(".md")) return `#${anchor} on a file that has no headings`;
@@ -104,11 +95,6 @@ Deno.test("docs: every relative link and anchor in README.md and docs/ resolves"
   }
   assertEquals(dead, []);
   assert(checked > 100, `only ${checked} links found`);
-});
-
-Deno.test("docs: the pages other branches provide are only allowed while they are missing", () => {
-  const merged = PROVIDED_BY_OTHER_BRANCHES.filter(exists);
-  assertEquals(merged, [], "these exist now: remove them from PROVIDED_BY_OTHER_BRANCHES so their links are checked");
 });
 
 Deno.test("docs: every page is linked from the README and opens with what a reader comes for", () => {

@@ -285,7 +285,8 @@ Deno.test("launcher lookup: the program is the first shell word; its candidates 
 });
 
 Deno.test({
-  name: "install --sync: only the events hooks are on and Claude Code's tools they name; re-synced; none left, no file",
+  name:
+    "install --sync: only the events hooks are on and Claude Code's tools they name, and SessionStart always (r3); re-synced",
   ignore: !POSIX,
   async fn() {
     const t = await layout();
@@ -304,9 +305,10 @@ Deno.test({
       await writeHooksJson(mind, { PreToolUse: [group([cmd("true")], "Bash")] });
       let r = await sync();
       assertEquals(r.code, 0, r.stderr);
-      assertStringIncludes(r.stdout, "now delegates PreToolUse, SessionEnd to");
+      assertStringIncludes(r.stdout, "now delegates PreToolUse, SessionEnd, SessionStart to");
       assertEquals(await registered(), {
         SessionEnd: [null],
+        SessionStart: [null],
         PreToolUse: ["Bash|exec_command|shell_command|write_stdin"],
       });
       // A hook on another event, and one whose matcher is a regex: every tool for that event.
@@ -319,18 +321,22 @@ Deno.test({
       assertEquals(r.code, 0, r.stderr);
       assertEquals(await registered(), {
         SessionEnd: [null],
+        SessionStart: [null],
         PreToolUse: ["Bash|exec_command|shell_command|write_stdin"],
         PostToolUse: ["*"],
         Stop: [null],
       });
       // Running it again changes nothing.
       assertStringIncludes((await sync()).stdout, "already delegates to mind-hooks; nothing changed");
-      // No hook left: the entries go, and the file with them.
+      // No hook left: only SessionStart stays (r3), so that a session start can still say what will not run.
       await writeHooksJson(mind, {});
       r = await sync();
       assertEquals(r.code, 0, r.stderr);
-      assertStringIncludes(r.stdout, "no mind hook is configured in reach of here (--sync)");
-      assertEquals(await exists(settings), false);
+      assertStringIncludes(
+        r.stdout,
+        "no mind hook is configured in reach of here (--sync): only SessionStart is delegated",
+      );
+      assertEquals(await registered(), { SessionStart: [null] });
     } finally {
       await t.cleanup();
     }

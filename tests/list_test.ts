@@ -169,6 +169,8 @@ Deno.test(
         "if",
         "failClosed",
         "plugin",
+        // (r3) the key of the hook this one is an identical Claude copy of, or null
+        "duplicateOf",
       ]);
       const key = `user:${w.home}/config.toml:PreToolUse:0:0`;
       assert.equal(first.key, key);

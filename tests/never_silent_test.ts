@@ -152,7 +152,11 @@ Deno.test("never silent: a dropped group (bad matcher) and a dropped handler get
   );
   await Deno.remove(json);
   const ok = await dispatch(home.path, event("SessionStart"));
-  assertEquals([ok.systemMessages, ok.warnings.map((w) => w.code)], [[], ["W_UNKNOWN_FIELD"]]);
+  // (r3) A session start names the (untrusted) Stop hook; the unknown field stays a warning only.
+  assertEquals([ok.systemMessages, ok.warnings.map((w) => w.code)], [
+    [`mind-hooks: 1 hook will not run until reviewed — Stop "true" (untrusted): run mind-hooks review`],
+    ["W_UNKNOWN_FIELD"],
+  ]);
 });
 
 Deno.test("never silent: at most five problem lines, then one with the count", async () => {

@@ -277,12 +277,14 @@ Deno.test("doctor: a clean home has nothing to fix (exit 0); a broken file is na
   await using home = await makeHome();
   const bare = await Deno.makeTempDir({ prefix: "mind-bare-" });
   try {
-    const ok = await runCli(["doctor", "--home", home.path], { cwd: bare });
+    // A home of its own and no agent host on PATH: doctor's hosts check finds nothing to fix either.
+    const hermetic = { HOME: bare, PATH: "/usr/bin:/bin" };
+    const ok = await runCli(["doctor", "--home", home.path], { cwd: bare, env: hermetic });
     assertEquals(ok.code, 0, ok.stdout);
     assertStringIncludes(ok.stdout, "nothing to fix");
     assertStringIncludes(ok.stdout, "takes the fast path");
     await Deno.writeTextFile(join(home.path, "hooks.json"), '{"hooks": {"Stop": [ }');
-    const bad = await runCli(["doctor", "--home", home.path], { cwd: bare });
+    const bad = await runCli(["doctor", "--home", home.path], { cwd: bare, env: hermetic });
     assertEquals(bad.code, 1);
     assertMatch(bad.stdout, /W_PARSE/);
     assertMatch(bad.stdout, /fix: fix .*hooks\.json:1 \(W_PARSE\)/);

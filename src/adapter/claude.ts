@@ -20,6 +20,7 @@ import type { DispatchResult } from "../schema/result.ts";
 import { isObject } from "../util/json.ts";
 import { absolute, join } from "../util/paths.ts";
 import {
+  askAsDenyReason,
   completeInput,
   type HostAdapter,
   type InstallSpec,
@@ -56,13 +57,23 @@ export function mapClaudeFormatInput(host: "claude" | "codex", raw: unknown, cwd
 }
 
 /**
- * A Claude-dialect hook's own `allow` or `ask` goes to Claude Code as its decision (SPEC §8.1): what
- * the hook meant there, with Claude Code's permission rules applying as they would without mind.
+ * A Claude-dialect hook's own `allow` goes to Claude Code as its decision (SPEC §8.1): what the hook
+ * meant there, with Claude Code's permission rules applying as they would without mind. (Its `ask` is
+ * mind's own `ask` decision since r3.)
  */
 function forwardDecision(hso: JsonObject, hints: HostHints): void {
   if (hints.permissionDecision === null) return;
   hso.permissionDecision = hints.permissionDecision;
   if (hints.permissionDecisionReason !== null) hso.permissionDecisionReason = hints.permissionDecisionReason;
+}
+
+/**
+ * A rewrite as Claude Code takes it: the whole tool input. A Claude-dialect hook's rewrite already is
+ * (SPEC §8.1); a mind hook's may hold only the fields it changed, put over the original input.
+ */
+function claudeRewrite(updated: JsonObject, hostInput: JsonObject, hints: HostHints): JsonObject {
+  if (hints.wholeRewrite) return updated;
+  return { ...(isObject(hostInput.tool_input) ? hostInput.tool_input : {}), ...updated };
 }
 
 /**
@@ -83,19 +94,26 @@ export function mapClaudeFormatOutput(
 
   switch (EVENTS[event].control) {
     case "tool-permission":
-      if (result.decision === "deny") {
+      if (result.decision === "deny" || (result.decision === "ask" && host === "codex")) {
+        // Codex has no ask (it fails a hook that answers one): the ask reaches it as a deny that says so.
         hso.permissionDecision = "deny";
-        hso.permissionDecisionReason = result.reason ?? "Blocked by hook.";
+        hso.permissionDecisionReason = result.decision === "ask"
+          ? askAsDenyReason(result.reason)
+          : result.reason ?? "Blocked by hook.";
+      } else if (result.decision === "ask") {
+        // Claude Code asks (and, without a terminal, refuses with the reason); the hook's own reason, or none
+        // so that Claude Code words its own (SPEC §8.1 r3).
+        hso.permissionDecision = "ask";
+        const own = hints.permissionDecision === "ask" ? hints.permissionDecisionReason : result.reason;
+        if (own !== null) hso.permissionDecisionReason = own;
+        if (result.updatedInput) hso.updatedInput = claudeRewrite(result.updatedInput, hostInput, hints);
       } else if (result.decision === "allow" && result.updatedInput) {
         if (host === "claude") {
           // mind's allow means "rewrite", not "approve": Claude Code's "allow" would also skip its permission
           // rules, so the rewrite goes out without a decision and the host still checks the new call. Claude
           // Code replaces tool_input whole, and a mind hook may return only the fields it changed — a
           // Claude-dialect hook's rewrite already is the whole input (SPEC §8.1).
-          hso.updatedInput = hints.wholeRewrite ? result.updatedInput : {
-            ...(isObject(hostInput.tool_input) ? hostInput.tool_input : {}),
-            ...result.updatedInput,
-          };
+          hso.updatedInput = claudeRewrite(result.updatedInput, hostInput, hints);
           forwardDecision(hso, hints);
         } else {
           // Codex, like mind, takes a rewrite only as allow + updatedInput.
@@ -140,6 +158,7 @@ export function mapClaudeFormatOutput(
 }
 
 const install: InstallSpec = {
+  program: "claude",
   folder: (scope, env, cwd) => {
     if (scope.project !== undefined) return { path: join(scope.project, ".claude"), named: false };
     if (env.CLAUDE_CONFIG_DIR) return { path: absolute(env.CLAUDE_CONFIG_DIR, cwd), named: true };

@@ -15,6 +15,7 @@ export const CODEX: HostAdapter = {
   mapOutput: (event, result, hostInput) => mapClaudeFormatOutput("codex", event, result, hostInput),
   contextEvents: CLAUDE_CONTEXT_EVENTS,
   install: {
+    program: "codex",
     folder: (scope, env, cwd) => {
       if (scope.project !== undefined) return { path: join(scope.project, ".codex"), named: false };
       if (env.CODEX_HOME) return { path: absolute(env.CODEX_HOME, cwd), named: true };

@@ -11,11 +11,12 @@
  * mind hooks under the names they are written for, parameters under Claude Code's names.
  *
  * Output, in the form both dialects read: a deny is top-level `permissionDecision: "deny"` +
- * `permissionDecisionReason`; a rewrite is `modifiedArgs`, the complete arguments in Copilot's parameter
+ * `permissionDecisionReason` (an ask the same with Copilot's own `"ask"`); a rewrite is `modifiedArgs`, the complete arguments in Copilot's parameter
  * names, without a decision (Copilot's "allow" would approve, mind's means "rewrite"); PermissionRequest
  * answers `behavior` + `message`; PostToolUse, UserPromptSubmit and Stop block with `decision: "block"` +
  * `reason` (on Stop: the continuation prompt); context is top-level `additionalContext`. Copilot CLI shows
- * no hook `systemMessage` in `-p` mode and ignores `continue: false`; both are still sent.
+ * no hook `systemMessage` and ignores `continue: false`; both are still sent — and on sessionStart the
+ * messages also go to stderr with exit 2, which Copilot shows as a warning (its stdout is still read).
  * @module
  */
 import type { EventName } from "../events/names.ts";
@@ -161,10 +162,12 @@ export function mapCopilotOutput(event: EventName, result: DispatchResult, hostI
   }
   switch (EVENTS[event].control) {
     case "tool-permission":
-      if (result.decision === "deny") {
-        out.permissionDecision = "deny";
+      if (result.decision === "deny" || result.decision === "ask") {
+        // Copilot CLI's own ask (SPEC §8.1 r3): it asks the user; in -p mode it denies with the reason.
+        out.permissionDecision = result.decision;
         out.permissionDecisionReason = result.reason ?? "Blocked by hook.";
-      } else if (result.decision === "allow" && result.updatedInput) {
+      }
+      if ((result.decision === "allow" || result.decision === "ask") && result.updatedInput) {
         const name = hostInput.tool_name ?? hostInput.toolName;
         const original = toolArgs(hostInput.tool_input ?? hostInput.toolArgs ?? hostInput.toolInput);
         // Copilot replaces the arguments whole with modifiedArgs (a `description` not repeated is gone).
@@ -207,7 +210,15 @@ export const COPILOT: HostAdapter = {
   mapInput: mapCopilotInput,
   mapOutput: mapCopilotOutput,
   contextEvents: CONTEXT_EVENTS,
+  // Copilot CLI shows no hook systemMessage; a sessionStart hook that exits 2 has its stderr shown as a
+  // warning (`! …` in the terminal, `session.warning` in -p JSON) and its stdout still read.
+  warningExit: (event, result) => {
+    if (!EVENTS[event].namesSkippedHooks) return null;
+    const { messages } = resultTexts(result);
+    return messages.length > 0 ? messages.join("\n") : null;
+  },
   install: {
+    program: "copilot",
     folder: (scope, env, cwd) => {
       if (scope.project !== undefined) return { path: join(scope.project, ".github"), named: false };
       if (env.COPILOT_HOME) return { path: absolute(env.COPILOT_HOME, cwd), named: true };

@@ -12,7 +12,7 @@
  * tool-use id: the documented placeholders stand in.
  *
  * Output: a deny is top-level `decision: "deny"` + `reason` (on BeforeTool, AfterTool, BeforeAgent and, as
- * the continuation prompt, AfterAgent); a rewrite is `hookSpecificOutput.tool_input`, the complete arguments
+ * the continuation prompt, AfterAgent); an ask is Gemini's own `decision: "ask"` + `reason`; a rewrite is `hookSpecificOutput.tool_input`, the complete arguments
  * in Gemini's parameter names; context goes in `hookSpecificOutput.additionalContext` on SessionStart,
  * BeforeAgent and AfterTool, the only events that show it (elsewhere a system message says it was dropped).
  * @module
@@ -98,7 +98,12 @@ export function mapGeminiOutput(event: EventName, result: DispatchResult, hostIn
   switch (EVENTS[event].control) {
     case "tool-permission":
       if (result.decision === "deny") deny(result.reason);
-      else if (result.decision === "allow" && result.updatedInput) {
+      else if (result.decision === "ask") {
+        // Gemini CLI's own ask (SPEC §8.1 r3): it asks the user; headless, the call does not run.
+        out.decision = "ask";
+        out.reason = result.reason ?? "Blocked by hook.";
+      }
+      if ((result.decision === "allow" || result.decision === "ask") && result.updatedInput) {
         // Gemini runs the tool with these arguments instead of the model's (keys left out are dropped).
         hso.tool_input = toHostInput(GEMINI_TOOLS, hostInput.tool_name, hostInput.tool_input, result.updatedInput);
       }
@@ -133,6 +138,7 @@ export const GEMINI: HostAdapter = {
   mapOutput: mapGeminiOutput,
   contextEvents: CONTEXT_EVENTS,
   install: {
+    program: "gemini",
     folder: (scope, env, cwd) => {
       if (scope.project !== undefined) return { path: join(scope.project, ".gemini"), named: false };
       // GEMINI_CLI_HOME stands in for the home folder; .gemini/ under it is still the CLI's own.

@@ -29,6 +29,8 @@ export type InstallScope = { project?: string; local?: boolean };
 
 /** How `install` registers the delegating entries in one host's settings. */
 export type InstallSpec = {
+  /** The host's own command, looked for on PATH to tell whether it is installed (`doctor`). */
+  program: string;
   /** The host's folder for a scope, and whether the user named it (an env variable): never removed then. */
   folder(scope: InstallScope, env: Record<string, string | undefined>, cwd: string): { path: string; named: boolean };
   /** The hooks file inside that folder (may hold a sub-folder: Copilot's `hooks/mind-hooks.json`). */
@@ -66,8 +68,22 @@ export type HostAdapter = {
   mapOutput(event: EventName, result: DispatchResult, hostInput: JsonObject, hints: HostHints): JsonObject | null;
   /** Events on which the host shows hook context to the model (async results wait for one of them). */
   contextEvents: ReadonlySet<EventName>;
+  /**
+   * For a host that shows a hook's `systemMessage` nowhere on `event` but shows the stderr of a hook that
+   * exits 2 there as a warning, still reading its stdout (Copilot CLI's sessionStart): the warning text —
+   * the adapter then writes it to stderr and exits 2 — or null. Absent: always exit 0.
+   */
+  warningExit?(event: EventName, result: DispatchResult): string | null;
   install: InstallSpec;
 };
+
+/** What a host that cannot ask adds to the reason of an `ask` it receives as a deny (SPEC §8.1 r3). */
+export const ASK_AS_DENY = " (this hook asks for your approval)";
+
+/** The deny reason of an `ask` for a host that cannot ask the user (SPEC §8.1 r3). */
+export function askAsDenyReason(reason: string | null): string {
+  return `${reason ?? "Blocked by hook."}${ASK_AS_DENY}`;
+}
 
 /** Hints that add nothing (a dispatch fills them in). */
 export function noHostHints(): HostHints {

@@ -15,11 +15,15 @@ import { writeStdout } from "../util/stdio.ts";
 import { ADAPTERS, type Host, HOST_NAMES } from "./hosts.ts";
 import { noHostHints } from "./host.ts";
 import type { JsonObject } from "../events/types.ts";
-import { messageLine, sanitize } from "../util/terminal_text.ts";
+import { messageLine, sanitize, terminalLines } from "../util/terminal_text.ts";
 import { FastPathRefused } from "../config/fast_path_guard.ts";
+import { EVENTS } from "../events/registry.ts";
 
-/** The outcome of one adapted dispatch, before it is written (exposed for tests and the benchmark). */
-export type AdapterOutcome = { stdout: JsonObject | null; problem: string | null };
+/**
+ * The outcome of one adapted dispatch, before it is written (exposed for tests and the benchmark):
+ * `warning` is text the host shows only from the stderr of a hook that exits 2 (see `warningExit`).
+ */
+export type AdapterOutcome = { stdout: JsonObject | null; problem: string | null; warning?: string | null };
 
 /**
  * Runs one adapted dispatch on `text` (the host's stdin); `event` is `dispatch --event` (the host's name of
@@ -49,9 +53,27 @@ export async function adaptText(
       hostHints: hints,
     });
     if (!outcome.ok) return { stdout: null, problem: outcome.error };
+    if (EVENTS[outcome.event.event].namesSkippedHooks && outcome.catalog !== null && settings.home !== null) {
+      // A session start says which trusted hooks this host was never told to delegate (SPEC §6 r3).
+      const { installsInReach, readInstalls, unannouncedLine } = await import("./installs.ts");
+      const recorded = installsInReach(
+        (await readInstalls(settings.home)).installs,
+        host,
+        String(outcome.event.input.cwd),
+      );
+      const line = unannouncedLine(
+        host,
+        HOST_NAMES[host],
+        recorded,
+        outcome.catalog.handlers,
+        outcome.catalog.bypassTrust,
+      );
+      if (line !== null) outcome.result.systemMessages.push(line);
+    }
     return {
       stdout: adapter.mapOutput(outcome.event.event, outcome.result, parsed.value as JsonObject, hints),
       problem: null,
+      warning: adapter.warningExit?.(outcome.event.event, outcome.result) ?? null,
     };
   } catch (e) {
     // The sandbox's fast path stopping before a stranger's file: the launcher reruns this in the Worker.
@@ -60,7 +82,10 @@ export async function adaptText(
   }
 }
 
-/** The `dispatch --protocol <host>` command body: always exit 0. */
+/**
+ * The `dispatch --protocol <host>` command body: exit 0 — or 2 where the host shows a warning only that
+ * way and its event cannot block (Copilot CLI's sessionStart: `warningExit`).
+ */
 export async function adapterDispatch(
   host: Host,
   options: EngineOptions,
@@ -82,6 +107,10 @@ export async function adapterDispatch(
     } catch {
       // The host closed our stdout; nothing more can be said to it.
     }
+  }
+  if (outcome.warning) {
+    console.error(terminalLines(outcome.warning.split("\n")));
+    return 2;
   }
   return 0;
 }

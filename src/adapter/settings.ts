@@ -124,6 +124,41 @@ function ourHandlers(host: Host, entries: Node): [number, number][] {
   return found.reverse();
 }
 
+/**
+ * The mind-hooks commands `text` (a host's settings file) registers, by the host's event name; none when
+ * it does not parse.
+ */
+export function delegatingCommands(host: Host, text: string): { hostEvent: string; command: string }[] {
+  let root: Node | undefined;
+  try {
+    root = parseRoot(text, "settings");
+  } catch {
+    return [];
+  }
+  const hooks = child(root, "hooks");
+  const flat = ADAPTERS[host].install.layout === "flat";
+  return hostEvents(host).flatMap(({ hostEvent }) => {
+    const entries = child(hooks, hostEvent);
+    if (entries?.type !== "array") return [];
+    return ourHandlers(host, entries).map(([gi, hi]) => {
+      const entry = entries.children![gi];
+      const handler = flat ? entry : child(entry, "hooks")!.children![hi];
+      return { hostEvent, command: String(commandOf(host, handler)) };
+    });
+  });
+}
+
+/** True when `text` (a host's settings file) holds a mind-hooks entry for any event `host` maps. */
+export function holdsDelegatingEntries(host: Host, text: string): boolean {
+  return delegatingCommands(host, text).length > 0;
+}
+
+/** The launcher of a delegating command: what comes before `dispatch --protocol <host>`. */
+export function launcherOf(command: string): string {
+  const m = /^(.*?)\s+dispatch(?:\s|$)/.exec(command);
+  return (m ? m[1] : command).trim();
+}
+
 /** True when every field of `wanted` is in `have` with the same value (the user may have added others). */
 function holds(have: unknown, wanted: JsonObject): boolean {
   return isObject(have) && Object.entries(wanted).every(([k, v]) => JSON.stringify(have[k]) === JSON.stringify(v));

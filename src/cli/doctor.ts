@@ -2,7 +2,8 @@
  * `mind-hooks doctor [options]` (SPEC §15): prints the effective permission set of this run and
  * proves it — inside the sandbox it tries a read and a write outside the granted paths and a network
  * connection, each of which Deno must refuse — then checks the hook shell, the configuration files
- * (parse errors) and the trust state (hooks needing review), and prints what to fix.
+ * (parse errors), the trust state (hooks needing review) and the four hosts (src/cli/doctor_hosts.ts:
+ * installed, delegating, `--sync` in step, their launcher running), and prints what to fix.
  *
  * Exit 0 when nothing needs fixing, 1 when something does (each item is printed with its fix).
  * @module
@@ -212,6 +213,14 @@ export async function doctorCommand({ options, positionals }: ParsedArgs): Promi
       fixes.push(`${review.length} hook(s) will not run until trusted: mind-hooks review`);
     }
   }
+
+  // The hosts (issue 25): installed, delegating, in step, their launcher running.
+  out.push("", "hosts");
+  const root = "error" in catalog ? searchStart(settings) : catalog.project?.root ?? searchStart(settings);
+  const { checkHosts } = await import("./doctor_hosts.ts");
+  const hosts = await checkHosts(settings, root);
+  out.push(...hosts.lines);
+  fixes.push(...hosts.fixes);
 
   out.push("");
   if (fixes.length === 0) out.push("nothing to fix");

@@ -1,10 +1,12 @@
 /**
  * `mind-hooks install claude|codex|gemini|copilot [--user|--project DIR|--local] [--uninstall] [--dry-run]
  * [--command LAUNCHER] [--force] [--sync]`: registers (or removes) one delegating hook entry per event the host
- * supports, so that the host runs every mind hook through `mind-hooks dispatch --protocol <host>` (README: "Claude
- * Code and Codex", "Gemini CLI and Copilot CLI"). With `--sync`, only the events the hooks in reach use, and for
- * Claude Code only the tools their matchers name (src/adapter/sync.ts): a tool call nothing can match then starts
- * no dispatch at all.
+ * supports, so that the host runs every mind hook through `mind-hooks dispatch --protocol <host>` (docs/hosts.md).
+ * With `--sync`, only the events the hooks in reach use (and SessionStart always, SPEC §6 r3), and for Claude Code
+ * only the tools their matchers name (src/adapter/sync.ts): a tool call nothing can match then starts no dispatch
+ * at all. Every install is recorded in `$MIND_HOME/installs.json` (src/adapter/installs.ts), so that trust changes
+ * re-sync `--sync` installs (src/adapter/resync.ts). A project install never writes through a link leaving the
+ * project; a user install writes through the user's own link (src/adapter/settings_target.ts).
  *
  * Files (each host's `install` spec in src/adapter/): Claude Code `~/.claude/settings.json`
  * (`$CLAUDE_CONFIG_DIR/settings.json` when set), `<DIR>/.claude/settings.json`, or with `--local`
@@ -20,8 +22,7 @@
  */
 import { type ParsedArgs, UsageError } from "../util/args.ts";
 import { absolute, dirname, join, normalizeKeyPath } from "../util/paths.ts";
-import { writeFileAtomic } from "../util/atomic_file.ts";
-import { ADAPTERS, type Host, HOST_NAMES, HOSTS } from "../adapter/hosts.ts";
+import { ADAPTERS, type Host, HOST_EVENTS, HOST_NAMES, HOSTS } from "../adapter/hosts.ts";
 import { delegatingCommand, planEdit, SettingsError } from "../adapter/settings.ts";
 import { unifiedDiff } from "../util/line_diff.ts";
 import type { InstallScope } from "../adapter/host.ts";
@@ -30,9 +31,17 @@ import { EVENTS } from "../events/registry.ts";
 import { findLauncher } from "../util/launcher.ts";
 import { writeStdout } from "../util/stdio.ts";
 import { sanitize, terminalLines } from "../util/terminal_text.ts";
-import { neededRegistrations } from "../adapter/sync.ts";
-import { loadCatalog } from "../config/discovery.ts";
-import { configOptionsOf, fromCliValues, type HomeSettings, NO_HOME, resolveSettings } from "../engine/settings.ts";
+import { syncedRegistrations } from "../adapter/resync.ts";
+import { fromCliValues, type HomeSettings, NO_HOME, resolveSettings } from "../engine/settings.ts";
+import { readSettingsText, settingsTarget, writeSettingsText } from "../adapter/settings_target.ts";
+import {
+  eventsOf,
+  type InstallRecord,
+  readInstalls,
+  withoutRecord,
+  withRecord,
+  writeInstalls,
+} from "../adapter/installs.ts";
 
 const clean = (p: string) => normalizeKeyPath(p, Deno.build.os === "windows" ? "windows" : "posix");
 
@@ -69,19 +78,34 @@ function holdsNothing(text: string): boolean {
   return text.replace(/\s/g, "") === "{}";
 }
 
-async function readIfExists(path: string): Promise<string | null> {
+async function readIfExists(path: string, shown: string): Promise<string | null> {
   try {
-    return await Deno.readTextFile(path);
+    return await readSettingsText(path);
   } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return null;
-    throw new UsageError(`cannot read ${path}: ${e instanceof Error ? e.message : String(e)}`);
+    throw new UsageError(`cannot read ${shown}: ${e instanceof Error ? e.message : String(e)}`);
   }
 }
 
-/** Writes `text` to `path` atomically (src/util/atomic_file.ts), creating the directory. */
-async function writeAtomic(path: string, text: string): Promise<void> {
-  await Deno.mkdir(dirname(path), { recursive: true });
-  await writeFileAtomic(path, text);
+/** The events a full (not `--sync`) install registers, with their matchers. */
+function fullRegistration(host: Host): Map<EventName, string | null> {
+  return new Map(HOST_EVENTS[host].map((e) => [e, EVENTS[e].matcher.kind === "tool" ? "*" : null]));
+}
+
+/**
+ * Records the install in `$MIND_HOME/installs.json` (src/adapter/installs.ts), or forgets it after an
+ * uninstall. A record that cannot be written loses no install: it is said, and `--sync` is then not kept
+ * in step.
+ */
+async function record(home: string, file: string, rec: InstallRecord | null): Promise<void> {
+  try {
+    const { installs } = await readInstalls(home);
+    await writeInstalls(home, rec === null ? withoutRecord(installs, file) : withRecord(installs, rec));
+  } catch (e) {
+    console.error(sanitize(
+      `mind-hooks: note: ${home}/installs.json not updated (${e instanceof Error ? e.message : e}): ` +
+        `trust changes will not re-sync this install`,
+    ));
+  }
 }
 
 /** Runs the command; returns the exit code. */
@@ -115,12 +139,28 @@ export async function installCommand({ options, positionals }: ParsedArgs): Prom
   const path = settingsPath(host, scope, env, cwd);
   const name = HOST_NAMES[host];
 
-  // `--sync` with no hook in reach delegates nothing: it removes the entries, as uninstalling does.
-  const only = options.sync === true && !removing
-    ? await syncedRegistrations(host, project ?? cwd, env, cwd)
-    : undefined;
-  const uninstall = removing || only?.size === 0;
-  if (only?.size === 0) console.log(sanitize(`${name}: no mind hook is configured in reach of here (--sync)`));
+  // Where the write really lands: a project install never writes through a link leaving the project
+  // (issue 22 item 11); a user install writes through the user's own link. Decided before any read.
+  const where = await settingsTarget(path, project ?? null);
+  if (!where.ok) throw new UsageError(where.refused);
+  const resolved = resolveSettings(fromCliValues({}), env, cwd);
+  // Every install is recorded in the home (SPEC §6 r3): without one there is nowhere to record it (SPEC §1 r3).
+  if (resolved.home === null) throw new UsageError(NO_HOME);
+  const settings = resolved as HomeSettings;
+  // `--sync` registers SessionStart always (SPEC §6 r3): a session start then says what will not run.
+  let only: Map<EventName, string | null> | undefined;
+  if (options.sync === true && !removing) {
+    const found = await syncedRegistrations(host, project ?? cwd, settings);
+    if ("error" in found) throw new UsageError(`--sync: ${found.error}`);
+    only = found;
+    if ([...only.keys()].every((e) => e === "SessionStart")) {
+      console.log(sanitize(
+        `${name}: no mind hook is configured in reach of here (--sync): only SessionStart is delegated, so that ` +
+          `a session start can name hooks that will not run`,
+      ));
+    }
+  }
+  const uninstall = removing;
   if (!uninstall && options.force !== true) {
     // The host starts the launcher for every event: one it cannot find would fail every hook call.
     const found = await findLauncher(launcher, env, Deno.build.os === "windows" ? "windows" : "posix");
@@ -132,7 +172,7 @@ export async function installCommand({ options, positionals }: ParsedArgs): Prom
     }
   }
 
-  const before = await readIfExists(path);
+  const before = await readIfExists(where.target, path);
   let plan;
   try {
     plan = planEdit(host, before, { launcher, uninstall, file: path, scope, only: uninstall ? undefined : only });
@@ -140,9 +180,25 @@ export async function installCommand({ options, positionals }: ParsedArgs): Prom
     if (e instanceof SettingsError) throw new UsageError(e.message);
     throw e;
   }
-  // A file that uninstalling leaves holding nothing goes away (install may have created it).
-  const remove = uninstall && plan.changed && (plan.text === null || holdsNothing(plan.text));
-  const after = remove ? null : plan.text;
+  // A file that uninstalling leaves holding nothing goes away (install may have created it) — unless it
+  // is the user's link (a dotfile manager's): then the link stays, holding the empty form.
+  const emptied = uninstall && plan.changed && (plan.text === null || holdsNothing(plan.text));
+  const remove = emptied && !where.linked;
+  const after = remove
+    ? null
+    : emptied && plan.text === null
+    ? `${JSON.stringify(spec.emptyFile(scope), null, 2)}\n`
+    : plan.text;
+  const rec: InstallRecord | null = uninstall ? null : {
+    host,
+    file: path,
+    project: project ?? null,
+    local,
+    launcher,
+    sync: only !== undefined,
+    searchFrom: project ?? cwd,
+    events: eventsOf(only ?? fullRegistration(host)),
+  };
   if (options["dry-run"]) {
     if (!plan.changed) {
       console.log(
@@ -166,10 +222,12 @@ export async function installCommand({ options, positionals }: ParsedArgs): Prom
         uninstall ? "has no mind-hooks entries" : "already delegates to mind-hooks"
       }; nothing changed`,
     ));
+    await record(settings.home, path, rec);
     return 0;
   }
   if (after === null) {
     await Deno.remove(path);
+    await record(settings.home, path, null);
     const removed = await removeEmptyFolders(path, spec.folder(scope, env, cwd));
     console.log(sanitize(
       `${path}: removed the mind-hooks entries (${hostNames(host, plan.events)}); the file held nothing else and was ` +
@@ -183,7 +241,8 @@ export async function installCommand({ options, positionals }: ParsedArgs): Prom
     ));
     return 0;
   }
-  await writeAtomic(path, after);
+  await writeSettingsText(where, after);
+  await record(settings.home, path, rec);
   if (uninstall) {
     console.log(sanitize(`${path}: removed the mind-hooks entries (${hostNames(host, plan.events)})`));
     return 0;
@@ -198,24 +257,6 @@ export async function installCommand({ options, positionals }: ParsedArgs): Prom
     console.log(sanitize(line));
   }
   return 0;
-}
-
-/**
- * What `install --sync` registers: the events (and matchers) of the hooks configured now, as discovery
- * loads them from `searchFrom` with the environment's home, profile and requirements (any trust status:
- * trusting a hook later needs no new sync).
- */
-async function syncedRegistrations(
-  host: Host,
-  searchFrom: string,
-  env: Record<string, string | undefined>,
-  cwd: string,
-): Promise<ReadonlyMap<EventName, string | null>> {
-  const settings = resolveSettings(fromCliValues({}), env, cwd);
-  if (settings.home === null) throw new UsageError(`--sync: ${NO_HOME}`);
-  const catalog = await loadCatalog(configOptionsOf(settings as HomeSettings, searchFrom));
-  if ("error" in catalog) throw new UsageError(`--sync: ${catalog.error}`);
-  return neededRegistrations(host, catalog.handlers);
 }
 
 /**

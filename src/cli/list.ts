@@ -18,10 +18,12 @@ import { buildView, type CatalogView, homeMissingLine, type HookView, listData }
 import { COVERAGE_NOTE } from "../review/coverage.ts";
 import { terminalLines } from "../util/terminal_text.ts";
 import { peoplePath } from "../review/display.ts";
+import { duplicateCopies } from "../dispatch/matching.ts";
 
 /** The text form of the list, safe for a terminal (SPEC §15). */
 export function renderList(view: CatalogView): string {
   const out: string[] = [];
+  const copies = duplicateCopies(view.hooks.map((h) => h.handler));
   const count = view.hooks.length;
   const trusted = view.hooks.filter((h) => h.status === "trusted").length;
   const managed = view.hooks.filter((h) => h.status === "managed").length;
@@ -66,6 +68,8 @@ export function renderList(view: CatalogView): string {
           h.line !== null ? `  line: ${h.line}` : ""
         }`,
       );
+      const original = copies.get(h.key);
+      if (original !== undefined) out.push(`    duplicate of ${original}: an identical Claude hook, run once with it`);
       out.push(...pinLines(h));
     }
   }

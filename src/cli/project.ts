@@ -4,6 +4,7 @@
  * in the user config.toml.
  * @module
  */
+import { printResync } from "./state.ts";
 import { type ParsedArgs, UsageError } from "../util/args.ts";
 import { cliSettings } from "./context.ts";
 import { configOptionsOf } from "../engine/settings.ts";
@@ -69,6 +70,7 @@ export async function projectCommand({ options, positionals }: ParsedArgs): Prom
           pending === 1 ? "s" : ""
         } review: mind-hooks review (or mind-hooks trust KEY...)`,
     );
+    await printResync(settings);
   }
   return 0;
 }

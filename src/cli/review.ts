@@ -18,6 +18,7 @@
  * / SIGHUP from outside.
  * @module
  */
+import { printResync } from "./state.ts";
 import type { RunIo } from "../sandbox/launch.ts";
 import { writeAllSync } from "../util/stdio.ts";
 import { type ParsedArgs, UsageError } from "../util/args.ts";
@@ -61,7 +62,10 @@ export async function reviewCommand({ options, positionals }: ParsedArgs, io: Ru
   const app = await ReviewApp.create(() => loadCatalog(cfg));
   if ("error" in app) throw new UsageError(app.error);
   const color = !env.NO_COLOR;
-  return await runTerminal(app, color, io);
+  const code = await runTerminal(app, color, io);
+  // Trust changed in the review: recorded `install --sync` entries follow (SPEC §6 r3).
+  await printResync(settings);
+  return code;
 }
 
 /** The full-screen loop; restores the terminal however it ends. */

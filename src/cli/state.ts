@@ -6,7 +6,8 @@
  */
 import { MissingArgument, type ParsedArgs, UsageError } from "../util/args.ts";
 import { cliSettings } from "./context.ts";
-import { configOptionsOf, searchStart } from "../engine/settings.ts";
+import { configOptionsOf, type HomeSettings, searchStart } from "../engine/settings.ts";
+import { join } from "../util/paths.ts";
 import { loadCatalog } from "../config/discovery.ts";
 import { applyAction, resolveKeys, type TrustAction, type TrustItem } from "../trust/actions.ts";
 import { LAYERS } from "../trust/hash.ts";
@@ -65,11 +66,27 @@ async function stateCommand(action: TrustAction, { options, positionals }: Parse
     for (const item of res.items) console.log(trustedLines(item).map(sanitize).join("\n"));
     // The other keys are trusted; each refused one is named, and the command fails (SPEC §3.5).
     for (const r of res.refused) console.error(sanitize(`mind-hooks: not trusted: ${r.key}: ${r.reason}`));
+    await printResync(settings);
     return res.refused.length > 0 ? 1 : 0;
   }
   const past = { untrust: "untrusted", enable: "enabled", disable: "disabled" }[action];
   for (const h of resolved.handlers) console.log(sanitize(`${past} ${h.key}`));
+  await printResync(settings);
   return 0;
+}
+
+/**
+ * Keeps every recorded `install --sync` in step after a change of trust (SPEC §6 r3): one line per
+ * install re-synced (src/adapter/resync.ts, loaded only when an install is recorded).
+ */
+export async function printResync(settings: HomeSettings): Promise<void> {
+  try {
+    await Deno.stat(join(settings.home, "installs.json"));
+  } catch {
+    return;
+  }
+  const { resyncInstalls } = await import("../adapter/resync.ts");
+  for (const line of await resyncInstalls(settings)) console.log(sanitize(line));
 }
 
 /** A project layer's key (`.mind/`, or a foreign layer's files, SPEC §2.8): group 1 is the project root. */

@@ -95,6 +95,11 @@ export type ProjectInfo = {
   hasHookFiles: boolean;
   /** The project's foreign folders that load with it (SPEC §2.8 r3: root down to the cwd, outermost first). */
   foreignDirs: readonly ForeignDir[];
+  /**
+   * An untrusted project's own folders that exist (`.mind`, `.claude`, `.codex`, as foreign layers are
+   * on), named by what a session start says of it (SPEC §6 r3); empty for a trusted one.
+   */
+  folders?: string[];
 };
 
 /** Everything discovery found, for a home of type `H` (see {@link Catalog}, {@link AnyCatalog}). */
@@ -329,6 +334,7 @@ export async function loadCatalog(opts: HomelessConfigOptions): Promise<AnyCatal
       const advice = trustStore === null
         ? `(run: mind-hooks project trust ${root})`
         : `(the trust store ${userConfigPath} cannot be read)`;
+      project.folders = folders;
       if (folders.length > 0) {
         warnings.push(
           warning(

@@ -19,7 +19,7 @@ import type { JsonSchema } from "../schema/validate.ts";
 import { type AnyCatalog, type HookHandler, skipReason } from "../config/discovery.ts";
 import { NO_HOME_DISPATCH, warning } from "../config/warnings.ts";
 import { fromCompatInput } from "../matching/tool_names.ts";
-import { matchingHandlers } from "./matching.ts";
+import { collapseIdentical, matchingHandlers } from "./matching.ts";
 import type { AsyncJob, CommandSpec, RawCompletion } from "../runner/types.ts";
 import { DEFAULT_CONTEXT_LIMIT, runsAsync } from "../config/handlers.ts";
 import { ENGINE_FAILED, failSafeDecision, HANDLER_INTERNAL_ERROR } from "./fail_safe.ts";
@@ -59,6 +59,8 @@ export type DispatchContext = {
   hostHints?: HostHints;
   /** Records why each handler ran or not (`dispatch --explain`); absent, nothing is recorded. */
   trace?: TraceSink;
+  /** Adapter mode: the host that delegates to mind-hooks (`--protocol <host>`), which runs its own layers. */
+  delegatingHost?: string;
 };
 
 /**
@@ -200,10 +202,13 @@ export async function dispatchEvent(
     return result;
   }
 
-  const { handlers: matched, warnings: matchWarnings } = await matchingHandlers(catalog, event, input, ctx.trace);
+  const { handlers: allMatched, warnings: matchWarnings } = await matchingHandlers(catalog, event, input, ctx.trace);
   result.warnings.push(...matchWarnings);
   // Only the matched hooks' pinned files are read and hashed (SPEC §3.5), and only when trust decides.
-  if (!catalog.bypassTrust) await checkPins(matched, { cache: catalog.pinCache, home: catalog.home ?? undefined });
+  if (!catalog.bypassTrust) await checkPins(allMatched, { cache: catalog.pinCache, home: catalog.home ?? undefined });
+  // Identical Claude-dialect copies run once (SPEC §8.1 r3).
+  const { handlers: matched, copies } = collapseIdentical(allMatched, catalog.bypassTrust);
+  for (const c of copies) ctx.trace?.skip(c.copy, `identical to ${c.of}: runs once, as Claude Code runs it`);
   const problems = await catalogProblems(catalog);
   const hookInput = hookInputFor(event, input);
   const stdin = JSON.stringify(hookInput);
@@ -561,13 +566,19 @@ async function finish(f: Finishing): Promise<DispatchResult> {
       result.continuationPrompt = null;
     }
   }
-  if (catalog.project && !catalog.project.trusted && catalog.project.hasHookFiles && catalog.trustStore === null) {
-    // Never silent: the repository has hooks that cannot run until the project is trusted.
-    result.systemMessages.push(
-      `project ${catalog.project.root} has hooks but is not trusted: run mind-hooks project trust ${catalog.project.root}`,
-    );
+  if (module.namesSkippedHooks) {
+    // A session start names every hook in reach that will not run, of any event (SPEC §6 r3).
+    const { sessionStartLines } = await import("./session_notice.ts");
+    result.systemMessages.push(...await sessionStartLines(catalog, ctx.delegatingHost));
+  } else {
+    if (catalog.project && !catalog.project.trusted && catalog.project.hasHookFiles && catalog.trustStore === null) {
+      // Never silent: the repository has hooks that cannot run until the project is trusted.
+      result.systemMessages.push(
+        `project ${catalog.project.root} has hooks but is not trusted: run mind-hooks project trust ${catalog.project.root}`,
+      );
+    }
+    result.systemMessages.push(...reviewLines(catalog, review));
   }
-  result.systemMessages.push(...reviewLines(catalog, review));
   // The problems that lost hooks come first (SPEC §6): they explain what did not run.
   result.systemMessages.unshift(...review.problems);
   if (module.endsSession) {

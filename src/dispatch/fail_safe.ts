@@ -5,7 +5,7 @@
  * The handlers' effects are known once they completed; everything after that (spilling, the Stop
  * loop guard, format conversion, session end, logging) is the engine's own work and may fail. Then
  * the dispatch does not crash — a crash reads as "no hooks ran" to the host, which would let a
- * denied tool call through — but answers from the effects alone: every deny, block and stop stands,
+ * denied tool call through — but answers from the effects alone: every deny, ask, block and stop stands,
  * allows that need no conversion stand, and a rewrite that cannot be delivered denies the call
  * rather than let it run unrewritten. Model-visible context is dropped (it cannot be spilled).
  * @module
@@ -45,8 +45,13 @@ export function blockingFold(event: EventName, items: readonly AggregationItem[]
     return { ...NO_DECISION, decision: "stop", continue: false, stopReason, reason: stopReason };
   }
   const reasons = items.flatMap((i) => i.effect.blockReason !== undefined ? [i.effect.blockReason] : []);
-  if (reasons.length === 0) return NO_DECISION;
   const { control } = EVENTS[event];
+  // An ask (SPEC §8.1 r3) stands when nothing denies: a host that cannot ask denies it itself.
+  const ask = items.find((i) => i.effect.ask !== undefined);
+  if (reasons.length === 0 && ask && control === "tool-permission") {
+    return { ...NO_DECISION, decision: "ask", reason: ask.effect.ask! };
+  }
+  if (reasons.length === 0) return NO_DECISION;
   if (control === "tool-permission" || control === "permission-request") {
     return { ...NO_DECISION, decision: "deny", reason: reasons[0] };
   }

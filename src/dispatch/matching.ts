@@ -7,13 +7,14 @@
 import type { EventName } from "../events/names.ts";
 import { EVENTS } from "../events/registry.ts";
 import type { JsonObject } from "../events/types.ts";
-import type { AnyCatalog, HookHandler } from "../config/discovery.ts";
+import { type AnyCatalog, type HookHandler, skipReason } from "../config/discovery.ts";
 import { type Warning, warning } from "../config/warnings.ts";
 import { matcherMatches } from "../matching/matcher.ts";
 import { toCompatTool, toolMatchSubjects } from "../matching/tool_names.ts";
 import { IF_BUDGET_MS, IfFilter, type IfFilterOptions } from "../matching/permission_rule.ts";
 import type { EventFacts } from "../events/types.ts";
 import type { TraceSink } from "./trace.ts";
+import { canonicalJson } from "../trust/hash.ts";
 
 /** The values an event's matchers are tested against (SPEC §4), or null when the event has no matcher. */
 export function matchSubjects(facts: EventFacts, input: JsonObject): string[] | null {
@@ -133,4 +134,67 @@ export async function matchingHandlers(
  * pinned files are checked after matching: the matcher is part of the hashed definition.) */
 function runsOwnMatcher(h: HookHandler, bypassTrust: boolean): boolean {
   return bypassTrust || h.definitionStatus === "managed" || h.definitionTrusted;
+}
+
+/**
+ * What makes two Claude-dialect handlers the same hook for Claude Code (SPEC §8.1 r3): the type, the
+ * command and every other field after normalization (the effective handler), and the environment it
+ * gets (a plugin's `CLAUDE_PLUGIN_ROOT`: the same text in two plugins runs two different scripts).
+ * Null for a mind-dialect handler, which is never collapsed.
+ */
+export function claudeIdentity(h: HookHandler): string | null {
+  return h.dialect === "claude" ? canonicalJson({ handler: h.handler, env: h.env }) : null;
+}
+
+/**
+ * Identical Claude-dialect handlers matched by one event run once, as Claude Code runs them (SPEC §8.1
+ * r3): of each set of copies, one stands for all in `runs` and the others are not listed again. The
+ * one that stands is the first in configuration order that may run (trusted, enabled); when none may,
+ * the first. So a copy nobody trusted yet never silences a twin the user did trust. Call after the
+ * matched hooks' pins were checked (their trust is final). Returns the handlers kept and, for `list`
+ * and `--explain`, each dropped copy with the key it is a copy of.
+ */
+export function collapseIdentical(
+  matched: readonly HookHandler[],
+  bypassTrust: boolean,
+): { handlers: HookHandler[]; copies: { copy: HookHandler; of: string }[] } {
+  const groups = new Map<string, HookHandler[]>();
+  for (const h of matched) {
+    const id = claudeIdentity(h);
+    if (id !== null) groups.set(id, [...(groups.get(id) ?? []), h]);
+  }
+  const standing = new Map<HookHandler, HookHandler>();
+  for (const copies of groups.values()) {
+    if (copies.length < 2) continue;
+    const first = copies.find((h) => skipReason(h, bypassTrust) === null) ?? copies[0];
+    for (const h of copies) standing.set(h, first);
+  }
+  if (standing.size === 0) return { handlers: [...matched], copies: [] };
+  const handlers: HookHandler[] = [];
+  const copies: { copy: HookHandler; of: string }[] = [];
+  for (const h of matched) {
+    const first = standing.get(h);
+    if (first === undefined || first === h) handlers.push(h);
+    else copies.push({ copy: h, of: first.key });
+  }
+  return { handlers, copies };
+}
+
+/**
+ * For `list` (SPEC §8.1 r3): each Claude-dialect handler that is a copy of an earlier one of its event
+ * (the same matcher and the same {@link claudeIdentity}: the two always match together), by key, with
+ * the key of the first in configuration order.
+ */
+export function duplicateCopies(handlers: readonly HookHandler[]): Map<string, string> {
+  const first = new Map<string, string>();
+  const out = new Map<string, string>();
+  for (const h of handlers) {
+    const id = claudeIdentity(h);
+    if (id === null) continue;
+    const at = `${h.event}\u0000${h.matcher ?? ""}\u0000${id}`;
+    const original = first.get(at);
+    if (original === undefined) first.set(at, h.key);
+    else out.set(h.key, original);
+  }
+  return out;
 }

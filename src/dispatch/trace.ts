@@ -163,6 +163,7 @@ function effectWords(module: EventModule, effect: HandlerEffect): string {
   const parts: string[] = [];
   const denies = module.control === "tool-permission" || module.control === "permission-request";
   if (effect.blockReason !== undefined) parts.push(`${denies ? "deny" : "block"} ${quote(effect.blockReason)}`);
+  if (effect.ask !== undefined) parts.push(`ask ${quote(effect.ask)}`);
   if (effect.allow) parts.push("allow");
   if (effect.updatedInput !== undefined) parts.push("rewrites the input");
   if (effect.stop) parts.push(`stop${effect.stopReason !== undefined ? ` ${quote(effect.stopReason)}` : ""}`);

@@ -105,6 +105,7 @@ export async function engineDispatch(
     envFile: io.envFile,
     hostHints: io.hostHints,
     trace: trace && tracing!.traceSink(trace),
+    delegatingHost: settings.delegatingHost,
   });
   if (trace) trace.files = await traceFiles(catalog, settings);
   return { ok: true, event, catalog, result, ...(trace ? { trace } : {}) };

@@ -21,6 +21,7 @@ export const interrupt: EventModule = {
   spillsFeedback: false,
   stopGuard: null,
   endsSession: false,
+  namesSkippedHooks: false,
   subagentTranscript: true,
   meaning: "the user interrupted the turn",
   coverage: "client",

@@ -42,6 +42,7 @@ export const permissionRequest: EventModule = {
   spillsFeedback: false,
   stopGuard: null,
   endsSession: false,
+  namesSkippedHooks: false,
   subagentTranscript: true,
   meaning: "the agent asks to run a tool; can allow or deny it",
   coverage: "approval",

@@ -32,6 +32,7 @@ export const postCompact: EventModule = {
   spillsFeedback: false,
   stopGuard: null,
   endsSession: false,
+  namesSkippedHooks: false,
   subagentTranscript: true,
   meaning: "after the conversation was compacted",
   coverage: "client",

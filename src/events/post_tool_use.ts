@@ -43,6 +43,7 @@ export const postToolUse: EventModule = {
   spillsFeedback: true,
   stopGuard: null,
   endsSession: false,
+  namesSkippedHooks: false,
   subagentTranscript: true,
   meaning: "after a tool ran; can block its result or add context",
   coverage: "tool",

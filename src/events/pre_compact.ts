@@ -31,6 +31,7 @@ export const preCompact: EventModule = {
   spillsFeedback: false,
   stopGuard: null,
   endsSession: false,
+  namesSkippedHooks: false,
   subagentTranscript: true,
   meaning: "before the conversation is compacted",
   coverage: "client",

@@ -6,13 +6,15 @@
  * inconsistent fields (a reason without its decision, a rewrite without
  * `allow`). A deny in an output always denies, dropping any allow or rewrite
  * of the same output. Any deny blocks with the first reason in configuration
- * order; otherwise the `updatedInput` of the handler that completed last wins
- * whole.
+ * order; otherwise any `ask` asks with the first ask's reason (r3); otherwise
+ * the `updatedInput` of the handler that completed last wins whole (with an
+ * ask too: the host asks about the rewritten call).
  *
  * The Claude dialect (SPEC §8.1) reads it as Claude Code does: unknown keys
- * ignored, a deny without a reason blocks with `Blocked by hook`, `allow`
- * (or legacy `approve`) and `ask` are forwarded to Claude Code, `updatedInput`
- * rewrites with or without a decision, `continue: false` stops.
+ * ignored, a deny without a reason blocks with `Blocked by hook`, `ask` is a
+ * decision (r3; without a reason: {@link CLAUDE_ASK_REASON}), `allow` (or
+ * legacy `approve`) is forwarded to Claude Code, `updatedInput` rewrites with
+ * or without a decision, `continue: false` stops.
  * @module
  */
 import type { EventModule, HandlerEffect, HandlerOutcome, JsonObject } from "./types.ts";
@@ -50,6 +52,7 @@ export const preToolUse: EventModule = {
   spillsFeedback: false,
   stopGuard: null,
   endsSession: false,
+  namesSkippedHooks: false,
   subagentTranscript: true,
   meaning: "before a tool runs; can deny or rewrite the call",
   coverage: "tool",
@@ -82,6 +85,7 @@ export const preToolUse: EventModule = {
   }),
   interpret: (output, dialect) => dialect === "claude" ? interpretClaude(output) : interpretMind(output),
   aggregate(items) {
+    // deny > ask > allow, as Claude Code folds them (SPEC §8.1 r3); each reason the first in configuration order.
     const deny = items.find((i) => i.effect.blockReason !== undefined);
     if (deny) {
       return {
@@ -96,9 +100,17 @@ export const preToolUse: EventModule = {
         last = { seq: i.completedSeq, input: i.effect.updatedInput };
       }
     }
+    const ask = items.find((i) => i.effect.ask !== undefined);
+    if (ask) return { ...NO_DECISION, decision: "ask", reason: ask.effect.ask!, updatedInput: last?.input ?? null };
     return last ? { ...NO_DECISION, decision: "allow", updatedInput: last.input } : NO_DECISION;
   },
 };
+
+/**
+ * The reason of a Claude-dialect `ask` that gives none: Claude Code's own words
+ * (`Hook PreToolUse:<tool> asked for confirmation for this tool`), without the tool.
+ */
+export const CLAUDE_ASK_REASON = "Hook asked for confirmation for this tool";
 
 /** A non-empty string, else undefined. */
 function nonEmpty(text: string | undefined): string | undefined {
@@ -173,6 +185,8 @@ function interpretClaude(output: JsonObject): HandlerOutcome {
     effect.forwardedDecision = forwarded;
     const reason = nonEmpty(stringField(hso, "permissionDecisionReason")) ?? topReason;
     if (reason !== undefined) effect.forwardedReason = reason;
+    // `ask` is a decision of mind's own result (r3); the hook's own reason still goes to Claude Code as given.
+    if (forwarded === "ask") effect.ask = reason ?? CLAUDE_ASK_REASON;
   }
   const updated = objectField(hso ?? {}, "updatedInput");
   if (updated && decision !== "defer") {

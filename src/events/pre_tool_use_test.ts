@@ -142,6 +142,26 @@ Deno.test("PreToolUse aggregate: the first deny in configuration order; else the
   );
 });
 
+Deno.test("PreToolUse aggregate (r3): deny > ask > allow; the first ask's reason; a rewrite goes with the ask", () => {
+  const rewrite = { allow: true, updatedInput: { command: "git commit -s" } };
+  assertEquals(preToolUse.aggregate(items({ ask: "first?" }, { ask: "second?" }, rewrite)), {
+    ...NO_DECISION,
+    decision: "ask",
+    reason: "first?",
+    updatedInput: { command: "git commit -s" },
+  });
+  assertEquals(preToolUse.aggregate(items({ ask: "commit?" }, { blockReason: "no" })), {
+    ...NO_DECISION,
+    decision: "deny",
+    reason: "no",
+  });
+  assertEquals(preToolUse.aggregate(items({ forwardedDecision: "allow" }, { ask: "commit?" })), {
+    ...NO_DECISION,
+    decision: "ask",
+    reason: "commit?",
+  });
+});
+
 Deno.test("PreToolUse: (r2) a deny and an allow with updatedInput in one answer deny, and nothing is rewritten", () => {
   const outcome = preToolUse.interpret({
     decision: "block",

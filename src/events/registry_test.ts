@@ -2,7 +2,8 @@
  * The facts of the 12 events (src/events/<event>.ts) against SPEC: the matcher subject (§4), exit 2
  * blocking (§8), plain stdout (§8), what `additionalContextLimit` bounds (§2.2, seed 000), timeouts
  * (§2.2), async and `mcp_tool` handlers (§2.2, seed 003), tool feedback spilling (§10), the Stop loop
- * guard (§8), session end (§10) and the coverage family (§14).
+ * guard (§8), session end (§10), the session start's notice of what will not run (§6 r3) and the coverage
+ * family (§14).
  */
 import { assertEquals } from "../../tests/helpers/assert.ts";
 import { EVENT_NAMES, type EventName } from "./names.ts";
@@ -21,6 +22,7 @@ type Row =
     | "mcpAllowed"
     | "spillsFeedback"
     | "endsSession"
+    | "namesSkippedHooks"
     | "coverage"
   >
   & { stopGuard: string | null };
@@ -30,11 +32,18 @@ const none = { kind: "none" } as const;
 const field = (f: "source" | "reason" | "trigger" | "agent_type") => ({ kind: "field", field: f }) as const;
 const standard = { default: 600, max: null };
 const short = { default: 1, max: 3 };
-const base = { asyncAllowed: true, mcpAllowed: true, spillsFeedback: false, endsSession: false, stopGuard: null };
+const base = {
+  asyncAllowed: true,
+  mcpAllowed: true,
+  spillsFeedback: false,
+  endsSession: false,
+  namesSkippedHooks: false,
+  stopGuard: null,
+};
 
 // deno-fmt-ignore -- one line per event, aligned, reads as the table it is
 const SPEC: Record<EventName, Row> = {
-  SessionStart:      { ...base, matcher: field("source"),     canBlock: false, plainStdout: "context", contextLimit: "context",      timeout: standard, coverage: "client" },
+  SessionStart:      { ...base, matcher: field("source"),     canBlock: false, plainStdout: "context", contextLimit: "context",      timeout: standard, coverage: "client", namesSkippedHooks: true },
   SessionEnd:        { ...base, matcher: field("reason"),     canBlock: false, plainStdout: "ignore",  contextLimit: "none",         timeout: short,    coverage: "client", asyncAllowed: false, mcpAllowed: false, endsSession: true },
   UserPromptSubmit:  { ...base, matcher: none,                canBlock: true,  plainStdout: "context", contextLimit: "context",      timeout: standard, coverage: "client" },
   PreToolUse:        { ...base, matcher: tool,                canBlock: true,  plainStdout: "ignore",  contextLimit: "context",      timeout: standard, coverage: "tool" },
@@ -61,6 +70,7 @@ Deno.test("event facts: each of the 12 events states what SPEC says about it", (
       mcpAllowed: e.mcpAllowed,
       spillsFeedback: e.spillsFeedback,
       endsSession: e.endsSession,
+      namesSkippedHooks: e.namesSkippedHooks,
       coverage: e.coverage,
       // The loop guard's counter: per session for Stop, per agent_id for SubagentStop.
       stopGuard: e.stopGuard?.({ agent_id: "agent-1" }) ?? null,

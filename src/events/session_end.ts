@@ -30,6 +30,7 @@ export const sessionEnd: EventModule = {
   spillsFeedback: false,
   stopGuard: null,
   endsSession: true,
+  namesSkippedHooks: false,
   subagentTranscript: true,
   meaning: "the session ends; cleanup, cannot block",
   coverage: "client",

@@ -35,6 +35,7 @@ export const sessionStart: EventModule = {
   spillsFeedback: false,
   stopGuard: null,
   endsSession: false,
+  namesSkippedHooks: true,
   subagentTranscript: true,
   meaning: "a session starts or resumes; can add context",
   coverage: "client",

@@ -31,6 +31,7 @@ export const stop: EventModule = {
   spillsFeedback: false,
   stopGuard: () => "Stop",
   endsSession: false,
+  namesSkippedHooks: false,
   subagentTranscript: true,
   meaning: "the agent is about to end its turn; can make it continue",
   coverage: "client",

@@ -36,6 +36,7 @@ export const subagentStart: EventModule = {
   spillsFeedback: false,
   stopGuard: null,
   endsSession: false,
+  namesSkippedHooks: false,
   subagentTranscript: false,
   meaning: "a subagent starts; can add context",
   coverage: "client",

@@ -30,6 +30,7 @@ export const subagentStop: EventModule = {
   spillsFeedback: false,
   stopGuard: (input) => `SubagentStop:${String(input.agent_id ?? "")}`,
   endsSession: false,
+  namesSkippedHooks: false,
   subagentTranscript: false,
   meaning: "a subagent is about to finish; can make it continue",
   coverage: "client",

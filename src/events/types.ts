@@ -58,6 +58,11 @@ export type HandlerEffect = {
   forwardedDecision?: "allow" | "ask";
   /** The `permissionDecisionReason` given with {@link forwardedDecision}. */
   forwardedReason?: string;
+  /**
+   * A Claude-dialect PreToolUse `ask` (SPEC §8.1 r3): the host should ask the user, and one that cannot
+   * ask denies. The reason shown (the hook's, else the fixed default).
+   */
+  ask?: string;
 };
 
 /** What reading one handler's output gives: a failure is data, not an exception. */
@@ -76,7 +81,7 @@ export type AggregationItem = {
 
 /** The control part of the dispatch result (SPEC §9) that an event decides. */
 export type EventDecision = {
-  decision: null | "allow" | "deny" | "block" | "stop";
+  decision: null | "allow" | "ask" | "deny" | "block" | "stop";
   reason: string | null;
   continue: boolean;
   stopReason: string | null;
@@ -166,6 +171,11 @@ export type EventFacts = {
   stopGuard: ((input: JsonObject) => string) | null;
   /** The dispatch ends the session afterwards (async handlers killed, spill folder deleted; SPEC §10). */
   endsSession: boolean;
+  /**
+   * The result names every hook in reach, of any event, that will not run — and an untrusted project's
+   * hooks — so that a user hears of a guard before it matters (SPEC §6 r3: SessionStart).
+   */
+  namesSkippedHooks: boolean;
   /** Raised inside a subagent, the event points at the subagent's own transcript (SPEC §11). */
   subagentTranscript: boolean;
   coverage: CoverageKind;

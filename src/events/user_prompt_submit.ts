@@ -36,6 +36,7 @@ export const userPromptSubmit: EventModule = {
   spillsFeedback: false,
   stopGuard: null,
   endsSession: false,
+  namesSkippedHooks: false,
   subagentTranscript: true,
   meaning: "the user sent a prompt; can block it or add context",
   coverage: "client",

@@ -9,6 +9,7 @@
  * for `serve`'s `hooks/list`).
  * @module
  */
+import { duplicateCopies } from "../dispatch/matching.ts";
 import type { Catalog, HookHandler, ProjectInfo, TrustStatus } from "../config/discovery.ts";
 import { DROPPING_CODES, type Warning } from "../config/warnings.ts";
 import type { ValuePath } from "../util/json.ts";
@@ -369,10 +370,17 @@ export function listData(view: CatalogView): Record<string, unknown> {
     managedOnly: view.managedOnly,
     homeExists: !view.homeMissing,
     problems: view.problems,
-    hooks: view.hooks.map(hookData),
+    // (r3) Each hook's `duplicateOf`: the key it is an identical Claude copy of (SPEC §8.1), or null.
+    hooks: withDuplicateOf(view.hooks),
     // Hooks whose only change is the same set of pinned files: one entry, one re-trust (SPEC §14 r3).
     changeGroups: view.changeGroups.map((g) => ({ root: g.root, files: g.files, keys: g.keys, label: g.label })),
     warnings: view.warnings,
     note: COVERAGE_NOTE,
   };
+}
+
+/** The hooks as data, each with `duplicateOf` (an identical Claude-dialect copy's original key, or null). */
+function withDuplicateOf(hooks: readonly HookView[]): Record<string, unknown>[] {
+  const copies = duplicateCopies(hooks.map((h) => h.handler));
+  return hooks.map((h) => ({ ...hookData(h), duplicateOf: copies.get(h.key) ?? null }));
 }

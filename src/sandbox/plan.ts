@@ -11,7 +11,7 @@
  * happens only inside the sandbox.
  * @module
  */
-import { absolute, atomicTempPath, join, osUserHome, searchDirs } from "../util/paths.ts";
+import { absolute, atomicTempPath, isInside, join, osUserHome, searchDirs } from "../util/paths.ts";
 import { FOREIGN_LAYERS, foreignUserFiles } from "../config/foreign_layout.ts";
 import type { ParsedArgs } from "../util/args.ts";
 import { fromCliValues, resolveSettings } from "../engine/settings.ts";
@@ -192,6 +192,38 @@ export async function configLinkTargets(home: string, pid: number): Promise<stri
   return target === null ? [] : [target, `${target}.lock`, atomicTempPath(target, pid)];
 }
 
+/**
+ * What re-syncing the recorded `install --sync` entries touches (src/adapter/resync.ts): each one's
+ * settings file and its temp file (read, write; a linked file's target and the temp file beside it too),
+ * and the project chain it loads hooks from (read). Reads `$MIND_HOME/installs.json` — mind-hooks' own record, no
+ * configuration — and only when it exists.
+ */
+async function syncedInstallGrants(
+  home: string,
+  userHome: string | undefined,
+  pid: number,
+): Promise<{ reads: string[]; writes: string[] }> {
+  const reads: string[] = [];
+  const writes: string[] = [];
+  try {
+    await Deno.stat(join(home, "installs.json"));
+  } catch {
+    return { reads, writes };
+  }
+  const [{ readInstalls }, { settingsWriteGrants }] = await Promise.all([
+    import("../adapter/installs.ts"),
+    import("../adapter/settings_target.ts"),
+  ]);
+  for (const r of (await readInstalls(home)).installs.filter((x) => x.sync)) {
+    // The file and its one temp file, never the folder (`~/.claude` holds Claude Code's credentials).
+    writes.push(...await settingsWriteGrants(r.file, r.project, pid));
+    const chain = await projectChain(r.searchFrom, userHome);
+    reads.push(...chain.reads);
+    if (chain.needsStart) reads.push(r.searchFrom);
+  }
+  return { reads, writes };
+}
+
 /** The paths and programs of one run, from the command line and the environment alone (no file access). */
 export function resolveFacts(input: PlanInput): PlanFacts {
   const os = input.os ?? Deno.build.os;
@@ -296,6 +328,19 @@ export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
       readWhy.push("the symlinked config.toml's target, its lock and temp file");
       writeWhy.push("the symlinked config.toml's target, its lock and temp file (written through)");
     }
+    // Recorded `install --sync` entries are re-synced after a change of trust (SPEC §6 r3).
+    const synced = await syncedInstallGrants(home, userHome, Deno.pid);
+    for (const p of synced.reads) reads.add(p);
+    for (const p of synced.writes) {
+      reads.add(p);
+      writes.add(p);
+    }
+    if (synced.writes.length > 0) {
+      readWhy.push(
+        "recorded install --sync settings folders and the .mind/, .claude/ and .codex/ chain they sync from",
+      );
+      writeWhy.push("recorded install --sync settings folders (re-synced)");
+    }
   }
   if (cmd === "validate") {
     for (const f of positionals) await add(reads, absolute(f, cwd));
@@ -326,29 +371,63 @@ export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
       for (const p of synced.gits) seen.add(p);
       readWhy.push("the .mind/, .claude/ and .codex/ chain of --project (--sync)");
     }
+    const { settingsLinkGrants } = await import("../adapter/settings_target.ts");
+    const linked: string[] = [];
     for (const h of (HOST_NAMES as readonly string[]).includes(host) ? [host as HostName] : HOST_NAMES) {
       const spec = ADAPTERS[h].install;
+      const scope = { local: options.local === true };
       if (proj !== undefined) {
         // install resolves the project's real path (and says so when it is missing) before it names the file.
         const dir = absolute(proj, cwd);
         await add(reads, dir);
-        for (const base of [dir, (await real(dir)) ?? dir]) {
+        const realDir = (await real(dir)) ?? dir;
+        for (const base of [dir, realDir]) {
           dirs.push(spec.folder({ project: base }, input.env, cwd).path);
         }
+        const file = join(
+          spec.folder({ project: realDir }, input.env, cwd).path,
+          spec.file({ ...scope, project: realDir }),
+        );
+        linked.push(...await settingsLinkGrants(file, realDir, Deno.pid));
       } else {
-        dirs.push(spec.folder({}, input.env, cwd).path);
+        const folder = spec.folder({}, input.env, cwd).path;
+        dirs.push(folder);
+        linked.push(...await settingsLinkGrants(join(folder, spec.file(scope)), null, Deno.pid));
       }
     }
     for (const d of dirs) {
-      await add(reads, d);
-      await add(writes, d);
+      // A project's host folder that is a link leaving the project is refused by install (issue 22
+      // item 11): only its forms inside the project are granted.
+      const inside = proj === undefined ? null : (await real(absolute(proj, cwd))) ?? absolute(proj, cwd);
+      for (const f of await bothForms(d)) {
+        if (inside !== null && f !== d && !isInside(inside, f)) continue;
+        reads.add(f);
+        writes.add(f);
+      }
     }
+    for (const p of linked) {
+      reads.add(p);
+      writes.add(p);
+    }
+    if (linked.length > 0) writeWhy.push("the linked settings file's target and its temp file (written through)");
     // The launcher check stats the program's candidate files on PATH (src/cli/launcher.ts), nothing else.
     const os = (input.os ?? Deno.build.os) === "windows" ? "windows" : "posix";
     const found = launcherCandidates(launcherProgram(text("command") ?? "mind-hooks"), input.env, os);
     if ("files" in found) { for (const f of found.files) reads.add(f); }
     readWhy.push("the host's settings folder", "the launcher's candidate files on PATH");
     writeWhy.push("the host's settings folder");
+  }
+  if (cmd === "doctor") {
+    // Its hosts check (src/cli/doctor_hosts.ts): the hosts' settings files, their commands and launchers.
+    const { hostCheckReads } = await import("../adapter/host_files.ts");
+    const os = (input.os ?? Deno.build.os) === "windows" ? "windows" : "posix";
+    // Without a home doctor exits before any plan (SPEC §1 r3); the check keeps the types honest.
+    if (home !== null) {
+      for (const p of await hostCheckReads(input.env, cwd, searchFrom, home, os)) reads.add(p);
+      const synced = await syncedInstallGrants(home, userHome, Deno.pid);
+      for (const p of synced.reads) reads.add(p);
+    }
+    readWhy.push("the hosts' settings files, their commands and launchers on PATH, the chains --sync installs load");
   }
   if (ENGINE_COMMANDS.has(cmd) || cmd === "serve") {
     // The temp root may be a link (macOS /tmp), the spill root must not be (src/output/spill_folder.ts):

@@ -24,6 +24,7 @@ export function dispatchResultSchema(z: Zod) {
       "plugin",
       "cli",
     ]),
+    // (r3) `started`: an async handler that was started; its outcome comes later in `asyncResults` (SPEC §9).
     status: z.enum(["completed", "blocked", "failed", "skipped", "started"]),
     reason: z.string().nullable(),
     exit_code: z.int().nullable(),
@@ -40,7 +41,8 @@ export function dispatchResultSchema(z: Zod) {
   });
   return z.strictObject({
     hook_event_name: z.string(),
-    decision: z.enum(["allow", "deny", "block", "stop"]).nullable(),
+    // "ask" (r3): only from a Claude-dialect PreToolUse hook (SPEC §8.1); a host that cannot ask denies.
+    decision: z.enum(["allow", "ask", "deny", "block", "stop"]).nullable(),
     reason: z.string().nullable(),
     continue: z.boolean(),
     stopReason: z.string().nullable(),

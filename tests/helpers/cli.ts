@@ -344,7 +344,7 @@ export type RunRecord = {
 /** A dispatch result (SPEC §9). */
 export type DispatchResult = {
   hook_event_name: string;
-  decision: null | "allow" | "deny" | "block" | "stop";
+  decision: null | "allow" | "ask" | "deny" | "block" | "stop";
   reason: string | null;
   continue: boolean;
   stopReason: string | null;

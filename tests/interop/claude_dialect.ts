@@ -24,7 +24,12 @@ const MARKERS = [
   "Blocked by hook",
   "STOP-MARKER",
   "BLOCKED: Use feature branches",
+  "ASK-MARKER",
+  "[git-reset-hard]",
 ];
+/** karanb192's block-dangerous-commands (vendored unchanged, fixtures/thirdparty/): it can answer `ask`. */
+const GUARD =
+  `${REPO}/fixtures/thirdparty/karanb192-claude-code-hooks/plugins/block-dangerous-commands/block-dangerous-commands.js`;
 
 const skipReason = (await ensurePackages(["claude"])).claude;
 if (skipReason) console.log(`claude dialect interop skipped: ${skipReason}`);
@@ -61,6 +66,10 @@ type Observed = {
   /** Hook errors the user was shown. */
   hookErrors: string[];
   shell: string | null;
+  /** How many times a hook appended to `count.txt` (a handler that ran twice shows 2), null without one. */
+  count: number | null;
+  /** How often `ONCE-MARKER` (a hook's context) is in the last model request. */
+  once: number;
 };
 
 function expand(text: string, paths: Record<string, string>): string {
@@ -96,7 +105,13 @@ async function hookErrors(dirs: RunDirs): Promise<string[]> {
   return found;
 }
 
-function observe(r: DriverReport, ran: string | null, shell: string | null, errors: string[]): Observed {
+function observe(
+  r: DriverReport,
+  ran: string | null,
+  shell: string | null,
+  errors: string[],
+  count: string | null,
+): Observed {
   const model = r.requests.filter((q) => q.path.endsWith("/messages"));
   const later = model.slice(1).map((q) => JSON.stringify(q.body));
   return {
@@ -105,6 +120,8 @@ function observe(r: DriverReport, ran: string | null, shell: string | null, erro
     requests: model.length,
     hookErrors: errors,
     shell,
+    count: count === null ? null : count.split("\n").filter(Boolean).length,
+    once: (later.at(-1) ?? "").split("ONCE-MARKER").length - 1,
   };
 }
 
@@ -149,6 +166,7 @@ async function runCase(c: Case, via: "claude" | "mind"): Promise<Observed> {
     await read(`${dirs.work}/ran.txt`),
     await read(`${dirs.work}/shell.txt`),
     await hookErrors(dirs),
+    await read(`${dirs.work}/count.txt`),
   );
 }
 
@@ -174,10 +192,38 @@ const CASES: Case[] = [
     expect: (o) => assert.deepEqual([o.ran, o.hookErrors], ["hello-from-tool", []]),
   },
   {
-    rule: "ask is accepted",
-    scripts: { ask: print(hso({ permissionDecision: "ask", permissionDecisionReason: "confirm" })) },
+    // r3: Claude Code asks; without a terminal (-p) it refuses the call with the hook's reason.
+    rule: "ask is a decision",
+    scripts: { ask: print(hso({ permissionDecision: "ask", permissionDecisionReason: "ASK-MARKER: confirm" })) },
     hooks: pre([sh("ask")]),
-    expect: (o) => assert.deepEqual(o.hookErrors, []),
+    expect: (o) => assert.deepEqual([o.ran, o.markers, o.hookErrors], [null, ["ASK-MARKER"], []]),
+  },
+  {
+    // The same through a real guard: block-dangerous-commands in its documented ask mode.
+    rule: "ask is a decision (a real guard in ask mode)",
+    scripts: {},
+    hooks: pre([{ type: "command", command: `HOOK_ASK_HIGH=true node ${GUARD}` }]),
+    command: "git reset --hard 2>/dev/null; echo hello-from-tool > ran.txt",
+    expect: (o) => assert.deepEqual([o.ran, o.markers], [null, ["[git-reset-hard]"]]),
+  },
+  {
+    rule: "deny beats ask",
+    scripts: {
+      ask: print(hso({ permissionDecision: "ask", permissionDecisionReason: "ASK-MARKER" })),
+      deny: print(hso({ permissionDecision: "deny", permissionDecisionReason: "DENY-MARKER" })),
+    },
+    hooks: pre([sh("ask"), sh("deny")]),
+    expect: (o) => assert.deepEqual([o.ran, o.markers], [null, ["DENY-MARKER"]]),
+  },
+  {
+    // r3: an installer run twice appends the same entry; Claude Code runs it once (and adds its context once).
+    rule: "identical handlers run once",
+    scripts: {
+      notify: `cat >/dev/null\necho ran >> "$CLAUDE_PROJECT_DIR/count.txt"\n` +
+        `printf '%s\\n' '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"ONCE-MARKER"}}'\n`,
+    },
+    hooks: { PostToolUse: [{ matcher: "Bash", hooks: [sh("notify")] }, { matcher: "Bash", hooks: [sh("notify")] }] },
+    expect: (o) => assert.deepEqual([o.ran, o.count, o.once], ["hello-from-tool", 1, 1]),
   },
   {
     rule: "legacy decision approve means allow",
@@ -363,7 +409,7 @@ for (const c of CASES) {
     c.expect(native);
     const mind = await runCase(c, "mind");
     c.mind?.(mind);
-    const same = c.same ?? ["ran", "markers", "shell", "hookErrors", "requests"];
+    const same = c.same ?? ["ran", "markers", "shell", "hookErrors", "requests", "count", "once"];
     const pick = (o: Observed) => Object.fromEntries(same.map((k) => [k, o[k]]));
     assert.deepEqual(pick(mind), pick(native), c.differs);
   });
@@ -398,7 +444,7 @@ async function runUserGuard(via: "claude" | "mind"): Promise<{ observed: Observe
   });
   assert.equal(r.code, 0, describe(r));
   const count = ((await read(`${dirs.home}/guard-count`)) ?? "").split("\n").filter((l) => l !== "").length;
-  const observed = observe(r, await read(`${dirs.work}/ran.txt`), null, await hookErrors(dirs));
+  const observed = observe(r, await read(`${dirs.work}/ran.txt`), null, await hookErrors(dirs), null);
   return { observed, count };
 }
 

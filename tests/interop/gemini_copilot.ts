@@ -135,8 +135,79 @@ function userTurnsWith(host: Host, r: DriverReport, marker: string): number {
   return turns.filter((t) => t.includes(marker)).length;
 }
 
+/** karanb192's block-dangerous-commands (vendored unchanged), the guard the `ask` cases run in its ask mode. */
+const GUARD = `${REPO}/fixtures/thirdparty/karanb192-claude-code-hooks/plugins/block-dangerous-commands`;
+/** A command the guard asks about (`git reset --hard`), harmless here (no repository), then the marker. */
+const ASKED_COMMAND = "git reset --hard 2>/dev/null; echo hello-from-tool > ran.txt";
+const ASK_REASON = "[git-reset-hard] git reset --hard loses uncommitted work";
+
+/** A run whose mind home holds the guard as a Claude Code plugin, in ask mode (`HOOK_ASK_HIGH=true`). */
+async function askingSetup(host: Host): Promise<RunDirs> {
+  const dirs = await makeRunDirs(host, "ask");
+  const plugin = `${dirs.mind}/plugins/guard`;
+  await Deno.mkdir(`${plugin}/.claude-plugin`, { recursive: true });
+  await Deno.mkdir(`${plugin}/hooks`, { recursive: true });
+  await Deno.writeTextFile(`${plugin}/.claude-plugin/plugin.json`, JSON.stringify({ name: "guard" }));
+  await Deno.copyFile(`${GUARD}/block-dangerous-commands.js`, `${plugin}/block-dangerous-commands.js`);
+  const command = `HOOK_ASK_HIGH=true node "\${CLAUDE_PLUGIN_ROOT}/block-dangerous-commands.js"`;
+  await Deno.writeTextFile(
+    `${plugin}/hooks/hooks.json`,
+    JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command }] }] } }),
+  );
+  await Deno.writeTextFile(`${dirs.mind}/config.toml`, `[plugins.guard]\nenabled = true\n`);
+  const env = hostEnv(host, dirs);
+  assertEquals((await cli(["trust", "--all", "--home", dirs.mind], env)).code, 0);
+  const inst = await cli(["install", host, "--user", "--command", launcher()], env);
+  assertEquals(inst.code, 0, inst.stderr);
+  return dirs;
+}
+
 for (const host of HOSTS) {
   const opts = { ignore: skipReasons[host] !== null, sanitizeResources: false, sanitizeOps: false };
+
+  Deno.test(
+    {
+      name: host === "gemini"
+        ? `${host}: a Claude-dialect ask is Gemini CLI's own ask (headless: the call does not run)`
+        : `${host}: a Claude-dialect ask is Copilot CLI's own ask (-p: denied, unable to ask, with the reason)`,
+      ...opts,
+    },
+    async () => {
+      const dirs = await askingSetup(host);
+      const r = await run(host, dirs, { command: ASKED_COMMAND });
+      assertEquals(await ranFile(dirs), null, `the command the hook asks about ran\n${describe(r)}`);
+      if (host === "gemini") {
+        // Gemini CLI's own ask, headless (as with a hook of its own answering ask): the run ends, unanswered.
+        assertEquals([r.code, laterRequests(r), r.stdout.trim()], [0, [], ""], describe(r));
+      } else {
+        const seen = laterRequests(r).join("\n");
+        assert(seen.includes(`unable to ask user for confirmation): ⛔ ${ASK_REASON}`), describe(r));
+      }
+    },
+  );
+
+  Deno.test(
+    {
+      name: host === "gemini"
+        ? `${host}: a session start names the hook that will not run (its session-start message, on stderr)`
+        : `${host}: a session start names the hook that will not run (a hook warning: session.warning in -p)`,
+      ...opts,
+    },
+    async () => {
+      const dirs = await setup(host, "session-notice", mindHooks("PreToolUse", "deny.sh", "Bash"), { trusted: false });
+      const r = await run(host, dirs);
+      assertEquals(r.code, 0, describe(r));
+      const line = `mind-hooks: 1 hook will not run until reviewed — PreToolUse Bash "sh ${HOOKS}/deny.sh" ` +
+        `(untrusted): run mind-hooks review`;
+      if (host === "gemini") assert(r.stderr.includes(line), describe(r));
+      else {
+        const warnings = r.stdout.split("\n").filter((l) => l.includes('"session.warning"')).map((l) =>
+          JSON.parse(l).data
+        );
+        assertEquals(warnings.filter((w) => w.warningType === "hook").map((w) => w.message), [line], describe(r));
+      }
+    },
+  );
 
   Deno.test(
     { name: `${host}: a denying mind hook blocks the command and the model gets the reason`, ...opts },

@@ -22,6 +22,7 @@ import {
   runHost,
 } from "./harness.ts";
 import type { DriverReport } from "./driver.ts";
+import { runHostTui, tmuxAvailable } from "./tui.ts";
 
 type Host = "claude" | "codex";
 const HOOKS = `${REPO}/fixtures/adapter/hooks`;
@@ -117,8 +118,92 @@ function run(host: Host, dirs: RunDirs): Promise<DriverReport> {
   });
 }
 
+/** karanb192's block-dangerous-commands (vendored unchanged), the guard the `ask` cases run in its ask mode. */
+const GUARD = `${REPO}/fixtures/thirdparty/karanb192-claude-code-hooks/plugins/block-dangerous-commands`;
+/** A command the guard asks about (`git reset --hard`), harmless here (no repository), then the marker. */
+const ASKED_COMMAND = "git reset --hard 2>/dev/null; echo hello-from-tool > ran.txt";
+
+/**
+ * A run whose mind home holds the guard as a Claude Code plugin (so its answers are read in the Claude
+ * dialect), in ask mode as its README says (`HOOK_ASK_HIGH=true` in the hook command), trusted and installed.
+ */
+async function askingSetup(host: Host, label: string): Promise<RunDirs> {
+  const dirs = await makeRunDirs(host, label);
+  const plugin = `${dirs.mind}/plugins/guard`;
+  await Deno.mkdir(`${plugin}/.claude-plugin`, { recursive: true });
+  await Deno.mkdir(`${plugin}/hooks`, { recursive: true });
+  await Deno.writeTextFile(`${plugin}/.claude-plugin/plugin.json`, JSON.stringify({ name: "guard" }));
+  await Deno.copyFile(`${GUARD}/block-dangerous-commands.js`, `${plugin}/block-dangerous-commands.js`);
+  const command = `HOOK_ASK_HIGH=true node "\${CLAUDE_PLUGIN_ROOT}/block-dangerous-commands.js"`;
+  await Deno.writeTextFile(
+    `${plugin}/hooks/hooks.json`,
+    JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command }] }] } }),
+  );
+  await Deno.writeTextFile(`${dirs.mind}/config.toml`, `[plugins.guard]\nenabled = true\n`);
+  const env = { ...hostEnv(host, dirs), MIND_HOME: dirs.mind };
+  const t = await cli(["trust", "--all", "--home", dirs.mind], env);
+  assert.equal(t.code, 0, t.stderr);
+  const inst = await cli(["install", host, "--user", "--command", launcher()], env);
+  assert.equal(inst.code, 0, inst.stderr);
+  return dirs;
+}
+
 for (const host of ["claude", "codex"] as const) {
   const opts = { ignore: skipReason !== null, sanitizeResources: false, sanitizeOps: false };
+
+  Deno.test(
+    {
+      name: host === "claude"
+        ? `${host}: a Claude-dialect ask is Claude Code's own ask (refused without a terminal, with the hook's reason)`
+        : `${host}: a Claude-dialect ask is a deny that says the hook asks for approval (Codex has no ask)`,
+      ...opts,
+    },
+    async () => {
+      const dirs = await askingSetup(host, "ask");
+      const r = await runHost(host, dirs, {
+        command: ASKED_COMMAND,
+        finalText: FINAL,
+        prompt: "Run the shell command, then stop.",
+        extraArgs: host === "codex" ? ["--dangerously-bypass-hook-trust"] : [],
+      });
+      assert.equal(r.code, 0, describe(r));
+      assert.equal(await ranFile(dirs), null, "the command the hook asks about ran");
+      const seen = laterRequests(r).join("\n");
+      assert.ok(seen.includes("[git-reset-hard] git reset --hard loses uncommitted work"), describe(r));
+      if (host === "codex") assert.ok(seen.includes("(this hook asks for your approval)"), describe(r));
+    },
+  );
+
+  Deno.test(
+    {
+      name: `${host}: a session start names the hook that will not run (${
+        host === "claude" ? "a hook system message" : "the UI's hook line; exec shows none"
+      })`,
+      ignore: opts.ignore || (host === "codex" && !(await tmuxAvailable())),
+      sanitizeResources: false,
+      sanitizeOps: false,
+    },
+    async () => {
+      const dirs = await setup(host, "session-notice", mindHooks("PreToolUse", "deny.sh", "Bash"), false);
+      const line = `mind-hooks: 1 hook will not run until reviewed — PreToolUse Bash "sh ${HOOKS}/deny.sh" ` +
+        `(untrusted): run mind-hooks review`;
+      if (host === "claude") {
+        const r = await run(host, dirs);
+        assert.equal(r.code, 0, describe(r));
+        assert.ok((await userMessages(host, dirs, r)).includes(line), describe(r));
+        return;
+      }
+      const tui = await runHostTui("codex", dirs, {
+        prompt: "Run the shell command, then stop.",
+        command: TOOL_COMMAND,
+        finalText: FINAL,
+        args: ["--dangerously-bypass-hook-trust"],
+        waitFor: /Hook · mind-hooks: 1 hook will not run until reviewed/,
+      });
+      assert.ok(tui.matched, `the session-start line was not shown:\n${tui.screen}`);
+      assert.ok(tui.screen.replaceAll("\n", "").includes(line), tui.screen);
+    },
+  );
 
   Deno.test(
     { name: `${host}: a denying mind hook blocks the command and the model gets the reason`, ...opts },

@@ -1,0 +1,70 @@
+/**
+ * The session start's lines (SPEC §6 r3) as whole strings, and the text-only count of an untrusted
+ * project's hooks (never a parse): Claude Code settings' other `"type": "command"` entries are not hooks.
+ */
+import { assertEquals } from "../../tests/helpers/assert.ts";
+import type { HookHandler } from "../config/discovery.ts";
+import { countHandlersInText, hooksObjectText, projectNotice, reviewNotice } from "./session_notice.ts";
+
+const hook = (event: string, matcher: string | null, command: string) =>
+  ({ event, matcher, handler: { type: "command", command } }) as unknown as HookHandler;
+
+Deno.test("review notice: one hook, three, and more than three (counted)", () => {
+  assertEquals(reviewNotice([]), null);
+  assertEquals(
+    reviewNotice([{
+      hook: hook("PreToolUse", "Bash", "python3 .mind/check_tool.py"),
+      why: "modified: .mind/check_tool.py changed",
+    }]),
+    `mind-hooks: 1 hook will not run until reviewed — PreToolUse Bash "python3 .mind/check_tool.py" (modified: .mind/check_tool.py changed): run mind-hooks review`,
+  );
+  const five = ["a", "b", "c", "d", "e"].map((c) => ({ hook: hook("Stop", null, `sh ${c}.sh`), why: "untrusted" }));
+  assertEquals(
+    reviewNotice(five),
+    `mind-hooks: 5 hooks will not run until reviewed — Stop "sh a.sh" (untrusted), Stop "sh b.sh" (untrusted), Stop "sh c.sh" (untrusted) and 2 more: run mind-hooks review`,
+  );
+  const long = hook("PostToolUse", "*", "x".repeat(100));
+  assertEquals(
+    reviewNotice([{ hook: long, why: "untrusted" }]),
+    `mind-hooks: 1 hook will not run until reviewed — PostToolUse * "${
+      "x".repeat(60)
+    }…" (untrusted): run mind-hooks review`,
+  );
+});
+
+Deno.test("project notice: its folders, counted or not", () => {
+  assertEquals(
+    projectNotice("/src/repo", [{ folder: ".mind", hooks: 2 }, { folder: ".claude", hooks: 1 }]),
+    "mind-hooks: /src/repo has 3 hooks in .mind/ and .claude/; they will not run: mind-hooks project trust /src/repo",
+  );
+  assertEquals(
+    projectNotice("/r", [{ folder: ".codex", hooks: 1 }]),
+    "mind-hooks: /r has 1 hook in .codex/; it will not run: mind-hooks project trust /r",
+  );
+  assertEquals(
+    projectNotice("/r", [{ folder: ".mind", hooks: 1 }, { folder: ".claude", hooks: null }, {
+      folder: ".codex",
+      hooks: 4,
+    }]),
+    "mind-hooks: /r has hooks in .mind/, .claude/ and .codex/; they will not run: mind-hooks project trust /r",
+  );
+});
+
+Deno.test("count: handlers by their type, in JSON only inside the hooks object, in TOML anywhere", () => {
+  const settings = JSON.stringify({
+    statusLine: { type: "command", command: "echo s" },
+    hooks: {
+      PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "a" }, { type: "http", url: "u" }] }],
+      Stop: [{ hooks: [{ "type": "command", "command": 'say "}" {' }] }],
+    },
+    fileSuggestion: { type: "command", command: "f" },
+  });
+  assertEquals(countHandlersInText(settings, "json"), 3);
+  assertEquals(countHandlersInText(`{"permissions": {"allow": ["Bash"]}}`, "json"), 0);
+  assertEquals(hooksObjectText(`{"hooks": {"a": "}"}, "x": {}}`), `{"a": "}"}`);
+  // An unclosed object counts what is there.
+  assertEquals(countHandlersInText(`{"hooks": {"Stop": [{"hooks": [{"type": "command"`, "json"), 1);
+  const toml = `[[hooks.PreToolUse]]\nmatcher = "Bash"\n[[hooks.PreToolUse.hooks]]\ntype = "command"\ncommand = "x"\n` +
+    `[[hooks.Stop]]\nhooks = [{ type = 'mcp_tool', server = "s", tool = "t" }]\n[mcp_servers.s]\nurl = "http://h"\n`;
+  assertEquals(countHandlersInText(toml, "toml"), 2);
+});
