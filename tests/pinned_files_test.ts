@@ -149,9 +149,12 @@ Deno.test({
   await Deno.mkdir(join(w.p.root, "src"));
   await Deno.writeTextFile(join(w.p.root, "src", "main.py"), "print('app')\n");
   assertEquals(await guardRun(w.home, w.p.root), RAN);
-  // The first run imported lib/policy.py and so wrote its bytecode next to it…
-  const cache = [...Deno.readDirSync(join(w.p.mind, "lib", "__pycache__"))].map((e) => e.name);
-  assert(cache.some((n) => n.endsWith(".pyc")), `no bytecode written: ${cache}`);
+  // The first run imported lib/policy.py and so wrote its bytecode — under the home (SPEC §3.5 r3:
+  // PYTHONPYCACHEPREFIX), never beside it in the repository…
+  const prefix = join(w.home, "cache", "pycache");
+  const written = [...Deno.readDirSync(join(prefix, w.p.mind.slice(1), "lib"))].map((e) => e.name);
+  assert(written.some((n) => n.endsWith(".pyc")), `no bytecode written: ${written}`);
+  assertEquals([...Deno.readDirSync(join(w.p.mind, "lib"))].map((e) => e.name), ["policy.py"]);
   // …and the second run still finds every pinned file unchanged.
   assertEquals(await guardRun(w.home, w.p.root), RAN);
   assertEquals(await guardRun(w.home, w.p.root), RAN);

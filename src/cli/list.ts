@@ -11,7 +11,7 @@ import { cliSettings } from "./context.ts";
 import { configOptionsOf, searchStart } from "../engine/settings.ts";
 import { loadCatalog } from "../config/discovery.ts";
 import { formatWarning } from "../config/warnings.ts";
-import { buildView, type CatalogView, type HookView, listData } from "../review/catalog_view.ts";
+import { buildView, type CatalogView, type HookView, listData, unpinnableMark } from "../review/catalog_view.ts";
 import { COVERAGE_NOTE, isToolCoverage } from "../review/coverage.ts";
 import { terminalLines } from "../util/terminal_text.ts";
 
@@ -92,6 +92,7 @@ export function pinLines(h: HookView): string[] {
     );
     out.push(`    ${label}: ${shown.join(", ")}`);
   }
+  if (p?.unpinnable) out.push(`    ${unpinnableMark(p.unpinnable)}`);
   if (h.fetch !== null) out.push(`    network: it fetches at run time (${h.fetch}); what it fetches is not pinned`);
   return out;
 }

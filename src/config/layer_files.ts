@@ -20,6 +20,7 @@ export const HOOKS_SETTINGS: ReadonlySet<string> = new Set([
   "managed_dir",
   "windows_managed_dir",
   "foreign_layers",
+  "require_pins",
 ]);
 
 /** One loaded file of a layer. */

@@ -23,8 +23,9 @@ import { matchingHandlers } from "./matching.ts";
 import type { AsyncJob, CommandSpec, RawCompletion } from "../runner/types.ts";
 import { DEFAULT_CONTEXT_LIMIT, runsAsync } from "../config/handlers.ts";
 import { ENGINE_FAILED, failSafeDecision, HANDLER_INTERNAL_ERROR } from "./fail_safe.ts";
-import { checkPins } from "../config/pinning.ts";
+import { checkPins, pinRecheckOf } from "../config/pinning.ts";
 import { problemLines } from "../config/problems.ts";
+import { join } from "../util/paths.ts";
 
 /** The lazily loaded part of dispatch. */
 type Runtime = typeof import("./runtime.ts");
@@ -84,7 +85,7 @@ export function handlerEnv(
   cwd: string,
   envFile: string | null = null,
 ): Record<string, string> {
-  const env: Record<string, string> = { MIND_HOOK_EVENT: event, ...h.env };
+  const env: Record<string, string> = { ...pycachePrefix(catalog.home), MIND_HOOK_EVENT: event, ...h.env };
   if (catalog.project) env.MIND_PROJECT_DIR = catalog.project.root;
   // Hooks written for Claude Code read CLAUDE_PROJECT_DIR; give them the same answer.
   env.CLAUDE_PROJECT_DIR = catalog.project?.root ?? cwd;
@@ -93,6 +94,20 @@ export function handlerEnv(
     env.MIND_ENV_FILE = envFile;
   }
   return env;
+}
+
+/**
+ * `PYTHONPYCACHEPREFIX` under the home unless the user's environment sets it (SPEC §3.5 r3): Python
+ * then never reads bytecode from the repository, so a planted `__pycache__/*.pyc` is never loaded.
+ */
+function pycachePrefix(home: string): Record<string, string> {
+  let own: string | undefined;
+  try {
+    own = Deno.env.get("PYTHONPYCACHEPREFIX");
+  } catch {
+    own = undefined;
+  }
+  return own !== undefined && own !== "" ? {} : { PYTHONPYCACHEPREFIX: join(home, "cache", "pycache") };
 }
 
 /** A result with nothing decided: every field present, empty. */
@@ -196,12 +211,13 @@ export async function dispatchEvent(
 
   const { handlers: matched, warnings: matchWarnings } = await matchingHandlers(catalog, event, input, ctx.trace);
   result.warnings.push(...matchWarnings);
-  // Only the matched hooks' pinned files are read and hashed (SPEC §3.5), and only when trust decides.
-  if (!catalog.bypassTrust) await checkPins(matched, { cache: catalog.pinCache, home: catalog.home });
+  const cwd = String(input.cwd);
+  // Only the matched hooks' pinned files are read and hashed (SPEC §3.5), and only when trust decides:
+  // against what this run executes, from its cwd and PATH (SPEC §3.5 r3).
+  if (!catalog.bypassTrust) await checkPins(matched, { cache: catalog.pinCache, home: catalog.home, run: { cwd } });
   const problems = await catalogProblems(catalog);
   const hookInput = hookInputFor(event, input);
   const stdin = JSON.stringify(hookInput);
-  const cwd = String(input.cwd);
 
   const records: RunRecord[] = matched.map((h) => ({
     key: h.key,
@@ -246,6 +262,8 @@ export async function dispatchEvent(
         additionalContextLimit: h.handler.additionalContextLimit,
         dialect: h.dialect,
         tempDir: ctx.tempDir,
+        // A queued hook may start seconds later: its runner checks the pins again (SPEC §3.5 r3).
+        pins: catalog.bypassTrust ? null : pinRecheckOf(h.pins, cwd),
       });
       return;
     }

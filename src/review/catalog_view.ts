@@ -20,7 +20,7 @@ import { type Coverage, COVERAGE_NOTE, coverageOf } from "./coverage.ts";
 import { PositionIndex } from "../config/positions.ts";
 import { checkPins } from "../config/pinning.ts";
 import { problemLine, problemLines } from "../config/problems.ts";
-import { scanCommand } from "../trust/command_files.ts";
+import { commandFetch } from "../trust/command_files.ts";
 
 /** One hook as shown. */
 export type HookView = {
@@ -70,7 +70,14 @@ export type PinnedView = {
   error: string | null;
   /** Trusted before pins were recorded: its files are not pinned yet. */
   unrecorded: boolean;
+  /** The construct that keeps the reader from telling which files it runs (SPEC §3.5 r3), or null. */
+  unpinnable: string | null;
 };
+
+/** The mark of an unpinnable hook in `list`, `review`, `trust` and the confirmation (SPEC §3.5 r3). */
+export function unpinnableMark(construct: string): string {
+  return `⚠ cannot tell which files this runs: ${construct}`;
+}
 
 /** Hooks of one layer file, in configuration order. */
 export type HookGroup = { layer: Layer; source: string; file: string | null; hooks: HookView[] };
@@ -103,14 +110,15 @@ function pinnedView(h: HookHandler): PinnedView | null {
   const pins = h.pins;
   if (pins === null) return null;
   const current = pins.current;
+  const unpinnable = current?.unpinnable ?? null;
   if (current === undefined || !current.ok) {
-    return { files: [], error: current?.error ?? "not checked", unrecorded: false };
+    return { files: [], error: current?.error ?? "not checked", unrecorded: false, unpinnable };
   }
   const check = pins.check;
   const stored = pins.stored;
   if (!h.definitionTrusted || stored === null || check === undefined) {
     const files = Object.entries(current.files).map(([path, hash]) => ({ path, hash, state: "unpinned" as const }));
-    return { files, error: null, unrecorded: h.definitionTrusted && files.length > 0 };
+    return { files, error: null, unrecorded: h.definitionTrusted && files.length > 0, unpinnable };
   }
   const changed = new Map(check.changes.map((c) => [c.path, c.change]));
   const paths = [...new Set([...Object.keys(stored), ...Object.keys(current.files)])].sort();
@@ -119,13 +127,13 @@ function pinnedView(h: HookHandler): PinnedView | null {
     const was = Object.hasOwn(stored, path) && typeof stored[path] === "string" ? stored[path] as string : null;
     return { path, hash: now ?? was, state: changed.get(path) ?? "pinned" };
   });
-  return { files, error: null, unrecorded: false };
+  return { files, error: null, unrecorded: false, unpinnable };
 }
 
 /** What makes a command hook fetch from the network at run time (SPEC §3.5), or null. */
 function fetchOf(h: HookHandler): string | null {
   if (h.handler.type !== "command") return null;
-  return scanCommand(h.handler.command, { root: "/", vars: {}, home: null }).fetch;
+  return commandFetch(h.handler.command);
 }
 
 /** What runs, in one line. */
@@ -262,6 +270,7 @@ export function hookData(v: HookView): Record<string, unknown> {
     // SPEC §14: each hook's pinned files (null when its layer pins none).
     pinnedFiles: v.pinned === null ? null : v.pinned.files,
     pinError: v.pinned?.error ?? null,
+    unpinnable: v.pinned?.unpinnable ?? null,
     fetch: v.fetch,
     statusMessage: h.statusMessage ?? null,
     timeout: h.timeout,

@@ -10,6 +10,7 @@
  */
 import type { ReviewApp } from "./app.ts";
 import type { Row, Style } from "./rows.ts";
+import { unpinnableMark } from "./catalog_view.ts";
 
 /** The renderer's row helpers. */
 export type RowKit = {
@@ -67,12 +68,16 @@ export function confirmRows(app: ReviewApp, width: number, kit: RowKit): Row[] {
     rows.push(...kit.field("  Hash", h.hash, width, ["dim"]));
     if (item.files !== null) {
       const files = Object.entries(item.files);
-      if (files.length === 0) {
+      if (files.length === 0 && item.unpinnable === null) {
         rows.push(...kit.field("  Pins", "no file (its command runs none inside the root)", width));
       }
       files.forEach(([path, hash], j) =>
         rows.push(...kit.field(j === 0 ? "  Pins" : "", `${path}  ${shortHash(hash)}`, width))
       );
+    }
+    // Said before the user answers (SPEC §3.5 r3): trust covers only the files listed.
+    if (item.unpinnable !== null) {
+      rows.push(...kit.field("  Pins", unpinnableMark(item.unpinnable), width, ["red", "bold"]));
     }
     const fetch = item.fetch ?? view?.fetch ?? null;
     if (fetch !== null) {
