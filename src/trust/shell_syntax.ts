@@ -63,6 +63,10 @@ const OPERATORS = [
   "<",
   ">",
 ];
+/** Characters that start a quote, an escape or an expansion inside a word. */
+const WORD_SPECIAL = new Set(["\\", "'", '"', "$", "`"]);
+/** The first characters of the operators. */
+const OP_START = new Set(["&", "|", ";", "(", ")", "<", ">"]);
 const WORD_END = new Set([" ", "\t", "\n", "\r", ";", "&", "|", "(", ")", "<", ">"]);
 
 /** Splits a command line into tokens. Never throws. */
@@ -102,7 +106,7 @@ export function lex(src: string): Token[] {
       i = w.end;
       continue;
     }
-    const op = OPERATORS.find((o) => src.startsWith(o, i));
+    const op = OP_START.has(c) ? OPERATORS.find((o) => src.startsWith(o, i)) : undefined;
     if (op !== undefined) {
       // `2>` and `2>&1`: a number right before a redirection belongs to it.
       const last = tokens.at(-1);
@@ -215,8 +219,11 @@ export function readWord(src: string, start: number, depth: number): { word: Wor
       i = r.end;
       continue;
     }
-    lit += c;
-    i++;
+    // A run of plain characters at once.
+    let j = i + 1;
+    while (j < n && !WORD_END.has(src[j]) && !WORD_SPECIAL.has(src[j])) j++;
+    lit += src.slice(i, j);
+    i = j;
   }
   flush();
   return { word: { parts, raw: src.slice(start, i) }, end: i };
