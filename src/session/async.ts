@@ -80,8 +80,11 @@ export function startDetachedAsync(
       files.push(file);
     }
     const [program, ...args] = selfCommand();
+    // The runner checks the jobs' pins again (SPEC §3.5 r3): from the dispatch's cwd, its sandbox finds
+    // (and may read) the same trusted project.
+    const cwd = jobs.find((j) => j.pins)?.cwd;
     const child = new Deno.Command(program, {
-      args: [...args, "__async-run", "--home", home, ...files],
+      args: [...args, "__async-run", "--home", home, ...(cwd !== undefined ? ["--cwd", cwd] : []), ...files],
       stdin: "null",
       stdout: "null",
       stderr: "null",
