@@ -84,12 +84,31 @@ export abstract class Expander {
     if (w.parts.length === 1 && w.parts[0].k === "lit") {
       const { text, q } = w.parts[0];
       if (q) return [[{ text, glob: null, unknown: null }]];
-      if (text !== "") return [[{ text, glob: /[*?[]/.test(text) ? text : null, unknown: null }]];
+      if (text !== "" && !text.includes("{")) {
+        return [[{ text, glob: /[*?[]/.test(text) ? text : null, unknown: null }]];
+      }
     }
     let alts: Partial[] = [{ fields: [], cur: null }];
     for (const part of w.parts) {
       if (part.k === "lit") {
-        for (const p of alts) appendLit(p, part.text, part.q);
+        // bash and zsh (a user's $SHELL) expand `{a,b}` and `{1..3}`; sh leaves them: both are read.
+        const braced = part.q ? null : braceAlternatives(part.text);
+        if (braced === null) {
+          for (const p of alts) appendLit(p, part.text, part.q);
+          continue;
+        }
+        const next: Partial[] = [];
+        for (const p of alts) {
+          for (const v of [part.text, ...braced]) {
+            const c: Partial = { fields: [...p.fields], cur: p.cur ? { ...p.cur } : null };
+            appendLit(c, v, false);
+            next.push(c);
+          }
+        }
+        if (next.length > MAX_ALTERNATIVES) {
+          this.markUnpinnable(`too many possible values of ${construct(w.raw)}`);
+          for (const p of alts) appendLit(p, part.text, false);
+        } else alts = next;
         continue;
       }
       if (part.k === "tilde") {
@@ -125,8 +144,8 @@ export abstract class Expander {
   }
 
   /** The value of a list of parts as one string each (assignments, here-documents: no splitting). */
-  valueOf(parts: Part[], st: State, depth: number): Value {
-    const alts = this.expand({ parts: parts.map((p) => quoted(p)), raw: "" }, st, depth);
+  valueOf(parts: Part[], st: State, depth: number, raw: string): Value {
+    const alts = this.expand({ parts: parts.map((p) => quoted(p)), raw }, st, depth);
     const values = alts.map((fields) => fields.map((f) => f.text).join(" "));
     const unknown = alts.flat().find((f) => f.unknown !== null)?.unknown ?? null;
     return { values: values.length ? values : [""], unknown };
@@ -150,7 +169,7 @@ export abstract class Expander {
         if (part.op === "other" || part.name === "") return { values: [""], unknown: construct(part.raw) };
         const v = this.lookup(part.name, st);
         if (part.op === "") return v.unknown !== null ? { ...v, unknown: construct(part.raw) } : v;
-        const arg = part.arg ? this.valueOf(part.arg, st, depth + 1) : { values: [""], unknown: null };
+        const arg = part.arg ? this.valueOf(part.arg, st, depth + 1, part.raw) : { values: [""], unknown: null };
         if (part.op.endsWith("+")) {
           // `${V:+alt}`: alt when V is set (and not empty).
           if (v.unknown !== null) return { values: arg.values, unknown: construct(part.raw) };
@@ -196,6 +215,57 @@ export abstract class Expander {
       st.vars.set(name, { values: value.values, unknown: `too many possible values of $${name}` });
     } else st.vars.set(name, { values, unknown: prev.unknown ?? value.unknown });
   }
+}
+
+/**
+ * The words a brace expansion makes of `text` (`a{b,c}d` → `abd`, `acd`; `{1..3}`), or null when it
+ * has none. Bounded: past {@link MAX_ALTERNATIVES} words, the first ones.
+ */
+export function braceAlternatives(text: string): string[] | null {
+  const open = text.indexOf("{");
+  if (open < 0) return null;
+  let depth = 0;
+  const commas: number[] = [];
+  let close = -1;
+  for (let i = open; i < text.length && close < 0; i++) {
+    if (text[i] === "{") depth++;
+    else if (text[i] === "}" && --depth === 0) close = i;
+    else if (text[i] === "," && depth === 1) commas.push(i);
+  }
+  if (close < 0) return null;
+  const head = text.slice(0, open);
+  const tail = text.slice(close + 1);
+  const body = text.slice(open + 1, close);
+  let items: string[];
+  if (commas.length > 0) {
+    items = [];
+    let from = open + 1;
+    for (const c of [...commas, close]) {
+      items.push(text.slice(from, c));
+      from = c + 1;
+    }
+  } else {
+    const range = /^(-?\d+)\.\.(-?\d+)$|^([A-Za-z])\.\.([A-Za-z])$/.exec(body);
+    if (!range) {
+      const rest = braceAlternatives(tail);
+      return rest === null ? null : rest.map((r) => head + "{" + body + "}" + r);
+    }
+    const [a, b] = range[1] !== undefined
+      ? [Number(range[1]), Number(range[2])]
+      : [range[3].charCodeAt(0), range[4].charCodeAt(0)];
+    items = [];
+    for (let x = a; items.length < MAX_ALTERNATIVES && (a <= b ? x <= b : x >= b); x += a <= b ? 1 : -1) {
+      items.push(range[1] !== undefined ? String(x) : String.fromCharCode(x));
+    }
+  }
+  const out: string[] = [];
+  for (const item of items) {
+    for (const word of braceAlternatives(head + item + tail) ?? [head + item + tail]) {
+      if (out.length >= MAX_ALTERNATIVES) return out;
+      out.push(word);
+    }
+  }
+  return out;
 }
 
 /** One alternative of a word under expansion: its finished fields and the one being built. */

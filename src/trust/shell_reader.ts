@@ -265,14 +265,17 @@ class Reader extends Expander implements Sink {
     for (const r of redirects) {
       if (r.op === "<<" || r.op === "<<-") {
         stdin = { kind: "here", what: "a here-document" };
-        if (r.here?.parts) this.valueOf(r.here.parts, st, depth);
+        if (r.here?.parts) this.valueOf(r.here.parts, st, depth, "a here-document");
         continue;
       }
       const fields = this.fields(r.word, st, depth);
       if (r.op === "<<<") stdin = { kind: "here", what: "a here-string" };
       else if (r.op === "<" || r.op === "<>") {
         // The command reads this file: it may be its program (`sh < x.sh`).
-        if (fields[0]) stdin = { kind: "file", field: fields[0] };
+        if (fields[0]) {
+          stdin = { kind: "file", field: fields[0] };
+          this.path(fields[0], "data", st.dirs);
+        }
       }
     }
     let k = 0;
@@ -280,7 +283,7 @@ class Reader extends Expander implements Sink {
     for (; k < words.length; k++) {
       const a = assignmentOf(words[k]);
       if (a === null) break;
-      const value = this.valueOf(a.parts, st, depth);
+      const value = this.valueOf(a.parts, st, depth, words[k].raw);
       const prev = a.append ? this.lookup(a.name, st) : null;
       env.set(a.name, prev ? join(prev, value) : value);
       for (const v of value.values) this.addRelative(v, st.dirs);
@@ -338,7 +341,11 @@ class Reader extends Expander implements Sink {
     if ("list" in dirs) { for (const d of dirs.list) this.addFile(`${d}/${text}`); }
   }
 
-  addFile(path: string): void {
+  addFile(raw: string): void {
+    // `.` segments and doubled slashes are the same file to the kernel (`..` is left to it: links).
+    const path = raw.includes("/.") || raw.includes("//")
+      ? raw.replace(/\/(?:\.(?=\/|$))+/g, "").replace(/\/{2,}/g, "/")
+      : raw;
     if (this.#seen.has(path)) return;
     this.#seen.add(path);
     this.files.push(path);

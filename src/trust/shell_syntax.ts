@@ -350,16 +350,25 @@ function readDollar(src: string, start: number, depth: number, q: boolean): { pa
   return { parts: [{ k: "lit", text: "$", q }], end: start + 1 };
 }
 
-/** A frame of {@link matchingClose}: code (counting one kind of bracket) or a double-quoted string. */
-type Frame = { kind: "code"; open: string; close: string; depth: number } | { kind: "dq" };
+/** A frame of {@link matchingClose}: code (counting one kind of bracket), a double-quoted string, or
+ * the patterns and bodies of a `case … esac` (whose `pattern)` closes nothing). */
+type Frame = { kind: "code"; open: string; close: string; depth: number } | { kind: "dq" } | { kind: "case" };
+
+/** Whether the reserved word `word` starts at `i` (a word of its own). */
+function wordAt(src: string, i: number, word: string): boolean {
+  return src.startsWith(word, i) && /^$|[\s;&|()]/.test(src[i - 1] ?? "") &&
+    /^$|[\s;&|()]/.test(src[i + word.length] ?? "");
+}
 
 /**
  * The offset just after the close matching an opening already consumed (`depth` of them), skipping
- * quotes and the `$(…)` inside double quotes. Iterative (an explicit stack), so that no nesting
- * overflows the call stack; `open` `""` with close `"` finds the end of a double-quoted string.
+ * quotes, comments, `case … esac` and the `$(…)` inside double quotes. Iterative (an explicit stack),
+ * so that no nesting overflows the call stack; `open` `""` with close `"` finds the end of a
+ * double-quoted string.
  */
 export function matchingClose(src: string, start: number, open: string, close: string, depth: number): number {
   const frames: Frame[] = [close === '"' ? { kind: "dq" } : { kind: "code", open, close, depth }];
+  const parens = open === "(";
   let i = start;
   while (i < src.length) {
     const f = frames[frames.length - 1];
@@ -384,8 +393,33 @@ export function matchingClose(src: string, start: number, open: string, close: s
       i = q < 0 ? src.length : q + 1;
       continue;
     }
-    if (c === '"') frames.push({ kind: "dq" });
-    else if (c === f.open) f.depth++;
+    if (c === '"') {
+      frames.push({ kind: "dq" });
+      i++;
+      continue;
+    }
+    if (parens && c === "#" && /^$|[\s;&|(]/.test(src[i - 1] ?? "")) {
+      // A comment inside a command substitution runs to the end of its line.
+      const nl = src.indexOf("\n", i);
+      i = nl < 0 ? src.length : nl;
+      continue;
+    }
+    if (parens && wordAt(src, i, "case")) {
+      frames.push({ kind: "case" });
+      i += 4;
+      continue;
+    }
+    if (f.kind === "case") {
+      if (wordAt(src, i, "esac")) {
+        frames.pop();
+        i += 4;
+      } else if (c === "$" && src[i + 1] === "(") {
+        frames.push({ kind: "code", open: "(", close: ")", depth: 1 });
+        i += 2;
+      } else i++;
+      continue;
+    }
+    if (c === f.open) f.depth++;
     else if (c === f.close && --f.depth === 0) {
       frames.pop();
       if (frames.length === 0) return i + 1;
