@@ -67,7 +67,7 @@ const spellings: fc.Arbitrary<(dir: string, name: string) => { setup: string; pa
     (d: string, n: string) => ({ setup: "", path: `"$(printf ${d}/${n})"` }),
     (d: string, n: string) => ({ setup: "", path: `${d}/\`echo ${n}\`` }),
     (d: string, n: string) => ({ setup: "", path: `"$UNSET_SOMEWHERE${d}/${n}"` }),
-    (d: string, n: string) => ({ setup: "read -r D; ", path: `"$D/${n}"` }),
+    (_d: string, n: string) => ({ setup: "read -r D; ", path: `"$D/${n}"` }),
   );
 
 /** How a script is run, by kind. */
