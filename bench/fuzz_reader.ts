@@ -63,6 +63,12 @@ const spellings: fc.Arbitrary<(dir: string, name: string) => { setup: string; pa
     (d: string, n: string) => ({ setup: "", path: `${d}/"${n}"` }),
     (d: string, n: string) => ({ setup: "", path: `${d}/\\${n}` }),
     (d: string, n: string) => ({ setup: "", path: `$'${d}/${n}'` }),
+    (d: string, n: string) => ({ setup: "", path: `$'${d}/\\x${n.charCodeAt(0).toString(16)}${n.slice(1)}'` }),
+    (d: string, n: string) => ({ setup: "", path: `~+/${d}/${n}` }),
+    (d: string, n: string) => ({ setup: `set -- ${d}/${n}; `, path: `"$1"` }),
+    (d: string, n: string) => ({ setup: `set -- x ${d} ${n}; shift; `, path: `"$1/$2"` }),
+    (d: string, n: string) => ({ setup: `for p in ${d}; do `, path: `"$p/${n}"; done` }),
+    (d: string, n: string) => ({ setup: "", path: `${d}/${n} ${"x".repeat(3)}` }),
     // Computed: the reader cannot know these, so it must say so.
     (d: string, n: string) => ({ setup: "", path: `"$(printf ${d}/${n})"` }),
     (d: string, n: string) => ({ setup: "", path: `${d}/\`echo ${n}\`` }),

@@ -475,7 +475,7 @@ const CASES: Case[] = [
       ".mind/x.py",
       ".mind/policy.toml",
       ".mind/default.sh",
-      ".mind/qx.py",
+      ".mind/q\\x.py",
       ".mind/list.txt",
       ".mind/home.py",
     ],
@@ -486,7 +486,8 @@ const CASES: Case[] = [
       ".mind/x.py",
       ".mind/policy.toml",
       ".mind/default.sh",
-      ".mind/qx.py",
+      // bash keeps `\x` not followed by hex digits as it is (round 2 dropped the backslash).
+      ".mind/q\\x.py",
       ".mind/home.py",
     ],
   },

@@ -263,10 +263,11 @@ export function readInterpreter(name: string, args: Field[], cmd: Command, s: Si
   if (kind === "shell" && p.inline !== null) {
     // `sh -c 'text' $0 $1 …`: the text is a command line of its own.
     if (p.inline.unknown !== null) s.markUnpinnable(p.inline.unknown);
-    const [zero, ...positional] = p.rest.map((f) => f.text);
-    s.nested(p.inline.text, { positional, zero: zero ?? name });
+    const [zero, ...args] = p.rest;
+    s.nested(p.inline.text, { args, zero: zero ?? field(name) });
     return true;
   }
+  if (p.inline !== null && kind !== "pwsh") inlineCode(p.inline, here, s);
   if (kind === "pwsh" && p.inline !== null) {
     s.markUnpinnable(`${name} ${p.inline.text.length > 0 ? "-Command" : ""}`.trim());
     return true;
@@ -277,6 +278,20 @@ export function readInterpreter(name: string, args: Field[], cmd: Command, s: Si
   if (kind === "bun" && p.script !== null && !/[./]/.test(p.script.text)) runPackageScript(p.script, here, s);
   for (const a of p.rest) dataWord(a, here, s);
   return true;
+}
+
+/** Paths written in inline code (`python3 -c "exec(open('.mind/x.py').read())"`, `node -e "require('./x')"`). */
+const INLINE_PATH = /(?:\.{0,2}\/)?[\w.-]+(?:\/[\w.-]+)+|[\w-]+\.(?:py|js|mjs|cjs|ts|sh|rb|pl|php|json)\b/g;
+
+/**
+ * Inline code (`-c`, `-e`): what it computes is not read, but a project file it names is pinned (best
+ * effort: SPEC §3.5 says what pinning cannot cover).
+ */
+function inlineCode(code: Field, cmd: Command, s: Sink): void {
+  for (const m of code.text.matchAll(INLINE_PATH)) {
+    s.path(field(m[0]), "data", cmd.dirs);
+    if (!/\.[a-z]+$/.test(m[0])) s.path(field(m[0]), "data", cmd.dirs, [".py", ".js", ".mjs", ".cjs", ".ts"]);
+  }
 }
 
 /** A program read from standard input: a here-document, a here-string, a pipe or xargs cannot be told. */

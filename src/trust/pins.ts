@@ -114,7 +114,7 @@ export type PinOptions = RunPlace & {
 /** The variables of this process the reader reads (the hook gets the same). */
 export function processEnv(): Record<string, string | undefined> {
   try {
-    return { PATH: Deno.env.get("PATH"), PYTHONPATH: Deno.env.get("PYTHONPATH") };
+    return { PATH: Deno.env.get("PATH"), PYTHONPATH: Deno.env.get("PYTHONPATH"), CDPATH: Deno.env.get("CDPATH") };
   } catch {
     return {};
   }
@@ -143,6 +143,10 @@ export async function currentPins(scope: PinScope, opts: PinOptions = {}): Promi
       if (scope.kind === "project" && LAYER_FOLDERS.includes(rel.split("/")[0])) addTree(rel);
     };
     for (const candidate of reading.files) {
+      const link = namedLink(scope, candidate);
+      // A link the command names is pinned by where it points too: pointing it at another program
+      // (`.venv/bin/python` → `/bin/sh`) changes what runs the pinned script.
+      if (link !== null) links.set(link.rel, link.target);
       const hit = insideRoot(scope, candidate);
       if (hit === null) continue;
       if (hit.kind === "folder") {
@@ -184,6 +188,18 @@ function tooMany(): string {
 function insideRoot(scope: PinScope, candidate: string): { kind: "file" | "folder"; rel: string } | null {
   if (!lexicallyInside(scope.root, candidate)) return null;
   return insideTarget(scope, candidate);
+}
+
+/** The symbolic link `candidate` is, when it is one inside the root: its root-relative path and target text. */
+function namedLink(scope: PinScope, candidate: string): { rel: string; target: string } | null {
+  if (!lexicallyInside(scope.root, candidate)) return null;
+  try {
+    if (!Deno.lstatSync(candidate).isSymlink) return null;
+    const rel = relativeTo(scope.root, normalizePath(candidate));
+    return rel === null ? null : { rel, target: Deno.readLinkSync(candidate) };
+  } catch {
+    return null;
+  }
 }
 
 /** Where a link leads when that is a regular file or a folder inside the real root, else null. */

@@ -48,12 +48,16 @@ export interface Sink {
   markFetch(what: string): void;
   nested(
     text: string,
-    opts?: { positional?: string[]; zero?: string; dirs?: Dirs; subshell?: boolean; pathPrefix?: string },
+    opts?: { args?: Field[]; zero?: Field; dirs?: Dirs; subshell?: boolean; pathPrefix?: string },
   ): void;
   split(text: string): Field[];
   chdir(target: Field | null, how: "cd" | "pushd" | "popd"): void;
   dirsAt(text: string, dirs: Dirs): Dirs;
   assign(name: string, value: Value): void;
+  /** `set -- words`: the new `$1`…; null: unknown (the construct). */
+  setArgs(args: Field[] | null, construct?: string): void;
+  /** `shift n`. */
+  shiftArgs(n: number): void;
   variable(cmd: Command, name: string): Value;
   readText(path: string): string | null;
 }
@@ -205,6 +209,10 @@ export function runProgram(cmd: Command, s: Sink): PipeFrom {
     findCommand(args, cmd, s);
     return { fetch, cat: false };
   }
+  if (name === "run-parts") {
+    // It runs every executable of the folder it is given.
+    for (const a of args) if (!a.text.startsWith("-")) s.folder(a, "find", cmd.dirs);
+  }
   const runner = RUNNERS[name] ??
     (name === "go" && GO_RUNS.has(args[0]?.text ?? "") ? "builds and runs its code" : null);
   if (runner !== null) s.markUnpinnable(`${name} (${runner})`);
@@ -230,6 +238,28 @@ export function dataWord(a: Field, cmd: Command, s: Sink): void {
   }
   s.path(a, "data", cmd.dirs);
 }
+
+/**
+ * The words of an assigned value that may name files: the value, and each blank-separated word of it
+ * (`NODE_OPTIONS="--require ./x.js"`, `BASH_ENV=x.sh`, `LD_PRELOAD=x.so` all make a program load a file).
+ */
+export function assignedWords(value: string, cmd: Command, s: Sink, name = ""): void {
+  s.path(field(value), "data", cmd.dirs);
+  if (!LOADER_LISTS.has(name)) return;
+  for (const w of value.split(/[\s:]+/)) if (w !== "") dataWord(field(w), cmd, s);
+}
+
+/** Variables holding a list of files or options a program loads before it runs. */
+const LOADER_LISTS = new Set([
+  "NODE_OPTIONS",
+  "LD_PRELOAD",
+  "DYLD_INSERT_LIBRARIES",
+  "PERL5OPT",
+  "RUBYOPT",
+  "JAVA_TOOL_OPTIONS",
+  "PYTHONPATH",
+  "NODE_PATH",
+]);
 
 /** Notes a program that downloads what it runs. */
 function noteFetch(program: string, next: string | undefined, s: Sink): boolean {
@@ -336,7 +366,12 @@ function builtin(name: string, args: Field[], cmd: Command, s: Sink): boolean {
     case "cd":
     case "pushd": {
       const target = args.find((a) => !/^-[LPe@]*$/.test(a.text) || a.text === "-");
-      s.chdir(target ?? null, name);
+      const cdpath = s.variable(cmd, "CDPATH");
+      if (target?.text === "-") s.chdir({ ...target, unknown: "cd -" }, name);
+      else if (target && !target.text.startsWith("/") && (cdpath.unknown !== null || cdpath.values[0] !== "")) {
+        // CDPATH sends a relative cd elsewhere: where, the reader does not follow.
+        s.chdir({ ...target, unknown: cdpath.unknown ?? "CDPATH" }, name);
+      } else s.chdir(target ?? null, name);
       return true;
     }
     case "popd":
@@ -346,15 +381,19 @@ function builtin(name: string, args: Field[], cmd: Command, s: Sink): boolean {
     case "local":
     case "declare":
     case "typeset":
-    case "readonly":
+    case "readonly": {
+      // `declare -n ref=name` makes ref another name for a variable: its value is not followed.
+      const nameref = args.some((a) => /^-[a-zA-Z]*n/.test(a.text));
       for (const a of args) {
         const m = /^([A-Za-z_]\w*)=/.exec(a.text);
         if (m) {
-          s.assign(m[1], { values: [a.text.slice(m[0].length)], unknown: a.unknown });
-          s.path({ ...a, text: a.text.slice(m[0].length), glob: null }, "data", cmd.dirs);
+          const value = a.text.slice(m[0].length);
+          s.assign(m[1], { values: [value], unknown: nameref ? `${name} -n ${m[1]}` : a.unknown });
+          assignedWords(value, cmd, s, m[1]);
         }
       }
       return true;
+    }
     case "unset":
       for (const a of args) if (/^[A-Za-z_]\w*$/.test(a.text)) s.assign(a.text, { values: [""], unknown: null });
       return true;
@@ -379,15 +418,36 @@ function builtin(name: string, args: Field[], cmd: Command, s: Sink): boolean {
       return true;
     }
     case "trap":
-      if (args[0] && !args[0].text.startsWith("-")) s.nested(args[0].text);
+      if (args[0] && !args[0].text.startsWith("-")) {
+        if (args[0].unknown !== null) s.markUnpinnable(args[0].unknown);
+        s.nested(args[0].text);
+      }
       return true;
-    case "set":
+    case "alias":
+      // An alias runs its value where its name is used (zsh expands aliases in scripts too).
+      for (const a of args) {
+        const eq = a.text.indexOf("=");
+        if (eq <= 0) continue;
+        if (a.unknown !== null) s.markUnpinnable(a.unknown);
+        s.nested(a.text.slice(eq + 1));
+      }
+      return true;
+    case "set": {
+      const dd = args.findIndex((a) => a.text === "--");
+      const first = args.findIndex((a) => !/^[-+]/.test(a.text));
+      const from = dd >= 0 ? dd + 1 : first;
+      if (from >= 0) s.setArgs(args.slice(from));
+      return true;
+    }
     case "shift":
+      s.shiftArgs(args[0] && /^\d+$/.test(args[0].text) ? Number(args[0].text) : 1);
+      return true;
     case "type":
     case "hash":
-    case "alias":
     case "unalias":
     case "getopts":
+      // `hash -p FILE name` makes `name` run FILE: every word may name a file.
+      for (const a of args) dataWord(a, cmd, s);
       return true;
     default:
       return false;

@@ -32,8 +32,11 @@ export type State = {
   vars: Map<string, Value>;
   dirs: Dirs;
   stack: Dirs[];
-  positional: string[];
-  zero: string;
+  /** `$1`, `$2`, … (each with what is unknown in it). */
+  args: Field[];
+  /** Set when `$1`… cannot be known (inside a function, after `set` of unknown words): the construct. */
+  argsUnknown: string | null;
+  zero: Field;
 };
 
 /**
@@ -43,17 +46,22 @@ export type State = {
  */
 export function initialState(ctx: ReadContext): State {
   const dirs = ctx.cwd === ctx.root ? [ctx.root] : [ctx.cwd, ctx.root];
-  return { vars: new Map(), dirs: { list: dirs }, stack: [], positional: [], zero: "sh" };
+  return { vars: new Map(), dirs: { list: dirs }, stack: [], args: [], argsUnknown: null, zero: known("sh") };
 }
 
 export function copyState(s: State): State {
-  return { vars: new Map(s.vars), dirs: s.dirs, stack: [...s.stack], positional: s.positional, zero: s.zero };
+  return { ...s, vars: new Map(s.vars), stack: [...s.stack] };
 }
 
 /** A construct as quoted in a message: one line, bounded. */
 export function construct(raw: string): string {
   const one = raw.replace(/\s+/g, " ").trim();
   return one.length > MAX_CONSTRUCT ? one.slice(0, MAX_CONSTRUCT - 1) + "…" : one;
+}
+
+/** A field of known text. */
+export function known(text: string): Field {
+  return { text, glob: null, unknown: null };
 }
 
 /** Expands words in a state; the reader that extends it reads `$(…)` bodies and collects what is unknown. */
@@ -122,6 +130,9 @@ export abstract class Expander {
       const value = this.partValue(part, st, depth);
       const q = part.k !== "deep" && part.q;
       if (value.unknown !== null) { for (const p of alts) cur(p).unknown ??= value.unknown; }
+      // A changed IFS splits unquoted values where the reader does not: nobody can tell the words.
+      const ifs = q ? undefined : st.vars.get("IFS");
+      if (ifs !== undefined) { for (const p of alts) cur(p).unknown ??= "IFS (a changed word splitting)"; }
       if (value.values.length === 1) {
         for (const p of alts) appendValue(p, value.values[0], q);
         continue;
@@ -168,7 +179,7 @@ export abstract class Expander {
       case "var": {
         if (part.op === "other" || part.name === "") return { values: [""], unknown: construct(part.raw) };
         const v = this.lookup(part.name, st);
-        if (part.op === "") return v.unknown !== null ? { ...v, unknown: construct(part.raw) } : v;
+        if (part.op === "") return v.unknown === `$${part.name}` ? { ...v, unknown: construct(part.raw) } : v;
         const arg = part.arg ? this.valueOf(part.arg, st, depth + 1, part.raw) : { values: [""], unknown: null };
         if (part.op.endsWith("+")) {
           // `${V:+alt}`: alt when V is set (and not empty).
@@ -181,25 +192,28 @@ export abstract class Expander {
           const values = uniq(v.values.flatMap((x) => x === "" ? arg.values : [x]));
           return { values, unknown: v.values.includes("") ? arg.unknown : null };
         }
-        return v.unknown !== null ? { ...v, unknown: construct(part.raw) } : v;
+        return v.unknown === `$${part.name}` ? { ...v, unknown: construct(part.raw) } : v;
       }
     }
   }
 
   /** A variable's value in `st`. */
   lookup(name: string, st: State): Value {
-    if (/^\d+$/.test(name)) {
-      const n = Number(name);
-      return { values: [n === 0 ? st.zero : st.positional[n - 1] ?? ""], unknown: null };
+    if (/^\d+$/.test(name) || name === "@" || name === "*" || name === "#") {
+      if (name === "0") return { values: [st.zero.text], unknown: st.zero.unknown };
+      if (st.argsUnknown !== null) return { values: [""], unknown: st.argsUnknown };
+      if (name === "#") return { values: [String(st.args.length)], unknown: null };
+      const picked = name === "@" || name === "*" ? st.args : st.args.slice(Number(name) - 1, Number(name));
+      return { values: [picked.map((f) => f.text).join(" ")], unknown: picked.find((f) => f.unknown)?.unknown ?? null };
     }
-    if (name === "@" || name === "*") return { values: [st.positional.join(" ")], unknown: null };
-    if (name === "#") return { values: [String(st.positional.length)], unknown: null };
     const own = st.vars.get(name);
     if (own !== undefined) return own;
     if (name === "PWD") return dirsValue(st.dirs);
     if (Object.hasOwn(this.ctx.vars, name)) return { values: [this.ctx.vars[name]], unknown: null };
     if (name === "HOME" && this.ctx.home !== null) return { values: [this.ctx.home], unknown: null };
-    if (name === "PATH" || name === "PYTHONPATH") return { values: [this.ctx.env[name] ?? ""], unknown: null };
+    if (name === "PATH" || name === "PYTHONPATH" || name === "CDPATH") {
+      return { values: [this.ctx.env[name] ?? ""], unknown: null };
+    }
     return { values: [""], unknown: `$${name}` };
   }
 

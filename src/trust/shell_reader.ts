@@ -20,7 +20,15 @@
  */
 import { lex, MAX_NESTING, type Part, type Token, type Word } from "./shell_syntax.ts";
 import { expandGlob, quoteGlob, unquoteGlob } from "./glob.ts";
-import { type Command, type Dirs, type PipeFrom, runProgram, type Sink, type Stdin } from "./programs.ts";
+import {
+  assignedWords,
+  type Command,
+  type Dirs,
+  type PipeFrom,
+  runProgram,
+  type Sink,
+  type Stdin,
+} from "./programs.ts";
 import {
   construct,
   copyState,
@@ -28,6 +36,7 @@ import {
   type Field,
   initialState,
   join,
+  known,
   MAX_ALTERNATIVES,
   type State,
   unionDirs,
@@ -105,6 +114,10 @@ export function readCommand(command: string, ctx: ReadContext): CommandReading {
   return { files: r.files, folders: r.folders, unpinnable: r.unpinnable, fetch: r.fetch };
 }
 
+/** A command line names at most this many candidates; glob words list at most this many folders. */
+const MAX_CANDIDATES = 8192;
+const MAX_LISTINGS = 2048;
+
 /** A redirection of a simple command. */
 type Redirect = { op: string; word: Word; here?: { parts: Part[] | null } };
 
@@ -115,8 +128,9 @@ class Reader extends Expander implements Sink {
   unpinnable: string | null = null;
   fetch: string | null = null;
   readonly #seen = new Set<string>();
+  #listings = 0;
   /** The state of the simple command being read (set by {@link Reader.simple}). */
-  #st: State = { vars: new Map(), dirs: { list: [] }, stack: [], positional: [], zero: "" };
+  #st: State = initialState({ root: "", cwd: "" } as ReadContext);
   #cond = false;
   #depth = 0;
 
@@ -166,8 +180,10 @@ class Reader extends Expander implements Sink {
         if (t.op === "(" && words.length === 1 && redirects.length === 0) {
           const close = tokens[i + 1];
           if (close?.t === "op" && close.op === ")") {
-            // `name() { …; }`: a function definition, its body read as commands that may run.
+            // `name() { …; }`: a function definition, its body read as commands that may run — with
+            // arguments nobody knows (`$1` is what a call passes).
             words = [];
+            st.argsUnknown ??= "$1 of a function";
             i++;
             continue;
           }
@@ -218,7 +234,10 @@ class Reader extends Expander implements Sink {
           if (w.t === "word" && w.w.raw === "]]") break;
           if (w.t === "word") this.expand(w.w, st, depth);
         }
-      } else if (kw === "function") i++;
+      } else if (kw === "function") {
+        st.argsUnknown ??= "$1 of a function";
+        i++;
+      }
     }
     finish("\n");
   }
@@ -244,7 +263,8 @@ class Reader extends Expander implements Sink {
       }
       i--;
     } else {
-      values.push(...(st.positional.length ? st.positional : [""]));
+      unknown = st.argsUnknown ?? st.args.find((f) => f.unknown)?.unknown ?? null;
+      values.push(...(st.args.length ? st.args.map((f) => f.text) : [""]));
       i++;
     }
     // In the body the variable holds one of the values (a body that never runs reads nothing).
@@ -286,7 +306,9 @@ class Reader extends Expander implements Sink {
       const value = this.valueOf(a.parts, st, depth, words[k].raw);
       const prev = a.append ? this.lookup(a.name, st) : null;
       env.set(a.name, prev ? join(prev, value) : value);
-      for (const v of value.values) this.addRelative(v, st.dirs);
+      for (const v of value.values) {
+        assignedWords(v, { argv: [], env, stdin, dirs: st.dirs, xargs: null }, this, a.name);
+      }
     }
     const saved = [this.#st, this.#cond, this.#depth] as const;
     [this.#st, this.#cond, this.#depth] = [st, cond, depth];
@@ -342,6 +364,10 @@ class Reader extends Expander implements Sink {
   }
 
   addFile(raw: string): void {
+    if (this.files.length >= MAX_CANDIDATES) {
+      this.markUnpinnable(`more than ${MAX_CANDIDATES} words that may name files`);
+      return;
+    }
     // `.` segments and doubled slashes are the same file to the kernel (`..` is left to it: links).
     const path = raw.includes("/.") || raw.includes("//")
       ? raw.replace(/\/(?:\.(?=\/|$))+/g, "").replace(/\/{2,}/g, "/")
@@ -356,8 +382,13 @@ class Reader extends Expander implements Sink {
     if (f.glob === null) return null;
     const bases = f.glob.startsWith("/") ? [""] : [this.ctx.root, ...("list" in dirs ? dirs.list : [])];
     const out: string[] = [];
+    const list = (d: string) => {
+      if (++this.#listings <= MAX_LISTINGS) return this.ctx.fs.list(d);
+      this.markUnpinnable(`globs listing more than ${MAX_LISTINGS} folders`);
+      return null;
+    };
     for (const b of uniq(bases)) {
-      const matches = expandGlob(b === "" ? f.glob : `${quoteGlob(b)}/${f.glob}`, (d) => this.ctx.fs.list(d));
+      const matches = expandGlob(b === "" ? f.glob : `${quoteGlob(b)}/${f.glob}`, list);
       if (matches) out.push(...matches);
     }
     return out.length ? out : null;
@@ -368,6 +399,8 @@ class Reader extends Expander implements Sink {
   /** A word naming a file: `run` (the program, a script) makes an unknown value unpinnable. */
   path(f: Field, role: "run" | "data", dirs: Dirs, suffixes: readonly string[] = [""]): void {
     if (f.unknown !== null && role === "run") this.markUnpinnable(f.unknown);
+    // Another view of some folder (the run's cwd, an open file): what it leads to is not known here.
+    if (role === "run" && /^\/(?:proc|dev\/fd)\/|^\/dev\/stdin$/.test(f.text)) this.markUnpinnable(construct(f.text));
     if (role === "run" && !f.text.startsWith("/") && "unknown" in dirs) this.markUnpinnable(dirs.unknown);
     const matches = this.globMatches(f, dirs);
     const texts = matches ?? [f.glob !== null ? unquoteGlob(f.glob) : f.text];
@@ -401,10 +434,10 @@ class Reader extends Expander implements Sink {
   /** Reads a command line given as a string (`sh -c`, `eval`, `env -S`, package.json scripts). */
   nested(
     text: string,
-    opts: { positional?: string[]; zero?: string; dirs?: Dirs; subshell?: boolean; pathPrefix?: string } = {},
+    opts: { args?: Field[]; zero?: Field; dirs?: Dirs; subshell?: boolean; pathPrefix?: string } = {},
   ): void {
     const st = opts.subshell === false ? this.#st : copyState(this.#st);
-    if (opts.positional) st.positional = opts.positional;
+    if (opts.args) [st.args, st.argsUnknown] = [opts.args, null];
     if (opts.zero !== undefined) st.zero = opts.zero;
     if (opts.dirs) st.dirs = opts.dirs;
     if (opts.pathPrefix !== undefined) {
@@ -443,6 +476,16 @@ class Reader extends Expander implements Sink {
 
   assign(name: string, value: Value): void {
     this.setVar(this.#st, name, value, this.#cond);
+  }
+
+  setArgs(args: Field[] | null, what = "set"): void {
+    const st = this.#st;
+    if (args === null || this.#cond) [st.args, st.argsUnknown] = [[], st.argsUnknown ?? what];
+    else [st.args, st.argsUnknown] = [args, null];
+  }
+
+  shiftArgs(n: number): void {
+    this.#st.args = this.#st.args.slice(n);
   }
 
   valueOfField(f: Field): Value {

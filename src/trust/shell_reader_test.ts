@@ -97,7 +97,7 @@ Deno.test("reader grammar: assignments earlier on the line, export, unset, read,
     // A prefix assignment is the command's environment, not yet the shell's variable.
     ['D=.mind sh "$D/check.sh"', { ...pins(), unpinnable: "$D" }],
     ['D=.mind; unset D; sh "$D/check.sh"', pins()],
-    ['read -r D; sh "$D/check.sh"', { ...pins(), unpinnable: "$D" }],
+    ['read -r D; sh "$D/check.sh"', { ...pins(), unpinnable: "read D" }],
     // Under && or || both values are possible.
     ['D=.mind/a.sh; [ -f x ] && D=.mind/check.sh; sh "$D"', pins(".mind/a.sh", ".mind/check.sh")],
     ['[ -n "$D" ] || D=.mind; sh "$D/check.sh"', { ...pins(".mind/check.sh"), unpinnable: "$D" }],
@@ -294,6 +294,36 @@ Deno.test("reader grammar: a $(…) holding a case's pattern) or a comment's ) e
     ['echo "$( case x in x) sh .mind/check.sh;; esac )"', pins(".mind/check.sh")],
     ["X=$(case y in (y) sh .mind/a.sh;; esac); echo $X", pins(".mind/a.sh")],
     ["echo $(true # )\nsh .mind/check.sh)", pins(".mind/check.sh")],
+  ]);
+});
+
+Deno.test("reader grammar: the shell's other ways to a file (hardening: each was a form read as nothing)", () => {
+  const unpinnable = (files: string[], construct: string): Outcome => ({ ...pins(...files), unpinnable: construct });
+  cases([
+    // Positional parameters: sh -c's words, set --, shift; a function's are unknown.
+    [`sh -c 'sh "$1"' _ "$(cat .mind/list)"`, unpinnable([".mind/list"], "$(cat .mind/list)")],
+    ['set -- .mind/check.sh; sh "$1"', pins(".mind/check.sh")],
+    ['set -- x .mind/check.sh; shift; sh "$1"', pins(".mind/check.sh")],
+    ['f() { sh "$1"; }; f .mind/check.sh', unpinnable([".mind/check.sh"], "$1 of a function")],
+    // Quoting bash decodes: $'\x63', octal, ~+ ($PWD).
+    ["sh $'.mind/\\x63heck.sh'", pins(".mind/check.sh")],
+    ["sh $'.mind/\\143heck.sh'", pins(".mind/check.sh")],
+    ["sh ~+/.mind/check.sh", pins(".mind/check.sh")],
+    // A changed IFS splits where the reader would not.
+    ["IFS=x; X=shx.mind/check.sh; $X", unpinnable([], "IFS (a changed word splitting)")],
+    // Aliases, hash -p, trap: text and files that run later.
+    ["alias go='sh .mind/check.sh'; go", pins(".mind/check.sh")],
+    ["hash -p .mind/check.sh ls; ls", pins(".mind/check.sh")],
+    ['trap "$X" EXIT', unpinnable([], "$X")],
+    // Other views of a folder, cd -, CDPATH, namerefs.
+    ["sh /proc/self/cwd/.mind/check.sh", unpinnable([], "/proc/self/cwd/.mind/check.sh")],
+    ["cd .mind; cd -; sh check.sh", unpinnable([], "cd -")],
+    ["CDPATH=.mind; cd hooks && sh check.sh", unpinnable([], "CDPATH")],
+    ['declare -n R=D; D=.mind/check.sh; sh "$R"', unpinnable([".mind/check.sh"], "declare -n R")],
+    // Loader variables and inline code name files too.
+    ['NODE_OPTIONS="--require ./.mind/setup.js" node -e 1', pins(".mind/setup.js")],
+    [`python3 -c "exec(open('.mind/x.py').read())"`, pins(".mind/x.py")],
+    [`node -e "require('./.mind/setup')"`, pins(".mind/setup.js")],
   ]);
 });
 

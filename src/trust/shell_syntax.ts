@@ -172,9 +172,11 @@ export function readWord(src: string, start: number, depth: number): { word: Wor
   const n = src.length;
   if (src[i] === "~") {
     // Tilde prefix: `~` or `~user`, up to the first `/` (unquoted).
-    const m = /^~([A-Za-z0-9._-]*)(?=\/|$|[\s;&|()<>])/.exec(src.slice(i, i + 260));
+    const m = /^~([+-]|[A-Za-z0-9._-]*)(?=\/|$|[\s;&|()<>])/.exec(src.slice(i, i + 260));
     if (m) {
-      parts.push({ k: "tilde", user: m[1] });
+      // `~+` and `~-` are $PWD and $OLDPWD (bash, zsh).
+      const dir = m[1] === "+" ? "PWD" : m[1] === "-" ? "OLDPWD" : null;
+      parts.push(dir ? { k: "var", name: dir, op: "", arg: null, q: true, raw: m[0] } : { k: "tilde", user: m[1] });
       i += m[0].length;
     }
   }
@@ -454,11 +456,16 @@ const ANSI_C: Record<string, string> = {
   "\\": "\\",
   "'": "'",
   '"': '"',
+  "?": "?",
   e: "\x1b",
+  E: "\x1b",
   a: "\x07",
+  b: "\b",
+  f: "\f",
+  v: "\v",
 };
 
-/** The body of `$'…'` from just after its quote. */
+/** The body of `$'…'` from just after its quote, its escapes decoded as bash decodes them. */
 function readAnsiC(src: string, start: number): { text: string; end: number } {
   let text = "";
   let i = start;
@@ -466,7 +473,35 @@ function readAnsiC(src: string, start: number): { text: string; end: number } {
     const c = src[i];
     if (c === "'") return { text, end: i + 1 };
     if (c === "\\" && i + 1 < src.length) {
-      text += ANSI_C[src[i + 1]] ?? src[i + 1];
+      const e = src[i + 1];
+      const numeric = e === "x"
+        ? /^[0-9a-fA-F]{1,2}/
+        : e === "u"
+        ? /^[0-9a-fA-F]{1,4}/
+        : e === "U"
+        ? /^[0-9a-fA-F]{1,8}/
+        : null;
+      if (numeric) {
+        const m = numeric.exec(src.slice(i + 2, i + 10));
+        if (m) {
+          const code = parseInt(m[0], 16);
+          text += code <= 0x10ffff ? String.fromCodePoint(code) : "";
+          i += 2 + m[0].length;
+          continue;
+        }
+      }
+      const octal = /^[0-7]{1,3}/.exec(src.slice(i + 1, i + 4));
+      if (octal) {
+        text += String.fromCharCode(parseInt(octal[0], 8) & 0xff);
+        i += 1 + octal[0].length;
+        continue;
+      }
+      if (e === "c" && i + 2 < src.length) {
+        text += String.fromCharCode(src.charCodeAt(i + 2) & 0x1f);
+        i += 3;
+        continue;
+      }
+      text += ANSI_C[e] ?? "\\" + e;
       i += 2;
       continue;
     }
