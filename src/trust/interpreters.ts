@@ -8,16 +8,9 @@
  * program on standard input by a here-document, a here-string, a pipe or `xargs` is unpinnable.
  * @module
  */
-import {
-  basename,
-  type Command,
-  dataWord,
-  field,
-  lookupProgram,
-  runPackageScript,
-  runProgram,
-  type Sink,
-} from "./programs.ts";
+import { dataWord, lookupProgram, runProgram } from "./programs.ts";
+import { basename, type Command, field, type Sink } from "./reader_types.ts";
+import { denoTask, runPackageScript } from "./project_tools.ts";
 import type { Field } from "./shell_reader.ts";
 
 /** What an interpreter's options mean. */
@@ -505,33 +498,4 @@ function denoCommand(args: Field[], cmd: Command, s: Sink): boolean {
   if (p.script !== null) nodeScript(p.script, cmd, s, TS_SUFFIXES);
   for (const a of p.rest) dataWord(a, cmd, s);
   return true;
-}
-
-/** `deno task NAME`: the task of the nearest deno.json(c), read as a command. */
-function denoTask(name: Field, cmd: Command, s: Sink): void {
-  if (name.unknown !== null) return s.markUnpinnable(name.unknown);
-  if (!("list" in cmd.dirs)) return s.markUnpinnable(cmd.dirs.unknown);
-  for (const start of new Set([...cmd.dirs.list, s.root])) {
-    for (let dir = start; dir === s.root || dir.startsWith(s.root + "/"); dir = dir.slice(0, dir.lastIndexOf("/"))) {
-      const file = ["deno.json", "deno.jsonc"].find((f) => s.readText(`${dir}/${f}`) !== null);
-      if (file === undefined) continue;
-      s.relative([file], [dir]);
-      let task: unknown;
-      try {
-        task = JSON.parse(stripJsonComments(s.readText(`${dir}/${file}`)!))?.tasks?.[name.text];
-      } catch {
-        s.markUnpinnable(`deno task ${name.text} (${file} could not be read)`);
-        break;
-      }
-      const text = typeof task === "string" ? task : (task as { command?: unknown } | undefined)?.command;
-      if (typeof text === "string") s.nested(text, { dirs: { list: [dir] } });
-      break;
-    }
-  }
-}
-
-/** JSONC to JSON: comments and trailing commas removed (outside strings). */
-function stripJsonComments(text: string): string {
-  return text.replace(/("(?:\\.|[^"\\])*")|\/\/[^\n]*|\/\*[\s\S]*?\*\//g, (_m, str) => str ?? "")
-    .replace(/("(?:\\.|[^"\\])*")|,(\s*[}\]])/g, (_m, str, close) => str ?? close);
 }

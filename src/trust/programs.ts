@@ -9,58 +9,12 @@
  * interpreters are in src/trust/interpreters.ts.
  * @module
  */
-import type { Field, PinFolder, Value } from "./shell_reader.ts";
+import type { Field } from "./shell_reader.ts";
 import { readInterpreter } from "./interpreters.ts";
+import { basename, type Command, field, type PipeFrom, type Sink } from "./reader_types.ts";
+import { packageScript } from "./project_tools.ts";
 
-/** The possible current folders, or the construct that made them unknown. */
-export type Dirs = { list: string[] } | { unknown: string };
-
-/** What a command gives the next one of its pipeline. */
-export type PipeFrom = { fetch: boolean; cat: boolean };
-
-/** Where a command's standard input comes from. */
-export type Stdin =
-  | { kind: "none" }
-  | { kind: "pipe"; from: PipeFrom }
-  | { kind: "here"; what: string }
-  | { kind: "file"; field: Field };
-
-/** One simple command, expanded. */
-export type Command = {
-  argv: Field[];
-  /** Its prefix assignments (`PYTHONPATH=lib python3 …`), and `env NAME=value`. */
-  env: Map<string, Value>;
-  stdin: Stdin;
-  dirs: Dirs;
-  /** Set when `xargs` appends words read from its input (which nobody can know). */
-  xargs: string | null;
-};
-
-/** What a program model can tell the reader (src/trust/shell_reader.ts). */
-export interface Sink {
-  readonly root: string;
-  /** A word naming a file: `run` marks an unknown value unpinnable; `suffixes` are tried too. */
-  path(f: Field, role: "run" | "data", dirs: Dirs, suffixes?: readonly string[]): void;
-  /** Candidate texts relative to each base (`""`: the text is absolute). */
-  relative(texts: readonly string[], bases: readonly string[]): void;
-  folder(f: Field, why: PinFolder["why"], dirs: Dirs, names?: string[]): void;
-  markUnpinnable(what: string): void;
-  markFetch(what: string): void;
-  nested(
-    text: string,
-    opts?: { args?: Field[]; zero?: Field; dirs?: Dirs; subshell?: boolean; pathPrefix?: string },
-  ): void;
-  split(text: string): Field[];
-  chdir(target: Field | null, how: "cd" | "pushd" | "popd"): void;
-  dirsAt(text: string, dirs: Dirs): Dirs;
-  assign(name: string, value: Value): void;
-  /** `set -- words`: the new `$1`…; null: unknown (the construct). */
-  setArgs(args: Field[] | null, construct?: string): void;
-  /** `shift n`. */
-  shiftArgs(n: number): void;
-  variable(cmd: Command, name: string): Value;
-  readText(path: string): string | null;
-}
+export type { Command, Dirs, PipeFrom, Sink, Stdin } from "./reader_types.ts";
 
 /** Programs that download what they run (or download at all). */
 const FETCHERS = new Set(["npx", "bunx", "pnpx", "uvx", "curl", "wget"]);
@@ -169,11 +123,6 @@ const BUILTINS = new Set([
 /** Programs whose operands are written or removed, never read or run: pinning them would modify the hook on every run. */
 const WRITERS = new Set(["tee", "touch", "rm", "rmdir", "mkdir", "truncate", "mktemp"]);
 
-/** The last path segment. */
-export function basename(path: string): string {
-  return path.slice(path.lastIndexOf("/") + 1);
-}
-
 /** Reads one simple command; returns what it gives a pipe. */
 export function runProgram(cmd: Command, s: Sink): PipeFrom {
   let fetch = false;
@@ -222,11 +171,6 @@ export function runProgram(cmd: Command, s: Sink): PipeFrom {
   if (WRITERS.has(name)) return { fetch, cat: false };
   for (const a of args) dataWord(a, cmd, s);
   return { fetch, cat: name === "cat" && args.every((a) => a.unknown === null) };
-}
-
-/** A plain field of literal text. */
-export function field(text: string): Field {
-  return { text, glob: null, unknown: null };
 }
 
 /** A word of a program's arguments that may name a file it reads (`--opt=value` names its value). */
@@ -484,59 +428,5 @@ function findCommand(args: Field[], cmd: Command, s: Sink): void {
     // `{}` stands for each file found: pinned through the folders above.
     const argv = body.map((f) => f.text === "{}" ? field("") : f);
     if (argv.length > 0) runProgram({ ...cmd, argv, stdin: { kind: "none" } }, s);
-  }
-}
-
-/** `npm run NAME`, `npm test`, `pnpm NAME`, `yarn NAME`, `bun run NAME`: the package.json script it runs. */
-function packageScript(name: string, args: Field[], cmd: Command, s: Sink): boolean {
-  if (name !== "npm" && name !== "pnpm" && name !== "yarn") return false;
-  const words = args.filter((a) => !a.text.startsWith("-"));
-  const sub = words[0]?.text;
-  if (sub === undefined) return true;
-  if (/^(?:install|i|ci|add|update|up)$/.test(sub)) {
-    s.markFetch(`${name} ${sub}`);
-    return true;
-  }
-  let script: Field | undefined;
-  if (/^(?:run|run-script|rum|urn)$/.test(sub)) script = words[1];
-  else if (/^(?:test|t|tst|start|stop|restart)$/.test(sub)) script = field(sub === "t" || sub === "tst" ? "test" : sub);
-  else if (name !== "npm" && !/^(?:exec|dlx|create|init|publish|pack|why|list|ls|outdated|config)$/.test(sub)) {
-    script = words[0];
-  } else return true;
-  if (script === undefined) return true;
-  runPackageScript(script, cmd, s);
-  return true;
-}
-
-/** Reads the script `script` of the nearest package.json as a command of its own (pre- and post- scripts too). */
-export function runPackageScript(script: Field, cmd: Command, s: Sink): void {
-  if (script.unknown !== null) {
-    s.markUnpinnable(script.unknown);
-    return;
-  }
-  if (!("list" in cmd.dirs)) {
-    s.markUnpinnable(cmd.dirs.unknown);
-    return;
-  }
-  for (const start of new Set([...cmd.dirs.list, s.root])) {
-    for (let dir = start; dir === s.root || dir.startsWith(s.root + "/"); dir = dir.slice(0, dir.lastIndexOf("/"))) {
-      const text = s.readText(`${dir}/package.json`);
-      if (text === null) continue;
-      s.relative(["package.json"], [dir]);
-      let scripts: Record<string, unknown> = {};
-      try {
-        const pkg = JSON.parse(text);
-        if (pkg && typeof pkg.scripts === "object" && pkg.scripts !== null) scripts = pkg.scripts;
-      } catch {
-        s.markUnpinnable(`${dir.slice(s.root.length + 1) || "."}/package.json (not JSON)`);
-        break;
-      }
-      for (const key of [`pre${script.text}`, script.text, `post${script.text}`]) {
-        const body = Object.hasOwn(scripts, key) ? scripts[key] : undefined;
-        // npm runs a script with `sh -c`, in the package's folder, its node_modules/.bin first on PATH.
-        if (typeof body === "string") s.nested(body, { dirs: { list: [dir] }, pathPrefix: `${dir}/node_modules/.bin` });
-      }
-      break;
-    }
   }
 }

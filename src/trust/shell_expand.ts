@@ -10,7 +10,7 @@
  */
 import { MAX_NESTING, type Part, type Word } from "./shell_syntax.ts";
 import { quoteGlob } from "./glob.ts";
-import type { Dirs } from "./programs.ts";
+import type { Dirs } from "./reader_types.ts";
 import type { ReadContext } from "./shell_reader.ts";
 
 /** One word after expansion: its text, its glob pattern (when it has an unquoted glob character), and
