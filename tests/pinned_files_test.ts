@@ -344,7 +344,11 @@ Deno.test({
   const caches = [...Deno.readDirSync(trusted)].filter((e) => e.name.endsWith(".hashes.json"));
   assertEquals(caches.length, 1, "the dispatch cached the hashes it read");
   const cached = JSON.parse(await Deno.readTextFile(join(trusted, caches[0].name)));
-  assertEquals(Object.keys(cached).sort(), [join(w.p.mind, "check_tool.py"), join(w.p.mind, "lib", "policy.py")]);
+  assertEquals(Object.keys(cached).sort(), [
+    "#readings", // the hook's command as read (SPEC §3.5 r3: the reader is not run again while it holds)
+    join(w.p.mind, "check_tool.py"),
+    join(w.p.mind, "lib", "policy.py"),
+  ]);
   // Same size, same mtime: only the content (and so the ctime) changes.
   const policy = join(w.p.mind, "lib", "policy.py");
   const stat = await Deno.stat(policy);

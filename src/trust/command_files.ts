@@ -3,39 +3,16 @@
  * itself is pure and split by concern — the lexer (src/trust/shell_syntax.ts), the walk with the
  * shell's state and expansion (src/trust/shell_reader.ts), the program models (src/trust/programs.ts,
  * src/trust/interpreters.ts) and globbing (src/trust/glob.ts); this module gives it the disk
- * (`diskView`) and names the variables that stand for a layer's root. The caller
+ * (src/trust/reading_cache.ts) and names the variables that stand for a layer's root. The caller
  * (src/trust/pins.ts) keeps the candidates that are files or folders inside the root and pins them.
  * @module
  */
 import { type CommandReading, readCommand, type ReadContext, type ReaderFs } from "./shell_reader.ts";
+import { diskView, type ReadDep, recordingView } from "./reading_cache.ts";
 
 export { type CommandReading, type PinFolder, readCommand, type ReadContext } from "./shell_reader.ts";
 export { MAX_NESTING } from "./shell_syntax.ts";
 export { rootVariables } from "./pin_scope.ts";
-
-/** Text files the reader opens (package.json, deno.json) are read only up to this size. */
-const MAX_TEXT_BYTES = 1024 * 1024;
-
-/** The reader's view of the real file system; anything that cannot be read (or is not allowed) is absent. */
-export const diskView: ReaderFs = {
-  list(dir) {
-    try {
-      const names: string[] = [];
-      for (const e of Deno.readDirSync(dir)) names.push(e.name);
-      return names;
-    } catch {
-      return null;
-    }
-  },
-  readText(path) {
-    try {
-      const info = Deno.statSync(path);
-      return info.isFile && info.size <= MAX_TEXT_BYTES ? Deno.readTextFileSync(path) : null;
-    } catch {
-      return null;
-    }
-  },
-};
 
 /** An empty file system: the reading of a command by its text alone. */
 const NO_FILES: ReaderFs = { list: () => null, readText: () => null };
@@ -45,7 +22,11 @@ export function commandFetch(command: string): string | null {
   return readCommand(command, { root: "/", cwd: "/", vars: {}, home: null, env: {}, fs: NO_FILES }).fetch;
 }
 
-/** Reads `command` against the disk. */
-export function readOnDisk(command: string, ctx: Omit<ReadContext, "fs">): CommandReading {
-  return readCommand(command, { ...ctx, fs: diskView });
+/** Reads `command` against the disk, with the look-ups it made (to keep the reading, src/trust/reading_cache.ts). */
+export function readOnDisk(
+  command: string,
+  ctx: Omit<ReadContext, "fs">,
+): { reading: CommandReading; deps: ReadDep[] } {
+  const view = recordingView(diskView);
+  return { reading: readCommand(command, { ...ctx, fs: view.fs }), deps: view.deps };
 }

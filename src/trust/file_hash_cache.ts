@@ -5,7 +5,12 @@
  * @module
  */
 
+import { depsHold, type KeptReading, keptReadingOf, type ReadDep } from "./reading_cache.ts";
+import type { CommandReading } from "./shell_reader.ts";
+
 const HASH = /^sha256:[0-9a-f]{64}$/;
+/** The entry holding the kept readings (no path starts with `#`). */
+export const READINGS_KEY = "#readings";
 
 /** One cached file hash: the stat signature it was read under, and the hash. */
 export type CachedHash = { signature: string; hash: string };
@@ -20,11 +25,20 @@ export type CachedHash = { signature: string; hash: string };
  */
 export class FileHashCache {
   readonly #entries = new Map<string, CachedHash>();
+  /** Kept command readings by key (src/trust/reading_cache.ts). */
+  readonly #readings = new Map<string, KeptReading>();
   #changed = false;
 
   /** @param entries cached hashes by path (from {@link FileHashCache.entries}); malformed ones are dropped */
   constructor(entries: Readonly<Record<string, unknown>> = {}) {
     for (const [path, e] of Object.entries(entries)) {
+      if (path === READINGS_KEY) {
+        for (const k of Array.isArray(e) ? e : []) {
+          const kept = keptReadingOf(k);
+          if (kept !== null) this.#readings.set(kept.key, kept);
+        }
+        continue;
+      }
       const c = e as Partial<CachedHash> | null;
       if (typeof c?.signature === "string" && typeof c.hash === "string" && HASH.test(c.hash)) {
         this.#entries.set(path, { signature: c.signature, hash: c.hash });
@@ -37,9 +51,30 @@ export class FileHashCache {
     return this.#changed;
   }
 
-  /** Every entry, by path. */
-  entries(): Record<string, CachedHash> {
-    return Object.fromEntries(this.#entries);
+  /** Every entry, by path (and the kept readings under {@link READINGS_KEY}). */
+  entries(): Record<string, unknown> {
+    const out: Record<string, unknown> = Object.fromEntries(this.#entries);
+    if (this.#readings.size > 0) out[READINGS_KEY] = [...this.#readings.values()];
+    return out;
+  }
+
+  /** The kept reading of `key` when every look-up it made still answers the same, else null. */
+  reading(key: string): CommandReading | null {
+    const kept = this.#readings.get(key);
+    if (kept === undefined) return null;
+    if (depsHold(kept.deps)) return kept.reading;
+    this.#readings.delete(key);
+    this.#changed = true;
+    return null;
+  }
+
+  /** Keeps a reading with the look-ups it made (at most {@link MAX_READINGS}, the oldest dropped first). */
+  storeReading(key: string, deps: ReadDep[], reading: CommandReading): void {
+    if (this.#readings.size >= MAX_READINGS && !this.#readings.has(key)) {
+      this.#readings.delete(this.#readings.keys().next().value!);
+    }
+    this.#readings.set(key, { key, deps, reading });
+    this.#changed = true;
   }
 
   /** The cached hash of `path` if `info` still matches it. */
@@ -68,6 +103,7 @@ export class FileHashCache {
 
 const RACY_MS = 1000;
 const MAX_CACHED = 16_384;
+const MAX_READINGS = 1024;
 
 function signature(info: Deno.FileInfo): string {
   return `${info.size}/${info.mtime?.getTime() ?? "-"}/${info.ctime?.getTime() ?? "-"}/${info.ino ?? "-"}/${

@@ -23,7 +23,8 @@
  * (once; a link loop ends there). A word naming a file through links is pinned at its real path.
  * @module
  */
-import { readOnDisk } from "./command_files.ts";
+import { readingKey } from "./reading_cache.ts";
+import type { CommandReading } from "./shell_reader.ts";
 import { LAYER_FOLDERS, type PinScope, SKIPPED_FOLDERS } from "./pin_scope.ts";
 import { matchSegment } from "./glob.ts";
 
@@ -128,13 +129,7 @@ export async function currentPins(scope: PinScope, opts: PinOptions = {}): Promi
   let fetch: string | null = null;
   let unpinnable: string | null = null;
   try {
-    const reading = readOnDisk(scope.command, {
-      root: scope.root,
-      cwd: opts.cwd ?? scope.root,
-      vars: scope.vars,
-      home: scope.home,
-      env: opts.env ?? processEnv(),
-    });
+    const reading = await readingOf(scope, opts);
     fetch = reading.fetch;
     unpinnable = reading.unpinnable;
     const found = new Map<string, string>(); // rel → path to read
@@ -177,6 +172,22 @@ export async function currentPins(scope: PinScope, opts: PinOptions = {}): Promi
   } catch (e) {
     return { ok: false, error: `cannot read its files: ${errorText(e)}`, fetch, unpinnable };
   }
+}
+
+/**
+ * What the command runs: the reading kept in the cache while its look-ups hold, else a fresh one (the
+ * reader is loaded only then: its code costs more to start than to run).
+ */
+async function readingOf(scope: PinScope, opts: PinOptions): Promise<CommandReading> {
+  const ctx = { root: scope.root, cwd: opts.cwd ?? scope.root, vars: scope.vars, home: scope.home };
+  const full = { ...ctx, env: opts.env ?? processEnv() };
+  const key = opts.cache ? readingKey(scope.command, full) : "";
+  const kept = opts.cache?.reading(key) ?? null;
+  if (kept !== null) return kept;
+  const { readOnDisk } = await import("./command_files.ts");
+  const { reading, deps } = readOnDisk(scope.command, full);
+  opts.cache?.storeReading(key, deps, reading);
+  return reading;
 }
 
 function tooMany(): string {

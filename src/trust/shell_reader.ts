@@ -36,7 +36,6 @@ import {
   type Field,
   initialState,
   join,
-  known,
   MAX_ALTERNATIVES,
   type State,
   unionDirs,
