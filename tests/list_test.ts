@@ -157,6 +157,7 @@ Deno.test(
         "trustedHash",
         "pinnedFiles",
         "pinError",
+        "unpinnable",
         "fetch",
         "statusMessage",
         "timeout",
