@@ -62,6 +62,9 @@ export function pinScopeFor(d: DiscoveredHandler, ctx: ScopeContext): PinScope |
   return null;
 }
 
+/** A hook's own cache in the home keeps its command's readings from this many folders (SPEC §3.5 r3). */
+const HOOK_READINGS = 8;
+
 /** What a hook with pins exposes to {@link checkPins}. */
 export type Pinnable = { key: string; pins: HookPins | null; definitionTrusted: boolean };
 
@@ -88,7 +91,7 @@ export async function checkPins(
     const pins = h.pins!;
     const own = opts.cache ??
       (store && opts.home !== undefined && h.definitionTrusted
-        ? new FileHashCache(store.readPinHashes(opts.home, h.key))
+        ? new FileHashCache(store.readPinHashes(opts.home, h.key), HOOK_READINGS)
         : undefined);
     const current = await currentPins(pins.scope, { cache: own, ...opts.run });
     pins.current = current;

@@ -29,8 +29,14 @@ export class FileHashCache {
   readonly #readings = new Map<string, KeptReading>();
   #changed = false;
 
-  /** @param entries cached hashes by path (from {@link FileHashCache.entries}); malformed ones are dropped */
-  constructor(entries: Readonly<Record<string, unknown>> = {}) {
+  readonly #maxReadings: number;
+
+  /**
+   * @param entries cached hashes by path (from {@link FileHashCache.entries}); malformed ones are dropped
+   * @param maxReadings how many command readings it keeps (a hook's own cache: a few, one per cwd)
+   */
+  constructor(entries: Readonly<Record<string, unknown>> = {}, maxReadings = MAX_READINGS) {
+    this.#maxReadings = maxReadings;
     for (const [path, e] of Object.entries(entries)) {
       if (path === READINGS_KEY) {
         for (const k of Array.isArray(e) ? e : []) {
@@ -68,9 +74,9 @@ export class FileHashCache {
     return null;
   }
 
-  /** Keeps a reading with the look-ups it made (at most {@link MAX_READINGS}, the oldest dropped first). */
+  /** Keeps a reading with the look-ups it made (at most `maxReadings`, the oldest dropped first). */
   storeReading(key: string, deps: ReadDep[], reading: CommandReading): void {
-    if (this.#readings.size >= MAX_READINGS && !this.#readings.has(key)) {
+    while (this.#readings.size >= this.#maxReadings && !this.#readings.has(key)) {
       this.#readings.delete(this.#readings.keys().next().value!);
     }
     this.#readings.set(key, { key, deps, reading });

@@ -58,3 +58,11 @@ Deno.test("kept readings: the key holds everything but the disk; damaged entries
   assertEquals([cache.reading(key), cache.reading("x"), cache.changed], [reading, null, false]);
   assertEquals(new FileHashCache(cache.entries()).reading(key), reading);
 });
+
+Deno.test("kept readings: a hook's own cache keeps a few, the oldest dropped first", () => {
+  const reading = { files: [], folders: [], unpinnable: null, fetch: null };
+  const cache = new FileHashCache({}, 2);
+  for (const key of ["a", "b", "c"]) cache.storeReading(key, [], reading);
+  assertEquals([cache.reading("a"), cache.reading("b"), cache.reading("c")], [null, reading, reading]);
+  assertEquals((new FileHashCache(cache.entries()).entries()[READINGS_KEY] as unknown[]).length, 2);
+});
