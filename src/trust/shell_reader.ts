@@ -127,6 +127,7 @@ class Reader extends Expander implements Sink {
   unpinnable: string | null = null;
   fetch: string | null = null;
   readonly #seen = new Set<string>();
+  readonly #added = new WeakMap<Dirs, Set<string>>();
   #listings = 0;
   /** The state of the simple command being read (set by {@link Reader.simple}). */
   #st: State = initialState({ root: "", cwd: "" } as ReadContext);
@@ -356,13 +357,20 @@ class Reader extends Expander implements Sink {
 
   /** Adds `text` (absolute, or relative to each of `dirs` and to the root) as a candidate. */
   addRelative(text: string, dirs: Dirs): void {
-    if (text === "" || /^(?:https?|ftp):\/\/|^git\+/.test(text)) return;
+    if (text === "" || this.files.length >= MAX_CANDIDATES) return this.addFile(text);
+    // A word already added from the same folders adds nothing new (a command of many equal words).
+    let done = this.#added.get(dirs);
+    if (done === undefined) this.#added.set(dirs, done = new Set());
+    if (done.has(text)) return;
+    done.add(text);
+    if (/^(?:https?|ftp):\/\/|^git\+/.test(text)) return;
     if (text.startsWith("/")) return this.addFile(text);
     this.addFile(`${this.ctx.root}/${text}`);
     if ("list" in dirs) { for (const d of dirs.list) this.addFile(`${d}/${text}`); }
   }
 
   addFile(raw: string): void {
+    if (raw === "") return;
     if (this.files.length >= MAX_CANDIDATES) {
       this.markUnpinnable(`more than ${MAX_CANDIDATES} words that may name files`);
       return;

@@ -162,6 +162,13 @@ function readHereBody(
 
 /** Reads one word starting at `start`. */
 export function readWord(src: string, start: number, depth: number): { word: Word; end: number } {
+  // The common word: plain characters only.
+  let plain = start;
+  while (plain < src.length && !WORD_END.has(src[plain]) && !WORD_SPECIAL.has(src[plain])) plain++;
+  if (plain > start && src[start] !== "~" && (plain === src.length || WORD_END.has(src[plain]))) {
+    const text = src.slice(start, plain);
+    return { word: { parts: [{ k: "lit", text, q: false }], raw: text }, end: plain };
+  }
   const parts: Part[] = [];
   let lit = "";
   const flush = () => {
