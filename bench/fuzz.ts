@@ -430,4 +430,6 @@ if (import.meta.main) {
     );
   }
   console.log(`total       ${(runs * TARGETS.length).toLocaleString("en-US")} inputs  ${(total / 1000).toFixed(1)} s`);
+  // The command reader (SPEC §3.5 r3), with a random seed it prints first.
+  (await import("./fuzz_reader.ts")).fuzzReader(Math.min(runs, 50_000));
 }

@@ -8,7 +8,8 @@
  * Roots: `/r` for a project, `/p` for a plugin, unless a case gives its own; the home is `/home/u`.
  */
 import { assertEquals } from "./helpers/assert.ts";
-import { MAX_NESTING, rootVariables, scanCommand } from "../src/trust/command_files.ts";
+import { MAX_NESTING, readCommand, rootVariables } from "../src/trust/command_files.ts";
+import type { ReadContext } from "../src/trust/shell_reader.ts";
 
 type Case = {
   /** Where the command line comes from. */
@@ -21,6 +22,8 @@ type Case = {
   /** The files the scan finds, in order. */
   pinned: string[];
   fetch?: string | null;
+  /** The construct that makes it unpinnable (SPEC §3.5 r3), when one does. */
+  unpinnable?: string | null;
 };
 
 const HOME = "/home/u";
@@ -36,20 +39,32 @@ function normalize(path: string): string {
   return "/" + out.join("/");
 }
 
-/** What the scan of `c` finds among the case's files. */
-function outcome(c: Case): { pinned: string[]; fetch: string | null } {
+/** A reading context over a case's files (no folders, no package.json): the root as cwd, PATH outside it. */
+function context(root: string, kind: "project" | "plugin"): ReadContext {
+  return {
+    root,
+    cwd: root,
+    vars: rootVariables(kind, root),
+    home: HOME,
+    env: { PATH: "/usr/local/bin:/usr/bin:/bin" },
+    fs: { list: () => null, readText: () => null },
+  };
+}
+
+/** What the reading of `c` finds among the case's files. */
+function outcome(c: Case): { pinned: string[]; fetch: string | null; unpinnable: string | null } {
   const kind = c.kind ?? "project";
   const root = c.root ?? (kind === "project" ? "/r" : "/p");
-  const scan = scanCommand(c.command, { root, vars: rootVariables(kind, root), home: HOME });
+  const scan = readCommand(c.command, context(root, kind));
   const files = new Set(c.files);
   const pinned: string[] = [];
-  for (const p of scan.paths) {
+  for (const p of scan.files) {
     const n = normalize(p);
     if (!n.startsWith(root + "/")) continue;
     const rel = n.slice(root.length + 1);
     if (files.has(rel) && !pinned.includes(rel)) pinned.push(rel);
   }
-  return { pinned, fetch: scan.fetch };
+  return { pinned, fetch: scan.fetch, unpinnable: scan.unpinnable };
 }
 
 const CASES: Case[] = [
@@ -181,8 +196,8 @@ const CASES: Case[] = [
     source: "disler/claude-code-hooks-mastery@144d4e9 .claude/settings.json",
     command: "uv run .claude/hooks/stop.py --chat",
     files: [".claude/hooks/stop.py", "run"],
-    // `run` is an argument of uv: a root file of that name would be a (harmless) extra pin.
-    pinned: ["run", ".claude/hooks/stop.py"],
+    // `run` is uv's subcommand, not a file (round 2 pinned a root file of that name as a harmless extra).
+    pinned: [".claude/hooks/stop.py"],
   },
   {
     source: "disler/claude-code-hooks-multi-agent-observability@04ecbc1 .claude/settings.json",
@@ -265,6 +280,8 @@ const CASES: Case[] = [
     kind: "plugin",
     files: ["hooks/session-start.mjs"],
     pinned: ["hooks/session-start.mjs"],
+    // r3: an unknown variable inside the script's path: what it holds where it runs nobody can tell.
+    unpinnable: "${extensionPath}",
   },
   {
     source: "0x7067/claude-hashline@0b81ff0 hooks/hooks.json",
@@ -323,6 +340,7 @@ const CASES: Case[] = [
     kind: "plugin",
     files: ["dist/presentation/hooks/codex-user-prompt-submit.js"],
     pinned: [],
+    unpinnable: "${CODEX_PLUGIN_ROOT}",
   },
   {
     source: "0xjgv/harness@c730b1b .codex/hooks.json",
@@ -457,18 +475,20 @@ const CASES: Case[] = [
       ".mind/x.py",
       ".mind/policy.toml",
       ".mind/default.sh",
-      ".mind/qx.py",
+      ".mind/q\\x.py",
       ".mind/list.txt",
       ".mind/home.py",
     ],
+    // The backquoted command is read as its words are expanded, so its file comes before the script.
     pinned: [
       ".mind/lib",
+      ".mind/list.txt",
       ".mind/x.py",
       ".mind/policy.toml",
       ".mind/default.sh",
-      ".mind/qx.py",
+      // bash keeps `\x` not followed by hex digits as it is (round 2 dropped the backslash).
+      ".mind/q\\x.py",
       ".mind/home.py",
-      ".mind/list.txt",
     ],
   },
   {
@@ -494,25 +514,26 @@ Deno.test("command tokeniser: at least 40 real command lines, each with its sour
 
 for (const [i, c] of CASES.entries()) {
   Deno.test(`command tokeniser ${i + 1}: ${c.source}`, () => {
-    assertEquals(outcome(c), { pinned: c.pinned, fetch: c.fetch ?? null }, c.command);
+    assertEquals(outcome(c), { pinned: c.pinned, fetch: c.fetch ?? null, unpinnable: c.unpinnable ?? null }, c.command);
   });
 }
 
-Deno.test("command tokeniser: nesting past the bound reads no deeper; hostile lengths stay linear", () => {
+Deno.test("command tokeniser: nesting past the bound reads no deeper (and says so); hostile lengths stay linear", () => {
   let cmd = "python3 .mind/deep.py";
   for (let i = 0; i <= MAX_NESTING + 1; i++) cmd = `echo "$(${cmd})"`;
   const root = "/r";
-  const scan = scanCommand(cmd, { root, vars: rootVariables("project", root), home: null });
-  assertEquals(scan.paths.includes("/r/.mind/deep.py"), false);
+  const scan = readCommand(cmd, context(root, "project"));
+  assertEquals(scan.files.includes("/r/.mind/deep.py"), false);
+  assertEquals(scan.unpinnable, `nesting deeper than ${MAX_NESTING} levels`);
   const long = "x ".repeat(200_000) + '"'.repeat(1000) + "$(".repeat(5000);
   const started = performance.now();
-  scanCommand(long, { root, vars: {}, home: null });
+  readCommand(long, context(root, "project"));
   assertEquals(performance.now() - started < 2000, true, "a 400 KB command scans in well under 2 s");
 });
 
 Deno.test("command tokeniser: hostile nesting never overflows the stack (a stranger writes the command)", () => {
   const root = "/r";
-  const ctx = { root, vars: rootVariables("project", root), home: "/home/u" };
+  const ctx = context(root, "project");
   for (
     const hostile of [
       "${A:-".repeat(20_000),
@@ -524,10 +545,11 @@ Deno.test("command tokeniser: hostile nesting never overflows the stack (a stran
     ]
   ) {
     const started = performance.now();
-    const scan = scanCommand(hostile + " .mind/x.py", ctx);
-    assertEquals(Array.isArray(scan.paths), true);
+    const scan = readCommand(hostile + " .mind/x.py", ctx);
+    assertEquals(Array.isArray(scan.files), true);
     assertEquals(performance.now() - started < 3000, true, `${hostile.slice(0, 8)}… took too long`);
   }
-  // A default nested within the bound is still read.
-  assertEquals(scanCommand("python3 ${A:-${B:-.mind/x.py}}", ctx).paths, ["/r/.mind/x.py"]);
+  // A default nested within the bound is still read (B is unknown: the command says so).
+  const nested = readCommand("python3 ${A:-${B:-.mind/x.py}}", ctx);
+  assertEquals([nested.files.includes("/r/.mind/x.py"), nested.unpinnable], [true, "${A:-${B:-.mind/x.py}}"]);
 });

@@ -159,6 +159,7 @@ Deno.test(
         "trustedHash",
         "pinnedFiles",
         "pinError",
+        "unpinnable",
         "fetch",
         "unpinnable",
         "statusMessage",

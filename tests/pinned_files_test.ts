@@ -147,9 +147,12 @@ Deno.test({
   await Deno.mkdir(join(w.p.root, "src"));
   await Deno.writeTextFile(join(w.p.root, "src", "main.py"), "print('app')\n");
   assertEquals(await guardRun(w.home, w.p.root), RAN);
-  // The first run imported lib/policy.py and so wrote its bytecode next to it…
-  const cache = [...Deno.readDirSync(join(w.p.mind, "lib", "__pycache__"))].map((e) => e.name);
-  assert(cache.some((n) => n.endsWith(".pyc")), `no bytecode written: ${cache}`);
+  // The first run imported lib/policy.py and so wrote its bytecode — under the home (SPEC §3.5 r3:
+  // PYTHONPYCACHEPREFIX), never beside it in the repository…
+  const prefix = join(w.home, "cache", "pycache");
+  const written = [...Deno.readDirSync(join(prefix, w.p.mind.slice(1), "lib"))].map((e) => e.name);
+  assert(written.some((n) => n.endsWith(".pyc")), `no bytecode written: ${written}`);
+  assertEquals([...Deno.readDirSync(join(w.p.mind, "lib"))].map((e) => e.name), ["policy.py"]);
   // …and the second run still finds every pinned file unchanged.
   assertEquals(await guardRun(w.home, w.p.root), RAN);
   assertEquals(await guardRun(w.home, w.p.root), RAN);
@@ -338,7 +341,11 @@ Deno.test({
   const caches = [...Deno.readDirSync(trusted)].filter((e) => e.name.endsWith(".hashes.json"));
   assertEquals(caches.length, 1, "the dispatch cached the hashes it read");
   const cached = JSON.parse(await Deno.readTextFile(join(trusted, caches[0].name)));
-  assertEquals(Object.keys(cached).sort(), [join(w.p.mind, "check_tool.py"), join(w.p.mind, "lib", "policy.py")]);
+  assertEquals(Object.keys(cached).sort(), [
+    "#readings", // the hook's command as read (SPEC §3.5 r3: the reader is not run again while it holds)
+    join(w.p.mind, "check_tool.py"),
+    join(w.p.mind, "lib", "policy.py"),
+  ]);
   // Same size, same mtime: only the content (and so the ctime) changes.
   const policy = join(w.p.mind, "lib", "policy.py");
   const stat = await Deno.stat(policy);

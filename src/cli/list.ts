@@ -14,7 +14,14 @@ import { cliSettings } from "./context.ts";
 import { configOptionsOf, searchStart } from "../engine/settings.ts";
 import { loadCatalog } from "../config/discovery.ts";
 import { formatWarning } from "../config/warnings.ts";
-import { buildView, type CatalogView, homeMissingLine, type HookView, listData } from "../review/catalog_view.ts";
+import {
+  buildView,
+  type CatalogView,
+  homeMissingLine,
+  type HookView,
+  listData,
+  unpinnableMark,
+} from "../review/catalog_view.ts";
 import { COVERAGE_NOTE } from "../review/coverage.ts";
 import { terminalLines } from "../util/terminal_text.ts";
 import { peoplePath } from "../review/display.ts";
@@ -140,6 +147,7 @@ export function pinLines(h: HookView): string[] {
       out.push(`    ${label}${count}: ${shown.join(", ")}`);
     }
   }
+  if (p?.unpinnable) out.push(`    ${unpinnableMark(p.unpinnable)}`);
   if (h.fetch !== null) out.push(`    network: it fetches at run time (${h.fetch}); what it fetches is not pinned`);
   return out;
 }

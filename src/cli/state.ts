@@ -15,6 +15,7 @@ import { sanitize } from "../util/terminal_text.ts";
 import { checkPins } from "../config/pinning.ts";
 import { trustStoreRefusal } from "../config/problems.ts";
 import { didYouMean } from "../util/suggest.ts";
+import { unpinnableMark } from "../review/catalog_view.ts";
 
 async function stateCommand(action: TrustAction, { options, positionals }: ParsedArgs): Promise<number> {
   const settings = cliSettings(options);
@@ -100,6 +101,9 @@ function trustedLines(item: TrustItem): string[] {
   for (const [path, hash] of Object.entries(item.files ?? {})) lines.push(`  pinned ${path} ${hash}`);
   if (item.fetch !== null) {
     lines.push(`  note: it fetches from the network at run time (${item.fetch}); what it fetches is not pinned`);
+  }
+  if (item.unpinnable !== null) {
+    lines.push(`  ${unpinnableMark(item.unpinnable)} (only the files above are pinned)`);
   }
   return lines;
 }

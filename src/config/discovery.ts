@@ -57,7 +57,7 @@ export type HookHandler = DiscoveredHandler & {
 };
 
 /** Stored state of one hook (SPEC §3.3, §3.5). */
-export type HookState = { enabled?: boolean; trusted_hash?: string; trusted_files?: PinnedFiles };
+export type HookState = { enabled?: boolean; trusted_hash?: string; trusted_files?: PinnedFiles; unpinnable?: string };
 
 /** What discovery needs to know about this invocation. */
 export type ConfigOptions = {
@@ -223,6 +223,7 @@ function readState(
     if (typeof v.trusted_hash === "string") next.trusted_hash = v.trusted_hash;
     const files = storedPins(v.trusted_files);
     if (files !== null) next.trusted_files = files;
+    if (typeof v.unpinnable === "string") next.unpinnable = v.unpinnable;
     into.set(key, next);
   }
 }
@@ -459,8 +460,9 @@ export async function loadCatalog(opts: HomelessConfigOptions): Promise<AnyCatal
   }
 
   const scopes: ScopeContext = { projectRoot: project?.root ?? null, plugins: pluginResult.plugins, home: userHome };
+  const requirePins = requirePinsOf([managed, userToml, cli]);
   const handlers = discovered.map((d) =>
-    withTrust(d, d.layer === "managed" ? undefined : state.get(d.key), pinScopeFor(d, scopes))
+    withTrust(d, d.layer === "managed" ? undefined : state.get(d.key), pinScopeFor(d, scopes), requirePins)
   );
 
   // hooks.stop_block_cap: user layer, overridable by -c for this process.
@@ -528,11 +530,18 @@ async function mayHoldHooks(paths: readonly string[]): Promise<boolean> {
  * 1,000 handlers does not pay 1,000 SHA-256s on every tool call; `list` and `review` read them all.
  * A hook with a pin scope is `trusted` only once its pins were checked and hold (src/config/pinning.ts).
  */
-function withTrust(d: DiscoveredHandler, state: HookState | undefined, scope: PinScope | null): HookHandler {
+function withTrust(
+  d: DiscoveredHandler,
+  state: HookState | undefined,
+  scope: PinScope | null,
+  requirePins: boolean,
+): HookHandler {
   const managed = d.layer === "managed";
   const trustedHash = managed ? null : state?.trusted_hash ?? null;
   let hash: string | undefined;
-  const pins: HookPins | null = scope === null ? null : { scope, stored: state?.trusted_files ?? null };
+  const pins: HookPins | null = scope === null
+    ? null
+    : { scope, stored: state?.trusted_files ?? null, storedUnpinnable: state?.unpinnable ?? null, requirePins };
   const h = { ...d, enabled: managed ? true : state?.enabled ?? true, trustedHash, pins } as HookHandler;
   const definitionStatus = (): TrustStatus =>
     managed ? "managed" : trustedHash === null ? "untrusted" : trustedHash === h.hash ? "trusted" : "modified";
@@ -560,6 +569,14 @@ function withTrust(d: DiscoveredHandler, state: HookState | undefined, scope: Pi
     },
   });
   return h;
+}
+
+/**
+ * `[hooks] require_pins = true` in the managed requirements, the user config.toml or a `-c` override
+ * (SPEC §3.5 r3): a layer below cannot switch off what a layer above requires.
+ */
+function requirePinsOf(tables: readonly (JsonObject | undefined)[]): boolean {
+  return tables.some((t) => tableOf(t, "hooks")?.require_pins === true);
 }
 
 /** The reason of a hook whose pins were not checked (a caller that skipped {@link checkPins}). */

@@ -20,6 +20,7 @@ export const HOOKS_SETTINGS: ReadonlySet<string> = new Set([
   "managed_dir",
   "windows_managed_dir",
   "foreign_layers",
+  "require_pins",
 ]);
 
 /** The file layers the user writes (the fast path parses them): the user, its foreign ones, the profile. */

@@ -12,7 +12,7 @@
 import type { DiscoveredHandler } from "./handlers.ts";
 import type { Layer } from "../trust/hash.ts";
 import { type PinScope, pluginScope, projectScope } from "../trust/pin_scope.ts";
-import type { FileHashCache as HashCache, PinCheck, PinnedFiles, PinSet } from "../trust/pins.ts";
+import type { FileHashCache as HashCache, PinCheck, PinnedFiles, PinSet, RunPlace } from "../trust/pins.ts";
 import type { PluginInfo } from "./plugins.ts";
 
 /** The pin facts of one hook. */
@@ -20,6 +20,10 @@ export type HookPins = {
   scope: PinScope;
   /** The stored `trusted_files`, or null when the state has none. */
   stored: Readonly<Record<string, unknown>> | null;
+  /** The stored `unpinnable` construct (SPEC §3.5 r3), or null. */
+  storedUnpinnable: string | null;
+  /** `[hooks] require_pins` (user or managed layer): an unpinnable hook is neither trusted nor run. */
+  requirePins: boolean;
   /** The files as last checked (set by {@link checkPins}). */
   current?: PinSet;
   /** The comparison as last checked (set by {@link checkPins}). */
@@ -46,13 +50,20 @@ export function pinScopeFor(d: DiscoveredHandler, ctx: ScopeContext): PinScope |
   const command = (ctx.os ?? Deno.build.os) === "windows"
     ? d.handler.commandWindows ?? d.handler.command
     : d.handler.command;
+  // What the engine adds to the hook's environment is known where it runs (SPEC §7.1, §2.6).
+  const env = { ...d.env, MIND_HOOK_EVENT: d.event };
   if (d.layer === "plugin") {
     const plugin = ctx.plugins.find((p) => p.name === d.plugin);
-    return plugin ? pluginScope(plugin.root, command, ctx.home, plugin.hooksFiles) : null;
+    return plugin ? pluginScope(plugin.root, command, ctx.home, plugin.hooksFiles, env) : null;
   }
-  if (isProjectRooted(d.layer) && ctx.projectRoot !== null) return projectScope(ctx.projectRoot, command, ctx.home);
+  if (isProjectRooted(d.layer) && ctx.projectRoot !== null) {
+    return projectScope(ctx.projectRoot, command, ctx.home, env);
+  }
   return null;
 }
+
+/** A hook's own cache in the home keeps its command's readings from this many folders (SPEC §3.5 r3). */
+const HOOK_READINGS = 8;
 
 /** What a hook with pins exposes to {@link checkPins}. */
 export type Pinnable = { key: string; pins: HookPins | null; definitionTrusted: boolean };
@@ -68,7 +79,7 @@ export type Pinnable = { key: string; pins: HookPins | null; definitionTrusted: 
  */
 export async function checkPins(
   hooks: readonly Pinnable[],
-  opts: { cache?: HashCache; all?: boolean; home?: string } = {},
+  opts: { cache?: HashCache; all?: boolean; home?: string; run?: RunPlace } = {},
 ): Promise<void> {
   const todo = hooks.filter((h) => h.pins !== null && (opts.all || h.definitionTrusted));
   if (todo.length === 0) return;
@@ -80,11 +91,11 @@ export async function checkPins(
     const pins = h.pins!;
     const own = opts.cache ??
       (store && opts.home !== undefined && h.definitionTrusted
-        ? new FileHashCache(store.readPinHashes(opts.home, h.key))
+        ? new FileHashCache(store.readPinHashes(opts.home, h.key), HOOK_READINGS)
         : undefined);
-    const current = await currentPins(pins.scope, { cache: own });
+    const current = await currentPins(pins.scope, { cache: own, ...opts.run });
     pins.current = current;
-    pins.check = comparePins(pins.stored, current);
+    pins.check = comparePins(pins.stored, current, { stored: pins.storedUnpinnable, requirePins: pins.requirePins });
     if (own !== opts.cache && own?.changed && store && opts.home !== undefined) {
       try {
         store.writePinHashes(opts.home, h.key, own.entries());
@@ -104,4 +115,39 @@ export function storedPins(value: unknown): PinnedFiles | null {
     Object.defineProperty(out, k, { value: typeof v === "string" ? v : "", enumerable: true });
   }
   return out;
+}
+
+/**
+ * What the detached async runner needs to check a queued hook's pins again before it starts it
+ * (SPEC §3.5 r3, §7.2): plain JSON, written into the job file.
+ */
+export type PinRecheck = {
+  scope: Omit<PinScope, "excludedFiles" | "excludedFolders"> & { excludedFiles: string[]; excludedFolders: string[] };
+  stored: Readonly<Record<string, unknown>> | null;
+  storedUnpinnable: string | null;
+  requirePins: boolean;
+  cwd: string;
+};
+
+/** The re-check facts of a hook about to be queued, or null when it pins nothing (or trust is bypassed). */
+export function pinRecheckOf(pins: HookPins | null, cwd: string): PinRecheck | null {
+  if (pins === null) return null;
+  const scope = {
+    ...pins.scope,
+    excludedFiles: [...pins.scope.excludedFiles],
+    excludedFolders: [...pins.scope.excludedFolders],
+  };
+  return { scope, stored: pins.stored, storedUnpinnable: pins.storedUnpinnable, requirePins: pins.requirePins, cwd };
+}
+
+/** Checks a queued hook's pins again: null when they hold, else the reason it is not started. */
+export async function recheckPins(r: PinRecheck): Promise<string | null> {
+  const { comparePins, currentPins } = await import("../trust/pins.ts");
+  const scope: PinScope = {
+    ...r.scope,
+    excludedFiles: new Set(r.scope.excludedFiles),
+    excludedFolders: new Set(r.scope.excludedFolders),
+  };
+  const current = await currentPins(scope, { cwd: r.cwd });
+  return comparePins(r.stored, current, { stored: r.storedUnpinnable, requirePins: r.requirePins }).reason;
 }

@@ -23,9 +23,10 @@ import { collapseIdentical, matchingHandlers } from "./matching.ts";
 import type { AsyncJob, CommandSpec, RawCompletion } from "../runner/types.ts";
 import { DEFAULT_CONTEXT_LIMIT, runsAsync } from "../config/handlers.ts";
 import { ENGINE_FAILED, failSafeDecision, HANDLER_INTERNAL_ERROR } from "./fail_safe.ts";
-import { checkPins } from "../config/pinning.ts";
+import { checkPins, pinRecheckOf } from "../config/pinning.ts";
 import { problemLines } from "../config/problems.ts";
-import { cwdMissingLine, runDirectory } from "./run_cwd.ts";
+import { cwdMissingLine, type RunDirectory, runDirectory } from "./run_cwd.ts";
+import { join } from "../util/paths.ts";
 
 /** The lazily loaded part of dispatch. */
 type Runtime = typeof import("./runtime.ts");
@@ -90,7 +91,7 @@ export function handlerEnv(
   cwd: string,
   envFile: string | null = null,
 ): Record<string, string> {
-  const env: Record<string, string> = { MIND_HOOK_EVENT: event, ...h.env };
+  const env: Record<string, string> = { ...pycachePrefix(catalog.home), MIND_HOOK_EVENT: event, ...h.env };
   if (catalog.project) env.MIND_PROJECT_DIR = catalog.project.root;
   // Hooks written for Claude Code read CLAUDE_PROJECT_DIR; give them the same answer.
   env.CLAUDE_PROJECT_DIR = catalog.project?.root ?? cwd;
@@ -99,6 +100,22 @@ export function handlerEnv(
     env.MIND_ENV_FILE = envFile;
   }
   return env;
+}
+
+/**
+ * `PYTHONPYCACHEPREFIX` under the home unless the user's environment sets it (SPEC §3.5 r3): Python
+ * then never reads bytecode from the repository, so a planted `__pycache__/*.pyc` is never loaded.
+ */
+function pycachePrefix(home: string | null): Record<string, string> {
+  // No home (SPEC §1 r3): no project or plugin hook is loaded, so no repository's bytecode is in reach.
+  if (home === null) return {};
+  let own: string | undefined;
+  try {
+    own = Deno.env.get("PYTHONPYCACHEPREFIX");
+  } catch {
+    own = undefined;
+  }
+  return own !== undefined && own !== "" ? {} : { PYTHONPYCACHEPREFIX: join(home, "cache", "pycache") };
 }
 
 /** A result with nothing decided: every field present, empty. */
@@ -204,15 +221,23 @@ export async function dispatchEvent(
 
   const { handlers: allMatched, warnings: matchWarnings } = await matchingHandlers(catalog, event, input, ctx.trace);
   result.warnings.push(...matchWarnings);
-  // Only the matched hooks' pinned files are read and hashed (SPEC §3.5), and only when trust decides.
-  if (!catalog.bypassTrust) await checkPins(allMatched, { cache: catalog.pinCache, home: catalog.home ?? undefined });
+  // Where command hooks run (SPEC §7.1 r3: a missing cwd falls back to the root or an ancestor), looked at
+  // only when something matched.
+  const where = allMatched.length > 0
+    ? runDirectory(String(input.cwd), catalog.project?.root ?? null)
+    : { dir: String(input.cwd), missing: false };
+  // Only the matched hooks' pinned files are read and hashed (SPEC §3.5), and only when trust decides:
+  // against what this run executes, from where it runs and its PATH (SPEC §3.5 r3).
+  if (!catalog.bypassTrust) {
+    await checkPins(allMatched, { cache: catalog.pinCache, home: catalog.home ?? undefined, run: { cwd: where.dir } });
+  }
   // Identical Claude-dialect copies run once (SPEC §8.1 r3).
   const { handlers: matched, copies } = collapseIdentical(allMatched, catalog.bypassTrust);
   for (const c of copies) ctx.trace?.skip(c.copy, `identical to ${c.of}: runs once, as Claude Code runs it`);
   const problems = await catalogProblems(catalog);
   const hookInput = hookInputFor(event, input);
   const stdin = JSON.stringify(hookInput);
-  const cwd = commandDirectory(input, catalog, matched, result);
+  const cwd = commandDirectory(input, catalog, matched, result, where);
 
   const records: RunRecord[] = matched.map((h) => ({
     key: h.key,
@@ -265,6 +290,8 @@ export async function dispatchEvent(
         additionalContextLimit: h.handler.additionalContextLimit,
         dialect: h.dialect,
         tempDir: ctx.tempDir,
+        // A queued hook may start seconds later: its runner checks the pins again (SPEC §3.5 r3).
+        pins: catalog.bypassTrust ? null : pinRecheckOf(h.pins, cwd),
       });
       return;
     }
@@ -349,11 +376,11 @@ function commandDirectory(
   catalog: AnyCatalog,
   matched: readonly HookHandler[],
   result: DispatchResult,
+  where: RunDirectory,
 ): string {
   const cwd = String(input.cwd);
   const runs = matched.some((h) => h.handler.type === "command" && skipReason(h, catalog.bypassTrust) === null);
   if (!runs) return cwd;
-  const where = runDirectory(cwd, catalog.project?.root ?? null);
   if (where.missing) {
     const line = cwdMissingLine(cwd, where.dir);
     result.warnings.push(warning("W_CWD_MISSING", line, cwd));

@@ -21,10 +21,10 @@ import { type Coverage, COVERAGE_NOTE, coverageOf } from "./coverage.ts";
 import { PositionIndex } from "../config/positions.ts";
 import { checkPins } from "../config/pinning.ts";
 import { problemLine, problemLines } from "../config/problems.ts";
-import { scanCommand } from "../trust/command_files.ts";
 import { keyTails, type PathContext, peoplePath } from "./display.ts";
 import { type ChangeGroup, changeGroups, pinShares } from "./change_groups.ts";
 import { type ProjectLayerHooks, projectLayerHooks } from "../config/project_hooks.ts";
+import { commandFetch } from "../trust/command_files.ts";
 
 /** One hook as shown. */
 export type HookView = {
@@ -82,7 +82,14 @@ export type PinnedView = {
   error: string | null;
   /** Trusted before pins were recorded: its files are not pinned yet. */
   unrecorded: boolean;
+  /** The construct that keeps the reader from telling which files it runs (SPEC §3.5 r3), or null. */
+  unpinnable: string | null;
 };
+
+/** The mark of an unpinnable hook in `list`, `review`, `trust` and the confirmation (SPEC §3.5 r3). */
+export function unpinnableMark(construct: string): string {
+  return `⚠ cannot tell which files this runs: ${construct}`;
+}
 
 /** Hooks of one layer file, in configuration order. */
 export type HookGroup = { layer: Layer; source: string; file: string | null; hooks: HookView[] };
@@ -134,14 +141,15 @@ function pinnedView(h: HookHandler): PinnedView | null {
   const pins = h.pins;
   if (pins === null) return null;
   const current = pins.current;
+  const unpinnable = current?.unpinnable ?? null;
   if (current === undefined || !current.ok) {
-    return { files: [], error: current?.error ?? "not checked", unrecorded: false };
+    return { files: [], error: current?.error ?? "not checked", unrecorded: false, unpinnable };
   }
   const check = pins.check;
   const stored = pins.stored;
   if (!h.definitionTrusted || stored === null || check === undefined) {
     const files = Object.entries(current.files).map(([path, hash]) => ({ path, hash, state: "unpinned" as const }));
-    return { files, error: null, unrecorded: h.definitionTrusted && files.length > 0 };
+    return { files, error: null, unrecorded: h.definitionTrusted && files.length > 0, unpinnable };
   }
   const changed = new Map(check.changes.map((c) => [c.path, c.change]));
   const paths = [...new Set([...Object.keys(stored), ...Object.keys(current.files)])].sort();
@@ -150,22 +158,13 @@ function pinnedView(h: HookHandler): PinnedView | null {
     const was = Object.hasOwn(stored, path) && typeof stored[path] === "string" ? stored[path] as string : null;
     return { path, hash: now ?? was, state: changed.get(path) ?? "pinned" };
   });
-  return { files, error: null, unrecorded: false };
-}
-
-/**
- * The construct of a hook's command that the pin reader cannot resolve to files (SPEC §3.5 r3), or
- * null. The pin reader records it with the hook's pins; until it does, no hook is unpinnable.
- */
-function unpinnableOf(h: HookHandler): string | null {
-  const pins = h.pins as { unpinnable?: unknown } | null;
-  return typeof pins?.unpinnable === "string" ? pins.unpinnable : null;
+  return { files, error: null, unrecorded: false, unpinnable };
 }
 
 /** What makes a command hook fetch from the network at run time (SPEC §3.5), or null. */
 function fetchOf(h: HookHandler): string | null {
   if (h.handler.type !== "command") return null;
-  return scanCommand(h.handler.command, { root: "/", vars: {}, home: null }).fetch;
+  return commandFetch(h.handler.command);
 }
 
 /** What runs, in one line. */
@@ -215,6 +214,7 @@ export async function buildView(catalog: Catalog, positions = new PositionIndex(
     const pos = await positions.handler(h);
     const file = sourceFile(h.sourcePath);
     const line = pos?.line ?? null;
+    const pinned = pinnedView(h);
     return {
       key: h.key,
       tail: tails.get(h.key) ?? h.key,
@@ -234,9 +234,9 @@ export async function buildView(catalog: Catalog, positions = new PositionIndex(
       name: h.name ?? null,
       plugin: h.plugin ?? null,
       modifiedReason: h.modifiedReason,
-      pinned: pinnedView(h),
+      pinned,
       fetch: fetchOf(h),
-      unpinnable: unpinnableOf(h),
+      unpinnable: pinned?.unpinnable ?? null,
       samePins: null,
       handler: h,
       warnings: [],
@@ -335,8 +335,8 @@ export function hookData(v: HookView): Record<string, unknown> {
     // SPEC §14: each hook's pinned files (null when its layer pins none).
     pinnedFiles: v.pinned === null ? null : v.pinned.files,
     pinError: v.pinned?.error ?? null,
+    unpinnable: v.pinned?.unpinnable ?? null,
     fetch: v.fetch,
-    unpinnable: v.unpinnable,
     statusMessage: h.statusMessage ?? null,
     timeout: h.timeout,
     // Whether it runs in the background (SessionEnd never does, whatever is written).

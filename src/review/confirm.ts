@@ -14,6 +14,7 @@
 import type { ReviewApp } from "./app.ts";
 import type { Row, Style } from "./rows.ts";
 import { summaryLines, trustSummary } from "./trust_summary.ts";
+import { unpinnableMark } from "./catalog_view.ts";
 
 /** The renderer's row helpers. */
 export type RowKit = {
@@ -88,7 +89,7 @@ export function confirmRows(app: ReviewApp, width: number, kit: RowKit): { rows:
       const files = Object.entries(item.files);
       const id = JSON.stringify([h.pins?.scope.root ?? "", files]);
       const first = seen.get(id);
-      if (files.length === 0) {
+      if (files.length === 0 && item.unpinnable === null) {
         rows.push(...kit.field("  Pins", "no file (its command runs none inside the root)", width));
       } else if (first !== undefined) {
         rows.push(...kit.field("  Pins", `the same ${files.length} files as ${first}/${n}`, width));
@@ -99,6 +100,10 @@ export function confirmRows(app: ReviewApp, width: number, kit: RowKit): { rows:
         );
       }
     }
+    // Said before the user answers (SPEC §3.5 r3): trust covers only the files listed.
+    if (item.unpinnable !== null) {
+      rows.push(...kit.field("  Pins", unpinnableMark(item.unpinnable), width, ["red", "bold"]));
+    }
     const fetch = item.fetch ?? view?.fetch ?? null;
     if (fetch !== null) {
       rows.push(
@@ -106,11 +111,6 @@ export function confirmRows(app: ReviewApp, width: number, kit: RowKit): { rows:
           "red",
           "bold",
         ]),
-      );
-    }
-    if (view?.unpinnable) {
-      rows.push(
-        ...kit.field("  Unpinned", `⚠ cannot tell which files this runs: ${view.unpinnable}`, width, ["red", "bold"]),
       );
     }
     rows.push([]);

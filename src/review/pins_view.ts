@@ -8,7 +8,7 @@
  * @module
  */
 import type { ReviewApp } from "./app.ts";
-import type { HookView } from "./catalog_view.ts";
+import { type HookView, unpinnableMark } from "./catalog_view.ts";
 import type { Row, Style } from "./rows.ts";
 import type { RowKit } from "./confirm.ts";
 import { shortHash } from "./confirm.ts";
@@ -61,6 +61,7 @@ export function pinnedRows(h: HookView, width: number, kit: RowKit): Row[] {
       );
     });
   }
+  if (p?.unpinnable) rows.push(...kit.field("Pinned", unpinnableMark(p.unpinnable), width, ["red", "bold"]));
   if (h.fetch !== null) {
     rows.push(
       ...kit.field("Network", `fetches at run time (${h.fetch}): what it fetches is not pinned`, width, ["red"]),

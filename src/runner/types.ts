@@ -6,6 +6,7 @@
 import type { EventName } from "../events/names.ts";
 import type { Dialect } from "../events/types.ts";
 import type { ShellKind } from "./shell.ts";
+import type { PinRecheck } from "../config/pinning.ts";
 
 /** What to run. */
 export type CommandSpec = {
@@ -35,6 +36,8 @@ export type AsyncJob = Omit<CommandSpec, "onSpawn"> & {
   dialect: Dialect;
   /** Root of spilled outputs: the runner spills the handler's context with its own limit. */
   tempDir?: string;
+  /** Its pins, checked again right before it starts (SPEC §3.5 r3); absent when it pins nothing. */
+  pins?: PinRecheck | null;
 };
 
 /** The raw completion of one handler. */

@@ -10,7 +10,7 @@ import type { AsyncJob } from "../runner/types.ts";
 import type { AsyncResult } from "../schema/result.ts";
 import { runCommand } from "../runner/command.ts";
 import { killProcessTree } from "../runner/shell.ts";
-import { ASYNC_SLOTS } from "../session/async.ts";
+import { ASYNC_SLOTS, notStarted, pinsChanged } from "../session/async.ts";
 import { asyncResultOf } from "../session/async_result.ts";
 
 /** Longest wait at session end for killed handlers to be reaped. */
@@ -128,6 +128,10 @@ export class AsyncRunner {
     try {
       // A plugin's data folder is created on demand (SPEC §2.6), for async hooks as for the others.
       if (job.env.PLUGIN_DATA) await Deno.mkdir(job.env.PLUGIN_DATA, { recursive: true }).catch(() => {});
+      // Queued behind the 8 slots, it starts later than the dispatch checked it: check its pins again.
+      const modified = await pinsChanged(job);
+      if (s.ended) return null;
+      if (modified !== null) return notStarted(job, modified);
       const raw = await runCommand({
         ...job,
         onSpawn: (p) => {

@@ -80,8 +80,11 @@ export function startDetachedAsync(
       files.push(file);
     }
     const [program, ...args] = selfCommand();
+    // The runner checks the jobs' pins again (SPEC §3.5 r3): from the dispatch's cwd, its sandbox finds
+    // (and may read) the same trusted project.
+    const cwd = jobs.find((j) => j.pins)?.cwd;
     const child = new Deno.Command(program, {
-      args: [...args, "__async-run", "--home", home, ...files],
+      args: [...args, "__async-run", "--home", home, ...(cwd !== undefined ? ["--cwd", cwd] : []), ...files],
       stdin: "null",
       stdout: "null",
       stderr: "null",
@@ -210,6 +213,12 @@ export async function runAsyncJobs(jobFiles: string[]): Promise<void> {
     const slot = await acquireSlot(dir, jobFile);
     if (!slot) return;
     try {
+      // Queued behind the 8 slots, it starts later than the dispatch checked it: check its pins again.
+      const modified = await pinsChanged(job);
+      if (modified !== null) {
+        if (await exists(jobFile)) await publishResult(dir, jobFile, notStarted(job, modified));
+        return;
+      }
       const raw = await runCommand({
         ...job,
         onSpawn: (pid) => recordPid(slot, jobFile, pid),
@@ -228,6 +237,33 @@ export async function runAsyncJobs(jobFiles: string[]): Promise<void> {
       await Deno.remove(slot, { recursive: true }).catch(() => {});
     }
   }));
+}
+
+/**
+ * Why a queued job must not start now (SPEC §3.5 r3): its pinned files changed since the dispatch
+ * checked them (`modified: <path> changed|removed|added`); null when they hold or it pins nothing.
+ * A check that fails is a reason too: never run what could not be checked.
+ */
+export async function pinsChanged(job: AsyncJob): Promise<string | null> {
+  if (!job.pins) return null;
+  try {
+    const { recheckPins } = await import("../config/pinning.ts");
+    return await recheckPins(job.pins);
+  } catch (e) {
+    return `modified: its pinned files could not be checked again (${e instanceof Error ? e.message : String(e)})`;
+  }
+}
+
+/** The result of a job that was not started because its pins changed while it waited. */
+export function notStarted(job: AsyncJob, reason: string): AsyncResult {
+  return {
+    key: job.key,
+    event: job.event,
+    status: "failed",
+    reason: `${reason} (checked again before it started; not run)`,
+    systemMessage: null,
+    additionalContext: null,
+  };
 }
 
 /** Claims and returns the session's completed async results, oldest first; each is delivered once. */

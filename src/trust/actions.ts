@@ -31,6 +31,8 @@ export type TrustItem = {
   contents: ReadonlyMap<string, Uint8Array>;
   /** What makes the command fetch from the network at run time, or null (SPEC §3.5: not covered). */
   fetch: string | null;
+  /** The construct that keeps the reader from telling which files it runs, or null (SPEC §3.5 r3). */
+  unpinnable: string | null;
 };
 
 /** A hook that cannot be trusted, and why. */
@@ -51,11 +53,24 @@ export async function planTrust(handlers: readonly HookHandler[]): Promise<Trust
   const pins = withPins ? await import("./pins.ts") : null;
   const results = await Promise.all(handlers.map(async (h) => {
     if (h.pins === null || pins === null) {
-      return { handler: h, hash: h.hash, files: null, contents: new Map(), fetch: null } as TrustItem;
+      return { handler: h, hash: h.hash, files: null, contents: new Map(), fetch: null, unpinnable: null } as TrustItem;
     }
     const set = await pins.currentPins(h.pins.scope, { keepBytes: COPY_FILE_MAX, keepTotal: COPY_TOTAL_MAX });
     if (!set.ok) return { key: h.key, reason: `its files cannot be pinned: ${set.error}` } as TrustRefusal;
-    return { handler: h, hash: h.hash, files: set.files, contents: set.contents, fetch: set.fetch } as TrustItem;
+    if (set.unpinnable !== null && h.pins.requirePins) {
+      return {
+        key: h.key,
+        reason: `cannot tell which files this runs: ${set.unpinnable} (hooks.require_pins is set)`,
+      } as TrustRefusal;
+    }
+    return {
+      handler: h,
+      hash: h.hash,
+      files: set.files,
+      contents: set.contents,
+      fetch: set.fetch,
+      unpinnable: set.unpinnable,
+    } as TrustItem;
   }));
   for (const r of results) {
     if ("handler" in r) plan.items.push(r);
@@ -68,7 +83,7 @@ export async function planTrust(handlers: readonly HookHandler[]): Promise<Trust
 export function samePlan(a: TrustPlan, b: TrustPlan): boolean {
   const facts = (p: TrustPlan) =>
     JSON.stringify([
-      p.items.map((i) => [i.handler.key, i.hash, i.files === null ? null : Object.entries(i.files)]),
+      p.items.map((i) => [i.handler.key, i.hash, i.files === null ? null : Object.entries(i.files), i.unpinnable]),
       p.refused.map((r) => [r.key, r.reason]),
     ]);
   return facts(a) === facts(b);
@@ -78,9 +93,11 @@ export function samePlan(a: TrustPlan, b: TrustPlan): boolean {
 export function patchFor(action: TrustAction, h: HookHandler, item?: TrustItem): StatePatch {
   switch (action) {
     case "trust":
-      return item?.files ? { trustedHash: item.hash, trustedFiles: item.files } : { trustedHash: item?.hash ?? h.hash };
+      return item?.files
+        ? { trustedHash: item.hash, trustedFiles: item.files, unpinnable: item.unpinnable }
+        : { trustedHash: item?.hash ?? h.hash };
     case "untrust":
-      return { trustedHash: null, trustedFiles: null };
+      return { trustedHash: null, trustedFiles: null, unpinnable: null };
     case "enable":
       return { enabled: true };
     case "disable":

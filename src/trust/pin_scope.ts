@@ -29,6 +29,8 @@ export type PinScope = {
   root: string;
   /** The command that runs on this platform. */
   command: string;
+  /** The variables whose values are known where it runs (the root's, a plugin's data folder), by name. */
+  vars: Readonly<Record<string, string>>;
   /** The user's home (`~`), or null. */
   home: string | null;
   /** Root-relative files never pinned (the plugin's hooks files; the project layers' configuration). */
@@ -37,12 +39,28 @@ export type PinScope = {
   excludedFolders: ReadonlySet<string>;
 };
 
-/** The pin scope of a project layer's hook. */
-export function projectScope(root: string, command: string, home: string | null): PinScope {
+/**
+ * The variables that stand for a layer's root (SPEC §3.5): for a project layer, `$CLAUDE_PROJECT_DIR`
+ * and `$MIND_PROJECT_DIR`; for a plugin, `$PLUGIN_ROOT` and `$CLAUDE_PLUGIN_ROOT`.
+ */
+export function rootVariables(kind: "project" | "plugin", root: string): Record<string, string> {
+  return kind === "project"
+    ? { CLAUDE_PROJECT_DIR: root, MIND_PROJECT_DIR: root }
+    : { PLUGIN_ROOT: root, CLAUDE_PLUGIN_ROOT: root };
+}
+
+/** The pin scope of a project layer's hook; `env` is what the engine adds to its environment. */
+export function projectScope(
+  root: string,
+  command: string,
+  home: string | null,
+  env: Readonly<Record<string, string>> = {},
+): PinScope {
   return {
     kind: "project",
     root,
     command,
+    vars: { ...env, ...rootVariables("project", root) },
     home,
     excludedFiles: new Set(PROJECT_CONFIG_FILES),
     excludedFolders: new Set(),
@@ -50,11 +68,18 @@ export function projectScope(root: string, command: string, home: string | null)
 }
 
 /** The pin scope of a plugin's hook; `hooksFiles` are the root-relative hooks files its manifest names. */
-export function pluginScope(root: string, command: string, home: string | null, hooksFiles: string[]): PinScope {
+export function pluginScope(
+  root: string,
+  command: string,
+  home: string | null,
+  hooksFiles: string[],
+  env: Readonly<Record<string, string>> = {},
+): PinScope {
   return {
     kind: "plugin",
     root,
     command,
+    vars: { ...env, ...rootVariables("plugin", root) },
     home,
     excludedFiles: new Set(hooksFiles),
     excludedFolders: new Set(PLUGIN_MANIFEST_FOLDERS),

@@ -3,23 +3,63 @@
  * change them — inside the project root (project-rooted layers) or the plugin root — hashed when
  * the hook is trusted and checked before it runs.
  *
- * Which files: every word of the command naming a regular file under the root
- * (src/trust/command_files.ts); for a project hook whose script lies under `.mind/`, `.claude/` or
- * `.codex/`, every file of that script's folder and below (helper modules); for a plugin, every file
- * under its root. Left out: the layers' own configuration and a plugin's manifests and hooks files
- * (hashed as definitions already), `.git/`, `__pycache__/`, `*.pyc`, `.DS_Store`. Bounded: at most
+ * Which files: every file the command reader (src/trust/command_files.ts) finds the command naming
+ * or running inside the root, whatever its type or folder; for a project hook whose script lies
+ * under `.mind/`, `.claude/` or `.codex/` (or a word naming such a folder), the *code files* of that
+ * folder and below (helper modules); a package a Python or Node command runs and the folders
+ * `find … -exec` searches, their code files; for a plugin, the code files under its root. Code
+ * files (SPEC §3.5 r3): a source extension ({@link CODE_EXTENSIONS}), an executable bit, or `#!` as
+ * the first bytes — so the logs and caches a hook writes beside itself never modify it. Tree scans
+ * leave out the layers' own configuration and a plugin's manifests and hooks files (hashed as
+ * definitions already), `.git/`, `__pycache__/`, `.DS_Store`. Bounded: at most
  * {@link MAX_PINNED_FILES} files and {@link MAX_PINNED_BYTES} bytes per hook, beyond which the hook
  * cannot be trusted; the walk stops as soon as a bound is passed, so a hostile tree costs little.
+ *
+ * At dispatch the command is read again from the run's cwd and PATH (SPEC §3.5 r3): a word that now
+ * names another file inside the root appears in the set as `added`.
  *
  * A symbolic link inside a pinned folder is pinned by where it points (the SHA-256 of its target
  * text), and what it leads to inside the root is pinned too: a file by its bytes, a folder walked
  * (once; a link loop ends there). A word naming a file through links is pinned at its real path.
  * @module
  */
-import { rootVariables, scanCommand } from "./command_files.ts";
+import { readingKey } from "./reading_cache.ts";
+import type { CommandReading } from "./shell_reader.ts";
 import { LAYER_FOLDERS, type PinScope, SKIPPED_FOLDERS } from "./pin_scope.ts";
+import { matchSegment } from "./glob.ts";
+
+import type { FileHashCache } from "./file_hash_cache.ts";
 
 export type { PinScope } from "./pin_scope.ts";
+export { type CachedHash, FileHashCache } from "./file_hash_cache.ts";
+
+/** The source extensions of code files (SPEC §3.5 r3). */
+export const CODE_EXTENSIONS: ReadonlySet<string> = new Set([
+  ".py",
+  ".js",
+  ".mjs",
+  ".cjs",
+  ".ts",
+  ".mts",
+  ".cts",
+  ".jsx",
+  ".tsx",
+  ".sh",
+  ".bash",
+  ".zsh",
+  ".fish",
+  ".rb",
+  ".pl",
+  ".pm",
+  ".php",
+  ".lua",
+  ".ps1",
+  ".psm1",
+  ".bat",
+  ".cmd",
+  ".jar",
+  ".wasm",
+]);
 
 /** At most this many files are pinned for one hook (SPEC §3.5). */
 export const MAX_PINNED_FILES = 256;
@@ -32,10 +72,19 @@ const MAX_DEPTH = 64;
 /** Pinned files: root-relative `/`-separated path → `sha256:<64 hex>` of its bytes. */
 export type PinnedFiles = Record<string, string>;
 
-/** The files a hook pins now, or why it cannot pin them; `fetch` notes a network fetch (SPEC §3.5). */
+/**
+ * The files a hook pins now, or why it cannot pin them; `fetch` notes a network fetch, `unpinnable` the
+ * first construct of the command that cannot be resolved to files (SPEC §3.5 r3).
+ */
 export type PinSet =
-  | { ok: true; files: PinnedFiles; fetch: string | null; contents: Map<string, Uint8Array> }
-  | { ok: false; error: string; fetch: string | null };
+  | {
+    ok: true;
+    files: PinnedFiles;
+    fetch: string | null;
+    unpinnable: string | null;
+    contents: Map<string, Uint8Array>;
+  }
+  | { ok: false; error: string; fetch: string | null; unpinnable: string | null };
 
 /** How one pinned file differs from what was trusted. */
 export type PinChange = { path: string; change: "changed" | "removed" | "added" };
@@ -49,8 +98,16 @@ export type PinCheck = {
   unrecorded: boolean;
 };
 
+/** Where the command runs (SPEC §3.5 r3): trust happens without an event, so the root stands for the cwd. */
+export type RunPlace = {
+  /** The run's cwd (default: the root). */
+  cwd?: string;
+  /** The environment the hook gets (`PATH`, `PYTHONPATH`); default: this process's. */
+  env?: Readonly<Record<string, string | undefined>>;
+};
+
 /** Options of {@link currentPins}. */
-export type PinOptions = {
+export type PinOptions = RunPlace & {
   /** A file-hash cache by stat signature (`serve`). */
   cache?: FileHashCache;
   /** Keep the bytes of files up to this size (copies for diffs), at most `keepTotal` in all. */
@@ -58,35 +115,79 @@ export type PinOptions = {
   keepTotal?: number;
 };
 
+/** The variables of this process the reader reads (the hook gets the same). */
+export function processEnv(): Record<string, string | undefined> {
+  try {
+    return { PATH: Deno.env.get("PATH"), PYTHONPATH: Deno.env.get("PYTHONPATH"), CDPATH: Deno.env.get("CDPATH") };
+  } catch {
+    return {};
+  }
+}
+
 /** The files `scope`'s hook pins now, hashed. Never throws: a file-system failure is an error value. */
 export async function currentPins(scope: PinScope, opts: PinOptions = {}): Promise<PinSet> {
   let fetch: string | null = null;
+  let unpinnable: string | null = null;
   try {
-    const scan = scanCommand(scope.command, {
-      root: scope.root,
-      vars: rootVariables(scope.kind, scope.root),
-      home: scope.home,
-    });
-    fetch = scan.fetch;
+    const reading = await readingOf(scope, opts);
+    fetch = reading.fetch;
+    unpinnable = reading.unpinnable;
     const found = new Map<string, string>(); // rel → path to read
     const links = new Map<string, string>(); // rel → link target text
-    const trees = new Set<string>(scope.kind === "plugin" ? [""] : []);
-    for (const candidate of scan.paths) {
-      const rel = regularFileInside(scope, candidate);
-      if (rel === null || excluded(scope, rel)) continue;
-      found.set(rel, `${scope.root}/${rel}`);
-      const top = rel.split("/")[0];
-      if (scope.kind === "project" && LAYER_FOLDERS.includes(top) && rel.includes("/")) {
-        trees.add(rel.slice(0, rel.lastIndexOf("/")));
+    const trees = new Map<string, string[]>(scope.kind === "plugin" ? [["", []]] : []); // rel → find -name patterns
+    const addTree = (rel: string, names: string[] = []) => trees.set(rel, [...(trees.get(rel) ?? []), ...names]);
+    /** A word naming a folder pins its code when it is a project layer folder (or below one). */
+    const namedFolder = (rel: string) => {
+      if (scope.kind === "project" && LAYER_FOLDERS.includes(rel.split("/")[0])) addTree(rel);
+    };
+    for (const candidate of reading.files) {
+      const link = namedLink(scope, candidate);
+      // A link the command names is pinned by where it points too: pointing it at another program
+      // (`.venv/bin/python` → `/bin/sh`) changes what runs the pinned script.
+      if (link !== null) links.set(link.rel, link.target);
+      const hit = insideRoot(scope, candidate);
+      if (hit === null) continue;
+      if (hit.kind === "folder") {
+        namedFolder(hit.rel);
+        continue;
+      }
+      // A file the command names is pinned whatever its type or folder (SPEC §3.5 r3).
+      found.set(hit.rel, `${scope.root}/${hit.rel}`);
+      const top = hit.rel.split("/")[0];
+      if (scope.kind === "project" && LAYER_FOLDERS.includes(top) && hit.rel.includes("/")) {
+        addTree(hit.rel.slice(0, hit.rel.lastIndexOf("/")));
       }
     }
-    const walked = walkTrees(scope, outermost([...trees]), found, links);
-    if (walked !== null) return { ok: false, error: walked, fetch };
-    if (found.size + links.size > MAX_PINNED_FILES) return { ok: false, error: tooMany(), fetch };
-    return await hashAll(found, links, opts, fetch);
+    for (const f of reading.folders) {
+      const hit = insideRoot(scope, f.path);
+      if (hit?.kind !== "folder") continue;
+      if (f.why === "token") namedFolder(hit.rel);
+      else addTree(hit.rel, f.names);
+    }
+    const names = [...trees.values()].flat();
+    const walked = walkTrees(scope, outermost([...trees.keys()]), names, found, links);
+    if (walked !== null) return { ok: false, error: walked, fetch, unpinnable };
+    if (found.size + links.size > MAX_PINNED_FILES) return { ok: false, error: tooMany(), fetch, unpinnable };
+    return await hashAll(found, links, opts, fetch, unpinnable);
   } catch (e) {
-    return { ok: false, error: `cannot read its files: ${errorText(e)}`, fetch };
+    return { ok: false, error: `cannot read its files: ${errorText(e)}`, fetch, unpinnable };
   }
+}
+
+/**
+ * What the command runs: the reading kept in the cache while its look-ups hold, else a fresh one (the
+ * reader is loaded only then: its code costs more to start than to run).
+ */
+async function readingOf(scope: PinScope, opts: PinOptions): Promise<CommandReading> {
+  const ctx = { root: scope.root, cwd: opts.cwd ?? scope.root, vars: scope.vars, home: scope.home };
+  const full = { ...ctx, env: opts.env ?? processEnv() };
+  const key = opts.cache ? readingKey(scope.command, full) : "";
+  const kept = opts.cache?.reading(key) ?? null;
+  if (kept !== null) return kept;
+  const { readOnDisk } = await import("./command_files.ts");
+  const { reading, deps } = readOnDisk(scope.command, full);
+  opts.cache?.storeReading(key, deps, reading);
+  return reading;
 }
 
 function tooMany(): string {
@@ -94,22 +195,25 @@ function tooMany(): string {
 }
 
 /**
- * The root-relative path of `candidate` when it is a regular file whose real path is inside the root.
- * The file-system calls here and in the walk are synchronous: a few local stats cost less than the
- * promise round trips of their asynchronous forms, on the dispatch path of every matched hook.
+ * The root-relative path of `candidate` when it is a regular file or a folder whose real path is inside
+ * the root. The file-system calls here and in the walk are synchronous: a few local stats cost less
+ * than the promise round trips of their asynchronous forms, on the dispatch path of every matched hook.
  */
-function regularFileInside(scope: PinScope, candidate: string): string | null {
+function insideRoot(scope: PinScope, candidate: string): { kind: "file" | "folder"; rel: string } | null {
   if (!lexicallyInside(scope.root, candidate)) return null;
-  let real: string;
+  return insideTarget(scope, candidate);
+}
+
+/** The symbolic link `candidate` is, when it is one inside the root: its root-relative path and target text. */
+function namedLink(scope: PinScope, candidate: string): { rel: string; target: string } | null {
+  if (!lexicallyInside(scope.root, candidate)) return null;
   try {
-    real = Deno.realPathSync(candidate);
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound || e instanceof Deno.errors.NotADirectory) return null;
-    throw e;
+    if (!Deno.lstatSync(candidate).isSymlink) return null;
+    const rel = relativeTo(scope.root, normalizePath(candidate));
+    return rel === null ? null : { rel, target: Deno.readLinkSync(candidate) };
+  } catch {
+    return null;
   }
-  const rel = relativeTo(scope.root, real);
-  if (rel === null) return null;
-  return Deno.statSync(real).isFile ? rel : null;
 }
 
 /** Where a link leads when that is a regular file or a folder inside the real root, else null. */
@@ -142,10 +246,35 @@ function outermost(trees: string[]): string[] {
   return trees.filter((t) => !trees.some((o) => o !== t && (o === "" || t.startsWith(o + "/"))));
 }
 
+/**
+ * Whether a file in a pinned tree is code (SPEC §3.5 r3): a source extension, an executable bit, or
+ * `#!` as its first bytes. Data a hook writes beside itself (logs, caches, JSON) is not.
+ */
+export function isCodeFile(path: string, name: string): boolean {
+  const dot = name.lastIndexOf(".");
+  if (dot > 0 && CODE_EXTENSIONS.has(name.slice(dot).toLowerCase())) return true;
+  const info = Deno.statSync(path);
+  if (info.mode !== null && (info.mode & 0o111) !== 0) return true;
+  if (info.size < 2) return false;
+  const file = Deno.openSync(path);
+  try {
+    const head = new Uint8Array(2);
+    return file.readSync(head) === 2 && head[0] === 0x23 && head[1] === 0x21;
+  } finally {
+    file.close();
+  }
+}
+
+/** Whether a file found in a tree is pinned: code, or a name a `find -name` of the command picks. */
+function treeFile(path: string, name: string, names: readonly string[]): boolean {
+  return isCodeFile(path, name) || names.some((p) => matchSegment(p, name));
+}
+
 /** Walks the trees into `found` and `links`; returns an error sentence when a bound is passed. */
 function walkTrees(
   scope: PinScope,
   trees: string[],
+  names: readonly string[],
   found: Map<string, string>,
   links: Map<string, string>,
 ): string | null {
@@ -174,14 +303,17 @@ function walkTrees(
         // Pinned by where it points; what it leads to inside the root is pinned (or walked) too.
         links.set(child, Deno.readLinkSync(`${scope.root}/${child}`));
         const target = insideTarget(scope, `${scope.root}/${child}`);
-        if (target?.kind === "file" && !excluded(scope, target.rel)) {
-          found.set(target.rel, `${scope.root}/${target.rel}`);
+        const targetPath = `${scope.root}/${target?.rel}`;
+        if (
+          target?.kind === "file" && !excluded(scope, target.rel) && treeFile(targetPath, basename(target.rel), names)
+        ) {
+          found.set(target.rel, targetPath);
         }
         if (target?.kind === "folder" && !seen.has(target.rel) && !excluded(scope, `${target.rel}/x`)) {
           seen.add(target.rel);
           stack.push({ rel: target.rel, depth: depth + 1 });
         }
-      } else if (e.isFile) {
+      } else if (e.isFile && treeFile(`${scope.root}/${child}`, e.name, names)) {
         found.set(child, `${scope.root}/${child}`);
       }
       if (found.size + links.size > MAX_PINNED_FILES) return tooMany();
@@ -196,6 +328,7 @@ async function hashAll(
   links: Map<string, string>,
   opts: PinOptions,
   fetch: string | null,
+  unpinnable: string | null,
 ): Promise<PinSet> {
   const files: PinnedFiles = {};
   const contents = new Map<string, Uint8Array>();
@@ -204,7 +337,12 @@ async function hashAll(
   let total = 0;
   for (const { info } of infos) total += info.size;
   if (total > MAX_PINNED_BYTES) {
-    return { ok: false, error: `more than 8 MiB of files to pin (the bound is 8 MiB and 256 files per hook)`, fetch };
+    return {
+      ok: false,
+      error: `more than 8 MiB of files to pin (the bound is 8 MiB and 256 files per hook)`,
+      fetch,
+      unpinnable,
+    };
   }
   let kept = 0;
   // Cached hashes first, synchronously: with nothing changed, no promise is made at all.
@@ -229,7 +367,7 @@ async function hashAll(
     }
   }));
   for (const [rel, target] of links) files[rel] ??= await sha256(new TextEncoder().encode(target));
-  return { ok: true, files: sortedRecord(files), fetch, contents };
+  return { ok: true, files: sortedRecord(files), fetch, unpinnable, contents };
 }
 
 /** `sha256:<64 hex>` of `bytes` (Web Crypto: native, ~10× the plain implementation on 10 KB files). */
@@ -253,9 +391,25 @@ const HASH = /^sha256:[0-9a-f]{64}$/;
  * §3.5): a changed, removed or added file, a set that cannot be pinned, or files where nothing
  * was recorded make the hook modified, with a reason naming the first file (in path order).
  */
-export function comparePins(stored: Readonly<Record<string, unknown>> | null, current: PinSet): PinCheck {
+export function comparePins(
+  stored: Readonly<Record<string, unknown>> | null,
+  current: PinSet,
+  unpinnable: UnpinnableFacts = { stored: null, requirePins: false },
+): PinCheck {
   if (!current.ok) return { reason: `modified: ${current.error}`, changes: [], unrecorded: false };
-  const now = current.files;
+  const check = compareFiles(stored, current.files);
+  if (check.reason !== null || current.unpinnable === null) return check;
+  // An unpinnable hook runs once the user was told (SPEC §3.5 r3): its state records the construct.
+  const what = `cannot tell which files this runs: ${current.unpinnable}`;
+  if (unpinnable.requirePins) return { ...check, reason: `modified: ${what} (hooks.require_pins is set)` };
+  if (unpinnable.stored === null) return { ...check, reason: `modified: ${what} (not known when it was trusted)` };
+  return check;
+}
+
+/** What decides about an unpinnable hook: the construct its state records, and `[hooks] require_pins`. */
+export type UnpinnableFacts = { stored: string | null; requirePins: boolean };
+
+function compareFiles(stored: Readonly<Record<string, unknown>> | null, now: PinnedFiles): PinCheck {
   if (stored === null) {
     const paths = Object.keys(now);
     if (paths.length === 0) return { reason: null, changes: [], unrecorded: false };
@@ -275,74 +429,6 @@ export function comparePins(stored: Readonly<Record<string, unknown>> | null, cu
   }
   const first = changes[0];
   return { reason: first ? `modified: ${first.path} ${first.change}` : null, changes, unrecorded: false };
-}
-
-/** One cached file hash: the stat signature it was read under, and the hash. */
-export type CachedHash = { signature: string; hash: string };
-
-/**
- * File hashes by stat signature: a file whose size, mtime, ctime, inode and device are unchanged
- * is not read again. ctime cannot be set back by a user (unlike mtime), and an atomic replace
- * changes the inode. A file changed within a second of being read (the clock's and the file
- * system's granularity) is not cached: it is read again next time. `serve` keeps one for the
- * process; a one-shot dispatch loads each matched hook's own from the home (src/config/pinning.ts),
- * so that an unchanged pinned file costs a stat, not a read and a hash.
- */
-export class FileHashCache {
-  readonly #entries = new Map<string, CachedHash>();
-  #changed = false;
-
-  /** @param entries cached hashes by path (from {@link FileHashCache.entries}); malformed ones are dropped */
-  constructor(entries: Readonly<Record<string, unknown>> = {}) {
-    for (const [path, e] of Object.entries(entries)) {
-      const c = e as Partial<CachedHash> | null;
-      if (typeof c?.signature === "string" && typeof c.hash === "string" && HASH.test(c.hash)) {
-        this.#entries.set(path, { signature: c.signature, hash: c.hash });
-      }
-    }
-  }
-
-  /** Whether an entry was added, replaced or dropped since it was made. */
-  get changed(): boolean {
-    return this.#changed;
-  }
-
-  /** Every entry, by path. */
-  entries(): Record<string, CachedHash> {
-    return Object.fromEntries(this.#entries);
-  }
-
-  /** The cached hash of `path` if `info` still matches it. */
-  lookup(path: string, info: Deno.FileInfo): string | undefined {
-    const e = this.#entries.get(path);
-    return e !== undefined && e.signature === signature(info) ? e.hash : undefined;
-  }
-
-  /** Caches `hash` for `path` as read at `readAt` (ms since the epoch), unless it changed too recently. */
-  store(path: string, info: Deno.FileInfo, hash: string, readAt: number): void {
-    const changed = Math.max(info.mtime?.getTime() ?? Infinity, info.ctime?.getTime() ?? Infinity);
-    if (!(changed < readAt - RACY_MS)) {
-      if (this.#entries.delete(path)) this.#changed = true;
-      return;
-    }
-    if (this.#entries.size >= MAX_CACHED && !this.#entries.has(path)) {
-      this.#entries.delete(this.#entries.keys().next().value!);
-    }
-    const sig = signature(info);
-    const old = this.#entries.get(path);
-    if (old?.signature === sig && old.hash === hash) return;
-    this.#entries.set(path, { signature: sig, hash });
-    this.#changed = true;
-  }
-}
-
-const RACY_MS = 1000;
-const MAX_CACHED = 16_384;
-
-function signature(info: Deno.FileInfo): string {
-  return `${info.size}/${info.mtime?.getTime() ?? "-"}/${info.ctime?.getTime() ?? "-"}/${info.ino ?? "-"}/${
-    info.dev ?? "-"
-  }`;
 }
 
 // Paths.
@@ -372,6 +458,10 @@ function relativeTo(root: string, real: string): string | null {
   const r = real.replaceAll("\\", "/");
   const base = root.replaceAll("\\", "/").replace(/\/$/, "");
   return r.startsWith(base + "/") ? r.slice(base.length + 1) : null;
+}
+
+function basename(path: string): string {
+  return path.slice(path.lastIndexOf("/") + 1);
 }
 
 function errorText(e: unknown): string {

@@ -58,11 +58,13 @@ export { tomlKeyPath } from "./state_splice.ts";
 /** The change for one hook key. `enabled: true` removes the `enabled` key (true is the default),
  * `enabled: false` writes `enabled = false`; `trustedHash: null` removes `trusted_hash` (untrust);
  * `trustedFiles` sets the inline table `trusted_files = { "rel/path" = "sha256:…" }` (§3.5), null
+ * removes it; `unpinnable` sets the construct an unpinnable hook was trusted with (§3.5 r3), null
  * removes it; `undefined` leaves a field as it is. `enabled` and trust are independent. */
 export type StatePatch = {
   enabled?: boolean;
   trustedHash?: string | null;
   trustedFiles?: Readonly<Record<string, string>> | null;
+  unpinnable?: string | null;
 };
 
 /** Project trust levels stored under `[projects."<dir>"]` (§2.3). */
@@ -132,6 +134,9 @@ export function patchHookStatesText(text: string, patches: Map<string, StatePatc
     }
     if (patch.trustedFiles !== undefined) {
       ops.push({ table, field: "trusted_files", value: patch.trustedFiles ?? undefined });
+    }
+    if (patch.unpinnable !== undefined) {
+      ops.push({ table, field: "unpinnable", value: patch.unpinnable ?? undefined });
     }
   }
   return applyOps(text, ops);

@@ -1,0 +1,432 @@
+/**
+ * The program models of the command reader (SPEC §3.5 r3): what one simple command runs, given its
+ * expanded words. A bare program name is looked up along the PATH the hook runs with; wrappers
+ * (`env` with `-S`, `timeout`, `nice`, `nohup`, `time`, `command`, `exec`, `stdbuf`, `xargs`,
+ * `sudo`, …) are looked through; builtins that change the shell's state (`cd`, `pushd`, `popd`,
+ * `export`, `unset`, `read`, `source`, `eval`) change the reader's; `find … -exec` pins the folders it
+ * searches; `npm run` / `pnpm` / `yarn` read the `package.json` script they run; programs that run
+ * the code they find by their own conventions (`make`, test runners) are unpinnable. Shells and
+ * interpreters are in src/trust/interpreters.ts.
+ * @module
+ */
+import type { Field } from "./shell_reader.ts";
+import { readInterpreter } from "./interpreters.ts";
+import { basename, type Command, field, type PipeFrom, type Sink } from "./reader_types.ts";
+import { packageScript } from "./project_tools.ts";
+
+export type { Command, Dirs, PipeFrom, Sink, Stdin } from "./reader_types.ts";
+
+/** Programs that download what they run (or download at all). */
+const FETCHERS = new Set(["npx", "bunx", "pnpx", "uvx", "curl", "wget"]);
+/** Program + subcommand pairs that download what they run. */
+const FETCHING_SUBCOMMANDS: Record<string, Set<string>> = {
+  pnpm: new Set(["dlx"]),
+  yarn: new Set(["dlx"]),
+  npm: new Set(["exec", "x"]),
+  pipx: new Set(["run"]),
+  bun: new Set(["x"]),
+  uv: new Set(["tool"]),
+};
+const URL = /^(?:https?|ftp):\/\/|^git\+/;
+
+/** Options (taking a value) of the wrappers looked through, and the words they take before the command. */
+const WRAPPERS: Record<string, { values: string[]; operands?: number }> = {
+  env: { values: ["-u", "--unset", "-C", "--chdir", "-S", "--split-string"] },
+  timeout: { values: ["-s", "--signal", "-k", "--kill-after"], operands: 1 },
+  nice: { values: ["-n", "--adjustment"] },
+  nohup: { values: [] },
+  time: { values: ["-f", "--format", "-o", "--output"] },
+  command: { values: [] },
+  builtin: { values: [] },
+  exec: { values: ["-a"] },
+  stdbuf: { values: ["-i", "-o", "-e", "--input", "--output", "--error"] },
+  xargs: {
+    values: ["-I", "-n", "-L", "-P", "-d", "-E", "-s", "-a", "--arg-file", "--max-args", "--max-lines", "--max-procs"]
+      .concat(["--delimiter", "--eof", "--max-chars", "--replace", "--process-slot-var"]),
+  },
+  sudo: {
+    values: ["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-T", "--user", "--group", "--chdir", "--host"]
+      .concat(["--prompt", "--role", "--type", "--other-user", "--command-timeout", "--close-from"]),
+  },
+  doas: { values: ["-u", "-C"] },
+  setsid: { values: [] },
+  ionice: { values: ["-c", "-n", "-p", "-P", "-u", "--class", "--classdata"] },
+  chronic: { values: [] },
+  unbuffer: { values: [] },
+  caffeinate: { values: ["-t", "-w"] },
+  flock: { values: ["-w", "--timeout", "-E", "--conflict-exit-code"], operands: 1 },
+};
+
+/** Programs that run the code they find by their own conventions: what they run cannot be told. */
+const RUNNERS: Record<string, string> = {
+  make: "runs its Makefile's recipes",
+  gmake: "runs its Makefile's recipes",
+  just: "runs its justfile's recipes",
+  rake: "runs its Rakefile's tasks",
+  pytest: "runs the tests it finds",
+  "py.test": "runs the tests it finds",
+  jest: "runs the tests it finds",
+  vitest: "runs the tests it finds",
+  mocha: "runs the tests it finds",
+  tox: "runs its tox.ini's commands",
+  nox: "runs its noxfile",
+  gradle: "runs its build scripts",
+  gradlew: "runs its build scripts",
+  mvn: "runs its build",
+  cargo: "builds and runs the crate",
+};
+/** Subcommands of `go` that run the project's code. */
+const GO_RUNS = new Set(["run", "test", "generate"]);
+/** Builtins and keywords: never looked up along PATH. */
+const BUILTINS = new Set([
+  "cd",
+  "pushd",
+  "popd",
+  "export",
+  "local",
+  "declare",
+  "typeset",
+  "readonly",
+  "unset",
+  "read",
+  "source",
+  ".",
+  "eval",
+  "echo",
+  "printf",
+  "test",
+  "[",
+  "true",
+  "false",
+  ":",
+  "exit",
+  "return",
+  "set",
+  "shift",
+  "trap",
+  "wait",
+  "kill",
+  "type",
+  "hash",
+  "alias",
+  "unalias",
+  "ulimit",
+  "umask",
+  "getopts",
+  "let",
+  "break",
+  "continue",
+  "jobs",
+  "times",
+  "shopt",
+]);
+/** Programs whose operands are written or removed, never read or run: pinning them would modify the hook on every run. */
+const WRITERS = new Set(["tee", "touch", "rm", "rmdir", "mkdir", "truncate", "mktemp"]);
+
+/** Reads one simple command; returns what it gives a pipe. */
+export function runProgram(cmd: Command, s: Sink): PipeFrom {
+  let fetch = false;
+  for (let guard = 0; guard < 32; guard++) {
+    const prog = cmd.argv[0];
+    if (prog === undefined) return { fetch, cat: false };
+    const name = basename(prog.text);
+    if (prog.unknown !== null || prog.text.includes("/")) s.path(prog, "run", cmd.dirs);
+    else if (!BUILTINS.has(name)) lookupProgram(prog, cmd, s);
+    if (noteFetch(name, cmd.argv[1]?.text, s)) fetch = true;
+    for (const a of cmd.argv) {
+      if (URL.test(a.text)) {
+        s.markFetch("a URL");
+        fetch = true;
+      }
+    }
+    const wrapper = WRAPPERS[name];
+    if (wrapper === undefined) break;
+    if (name === "command" && cmd.argv.some((a, i) => i > 0 && /^-[pvV]*[vV]/.test(a.text))) {
+      return { fetch, cat: false };
+    }
+    const inner = unwrap(name, wrapper, cmd, s);
+    if (inner === null) return { fetch, cat: false };
+    cmd = inner;
+  }
+  const prog = cmd.argv[0];
+  const name = basename(prog.text).replace(/\.exe$/i, "");
+  const args = cmd.argv.slice(1);
+  if (builtin(name, args, cmd, s)) return { fetch, cat: false };
+  if (readInterpreter(name, args, cmd, s)) return { fetch, cat: false };
+  if (packageScript(name, args, cmd, s)) return { fetch, cat: false };
+  if (name === "find") {
+    findCommand(args, cmd, s);
+    return { fetch, cat: false };
+  }
+  if (name === "run-parts") {
+    // It runs every executable of the folder it is given.
+    for (const a of args) if (!a.text.startsWith("-")) s.folder(a, "find", cmd.dirs);
+  }
+  const runner = RUNNERS[name] ??
+    (name === "go" && GO_RUNS.has(args[0]?.text ?? "") ? "builds and runs its code" : null);
+  if (runner !== null) s.markUnpinnable(`${name} (${runner})`);
+  if (name === "make" || name === "gmake") {
+    for (const f of ["GNUmakefile", "makefile", "Makefile"]) s.path(field(f), "data", cmd.dirs);
+  }
+  if (WRITERS.has(name)) return { fetch, cat: false };
+  for (const a of args) dataWord(a, cmd, s);
+  return { fetch, cat: name === "cat" && args.every((a) => a.unknown === null) };
+}
+
+/** A word of a program's arguments that may name a file it reads (`--opt=value` names its value). */
+export function dataWord(a: Field, cmd: Command, s: Sink): void {
+  if (a.text.startsWith("-")) {
+    const eq = a.text.indexOf("=");
+    if (eq > 0) s.path({ ...a, text: a.text.slice(eq + 1), glob: null }, "data", cmd.dirs);
+    return;
+  }
+  s.path(a, "data", cmd.dirs);
+}
+
+/**
+ * The words of an assigned value that may name files: the value, and each blank-separated word of it
+ * (`NODE_OPTIONS="--require ./x.js"`, `BASH_ENV=x.sh`, `LD_PRELOAD=x.so` all make a program load a file).
+ */
+export function assignedWords(value: string, cmd: Command, s: Sink, name = ""): void {
+  s.path(field(value), "data", cmd.dirs);
+  if (!LOADER_LISTS.has(name)) return;
+  for (const w of value.split(/[\s:]+/)) if (w !== "") dataWord(field(w), cmd, s);
+}
+
+/** Variables holding a list of files or options a program loads before it runs. */
+const LOADER_LISTS = new Set([
+  "NODE_OPTIONS",
+  "LD_PRELOAD",
+  "DYLD_INSERT_LIBRARIES",
+  "PERL5OPT",
+  "RUBYOPT",
+  "JAVA_TOOL_OPTIONS",
+  "PYTHONPATH",
+  "NODE_PATH",
+]);
+
+/** Notes a program that downloads what it runs. */
+function noteFetch(program: string, next: string | undefined, s: Sink): boolean {
+  if (FETCHERS.has(program)) {
+    s.markFetch(program);
+    return true;
+  }
+  if (next !== undefined && FETCHING_SUBCOMMANDS[program]?.has(next)) {
+    s.markFetch(`${program} ${next}`);
+    return true;
+  }
+  return false;
+}
+
+/** A bare program name, looked up along the PATH the command runs with: candidates inside the root. */
+export function lookupProgram(prog: Field, cmd: Command, s: Sink): void {
+  if (prog.text === "") return;
+  const path = s.variable(cmd, "PATH");
+  if (path.unknown !== null) {
+    s.markUnpinnable(path.unknown);
+    return;
+  }
+  const bases: string[] = [];
+  for (const value of path.values) {
+    for (const entry of value.split(":")) {
+      const dir = entry === "" ? "." : entry;
+      const dirs = s.dirsAt(dir, cmd.dirs);
+      if ("list" in dirs) bases.push(...dirs.list.filter((d) => d === s.root || d.startsWith(s.root + "/")));
+      else if (!dir.startsWith("/")) s.markUnpinnable(dirs.unknown);
+    }
+  }
+  s.relative([prog.text], bases);
+}
+
+/** Looks through one wrapper: the command it runs, or null when it runs none. */
+function unwrap(name: string, spec: { values: string[]; operands?: number }, cmd: Command, s: Sink): Command | null {
+  const argv = cmd.argv;
+  const env = new Map(cmd.env);
+  let dirs = cmd.dirs;
+  let xargs = cmd.xargs;
+  let i = 1;
+  let operands = spec.operands ?? 0;
+  let replace: string | null = null;
+  for (; i < argv.length; i++) {
+    const w = argv[i].text;
+    if (w === "--") {
+      i++;
+      break;
+    }
+    if (name === "env" && /^[A-Za-z_]\w*=/.test(w)) {
+      env.set(w.slice(0, w.indexOf("=")), { values: [w.slice(w.indexOf("=") + 1)], unknown: argv[i].unknown });
+      continue;
+    }
+    if (name === "env" && (w === "-i" || w === "--ignore-environment" || w === "-")) {
+      env.set("PATH", { values: ["/usr/bin:/bin"], unknown: null });
+      continue;
+    }
+    if (!w.startsWith("-") || w === "-") {
+      if (operands > 0) {
+        operands--;
+        if (name === "flock" && argv[i + 1]?.text === "-c") {
+          // `flock FILE -c 'command'`.
+          if (argv[i + 2]) s.nested(argv[i + 2].text);
+          return null;
+        }
+        continue;
+      }
+      break;
+    }
+    const long = w.startsWith("--");
+    const eq = w.indexOf("=");
+    const opt = long ? (eq > 0 ? w.slice(0, eq) : w) : w.slice(0, 2);
+    if (!spec.values.includes(opt)) continue;
+    const attached = long ? (eq > 0 ? w.slice(eq + 1) : null) : (w.length > 2 ? w.slice(2) : null);
+    const value = attached !== null ? { ...argv[i], text: attached } : argv[++i];
+    if (value === undefined) return null;
+    if (name === "env" && (opt === "-S" || opt === "--split-string")) {
+      // `env -S 'sh x.sh'`: the string is split into the command's words.
+      if (value.unknown !== null) s.markUnpinnable(value.unknown);
+      return { ...cmd, argv: [...s.split(value.text), ...argv.slice(i + 1)], env, dirs };
+    }
+    if (opt === "-C" && name === "env" || opt === "--chdir" || (name === "sudo" && opt === "-D")) {
+      dirs = value.unknown !== null ? { unknown: value.unknown } : s.dirsAt(value.text, dirs);
+    }
+    if (name === "env" && (opt === "-u" || opt === "--unset")) env.set(value.text, { values: [""], unknown: null });
+    if (name === "xargs" && (opt === "-I" || opt === "--replace")) replace = value.text;
+  }
+  if (i >= argv.length) return null;
+  let rest = argv.slice(i);
+  if (name === "xargs") {
+    xargs = "xargs";
+    if (replace !== null) {
+      // `xargs -I {} …`: every word holding {} gets a value read from input.
+      const r = replace;
+      rest = rest.map((f) => f.text.includes(r) ? { ...f, unknown: f.unknown ?? `xargs -I ${r}` } : f);
+    }
+  }
+  return { argv: rest, env, stdin: cmd.stdin, dirs, xargs };
+}
+
+/** The builtins that change the shell's state or run text; true when `name` is one. */
+function builtin(name: string, args: Field[], cmd: Command, s: Sink): boolean {
+  switch (name) {
+    case "cd":
+    case "pushd": {
+      const target = args.find((a) => !/^-[LPe@]*$/.test(a.text) || a.text === "-");
+      const cdpath = s.variable(cmd, "CDPATH");
+      if (target?.text === "-") s.chdir({ ...target, unknown: "cd -" }, name);
+      else if (target && !target.text.startsWith("/") && (cdpath.unknown !== null || cdpath.values[0] !== "")) {
+        // CDPATH sends a relative cd elsewhere: where, the reader does not follow.
+        s.chdir({ ...target, unknown: cdpath.unknown ?? "CDPATH" }, name);
+      } else s.chdir(target ?? null, name);
+      return true;
+    }
+    case "popd":
+      s.chdir(null, "popd");
+      return true;
+    case "export":
+    case "local":
+    case "declare":
+    case "typeset":
+    case "readonly": {
+      // `declare -n ref=name` makes ref another name for a variable: its value is not followed.
+      const nameref = args.some((a) => /^-[a-zA-Z]*n/.test(a.text));
+      for (const a of args) {
+        const m = /^([A-Za-z_]\w*)=/.exec(a.text);
+        if (m) {
+          const value = a.text.slice(m[0].length);
+          s.assign(m[1], { values: [value], unknown: nameref ? `${name} -n ${m[1]}` : a.unknown });
+          assignedWords(value, cmd, s, m[1]);
+        }
+      }
+      return true;
+    }
+    case "unset":
+      for (const a of args) if (/^[A-Za-z_]\w*$/.test(a.text)) s.assign(a.text, { values: [""], unknown: null });
+      return true;
+    case "read":
+      for (const a of args) {
+        if (/^[A-Za-z_]\w*$/.test(a.text)) s.assign(a.text, { values: [""], unknown: `read ${a.text}` });
+      }
+      return true;
+    case "source":
+    case ".": {
+      const file = args[0];
+      if (file === undefined) return true;
+      if (file.unknown !== null) s.markUnpinnable(`${name} ${file.unknown}`);
+      s.path(file, "run", cmd.dirs);
+      if (!file.text.includes("/")) lookupProgram(file, cmd, s);
+      return true;
+    }
+    case "eval": {
+      const unknown = args.find((a) => a.unknown !== null);
+      if (unknown) s.markUnpinnable(`eval ${unknown.unknown}`);
+      s.nested(args.map((a) => a.text).join(" "), { subshell: false });
+      return true;
+    }
+    case "trap":
+      if (args[0] && !args[0].text.startsWith("-")) {
+        if (args[0].unknown !== null) s.markUnpinnable(args[0].unknown);
+        s.nested(args[0].text);
+      }
+      return true;
+    case "alias":
+      // An alias runs its value where its name is used (zsh expands aliases in scripts too).
+      for (const a of args) {
+        const eq = a.text.indexOf("=");
+        if (eq <= 0) continue;
+        if (a.unknown !== null) s.markUnpinnable(a.unknown);
+        s.nested(a.text.slice(eq + 1));
+      }
+      return true;
+    case "set": {
+      const dd = args.findIndex((a) => a.text === "--");
+      const first = args.findIndex((a) => !/^[-+]/.test(a.text));
+      const from = dd >= 0 ? dd + 1 : first;
+      if (from >= 0) s.setArgs(args.slice(from));
+      return true;
+    }
+    case "shift":
+      s.shiftArgs(args[0] && /^\d+$/.test(args[0].text) ? Number(args[0].text) : 1);
+      return true;
+    case "type":
+    case "hash":
+    case "unalias":
+    case "getopts":
+      // `hash -p FILE name` makes `name` run FILE: every word may name a file.
+      for (const a of args) dataWord(a, cmd, s);
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** `find START… EXPR` with `-exec`/`-execdir`/`-ok`: the folders it searches pin their code (and what `-name` picks). */
+function findCommand(args: Field[], cmd: Command, s: Sink): void {
+  let i = 0;
+  while (i < args.length && /^-[HLP]$|^-D$|^-O\d$/.test(args[i].text)) i += args[i].text === "-D" ? 2 : 1;
+  const starts: Field[] = [];
+  for (; i < args.length && !/^[-(!]/.test(args[i].text); i++) starts.push(args[i]);
+  if (starts.length === 0) starts.push(field("."));
+  const names: string[] = [];
+  const bodies: Field[][] = [];
+  for (; i < args.length; i++) {
+    const w = args[i].text;
+    if ((w === "-name" || w === "-iname") && args[i + 1]) names.push(args[++i].text);
+    else if (w === "-exec" || w === "-execdir" || w === "-ok" || w === "-okdir") {
+      const body: Field[] = [];
+      for (i++; i < args.length && args[i].text !== ";" && args[i].text !== "+"; i++) body.push(args[i]);
+      bodies.push(body);
+    }
+  }
+  if (bodies.length === 0) {
+    for (const st of starts) dataWord(st, cmd, s);
+    return;
+  }
+  for (const st of starts) {
+    if (st.unknown !== null) s.markUnpinnable(st.unknown);
+    s.folder(st, "find", cmd.dirs, names);
+  }
+  for (const body of bodies) {
+    // `{}` stands for each file found: pinned through the folders above.
+    const argv = body.map((f) => f.text === "{}" ? field("") : f);
+    if (argv.length > 0) runProgram({ ...cmd, argv, stdin: { kind: "none" } }, s);
+  }
+}
