@@ -145,7 +145,7 @@ export async function installCommand({ options, positionals }: ParsedArgs): Prom
   if (!where.ok) throw new UsageError(where.refused);
   const resolved = resolveSettings(fromCliValues({}), env, cwd);
   // Every install is recorded in the home (SPEC §6 r3): without one there is nowhere to record it (SPEC §1 r3).
-  if (resolved.home === null) throw new UsageError(NO_HOME);
+  if (resolved.home === null) throw new UsageError(options.sync === true ? `--sync: ${NO_HOME}` : NO_HOME);
   const settings = resolved as HomeSettings;
   // `--sync` registers SessionStart always (SPEC §6 r3): a session start then says what will not run.
   let only: Map<EventName, string | null> | undefined;

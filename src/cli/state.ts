@@ -61,6 +61,7 @@ async function stateCommand(action: TrustAction, { options, positionals }: Parse
     const { allTrustedLines } = await import("./trust_all.ts");
     console.log((await allTrustedLines(catalog, res)).map(sanitize).join("\n"));
     for (const r of res.refused) console.error(sanitize(`mind-hooks: not trusted: ${r.key}: ${r.reason}`));
+    await printResync(settings);
     return res.refused.length > 0 ? 1 : 0;
   }
   if (action === "trust") {

@@ -311,7 +311,7 @@ export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
   if (hooksFiles.length) readWhy.push("--hooks-file files");
   for (const p of input.pinRoots ?? []) await add(reads, p);
   if (input.pinRoots?.length) {
-    readWhy.push("the project's tree (the files its hooks run are pinned: a trusted project's, or for review any)");
+    readWhy.push("the project's tree (the files its hooks run are pinned; trusted, or for review any)");
   }
 
   const writes = new Set<string>();
