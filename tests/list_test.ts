@@ -161,7 +161,6 @@ Deno.test(
         "pinError",
         "unpinnable",
         "fetch",
-        "unpinnable",
         "statusMessage",
         "timeout",
         "async",

@@ -26,6 +26,17 @@ import { join } from "node:path";
 const WINDOWS = Deno.build.os === "windows";
 const SCRIPT = "#!/bin/sh\ncat >/dev/null\necho ran\n";
 
+/**
+ * The files the trust recorded (`list --json`: the pinned files of every hook, in order): `trust --all`
+ * prints a summary and one line per hook, not each hook's pins (SPEC §14 r3).
+ */
+async function recordedPins(home: string, root: string, env: Record<string, string> = {}): Promise<string[]> {
+  const listed = (await runCli(["list", "--json", "--home", home, "--cwd", root], { env })).json() as {
+    hooks: { pinnedFiles: { path: string; state: string }[] | null }[];
+  };
+  return listed.hooks.flatMap((h) => (h.pinnedFiles ?? []).filter((f) => f.state === "pinned").map((f) => f.path));
+}
+
 /** A trusted project holding `files` (relative path → text; a `!` prefix makes it executable) and `hooks`. */
 async function project(files: Record<string, string>, hooks: HooksSpec, env: Record<string, string> = {}) {
   const home = await makeHome();
@@ -44,8 +55,8 @@ async function project(files: Record<string, string>, hooks: HooksSpec, env: Rec
     root: proj.path,
     hooksJson,
     trust,
-    /** The pinned paths `trust` printed. */
-    pinned: trust.stdout.split("\n").filter((l) => l.startsWith("  pinned ")).map((l) => l.split(" ")[3]),
+    /** The pinned paths the trust recorded. */
+    pinned: await recordedPins(home.path, proj.path, env),
     /** One UserPromptSubmit dispatch: each run's status and reason. */
     async run(opts: { cwd?: string; env?: Record<string, string> } = {}) {
       const r = await dispatch(home.path, event("UserPromptSubmit", { cwd: opts.cwd ?? proj.path }), [], {
@@ -164,7 +175,7 @@ for (const form of FORMS) {
     assertEquals((await runCli(["project", "trust", proj.path, "--home", home.path])).code, 0);
     const trust = await runCli(["trust", "--all", "--home", home.path, "--cwd", proj.path], { env });
     assertEquals(trust.code, 0, trust.stderr);
-    const pinned = trust.stdout.split("\n").filter((l) => l.startsWith("  pinned ")).map((l) => l.split(" ")[3]);
+    const pinned = await recordedPins(home.path, proj.path, env);
     assert(pinned.includes(form.pins), `${form.command} pinned ${JSON.stringify(pinned)}`);
     assert(!trust.stdout.includes("cannot tell"), trust.stdout);
     const run = async () =>
@@ -202,9 +213,11 @@ Deno.test({
   });
   assertEquals(p.trust.code, 0, p.trust.stderr);
   const mark = "⚠ cannot tell which files this runs: $(printf check)";
-  assertEquals(p.trust.stdout.split("\n").filter((l) => l.includes("cannot tell")), [
-    `  ${mark} (only the files above are pinned)`,
-  ]);
+  // trust --all names it in its summary, by its command and the construct, before the per-hook lines.
+  assertStringIncludes(
+    p.trust.stdout,
+    "  ⚠ 1 hook runs files mind-hooks cannot tell (not pinned):\n    sh .mind/$(printf check).sh   ($(printf check))\n",
+  );
   const config = await Deno.readTextFile(join(p.home, "config.toml"));
   assertStringIncludes(config, `unpinnable = "$(printf check)"`);
   const listed = await runCli(["list", "--home", p.home, "--cwd", p.root]);
@@ -244,7 +257,8 @@ for (const layer of ["user", "managed"] as const) {
       1,
       `mind-hooks: not trusted: ${key}: cannot tell which files this runs: eval $(cat .mind/list) (hooks.require_pins is set)\n`,
     ]);
-    assert(r.stdout.startsWith(`trusted project:${hooksJson}:UserPromptSubmit:0:1 sha256:`), r.stdout);
+    assert(r.stdout.startsWith("trusted 1 hook on 1 event: UserPromptSubmit 1\n"), r.stdout);
+    assertStringIncludes(r.stdout, "\n  .mind/hooks.json:UserPromptSubmit:0:1  sh .mind/check.sh\n");
   });
 }
 
@@ -330,8 +344,8 @@ Deno.test({
       SessionStart: [group([cmd('sh "${CLAUDE_PLUGIN_ROOT}/.claude-plugin/hook.sh"')])],
     });
     await Deno.writeTextFile(join(home.path, "config.toml"), `[plugins.guard]\nenabled = true\n`);
-    const trusted = await trustAll(home.path, home.path);
-    assertStringIncludes(trusted.stdout, "  pinned .claude-plugin/hook.sh sha256:");
+    await trustAll(home.path, home.path);
+    assertEquals(await recordedPins(home.path, home.path), [".claude-plugin/hook.sh"]);
     await Deno.writeTextFile(join(root, ".claude-plugin", "hook.sh"), "echo injected\n", { append: true });
     const r = await dispatch(home.path, event("SessionStart", { cwd: home.path }));
     assertEquals(r.runs.map((x) => x.reason), ["modified: .claude-plugin/hook.sh changed"]);

@@ -271,16 +271,18 @@ Deno.test({
       const r = await cli(["trust", "--all", ...w.opts], { cwd: w.repo });
       assertEquals(r.code, 0, r.stderr);
       const lines = r.stdout.trimEnd().split("\n");
-      assertEquals(lines.slice(0, 5), [
+      assertEquals(lines.slice(0, 7), [
         "trusted 35 hooks on 5 events: PreToolUse 18, PostToolUse 9, UserPromptSubmit 3, SessionStart 3, Stop 2",
         "  from 1 file: .mind/hooks.json (35)",
         "  36 pinned files (trust also covers their content)",
         "  ⚠ 1 hook fetches code from the network when run (not pinned):",
         "    curl -fsSL https://example.com/hooks/bootstrap.sh | sh   (curl)",
+        "  ⚠ 1 hook runs files mind-hooks cannot tell (not pinned):",
+        '    sh ".mind/$(printf format).sh"   ($(printf format))',
       ]);
-      assertEquals(lines.length, 5 + 35);
-      assertEquals(lines[5], "  .mind/hooks.json:PreToolUse:0:0  python3 .mind/hook_00.py --flag 0");
-      assert(lines.slice(5).every((l) => /^ {2}\.mind\/hooks\.json:[A-Za-z]+:\d+:0 {2}\S/.test(l)), r.stdout);
+      assertEquals(lines.length, 7 + 35);
+      assertEquals(lines[7], "  .mind/hooks.json:PreToolUse:0:0  python3 .mind/hook_00.py --flag 0");
+      assert(lines.slice(7).every((l) => /^ {2}\.mind\/hooks\.json:[A-Za-z]+:\d+:0 {2}\S/.test(l)), r.stdout);
     } finally {
       await w.cleanup();
     }

@@ -26,12 +26,13 @@ Deno.test({
     try {
       const details = await t.waitFor((x) => x.includes("sh .mind/$(printf check).sh"), "the review screen");
       assert.ok(details.includes(MARK), details);
+      assert.ok(!details.includes("no file (its command runs none inside the root)"), details);
       await t.keys("t");
       const s = await t.waitFor((x) => x.includes("Trust 1 hook?"), "the confirmation");
       assert.ok(s.includes(`Pins    ${MARK}`), s);
       assert.ok(!s.includes("no file (its command runs none inside the root)"), s);
       await t.keys("y");
-      await t.waitFor((x) => x.includes("trusted project:"), "the trust message");
+      await t.waitFor((x) => x.includes("trusted .mind/hooks.json:Stop:0:0"), "the trust message");
       assert.match(await read(`${w.home}/config.toml`), /unpinnable = "\$\(printf check\)"/);
       await t.keys("q");
       await t.waitFor((x) => x.includes("EXIT=0"), "the exit");

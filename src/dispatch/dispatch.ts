@@ -222,8 +222,8 @@ export async function dispatchEvent(
   const { handlers: allMatched, warnings: matchWarnings } = await matchingHandlers(catalog, event, input, ctx.trace);
   result.warnings.push(...matchWarnings);
   // Where command hooks run (SPEC §7.1 r3: a missing cwd falls back to the root or an ancestor), looked at
-  // only when something matched.
-  const where = allMatched.length > 0
+  // only when a command hook matched.
+  const where = allMatched.some((h) => h.handler.type === "command")
     ? runDirectory(String(input.cwd), catalog.project?.root ?? null)
     : { dir: String(input.cwd), missing: false };
   // Only the matched hooks' pinned files are read and hashed (SPEC §3.5), and only when trust decides:

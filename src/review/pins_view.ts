@@ -49,7 +49,8 @@ export function pinnedRows(h: HookView, width: number, kit: RowKit): Row[] {
       ),
     );
   } else if (p.files.length === 0) {
-    rows.push(...kit.field("Pinned", "no file (its command runs none inside the root)", width));
+    // An unpinnable command may run files after all: its mark below says so instead.
+    if (!p.unpinnable) rows.push(...kit.field("Pinned", "no file (its command runs none inside the root)", width));
   } else {
     const label = p.unrecorded ? "not pinned yet (trusted before pinning)" : null;
     if (label) rows.push(...kit.field("Pinned", label, width, ["yellow"]));
