@@ -326,6 +326,12 @@ export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
     }
     readWhy.push("the spill folder");
     writeWhy.push("the spill folder (<temp>/hook_outputs)");
+    if (realTemp === null) {
+      // A temp root that does not exist yet is created for the spill folder, as on the fast path
+      // (src/output/spill_folder.ts); an existing one is never written, only its hook_outputs.
+      writes.add(facts.tempRoot);
+      writeWhy.push("the temp root, which does not exist yet (created for the spill folder)");
+    }
     plan.sys = ["uid"];
     plan.why.sys = "uid only: a spill folder owned by another user is refused";
     const programs = [...shells, selfProgram(), ...(input.mcp?.programs ?? [])];
