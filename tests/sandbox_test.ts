@@ -93,7 +93,17 @@ Deno.test("plan: dispatch reads the home, the .mind chain, requirements and spil
     assert(read.includes(p), `read should include ${p}: ${read}`);
   }
   assert(!read.includes(proj.path), "the project tree itself is not granted (its path is already real)");
-  assertEquals(plan.write, [home.path, "/tmp/spill-root/hook_outputs"]);
+  // The temp root does not exist: it is granted too, so that the run can create it for its spill
+  // folder as the fast path does; an existing one is never granted (below).
+  assertEquals(plan.write, [home.path, "/tmp/spill-root/hook_outputs", "/tmp/spill-root"]);
+  const existing = await buildPlan({
+    command: "dispatch",
+    args: parseCommandLine("dispatch", ["--home", home.path, "--temp-dir", home.path]),
+    env: { SHELL: "/bin/bash" },
+    processCwd: "/",
+    eventCwd: proj.path,
+  });
+  assertEquals(existing.write, [home.path, `${home.path}/hook_outputs`]);
   assertEquals(plan.net, false);
   assert(Array.isArray(plan.run));
   assert((plan.run as string[]).includes("/bin/bash") && (plan.run as string[]).includes("/bin/sh"));
@@ -116,7 +126,7 @@ Deno.test("plan: schema reads and writes nothing; serve reads anywhere but write
     processCwd: "/",
   });
   assertEquals(serve.read, true);
-  assertEquals(serve.write, ["/h", "/t/hook_outputs"]);
+  assertEquals(serve.write, ["/h", "/t/hook_outputs", "/t"]);
   const list = await buildPlan({
     command: "list",
     args: parseCommandLine("list", ["--home", "/h"]),
