@@ -124,7 +124,13 @@ export async function serveSoak(
     const afterEvents = samples[samples.length - 1].rssMib;
     const prompt = "p".repeat(1024 * 1024);
     for (let i = 0; i < large; i++) {
-      await send([{ ...base, session_id: "soak-large", hook_event_name: "UserPromptSubmit", turn_id: `l${i}`, prompt }]);
+      await send([{
+        ...base,
+        session_id: "soak-large",
+        hook_event_name: "UserPromptSubmit",
+        turn_id: `l${i}`,
+        prompt,
+      }]);
     }
     const afterLarge = await procMib(child.pid, "VmRSS");
     samples.push({ events: events + large, rssMib: afterLarge });
@@ -144,7 +150,9 @@ export function soakLines(r: SoakReport, large: number): string[] {
   const last = r.samples[r.samples.length - 2] ?? r.samples[0];
   return [
     "serve soak            events     RSS",
-    ...r.samples.slice(0, -1).map((s) => `                      ${String(s.events).padStart(7)}  ${mib(s.rssMib).padStart(8)}`),
+    ...r.samples.slice(0, -1).map((s) =>
+      `                      ${String(s.events).padStart(7)}  ${mib(s.rssMib).padStart(8)}`
+    ),
     `after ${large} × 1 MiB requests      ${mib(r.afterLarge).padStart(8)}`,
     `peak (VmHWM)                  ${mib(r.peakMib).padStart(8)}`,
     `RSS after ${last.events.toLocaleString("en-US")} events: ${mib(r.afterEvents)} (bound ${SOAK_BOUND_MIB} MiB: ${

@@ -14,7 +14,18 @@ Deno.test("serve: the input chunks it has read are freed while it keeps reading 
   await using home = await makeHome();
   const out = await new Deno.Command("prlimit", {
     // Bounded: the child may not fork, and not outlive a minute.
-    args: ["--cpu=60", Deno.execPath(), "run", "-A", "--config", CONFIG, "--v8-flags=--expose-gc", SCRIPT, home.path, "200"],
+    args: [
+      "--cpu=60",
+      Deno.execPath(),
+      "run",
+      "-A",
+      "--config",
+      CONFIG,
+      "--v8-flags=--expose-gc",
+      SCRIPT,
+      home.path,
+      "200",
+    ],
     stdout: "piped",
     stderr: "piped",
   }).output();

@@ -284,7 +284,9 @@ Deno.test({
           tempDir,
         ]);
         assertEquals(r.runs.map((x) => x.status), [name === "SessionStart" ? "completed" : "blocked"], name);
-        texts.push(name === "SessionStart" ? r.additionalContext[0] : name === "Stop" ? r.continuationPrompt! : r.reason!);
+        texts.push(
+          name === "SessionStart" ? r.additionalContext[0] : name === "Stop" ? r.continuationPrompt! : r.reason!,
+        );
       }
       for (const text of texts) {
         const path = savedPath(text);

@@ -85,6 +85,25 @@ export async function assertBundleFresh(): Promise<void> {
   }
 }
 
+/**
+ * Starts `mind-hooks ARGS...` (as {@link runCli} does: same entry point, permissions and cleaned
+ * environment) with piped stdin, stdout and stderr, for tests that talk to it while it runs or
+ * signal it. The caller must consume its output and wait for it.
+ */
+export async function spawnCli(args: string[], opts: Omit<CliOptions, "stdin"> = {}): Promise<Deno.ChildProcess> {
+  await assertBundleFresh();
+  return new Deno.Command(Deno.execPath(), {
+    args: ["run", "-q", "-P", "--no-prompt", "--config", join(REPO, "deno.json"), join(REPO, "main.ts"), ...args],
+    cwd: opts.cwd ?? Deno.env.get("TMPDIR") ?? "/tmp",
+    env: { ...baseEnv(), ...opts.env },
+    clearEnv: true,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+    ...(opts.killAfterMs !== undefined ? { signal: AbortSignal.timeout(opts.killAfterMs) } : {}),
+  }).spawn();
+}
+
 /** Runs `mind-hooks ARGS...` and collects its exit code and output. */
 export async function runCli(args: string[], opts: CliOptions = {}): Promise<CliResult> {
   await assertBundleFresh();
