@@ -600,6 +600,37 @@ Deno.test({
   },
 });
 
+Deno.test({
+  name: "sandbox: a dangling config.toml symlink (its file not there yet) is written through by project trust " +
+    "and trust; the link stays",
+  ignore: Deno.build.os === "windows",
+  fn: async () => {
+    await using home = await makeHome();
+    await using proj = await makeProject();
+    const dots = await Deno.realPath(await Deno.makeTempDir({ prefix: "mind-dotfiles-" }));
+    try {
+      // A chain: ~/.mind/config.toml -> <dots>/link (relative) -> <dots>/mind.toml (missing).
+      await Deno.symlink("mind.toml", join(dots, "link"));
+      await Deno.symlink(join(dots, "link"), join(home.path, "config.toml"));
+      await writeHooksJson(proj.mindDir, { Stop: [group([cmd("echo hi")])] });
+      const target = join(dots, "mind.toml");
+
+      const p = await runCli(["project", "trust", proj.path, "--home", home.path]);
+      assertEquals(p.code, 0, p.stderr);
+      assert((await Deno.lstat(join(home.path, "config.toml"))).isSymlink, "the link stays a link");
+      assertStringIncludes(await Deno.readTextFile(target), `[projects.${JSON.stringify(proj.path)}]`);
+      assertEquals((await Deno.stat(target)).mode! & 0o777, 0o600);
+      const trust = await runCli(["trust", "--all", "--home", home.path, "--cwd", proj.path]);
+      assertEquals(trust.code, 0, trust.stderr);
+      assertMatch(await Deno.readTextFile(target), /trusted_hash = "sha256:[0-9a-f]{64}"/);
+      assert((await Deno.lstat(join(home.path, "config.toml"))).isSymlink);
+      assert((await Deno.lstat(join(dots, "link"))).isSymlink);
+    } finally {
+      await Deno.remove(dots, { recursive: true });
+    }
+  },
+});
+
 Deno.test("fast path guard: discovery refuses every stranger's layer while the fast path runs", async () => {
   await using home = await makeHome();
   await using proj = await makeProject();

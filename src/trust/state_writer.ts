@@ -38,7 +38,7 @@
  */
 
 import { removeStaleTemps, writeFileAtomic } from "../util/atomic_file.ts";
-import { atomicTempPath, dirname } from "../util/paths.ts";
+import { atomicTempPath, dirname, writeTargetSync } from "../util/paths.ts";
 import { withFileLock } from "../util/file_lock.ts";
 import { TomlEditRefusal } from "./state_layout.ts";
 import {
@@ -226,13 +226,13 @@ export async function editTomlFile(
 const RELINK_ATTEMPTS = 3;
 
 /** The file a write of `configPath` really replaces: its real path (a symlinked config is written
- * through, the link stays), or `configPath` itself when it does not exist yet. */
-async function writeTarget(configPath: string): Promise<string | StateWriteResult> {
+ * through, the link stays), the file a dangling link names (created there; the link stays too), or
+ * `configPath` itself when it does not exist yet (`writeTargetSync`). */
+function writeTarget(configPath: string): Promise<string | StateWriteResult> {
   try {
-    return await Deno.realPath(configPath);
+    return Promise.resolve(writeTargetSync(configPath).target);
   } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return configPath;
-    return ioError(`cannot resolve ${configPath}`, e);
+    return Promise.resolve(ioError(`cannot resolve ${configPath}`, e));
   }
 }
 
