@@ -13,6 +13,7 @@
 
 import { oneLine } from "../util/terminal_text.ts";
 import { appendWholeLines } from "../util/line_file.ts";
+import { formatValuePath, TOO_DEEP, tooDeepPath } from "../util/nesting.ts";
 import { dirname, join } from "../util/paths.ts";
 import { safeSessionSegment, sessionDateFromId } from "../util/session_id.ts";
 
@@ -255,6 +256,10 @@ export function buildTranscriptLine(
   if (payload === undefined || !payload.startsWith("{")) {
     return invalid("payload must be a JSON object");
   }
+  // Like every other input (SPEC §15): a line this deep breaks the transcript's readers. Checked
+  // once it serialized (a cycle is "not serializable", not deep).
+  const deep = tooDeepPath(entry.payload);
+  if (deep) return invalid(`payload ${TOO_DEEP} (at ${formatValuePath(deep)})`);
   const line = `{"timestamp":${JSON.stringify(now.toISOString())},"event":${JSON.stringify(entry.event)},` +
     `"session_id":${JSON.stringify(entry.sessionId)},"turn_id":${JSON.stringify(entry.turnId ?? null)},` +
     `"actor":${JSON.stringify(entry.actor ?? null)},"payload":${payload}}\n`;
