@@ -47,6 +47,11 @@ export type CliOptions = {
   killAfterMs?: number;
 };
 
+/** The environment every CLI run of the tests gets (for tests that start other programs alike). */
+export function testEnv(): Record<string, string> {
+  return baseEnv();
+}
+
 /** The caller's environment without any `MIND_*` variable. */
 function baseEnv(): Record<string, string> {
   const env: Record<string, string> = {};
