@@ -54,16 +54,14 @@ async function* lines(stream: ReadableStream<Uint8Array>): AsyncGenerator<string
  * UserPromptSubmit dispatches of 1 MiB each, one at a time.
  */
 export async function serveSoak(
-  opts: { events?: number; large?: number; main?: string; sampleEvery?: number; pipelined?: number } = {},
+  opts: { events?: number; large?: number; cli?: string[]; sampleEvery?: number; pipelined?: number } = {},
 ): Promise<SoakReport> {
   const events = opts.events ?? 100_000;
   const large = opts.large ?? 150;
   const every = opts.sampleEvery ?? 10_000;
   const home = await Deno.realPath(await Deno.makeTempDir({ prefix: "mind-soak-home-" }));
   const cwd = await Deno.realPath(await Deno.makeTempDir({ prefix: "mind-soak-cwd-" }));
-  const words = opts.main
-    ? [Deno.execPath(), "run", "-q", "-P", "--no-prompt", "--config", `${opts.main}/../deno.json`, opts.main]
-    : cliWords();
+  const words = opts.cli ?? cliWords();
   const env = {
     SHELL,
     PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
@@ -167,6 +165,9 @@ if (import.meta.main) {
   const positional = Deno.args.filter((a, i) => a !== "--main" && (mainAt < 0 || i !== mainAt + 1));
   const events = Number(positional[0] ?? 100_000);
   const pipelined = positional[1] === undefined ? undefined : Number(positional[1]);
-  const report = await serveSoak({ events, main, pipelined });
+  const cli = main
+    ? [Deno.execPath(), "run", "-q", "-P", "--no-prompt", "--config", `${main}/../deno.json`, main]
+    : undefined;
+  const report = await serveSoak({ events, cli, pipelined });
   for (const line of soakLines(report, 150)) console.log(line);
 }
