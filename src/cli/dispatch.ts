@@ -1,6 +1,7 @@
 /**
  * `mind-hooks dispatch`: one event JSON on stdin → one result JSON on stdout
- * (SPEC §1, §9). Exit 0 whatever the hooks decided; 1 for bad input.
+ * (SPEC §1, §9). Exit 0 whatever the hooks decided; 1 for bad input; 130/143 when ended by SIGINT/SIGTERM,
+ * after killing the process groups of the hooks it runs (src/runner/running.ts).
  * @module
  */
 import { type ParsedArgs, UsageError } from "../util/args.ts";
