@@ -22,6 +22,11 @@ async function timedDispatch(home: string, toolName: string) {
   return { ms: res.ms, result: res.json() };
 }
 
+/** Whether the dispatch ran out of the matcher budget (a loaded machine), as its warning says. */
+function budgetSpent(result: { warnings: { message: string }[] }): boolean {
+  return result.warnings.some((w) => w.message.includes(BUDGET_SPENT));
+}
+
 Deno.test("redos: an untrusted catastrophic matcher against a long tool name does not stall the dispatch", async () => {
   await using home = await makeHome();
   await writeHooksJson(home.path, {
@@ -29,13 +34,22 @@ Deno.test("redos: an untrusted catastrophic matcher against a long tool name doe
   });
   const { ms, result } = await timedDispatch(home.path, "a".repeat(60));
   assert(ms < BOUND_MS, `dispatch took ${Math.round(ms)} ms`);
-  // The linear-time engine's verdict: neither matches a name without "!" or "y".
-  assertEquals(result.runs, []);
+  // The linear-time engine's verdict: neither matches a name without "!" or "y" (unless a loaded
+  // machine spent the budget first: then what was not checked counts as matched, and is said so).
+  if (!budgetSpent(result)) assertEquals(result.runs, []);
   // A name that does match is reported, and the review line names the need.
   const matched = await timedDispatch(home.path, "a".repeat(60) + "!");
   assert(matched.ms < BOUND_MS, `dispatch took ${Math.round(matched.ms)} ms`);
-  assertEquals(matched.result.runs.map((r: { reason: string }) => r.reason), ["untrusted"]);
-  assertEquals(matched.result.systemMessages, ["1 hook needs review: run mind-hooks review"]);
+  // A machine too loaded to check the second matcher within the budget counts it as matched, and says
+  // so (the bound holds either way): then both hooks need review.
+  const spent = budgetSpent(matched.result);
+  assertEquals(
+    matched.result.runs.map((r: { reason: string }) => r.reason),
+    spent ? ["untrusted", "untrusted"] : ["untrusted"],
+  );
+  assertEquals(matched.result.systemMessages, [
+    `${spent ? "2 hooks need" : "1 hook needs"} review: run mind-hooks review`,
+  ]);
 });
 
 Deno.test("redos: a modified hook's matcher is checked safely too; trusted hooks still match natively", async () => {
