@@ -11,8 +11,8 @@
  *
  * The property, for every target: no exception escapes, and every rejection is one clear line (a
  * non-empty string without line breaks, of bounded length). `tests/fuzz_test.ts` runs a small sample
- * of each target; `deno run -A bench/fuzz.ts [RUNS]` runs RUNS (default 100,000) per target and prints
- * counts and times.
+ * of each target from a fixed seed (CI is deterministic, SPEC §15); `deno task fuzz [RUNS] [--seed S]`
+ * runs RUNS (default 100,000) per target from random seeds (or S) and prints counts, times and seeds.
  * @module
  */
 import fc from "fast-check";
@@ -410,23 +410,42 @@ export const TARGETS: Target[] = [
   },
 ];
 
-/** Runs `runs` generated inputs through one target; returns the elapsed milliseconds. */
-export async function fuzzTarget(t: Target, runs: number, seed?: number): Promise<number> {
+/**
+ * Runs `runs` generated inputs of one target from `seed`; returns the elapsed milliseconds. A
+ * failure is thrown with the target and the seed first in its message, so that it can be replayed
+ * (`deno task fuzz RUNS --seed SEED`).
+ */
+export async function fuzzTarget(t: Target, runs: number, seed: number): Promise<number> {
   const started = performance.now();
-  await fc.assert(fc.asyncProperty(t.arb, async (v) => await t.check(v)), { numRuns: runs, seed });
+  try {
+    await fc.assert(fc.asyncProperty(t.arb, async (v) => await t.check(v)), { numRuns: runs, seed });
+  } catch (e) {
+    throw new Error(`fuzz ${t.name} failed with seed ${seed}: ${e instanceof Error ? e.message : String(e)}`);
+  }
   return performance.now() - started;
 }
 
+/** A fresh random seed (a 32-bit integer, as fast-check takes). */
+export function randomSeed(): number {
+  return crypto.getRandomValues(new Int32Array(1))[0];
+}
+
 if (import.meta.main) {
-  const runs = Number(Deno.args[0] ?? 100_000);
+  // `deno task fuzz [RUNS] [--seed SEED]`: random seeds unless one is given, each printed.
+  const at = Deno.args.indexOf("--seed");
+  const given = at >= 0 ? Number(Deno.args[at + 1]) : undefined;
+  if (given !== undefined && !Number.isInteger(given)) throw new Error("--seed takes an integer");
+  const rest = Deno.args.filter((_, i) => at < 0 || (i !== at && i !== at + 1));
+  const runs = Number(rest[0] ?? 100_000);
   let total = 0;
   for (const t of TARGETS) {
-    const ms = await fuzzTarget(t, runs);
+    const seed = given ?? randomSeed();
+    const ms = await fuzzTarget(t, runs, seed);
     total += ms;
     console.log(
       `${t.name.padEnd(11)} ${runs.toLocaleString("en-US")} inputs  ${(ms / 1000).toFixed(1)} s  ${
         Math.round(runs / (ms / 1000)).toLocaleString("en-US")
-      }/s  no failure`,
+      }/s  seed ${seed}  no failure`,
     );
   }
   console.log(`total       ${(runs * TARGETS.length).toLocaleString("en-US")} inputs  ${(total / 1000).toFixed(1)} s`);

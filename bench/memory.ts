@@ -4,9 +4,11 @@
  * (SPEC §15 "memory stays bounded whatever hooks print"), inside the sandbox Worker and without it.
  *
  * Cases: no hook (the baseline); one hook printing 200 MB on stdout; one printing a 50 MB JSON
- * object; 8 hooks printing 50 MB each at once (400 MB in total).
+ * object; 8 hooks printing 50 MB each at once (400 MB in total). Then the `serve` soak
+ * (bench/serve_soak.ts): resident memory after 100,000 events, against the 150 MiB bound.
  * @module
  */
+import { serveSoak, soakLines } from "./serve_soak.ts";
 const repo = decodeURIComponent(new URL("../", import.meta.url).pathname);
 const fixtures = `${repo}fixtures/misbehaving`;
 
@@ -96,3 +98,6 @@ for (const [name, commands] of cases) {
     await Deno.remove(home, { recursive: true });
   }
 }
+
+console.log("");
+for (const line of soakLines(await serveSoak(), 150)) console.log(line);

@@ -1,5 +1,5 @@
 /**
- * `deno task bench`: the performance targets of issue 15 (P1a–P7), each measured and printed with its
+ * `deno task bench`: the performance targets of issue 15 (P1a–P7) and the `serve` soak (P8), each measured and printed with its
  * target and ✓/✗. Whole processes, their cases interleaved (each round runs every case once, so a
  * slow moment of a busy machine hits all of them alike), medians.
  *
@@ -14,6 +14,7 @@
  */
 import { cliWords, median, ROOT, runBare, ServeClient, SHELL, timeRun } from "./lib.ts";
 import { parseArgs } from "../src/util/args.ts";
+import { serveSoak, SOAK_BOUND_MIB } from "./serve_soak.ts";
 
 const { options } = parseArgs(Deno.args, {
   runs: { type: "string" },
@@ -160,6 +161,10 @@ for (let i = -20; i < serveRounds; i++) {
 await serveOne.close();
 await serveEight.close();
 
+console.error(`bench: serve soak (${QUICK ? "20,000" : "100,000"} events)…`);
+const soakEvents = QUICK ? 20_000 : 100_000;
+const soak = await serveSoak({ events: soakEvents, cli: CLI });
+
 const p7 = options["no-host"] ? { skipped: "--no-host" } : await claudeCost();
 
 for (const s of all) for (const d of s.dirs) await Deno.remove(d, { recursive: true }).catch(() => {});
@@ -231,6 +236,15 @@ const rows: Row[] = [
     `${median(serve.eight).toFixed(2)} ms (bare ${ms(median(serve.bareEight))})`,
     "≤ 3 ms",
     median(serve.eight) <= 3,
+  ],
+  [
+    "P8",
+    `serve soak: resident memory after ${
+      soakEvents.toLocaleString("en-US")
+    } events (16 pipelined), then after 150 × 1 MiB requests`,
+    `${soak.afterEvents.toFixed(0)} MiB, then ${soak.afterLarge.toFixed(0)} MiB (peak ${soak.peakMib.toFixed(0)} MiB)`,
+    `≤ ${SOAK_BOUND_MIB} MiB`,
+    soak.afterEvents <= SOAK_BOUND_MIB,
   ],
   "perCall" in p7
     ? [

@@ -193,6 +193,46 @@ Deno.test("deep: serve answers a deep dispatch with an invalid-params error and 
   assertOneLineError(res, `-c "${deepKey.slice(0, 60)}…" nests deeper than 64 levels`);
 });
 
+Deno.test("deep: transcript append refuses a payload nested past 64 levels — CLI, serve and the library — and stores 64", async () => {
+  await using home = await makeHome();
+  const deep = nestText(100_000);
+  const cli = await runCli([
+    "transcript",
+    "append",
+    "--home",
+    home.path,
+    "--session",
+    "s-deep",
+    "--event",
+    "tool.completed",
+  ], {
+    stdin: deep,
+  });
+  assertOneLineError(cli, "payload nests deeper than 64 levels (at n.n.n.n.n.n.n.n…)");
+  const line = (id: number, payload: string) =>
+    `{"jsonrpc":"2.0","id":${id},"method":"transcript/append","params":{"session_id":"s-deep","event":"tool.completed","payload":${payload}}}`;
+  const served = await runCli(["serve", "--home", home.path], {
+    stdin: [line(1, deep), line(2, nestText(63)), `{"jsonrpc":"2.0","id":3,"method":"shutdown"}`].join("\n") + "\n",
+  });
+  assertEquals(served.code, 0, served.stderr);
+  const byId = new Map(served.stdout.trim().split("\n").map((l) => JSON.parse(l)).map((a) => [a.id, a]));
+  assertEquals(byId.get(1).error.code, -32602);
+  assertStringIncludes(byId.get(1).error.message, "payload nests deeper than 64 levels");
+  const path = byId.get(2).result.path as string;
+  // Only the 64-level payload was stored.
+  const stored = (await Deno.readTextFile(path)).trim().split("\n");
+  assertEquals(stored.length, 1);
+  assertEquals(tooDeepPath(JSON.parse(stored[0]).payload), null);
+  const { appendTranscript } = await import("../src/session/transcript.ts");
+  const lib = await appendTranscript(home.path, {
+    sessionId: "s-deep",
+    event: "tool.completed",
+    payload: nest(100_000),
+  });
+  assertEquals(lib.ok ? "stored" : lib.error.kind, "invalid");
+  assertEquals((await Deno.readTextFile(path)).trim().split("\n").length, 1);
+});
+
 Deno.test("deep: the position scanners of list and review take deep text (a file that changed since discovery)", async () => {
   const deepJson = `{"hooks": ${"[".repeat(50_000)}${"]".repeat(50_000)}}`;
   assertEquals((await jsonOffsets(deepJson)).size, 0);

@@ -13,6 +13,7 @@ import {
   LOG_ROTATE_BYTES,
   type LogEntry,
   logPath,
+  parseLogLine,
   rotateIfNeeded,
 } from "../src/log/observation.ts";
 
@@ -189,6 +190,31 @@ Deno.test("appendLog: long reasons are cut; an unwritable home is not an error",
     await appendLog(file, [run(2)]);
     await appendLog(home, []); // nothing to log: the file is untouched
     assertEquals(readLog(home).length, 1);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("a torn last line (a full disk, a crash) does not swallow the next record: it is closed first", async () => {
+  const home = await Deno.makeTempDir();
+  try {
+    await appendLog(home, [run(1)]);
+    // What a write cut short by a full disk leaves: the start of a line, no line break.
+    const torn = JSON.stringify({ timestamp: new Date().toISOString(), ...run(2) }).slice(0, 40);
+    await Deno.writeTextFile(logPath(home), torn, { append: true });
+    await appendLog(home, [run(3), run(4)]);
+    const lines = Deno.readTextFileSync(logPath(home)).split("\n");
+    assertEquals(lines.at(-1), "", "the log ends with a line break");
+    const record = (l: string) => {
+      const r = parseLogLine(l);
+      return r?.kind === "run" ? r.duration_ms : `torn: ${l}`;
+    };
+    assertEquals(lines.slice(0, -1).map(record), [
+      1,
+      `torn: ${torn}`,
+      3,
+      4,
+    ]);
   } finally {
     await Deno.remove(home, { recursive: true });
   }

@@ -131,6 +131,40 @@ Deno.test("never silent: a broken user config.toml (the trust store) gives exact
   assertEquals(await Deno.readTextFile(join(h.home, "config.toml")), before);
 });
 
+Deno.test("never silent: a user config.toml that is not valid UTF-8 is a broken trust store — the fix of the file only; validate fails; writers refuse", async () => {
+  await using h = await osHome();
+  await using proj = await makeProject();
+  await writeHooksJson(h.home, { PreToolUse: [group([cmd("echo user-guard")], "Bash")] });
+  await trustAll(h.home, h.os);
+  const good = await Deno.readTextFile(join(h.home, "config.toml"));
+  // A byte that is no UTF-8 (an editor's Latin-1 save) in a comment on line 2, column 12.
+  const bytes = new Uint8Array([
+    ...new TextEncoder().encode(`# mind-hooks\n# caf\u00e9 au l`),
+    0xe9,
+    ...new TextEncoder().encode(`t\n${good}`),
+  ]);
+  await Deno.writeFile(join(h.home, "config.toml"), bytes);
+  const line =
+    "~/.mind/config.toml does not parse at 2:12 (not valid UTF-8): trust state unreadable, only managed hooks can run — fix the file";
+  const r = await dispatch(h.home, event("PreToolUse", { cwd: proj.path }), [], { env: { HOME: h.os } });
+  assertEquals(r.runs.map((x) => [x.layer, x.status, x.reason]), [["user", "skipped", "untrusted"]]);
+  assertEquals(r.systemMessages, [line]);
+  assertEquals(r.warnings.filter((w) => w.code === "W_PARSE").map((w) => [w.line, w.column, w.message]), [
+    [2, 12, "TOML does not parse: not valid UTF-8; the file is not loaded"],
+  ]);
+
+  const validated = await runCli(["validate", "--home", h.home], { env: { HOME: h.os } });
+  assertEquals(validated.code, 1, validated.stdout);
+  assertStringIncludes(validated.stderr, "not valid UTF-8");
+  assertStringIncludes(validated.stdout, "1 error");
+
+  for (const args of [["trust", "--all"], ["project", "trust", proj.path]]) {
+    const res = await runCli([...args, "--home", h.home, "--cwd", proj.path], { env: { HOME: h.os } });
+    assertEquals([res.code, res.stdout, res.stderr], [1, "", `mind-hooks: ${line}; nothing written\n`], args.join(" "));
+  }
+  assertEquals(await Deno.readFile(join(h.home, "config.toml")), bytes);
+});
+
 Deno.test("never silent: a dropped group (bad matcher) and a dropped handler get lines with line and column, TOML and JSON", async () => {
   await using home = await makeHome();
   const toml = await writeConfigToml(

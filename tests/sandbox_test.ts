@@ -93,7 +93,17 @@ Deno.test("plan: dispatch reads the home, the .mind chain, requirements and spil
     assert(read.includes(p), `read should include ${p}: ${read}`);
   }
   assert(!read.includes(proj.path), "the project tree itself is not granted (its path is already real)");
-  assertEquals(plan.write, [home.path, "/tmp/spill-root/hook_outputs"]);
+  // The temp root does not exist: it is granted too, so that the run can create it for its spill
+  // folder as the fast path does; an existing one is never granted (below).
+  assertEquals(plan.write, [home.path, "/tmp/spill-root/hook_outputs", "/tmp/spill-root"]);
+  const existing = await buildPlan({
+    command: "dispatch",
+    args: parseCommandLine("dispatch", ["--home", home.path, "--temp-dir", home.path]),
+    env: { SHELL: "/bin/bash" },
+    processCwd: "/",
+    eventCwd: proj.path,
+  });
+  assertEquals(existing.write, [home.path, `${home.path}/hook_outputs`]);
   assertEquals(plan.net, false);
   assert(Array.isArray(plan.run));
   assert((plan.run as string[]).includes("/bin/bash") && (plan.run as string[]).includes("/bin/sh"));
@@ -116,7 +126,7 @@ Deno.test("plan: schema reads and writes nothing; serve reads anywhere but write
     processCwd: "/",
   });
   assertEquals(serve.read, true);
-  assertEquals(serve.write, ["/h", "/t/hook_outputs"]);
+  assertEquals(serve.write, ["/h", "/t/hook_outputs", "/t"]);
   const list = await buildPlan({
     command: "list",
     args: parseCommandLine("list", ["--home", "/h"]),
@@ -588,6 +598,37 @@ Deno.test({
       const names = [];
       for await (const e of Deno.readDir(dots)) names.push(e.name);
       assertEquals(names.sort(), ["mind.toml", "mind.toml.lock"]);
+    } finally {
+      await Deno.remove(dots, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "sandbox: a dangling config.toml symlink (its file not there yet) is written through by project trust " +
+    "and trust; the link stays",
+  ignore: Deno.build.os === "windows",
+  fn: async () => {
+    await using home = await makeHome();
+    await using proj = await makeProject();
+    const dots = await Deno.realPath(await Deno.makeTempDir({ prefix: "mind-dotfiles-" }));
+    try {
+      // A chain: ~/.mind/config.toml -> <dots>/link (relative) -> <dots>/mind.toml (missing).
+      await Deno.symlink("mind.toml", join(dots, "link"));
+      await Deno.symlink(join(dots, "link"), join(home.path, "config.toml"));
+      await writeHooksJson(proj.mindDir, { Stop: [group([cmd("echo hi")])] });
+      const target = join(dots, "mind.toml");
+
+      const p = await runCli(["project", "trust", proj.path, "--home", home.path]);
+      assertEquals(p.code, 0, p.stderr);
+      assert((await Deno.lstat(join(home.path, "config.toml"))).isSymlink, "the link stays a link");
+      assertStringIncludes(await Deno.readTextFile(target), `[projects.${JSON.stringify(proj.path)}]`);
+      assertEquals((await Deno.stat(target)).mode! & 0o777, 0o600);
+      const trust = await runCli(["trust", "--all", "--home", home.path, "--cwd", proj.path]);
+      assertEquals(trust.code, 0, trust.stderr);
+      assertMatch(await Deno.readTextFile(target), /trusted_hash = "sha256:[0-9a-f]{64}"/);
+      assert((await Deno.lstat(join(home.path, "config.toml"))).isSymlink);
+      assert((await Deno.lstat(join(dots, "link"))).isSymlink);
     } finally {
       await Deno.remove(dots, { recursive: true });
     }

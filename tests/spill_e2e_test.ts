@@ -10,6 +10,7 @@ import {
   event,
   group,
   makeHome,
+  makeProject,
   PYTHON,
   runCli,
   sessionId,
@@ -246,3 +247,69 @@ async function assertMissing(path: string): Promise<void> {
   }
   throw new Error(`${path} still exists`);
 }
+
+/** A hook printing one JSON answer whose field `field` holds {@link BIG} (plus `extra` fields). */
+function bigJsonHook(shape: "context" | "block", event: string): string {
+  const answer = shape === "context"
+    ? `{"hookSpecificOutput": {"hookEventName": "${event}", "additionalContext": big}}`
+    : `{"decision": "block", "reason": big}`;
+  const py = `import json; big = "\\n".join("line %05d of the big hook output" % i for i in range(600)); ` +
+    `print(json.dumps(${answer}))`;
+  return `${shq(PYTHON)} -c ${shq(py)}`;
+}
+
+Deno.test({
+  name: "spill (sandboxed run of a trusted project, temp dir outside the home): SessionStart context, " +
+    "PostToolUse feedback and Stop continuations are saved in full",
+  ignore: Deno.build.os === "windows",
+  async fn() {
+    await using home = await makeHome();
+    await using project = await makeProject();
+    // A temp root outside the home: only <temp>/hook_outputs is granted to the narrowed run.
+    const tempDir = await Deno.realPath(await Deno.makeTempDir({ prefix: "mind-spill-sandbox-" }));
+    try {
+      await writeHooksJson(project.mindDir, {
+        SessionStart: [group([cmd(bigJsonHook("context", "SessionStart"), { additionalContextLimit: 100 })])],
+        PostToolUse: [group([cmd(bigJsonHook("block", "PostToolUse"))])],
+        Stop: [group([cmd(bigJsonHook("block", "Stop"), { additionalContextLimit: 100 })])],
+      });
+      const trusted = await runCli(["project", "trust", project.path, "--home", home.path]);
+      assertEquals(trusted.code, 0, trusted.stderr);
+      await trustAll(home.path, project.path);
+      const sid = sessionId("sandbox-spill");
+      const texts: string[] = [];
+      for (const name of ["SessionStart", "PostToolUse", "Stop"] as const) {
+        const r = await dispatch(home.path, event(name, { session_id: sid, cwd: project.path }), [
+          "--temp-dir",
+          tempDir,
+        ]);
+        assertEquals(r.runs.map((x) => x.status), [name === "SessionStart" ? "completed" : "blocked"], name);
+        texts.push(
+          name === "SessionStart" ? r.additionalContext[0] : name === "Stop" ? r.continuationPrompt! : r.reason!,
+        );
+      }
+      for (const text of texts) {
+        const path = savedPath(text);
+        assert(path !== null, `not saved: ${text.slice(0, 200)} … ${text.slice(-300)}`);
+        assert(path.startsWith(join(tempDir, "hook_outputs", safeSessionSegment(sid)) + "/"), path);
+        assertEquals(await Deno.readTextFile(path), BIG);
+      }
+      // Session end, in the same narrowed run, deletes the session's folder.
+      await dispatch(home.path, event("SessionEnd", { session_id: sid, cwd: project.path }), ["--temp-dir", tempDir]);
+      await assertMissing(join(tempDir, "hook_outputs", safeSessionSegment(sid)));
+
+      // A temp root that does not exist yet is created, in the Worker as on the fast path.
+      const missing = join(tempDir, "not-yet", "tmp");
+      const sid2 = sessionId("sandbox-spill-missing");
+      const r = await dispatch(home.path, event("Stop", { session_id: sid2, cwd: project.path }), [
+        "--temp-dir",
+        missing,
+      ]);
+      const saved = savedPath(r.continuationPrompt!);
+      assert(saved !== null && saved.startsWith(join(missing, "hook_outputs") + "/"), r.continuationPrompt!);
+      assertEquals(await Deno.readTextFile(saved), BIG);
+    } finally {
+      await Deno.remove(tempDir, { recursive: true });
+    }
+  },
+});

@@ -625,6 +625,25 @@ Deno.test({ name: "a symlinked config is written through, the link stays", ignor
 });
 
 Deno.test({
+  name: "a dangling symlinked config is written through: its file is created, the link stays",
+  ignore: WINDOWS,
+}, async () => {
+  const dir = await Deno.makeTempDir({ prefix: "state_writer_" });
+  await Deno.mkdir(`${dir}/dotfiles`);
+  await Deno.symlink("dotfiles/config.toml", `${dir}/config.toml`); // relative, and its file is not there yet
+  assert((await writeProjectTrust(`${dir}/config.toml`, "/r", "trusted")).ok);
+  assert((await Deno.lstat(`${dir}/config.toml`)).isSymlink, "the link was replaced by a file");
+  assertEquals(await Deno.readTextFile(`${dir}/dotfiles/config.toml`), '[projects."/r"]\ntrust_level = "trusted"\n');
+  // A link into a folder that does not exist is refused (nothing is created along the way), the link kept.
+  await Deno.remove(`${dir}/config.toml`);
+  await Deno.symlink(`${dir}/nowhere/config.toml`, `${dir}/config.toml`);
+  const r = await writeProjectTrust(`${dir}/config.toml`, "/r", "trusted");
+  assert(!r.ok && r.error.kind === "io", JSON.stringify(r));
+  assert((await Deno.lstat(`${dir}/config.toml`)).isSymlink);
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test({
   name: "writers reaching one file through two links share the lock beside the target; no update is lost",
   ignore: WINDOWS,
 }, async () => {

@@ -78,7 +78,11 @@ export const EXIT_CODES: readonly ExitCode[] = [
       "needed is missing), nothing on stdout; validate: a file has an error; doctor: something to fix",
   },
   { code: "2", meaning: "internal error (transcript append: the home is not writable)" },
-  { code: "129, 130, 143", meaning: "review ended by SIGHUP, Ctrl-C or SIGTERM" },
+  {
+    code: "129, 130, 143",
+    meaning: "review ended by SIGHUP, Ctrl-C or SIGTERM; dispatch (--protocol too) ended by Ctrl-C or SIGTERM, " +
+      "after killing its running hooks, with no result",
+  },
 ];
 
 /** Every command, by name, in the order `--help` lists them. */

@@ -1,6 +1,7 @@
 /**
  * `mind-hooks dispatch`: one event JSON on stdin → one result JSON on stdout
- * (SPEC §1, §9). Exit 0 whatever the hooks decided; 1 for bad input.
+ * (SPEC §1, §9). Exit 0 whatever the hooks decided; 1 for bad input; 130/143 when ended by SIGINT/SIGTERM,
+ * after killing the process groups of the hooks it runs (src/runner/running.ts).
  * @module
  */
 import { type ParsedArgs, UsageError } from "../util/args.ts";
@@ -11,8 +12,29 @@ import { writeAll, writeStdout } from "../util/stdio.ts";
 import type { RunIo } from "../sandbox/launch.ts";
 import { HOST_NAMES, type HostName } from "../events/types.ts";
 
+/**
+ * Ends the process on SIGTERM/SIGINT, after killing the process groups of the hooks it runs: they
+ * run in sessions of their own, so the signal does not reach them, and a hung hook would outlive
+ * the engine. The host that sent the signal gets no result (exit 128 + the signal's number).
+ */
+async function exitOnSignal(io: RunIo): Promise<() => void> {
+  const { killRunning, onTermination, signalExitCode } = await import("../runner/running.ts");
+  return onTermination((signal) => {
+    killRunning({ ending: true }).finally(() => io.exit(signalExitCode(signal)));
+  });
+}
+
 /** Runs the command; returns the exit code. */
-export async function dispatchCommand({ options, positionals }: ParsedArgs, io: RunIo): Promise<number> {
+export async function dispatchCommand(args: ParsedArgs, io: RunIo): Promise<number> {
+  const stopListening = await exitOnSignal(io);
+  try {
+    return await dispatchOnce(args, io);
+  } finally {
+    stopListening();
+  }
+}
+
+async function dispatchOnce({ options, positionals }: ParsedArgs, io: RunIo): Promise<number> {
   if (positionals.length) throw new UsageError(`dispatch takes no arguments (got ${JSON.stringify(positionals[0])})`);
   if ((options.explain || options.pretty) && options.protocol !== undefined && options.protocol !== "mind") {
     throw new UsageError(

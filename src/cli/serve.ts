@@ -1,7 +1,9 @@
 /**
  * `mind-hooks serve [options]`: the long-lived JSON-RPC 2.0 server on stdin/stdout (SPEC §13). The
  * common options given here are the defaults of every request; a request's `options` override them.
- * Exits 0 after `shutdown`, at end of input, or on SIGTERM/SIGINT (each a clean shutdown).
+ * Exits 0 after `shutdown`, at end of input, or on SIGTERM/SIGINT (each a clean shutdown, in which
+ * running hooks get at most `SHUTDOWN_GRACE_MS`, src/serve/server.ts); a second signal ends it at
+ * once, killing the running hooks' process groups.
  * @module
  */
 import type { RunIo } from "../sandbox/launch.ts";
@@ -19,11 +21,18 @@ export async function serveCommand({ options, positionals }: ParsedArgs, io: Run
     processCwd: Deno.cwd(),
     write: (bytes) => writeAll(Deno.stdout, bytes),
   });
-  const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGTERM", "SIGINT"];
-  const onSignal = () => {
-    server.shutdown().finally(() => io.exit(0));
-  };
-  for (const sig of signals) Deno.addSignalListener(sig, onSignal);
+  const { killRunning, onTermination, signalExitCode } = await import("../runner/running.ts");
+  let signalled = false;
+  onTermination((signal) => {
+    if (!signalled) {
+      // A clean shutdown: what is in flight is answered, running hooks get SHUTDOWN_GRACE_MS.
+      signalled = true;
+      server.shutdown().finally(() => io.exit(0));
+      return;
+    }
+    // A second signal: no more waiting.
+    killRunning({ ending: true }).finally(() => io.exit(signalExitCode(signal)));
+  });
   const code = await server.run(Deno.stdin.readable);
   // A pending stdin read, MCP child processes or timers must not keep the process alive.
   io.exit(code);

@@ -12,6 +12,7 @@ import { type Warning, warning } from "./warnings.ts";
 import { formatValuePath, MAX_NESTING, TOO_DEEP, tooDeepOffset, tooDeepPath } from "../util/nesting.ts";
 import { duplicateKeys } from "./duplicate_keys.ts";
 import { jsoncErrorSentence } from "../util/json.ts";
+import { decodeUtf8Strict, NOT_UTF8 } from "../util/utf8.ts";
 
 /** The result of reading one file. */
 export type LoadedFile =
@@ -64,14 +65,17 @@ export function positionAt(starts: readonly number[], offset: number): { line: n
  */
 function readText(
   path: string,
-): { text: string } | { missing: true } | { error: string } {
+): { text: string } | { missing: true } | { error: string } | { invalidUtf8: { line: number; column: number } } {
   try {
     const info = Deno.statSync(path);
     if (!info.isFile) return { error: "not a regular file" };
     if (info.size > MAX_CONFIG_BYTES) {
       return { error: `larger than ${MAX_CONFIG_BYTES / 1024 / 1024} MiB` };
     }
-    return { text: Deno.readTextFileSync(path) };
+    // Strictly: TOML and JSON are UTF-8, and a lossy read would load a broken trust store as fine.
+    const decoded = decodeUtf8Strict(Deno.readFileSync(path));
+    if ("text" in decoded) return decoded;
+    return { invalidUtf8: positionOf(decoded.before, decoded.before.length) };
   } catch (e) {
     if (e instanceof Deno.errors.NotFound) return { missing: true };
     return { error: e instanceof Error ? e.message : String(e) };
@@ -218,6 +222,10 @@ export async function loadConfigFile(
 ): Promise<LoadedFile> {
   const read = readText(path);
   if ("missing" in read) return { ok: false, missing: true };
+  if ("invalidUtf8" in read) {
+    const what = `${kind === "toml" ? "TOML" : "JSON"} does not parse: ${NOT_UTF8}; the file is not loaded`;
+    return { ok: false, missing: false, warning: warning("W_PARSE", what, path, read.invalidUtf8) };
+  }
   if ("error" in read) {
     return {
       ok: false,

@@ -13,6 +13,7 @@
  */
 import type { Warning, WarningCode } from "./warnings.ts";
 import { TOO_DEEP } from "../util/nesting.ts";
+import { NOT_UTF8 } from "../util/utf8.ts";
 
 /** The codes whose warning means a hook was lost (SPEC §6). */
 export const PROBLEM_CODES: ReadonlySet<WarningCode> = new Set<WarningCode>([
@@ -65,9 +66,9 @@ export function problemLine(w: Warning, ctx: ProblemContext): string {
   const trustStore = w.source === ctx.userConfigPath;
   switch (w.code) {
     case "W_PARSE": {
-      // A file nested too deep is valid syntax: its reason says why it is refused.
+      // A file nested too deep, or not UTF-8, may be valid syntax: its reason says why it is refused.
       const reason = w.message.replace(/^(?:TOML|JSON) does not parse: /, "").replace(/; the file is not loaded$/, "");
-      const why = at === null || w.message.includes(TOO_DEEP) ? ` (${reason})` : "";
+      const why = at === null || w.message.includes(TOO_DEEP) || w.message.includes(NOT_UTF8) ? ` (${reason})` : "";
       const where = `does not parse${at === null ? "" : ` at ${at}`}${why}`;
       return trustStore
         ? `${file} ${where}: trust state unreadable, only managed hooks can run — fix the file`

@@ -8,6 +8,8 @@
  */
 import { dirname, join } from "../util/paths.ts";
 import type { DispatchResult } from "../schema/result.ts";
+import { withFileLock } from "../util/file_lock.ts";
+import { appendWholeLines } from "../util/line_file.ts";
 
 /** Rotation threshold. */
 export const LOG_ROTATE_BYTES = 10 * 1024 * 1024;
@@ -109,9 +111,7 @@ export async function rotateIfNeeded(
 ): Promise<void> {
   if (!(await isOver(path, limit))) return;
   const name = path.slice(dirname(path).length + 1);
-  const lock = await Deno.open(join(dirname(path), `.${name}.lock`), { write: true, create: true, mode: 0o600 });
-  try {
-    await lock.lock(true);
+  await withFileLock(join(dirname(path), `.${name}.lock`), async () => {
     if (!(await isOver(path, limit))) return; // another process rotated meanwhile
     if (kept <= 1) {
       await Deno.remove(path).catch(() => {});
@@ -123,9 +123,7 @@ export async function rotateIfNeeded(
         await Deno.rename(from, `${path}.${i}`);
       } catch { /* a missing generation is fine */ }
     }
-  } finally {
-    lock.close(); // closing releases the lock
-  }
+  });
 }
 
 async function isOver(path: string, limit: number): Promise<boolean> {
@@ -159,7 +157,14 @@ export async function appendLog(
   try {
     await Deno.mkdir(join(home, "logs"), { recursive: true });
     await rotateIfNeeded(path, limit);
-    await Deno.writeTextFile(path, text, { append: true });
+    // Whole lines, under the file's lock: a line torn by a full disk or a crash is closed first, so
+    // it cannot swallow this record (as in the transcript).
+    const file = await Deno.open(path, { read: true, append: true, create: true, mode: 0o600 });
+    try {
+      await appendWholeLines(file, new TextEncoder().encode(text));
+    } finally {
+      file.close();
+    }
   } catch {
     // The log is an observation aid; a read-only home must not break dispatch.
   }

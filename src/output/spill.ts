@@ -6,7 +6,7 @@
  * @module
  */
 
-import { absolute, join } from "../util/paths.ts";
+import { absolute, isAbsolutePath, join } from "../util/paths.ts";
 import { safeSessionSegment } from "../util/session_id.ts";
 import { prepareSpillFolder, type Refusal, removeSpillFolder } from "./spill_folder.ts";
 
@@ -88,7 +88,9 @@ export function spillDir(tempDir: string, sessionId: string): string {
 /** The root of every session's spill folder: `<tempDir>/hook_outputs`. */
 export function spillRoot(tempDir: string): string {
   // Absolute, because the path is shown to the model, which may read it from another directory.
-  return absolute(join(tempDir, "hook_outputs"), Deno.cwd());
+  // Deno.cwd() only for a relative root: a narrowed run may not read the process's cwd.
+  const root = join(tempDir, "hook_outputs");
+  return isAbsolutePath(root) ? root : absolute(root, Deno.cwd());
 }
 
 /**

@@ -50,10 +50,14 @@ async function ownedFolder(path: string, uid: number | null): Promise<Refusal> {
 }
 
 /**
- * Makes `<root>/<session folder>` ready for a spilled file: the temp folder's parents as needed,
- * then the root and the session folder, each checked. Returns why it refused (a one-line reason),
- * or null when `sessionDir` may be written. Throws on other I/O errors (the caller treats those
- * as "could not be saved").
+ * Makes `<root>/<session folder>` ready for a spilled file: the root and the session folder, each
+ * checked, and the temp folder (with its parents) only when it is missing. Returns why it refused (a
+ * one-line reason), or null when `sessionDir` may be written. Throws on other I/O errors (the caller
+ * treats those as "could not be saved").
+ *
+ * The temp folder itself is not touched when it exists: a trusted project's run is narrowed to
+ * writing `<temp>/hook_outputs` (src/sandbox/plan.ts), and even a no-op `mkdir -p` of the temp
+ * folder asks for write access to it, which made every spill of a sandboxed run fail.
  */
 export async function prepareSpillFolder(root: string, sessionDir: string): Promise<Refusal> {
   let uid: number | null;
@@ -63,8 +67,16 @@ export async function prepareSpillFolder(root: string, sessionDir: string): Prom
     // A host embedding the engine without the `sys` uid permission: the owner cannot be checked.
     return `the owner of ${root} cannot be checked (no permission to read this process's uid)`;
   }
-  await Deno.mkdir(dirname(root), { recursive: true });
-  return await ownedFolder(root, uid) ?? await ownedFolder(sessionDir, uid);
+  let rootRefusal: Refusal;
+  try {
+    rootRefusal = await ownedFolder(root, uid);
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) throw e;
+    // No temp folder yet (a `--temp-dir` named before it exists): made as the fast path makes it.
+    await Deno.mkdir(dirname(root), { recursive: true });
+    rootRefusal = await ownedFolder(root, uid);
+  }
+  return rootRefusal ?? await ownedFolder(sessionDir, uid);
 }
 
 /**

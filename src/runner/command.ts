@@ -10,6 +10,7 @@ import { buildShellInvocation, killProcessTree } from "./shell.ts";
 import { currentPlatform } from "../util/paths.ts";
 import { capture, CAPTURE_LIMIT, decodeUtf8 } from "./capture.ts";
 import { delay } from "../util/timer.ts";
+import { trackRunning, unlessEnding } from "./running.ts";
 
 /**
  * After the main process exits, how long to keep reading pipes that a
@@ -61,7 +62,27 @@ export async function runCommand(spec: CommandSpec): Promise<RawCompletion> {
       durationMs: performance.now() - started,
     };
   }
-  spec.onSpawn?.(child.pid);
+  const forget = trackRunning(child.pid);
+  try {
+    spec.onSpawn?.(child.pid);
+    const done = await completion(child, spec, { base, started, platform });
+    await unlessEnding();
+    return done;
+  } finally {
+    forget();
+  }
+}
+
+/** Feeds, waits for and reads one started handler (see {@link runCommand}). */
+async function completion(
+  child: Deno.ChildProcess,
+  spec: CommandSpec,
+  { base, started, platform }: {
+    base: Omit<RawCompletion, "spawnError" | "durationMs">;
+    started: number;
+    platform: ReturnType<typeof currentPlatform>;
+  },
+): Promise<RawCompletion> {
   const out = capture(child.stdout, CAPTURE_LIMIT);
   const err = capture(child.stderr, CAPTURE_LIMIT);
   // Feed stdin without awaiting: a hook may exit (or close stdin) before reading it all.

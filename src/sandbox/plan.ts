@@ -11,7 +11,7 @@
  * happens only inside the sandbox.
  * @module
  */
-import { absolute, atomicTempPath, isInside, join, osUserHome, searchDirs } from "../util/paths.ts";
+import { absolute, atomicTempPath, isInside, join, osUserHome, searchDirs, writeTargetSync } from "../util/paths.ts";
 import { FOREIGN_LAYERS, foreignUserFiles } from "../config/foreign_layout.ts";
 import type { ParsedArgs } from "../util/args.ts";
 import { fromCliValues, resolveSettings } from "../engine/settings.ts";
@@ -177,19 +177,20 @@ const STATE_COMMANDS = new Set(["trust", "untrust", "enable", "disable", "projec
  * The files a state write really touches when the user's config.toml is a symlink (dotfile
  * managers: `~/.mind/config.toml -> ~/dotfiles/mind.toml`): the writer writes through the link,
  * so it reads and replaces the link's real target, locks the `.lock` beside it, and renames its
- * temp file (one name per process, `atomicTempPath`) over it. Exactly those three are granted, not
- * the target's folder (which may be the whole home directory). Empty when the config is no symlink
- * (the home grant covers it) or leads nowhere.
+ * temp file (one name per process, `atomicTempPath`) over it. Exactly those three are granted
+ * (`writes`), not the target's folder (which may be the whole home directory). A dangling link is
+ * written through too (the file it names is created): then the links on the way are read, and
+ * granted for reading (`reads`). Empty when the config is no symlink (the home grant covers it).
  */
-export async function configLinkTargets(home: string, pid: number): Promise<string[]> {
+export function configLinkTargets(home: string, pid: number): Promise<{ writes: string[]; reads: string[] }> {
   const config = join(home, "config.toml");
   try {
-    if (!(await Deno.lstat(config)).isSymlink) return [];
+    if (!Deno.lstatSync(config).isSymlink) return Promise.resolve({ writes: [], reads: [] });
+    const { target, links } = writeTargetSync(config);
+    return Promise.resolve({ writes: [target, `${target}.lock`, atomicTempPath(target, pid)], reads: links });
   } catch {
-    return [];
+    return Promise.resolve({ writes: [], reads: [] }); // missing, or a loop: nothing is written through it
   }
-  const target = await real(config);
-  return target === null ? [] : [target, `${target}.lock`, atomicTempPath(target, pid)];
 }
 
 /**
@@ -320,11 +321,12 @@ export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
 
   if (STATE_COMMANDS.has(cmd) && home !== null) {
     const linked = await configLinkTargets(home, Deno.pid);
-    for (const p of linked) {
+    for (const p of linked.writes) {
       reads.add(p);
       writes.add(p);
     }
-    if (linked.length > 0) {
+    for (const p of linked.reads) reads.add(p);
+    if (linked.writes.length > 0) {
       readWhy.push("the symlinked config.toml's target, its lock and temp file");
       writeWhy.push("the symlinked config.toml's target, its lock and temp file (written through)");
     }
@@ -439,6 +441,12 @@ export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
     }
     readWhy.push("the spill folder");
     writeWhy.push("the spill folder (<temp>/hook_outputs)");
+    if (realTemp === null) {
+      // A temp root that does not exist yet is created for the spill folder, as on the fast path
+      // (src/output/spill_folder.ts); an existing one is never written, only its hook_outputs.
+      writes.add(facts.tempRoot);
+      writeWhy.push("the temp root, which does not exist yet (created for the spill folder)");
+    }
     plan.sys = ["uid"];
     plan.why.sys = "uid only: a spill folder owned by another user is refused";
     const programs = [...shells, selfProgram(), ...(input.mcp?.programs ?? [])];

@@ -92,18 +92,31 @@ export function optionsKey(opts: ConfigOptions): string {
   ]);
 }
 
+/** A load in progress, and when it started (on the cache's own clock). */
+type Loading = { startedAt: number; done: Promise<Catalog | { error: string }> };
+
 /** Loaded catalogs by options, re-read on change. */
 export class CatalogCache {
   readonly #entries = new Map<string, Entry>();
-  readonly #loading = new Map<string, Promise<Catalog | { error: string }>>();
+  readonly #loading = new Map<string, Loading>();
   readonly #onLoad: (catalog: Catalog) => void;
+  readonly #loadCatalog: (opts: ConfigOptions) => Promise<Catalog | { error: string }>;
   /** The hashes of pinned files, for every catalog of this process. */
   readonly #pinned = new FileHashCache();
   #loads = 0;
+  /** Orders requests and load starts: a request may share only a load that started after it came. */
+  #clock = 0;
 
-  /** @param onLoad called with every freshly loaded catalog (serve opens its MCP servers there) */
-  constructor(onLoad: (catalog: Catalog) => void = () => {}) {
+  /**
+   * @param onLoad called with every freshly loaded catalog (serve opens its MCP servers there)
+   * @param load how a catalog is loaded (tests hold a load back to interleave a write with it)
+   */
+  constructor(
+    onLoad: (catalog: Catalog) => void = () => {},
+    load: (opts: ConfigOptions) => Promise<Catalog | { error: string }> = loadCatalog,
+  ) {
     this.#onLoad = onLoad;
+    this.#loadCatalog = load;
   }
 
   /** How many times a configuration was (re)loaded (diagnostics and tests). */
@@ -116,28 +129,51 @@ export class CatalogCache {
     return [...this.#entries.values()].map((e) => e.catalog);
   }
 
-  /** The catalog for `opts`, from the cache when no watched path changed. */
+  /** The cached catalog of `key` when no watched path changed since it was loaded, else null. */
+  #fresh(key: string): Catalog | null {
+    const entry = this.#entries.get(key);
+    if (!entry || entry.racy || signatureOf(entry.watch) !== entry.signature) return null;
+    // Map order is the LRU order.
+    this.#entries.delete(key);
+    this.#entries.set(key, entry);
+    return entry.catalog;
+  }
+
+  /**
+   * The catalog for `opts`, from the cache when no watched path changed. Concurrent requests with
+   * the same options share a load, but only one that started after the request came: a load that
+   * was already reading may have read a file before the last write (a config.toml trusting the new
+   * hooks.json, read as the old one), so a later request waits for it and then looks again — at the
+   * cache, which that load's racy-clean check keeps from answering stale, or at a load of its own.
+   */
   get(opts: ConfigOptions): Promise<Catalog | { error: string }> {
     const key = optionsKey(opts);
-    const entry = this.#entries.get(key);
-    if (entry && !entry.racy && signatureOf(entry.watch) === entry.signature) {
-      // Map order is the LRU order.
-      this.#entries.delete(key);
-      this.#entries.set(key, entry);
-      return Promise.resolve(entry.catalog);
+    const cached = this.#fresh(key);
+    return cached ? Promise.resolve(cached) : this.#fromLoad(key, opts, ++this.#clock);
+  }
+
+  async #fromLoad(key: string, opts: ConfigOptions, arrived: number): Promise<Catalog | { error: string }> {
+    while (true) {
+      const loading = this.#loading.get(key);
+      if (loading && loading.startedAt > arrived) return await loading.done;
+      if (loading) {
+        await loading.done;
+        const cached = this.#fresh(key);
+        if (cached) return cached;
+        continue;
+      }
+      const startedAt = ++this.#clock;
+      const done = this.#load(key, opts).finally(() => {
+        if (this.#loading.get(key)?.done === done) this.#loading.delete(key);
+      });
+      this.#loading.set(key, { startedAt, done });
+      return await done;
     }
-    // Concurrent requests with the same options share one load.
-    let loading = this.#loading.get(key);
-    if (!loading) {
-      loading = this.#load(key, opts).finally(() => this.#loading.delete(key));
-      this.#loading.set(key, loading);
-    }
-    return loading;
   }
 
   async #load(key: string, opts: ConfigOptions): Promise<Catalog | { error: string }> {
     const started = Date.now();
-    const catalog = await loadCatalog(opts);
+    const catalog = await this.#loadCatalog(opts);
     this.#loads++;
     if ("error" in catalog) {
       this.#entries.delete(key);

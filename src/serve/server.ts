@@ -9,7 +9,8 @@
  * - `session/end` — params `{session_id}`: async handlers killed, spill folder deleted, Stop guard
  *   cleared (§7.2, §10) → `{killed}`.
  * - `hooks/list` — params `{options?}` → the catalog as data, the same object as `list --json`.
- * - `shutdown` — waits for the requests in flight, ends every session seen, closes the MCP pool,
+ * - `shutdown` — waits for the requests in flight (their running hooks at most
+ *   {@link SHUTDOWN_GRACE_MS}, then they are killed), ends every session seen, closes the MCP pool,
  *   replies, and the process exits 0.
  *
  * Engine → host notification: `hooks/asyncCompleted` `{session_id, results}`.
@@ -38,6 +39,8 @@ import type { DispatchResult } from "../schema/result.ts";
 import type { JsonObject } from "../events/types.ts";
 import { EVENTS } from "../events/registry.ts";
 import { McpPool } from "../runner/mcp.ts";
+import { killRunning } from "../runner/running.ts";
+import { delay } from "../util/timer.ts";
 import { resolvedServers } from "../config/mcp_servers.ts";
 import { endSession } from "../session/end.ts";
 import type { TranscriptWriter } from "../session/transcript.ts";
@@ -67,6 +70,14 @@ export const METHODS = ["dispatch", "transcript/append", "session/end", "hooks/l
 export const MAX_LINE_BYTES = 64 * 1024 * 1024;
 /** Dispatches handled at once; more wait their turn (each may run up to 64 hooks of its own). */
 export const MAX_CONCURRENT_DISPATCHES = 64;
+/**
+ * How long a shutdown (the `shutdown` request, end of input, SIGTERM/SIGINT) waits for the requests
+ * in flight before it kills their running hooks: a hook's own timeout (600 s by default) would keep
+ * a host waiting that wants the server gone, and hosts escalate to SIGKILL after a few seconds.
+ */
+export const SHUTDOWN_GRACE_MS = 5000;
+/** After those kills, how long the shutdown waits for the requests to answer (SIGKILL comes at 1 s). */
+const AFTER_KILL_WAIT_MS = 3000;
 
 /** How a server is set up. */
 export type ServeSetup = {
@@ -76,6 +87,8 @@ export type ServeSetup = {
   processCwd: string;
   /** Writes text (whole lines) to the host; called one write at a time. */
   write: (bytes: Uint8Array) => Promise<void>;
+  /** The shutdown's wait for running hooks (default {@link SHUTDOWN_GRACE_MS}). */
+  shutdownGraceMs?: number;
 };
 
 /** Serializes writes so that lines never interleave, coalescing lines queued during a write. */
@@ -161,12 +174,14 @@ export class HookServer {
   /** Method calls other than shutdown in progress: shutdown waits for these. */
   readonly #work = new Set<Promise<unknown>>();
   #shuttingDown = false;
+  readonly #shutdownGraceMs: number;
   #stopReading: (() => void) | null = null;
   readonly #lines = new LineSplitter(MAX_LINE_BYTES);
 
   /** @param setup defaults, environment and the output sink */
   constructor(setup: ServeSetup) {
     this.#setup = setup;
+    this.#shutdownGraceMs = setup.shutdownGraceMs ?? SHUTDOWN_GRACE_MS;
     this.#out = new LineWriter(setup.write);
     this.#async = new AsyncRunner((sessionId, results) => {
       this.#out.send(notificationLine("hooks/asyncCompleted", { session_id: sessionId, results }));
@@ -190,9 +205,12 @@ export class HookServer {
    */
   async run(input: ReadableStream<Uint8Array>): Promise<number> {
     const reader = input.getReader();
-    const stopped = new Promise<null>((resolve) => {
-      this.#stopReading = () => resolve(null);
-    });
+    // A shutdown ends the pending read by cancelling the reader. (Racing every read against one
+    // long-lived "stopped" promise instead kept each race, and so each chunk read, alive until
+    // shutdown: 100,000 events grew serve past 1 GiB.)
+    this.#stopReading = () => {
+      reader.cancel().catch(() => {});
+    };
     // Byte-level framing, linear in the input (SPEC §15): a long line arriving in many chunks is
     // never re-searched or re-concatenated as a whole per chunk.
     const lines = this.#lines;
@@ -209,8 +227,8 @@ export class HookServer {
     };
     try {
       while (!this.#shuttingDown) {
-        const chunk = await Promise.race([reader.read(), stopped]);
-        if (chunk === null || chunk.done) break;
+        const chunk = await reader.read();
+        if (chunk.done) break;
         take(lines.push(chunk.value));
       }
       if (!this.#shuttingDown) {
@@ -451,11 +469,32 @@ export class HookServer {
 
   #shutdownDone: Promise<void> | null = null;
 
+  /** Whether every method call in progress settles within `ms` (new ones are refused meanwhile). */
+  async #workSettles(ms: number): Promise<boolean> {
+    const deadline = delay(ms);
+    try {
+      while (this.#work.size > 0) {
+        const settled = await Promise.race([
+          Promise.allSettled([...this.#work]).then(() => true),
+          deadline.promise.then(() => false),
+        ]);
+        if (!settled) return false;
+      }
+      return true;
+    } finally {
+      deadline.cancel();
+    }
+  }
+
   async #shutdown(): Promise<void> {
     this.#shuttingDown = true;
     this.#stopReading?.();
-    // Requests that arrived before the shutdown are answered first.
-    while (this.#work.size > 0) await Promise.allSettled([...this.#work]);
+    // Requests that arrived before the shutdown are answered first; their hooks get a bounded
+    // grace, then are killed with their process groups (the requests then answer with them failed).
+    if (!(await this.#workSettles(this.#shutdownGraceMs))) {
+      await killRunning();
+      await this.#workSettles(AFTER_KILL_WAIT_MS);
+    }
     const sessions = new Set([...this.#sessions.keys(), ...this.#async.sessions()]);
     await Promise.all([...sessions].map((sid) => this.#endSession(sid)));
     await this.#pool.close();

@@ -8,6 +8,8 @@
  */
 import { join } from "../util/paths.ts";
 import { safeSessionSegment } from "../util/session_id.ts";
+import { withFileLock } from "../util/file_lock.ts";
+import { OWNER_ONLY, writeFileAtomic } from "../util/atomic_file.ts";
 
 /** Path of a session's guard file. */
 export function guardPath(home: string, sessionId: string): string {
@@ -31,6 +33,13 @@ async function readCounters(path: string): Promise<Record<string, number>> {
 /**
  * Records one dispatch of a Stop-like event and says whether its block may
  * stand: `allowed` is false once the consecutive count exceeds `cap`.
+ *
+ * The read-modify-write of the session's counters runs under one lock per home
+ * (`tmp/stop_guard/.lock`, src/util/file_lock.ts): parallel subagents of one
+ * session, in separate processes or in one `serve`, would otherwise each read
+ * the same counts and lose each other's increments (and blocks past the cap
+ * would stand). The counters are replaced atomically, so a crash leaves the old
+ * ones or the new ones.
  */
 export async function recordStopDispatch(
   home: string,
@@ -40,17 +49,24 @@ export async function recordStopDispatch(
   cap: number,
 ): Promise<{ allowed: boolean; count: number }> {
   const path = guardPath(home, sessionId);
-  const counters = await readCounters(path);
-  const count = blocked ? (counters[counterKey] ?? 0) + 1 : 0;
-  if (count === 0) delete counters[counterKey];
-  else counters[counterKey] = count;
+  const dir = join(home, "tmp", "stop_guard");
+  const update = async () => {
+    const counters = await readCounters(path);
+    const before = Object.hasOwn(counters, counterKey) ? counters[counterKey] : 0;
+    const count = blocked ? (typeof before === "number" ? before : 0) + 1 : 0;
+    if (count === 0) delete counters[counterKey];
+    else counters[counterKey] = count;
+    await writeFileAtomic(path, JSON.stringify(counters), { mode: OWNER_ONLY });
+    return count;
+  };
   try {
-    await Deno.mkdir(join(home, "tmp", "stop_guard"), { recursive: true });
-    await Deno.writeTextFile(path, JSON.stringify(counters));
+    await Deno.mkdir(dir, { recursive: true });
+    const locked = await withFileLock(join(dir, ".lock"), update);
+    if (locked.ok) return { allowed: locked.value <= cap, count: locked.value };
   } catch {
     // Without a writable home the guard cannot count; blocks then stand, as without a guard.
   }
-  return { allowed: count <= cap, count };
+  return { allowed: true, count: 0 };
 }
 
 /** Removes a session's guard file (session end). */

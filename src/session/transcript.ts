@@ -12,7 +12,8 @@
  */
 
 import { oneLine } from "../util/terminal_text.ts";
-import { writeAllSync } from "../util/stdio.ts";
+import { appendWholeLines } from "../util/line_file.ts";
+import { formatValuePath, TOO_DEEP, tooDeepPath } from "../util/nesting.ts";
 import { dirname, join } from "../util/paths.ts";
 import { safeSessionSegment, sessionDateFromId } from "../util/session_id.ts";
 
@@ -46,7 +47,6 @@ export type AppendResult = { ok: true; path: string } | {
   error: AppendError;
 };
 
-const NEWLINE = 0x0a;
 const encoder = new TextEncoder();
 
 // ---------------------------------------------------------------------------------------------
@@ -256,6 +256,10 @@ export function buildTranscriptLine(
   if (payload === undefined || !payload.startsWith("{")) {
     return invalid("payload must be a JSON object");
   }
+  // Like every other input (SPEC §15): a line this deep breaks the transcript's readers. Checked
+  // once it serialized (a cycle is "not serializable", not deep).
+  const deep = tooDeepPath(entry.payload);
+  if (deep) return invalid(`payload ${TOO_DEEP} (at ${formatValuePath(deep)})`);
   const line = `{"timestamp":${JSON.stringify(now.toISOString())},"event":${JSON.stringify(entry.event)},` +
     `"session_id":${JSON.stringify(entry.sessionId)},"turn_id":${JSON.stringify(entry.turnId ?? null)},` +
     `"actor":${JSON.stringify(entry.actor ?? null)},"payload":${payload}}\n`;
@@ -369,7 +373,7 @@ async function openEntryTranscript(
 
 /**
  * Appends `data` (whole lines) to `file`, the open handle of `path`, under the file lock; see
- * {@link writeLocked}. If the file was deleted under the handle (its link count is 0), the lines
+ * `appendWholeLines` (src/util/line_file.ts). If the file was deleted under the handle (its link count is 0), the lines
  * went to an unreachable inode, so the file is reopened — recreated — and they are written again.
  *
  * @returns the handle now open on `path` (a new one after a reopen; the old one is closed)
@@ -379,54 +383,16 @@ async function appendLines(
   path: string,
   data: Uint8Array,
 ): Promise<Deno.FsFile> {
-  if ((await writeLocked(file, data)) !== 0) return file;
+  if ((await appendWholeLines(file, data)) !== 0) return file;
   file.close();
   const reopened = openTranscript(path);
   try {
-    await writeLocked(reopened, data);
+    await appendWholeLines(reopened, data);
   } catch (error) {
     reopened.close();
     throw error;
   }
   return reopened;
-}
-
-/**
- * Appends `data` while holding the exclusive lock. If the file does not end with a line break — a
- * writer crashed mid-line — one is written first, in the same write, so the torn fragment stays
- * alone on its line and the new lines parse.
- *
- * The lock is awaited (a blocked lock must not stall a serving event loop); the short, local
- * syscalls under it are synchronous, which is several times faster than their async forms.
- *
- * @returns the file's link count (0: deleted under the open handle; null where not reported)
- */
-async function writeLocked(
-  file: Deno.FsFile,
-  data: Uint8Array,
-): Promise<number | null> {
-  await file.lock(true);
-  try {
-    const { size, nlink } = file.statSync();
-    const torn = size > 0 && lastByte(file, size) !== NEWLINE;
-    writeAllSync(file, torn ? withLeadingNewline(data) : data);
-    return nlink;
-  } finally {
-    file.unlockSync();
-  }
-}
-
-function lastByte(file: Deno.FsFile, size: number): number | null {
-  const buf = new Uint8Array(1);
-  file.seekSync(size - 1, Deno.SeekMode.Start);
-  return file.readSync(buf) === 1 ? buf[0] : null;
-}
-
-function withLeadingNewline(data: Uint8Array): Uint8Array {
-  const out = new Uint8Array(data.length + 1);
-  out[0] = NEWLINE;
-  out.set(data, 1);
-  return out;
 }
 
 /**

@@ -38,7 +38,8 @@
  */
 
 import { removeStaleTemps, writeFileAtomic } from "../util/atomic_file.ts";
-import { atomicTempPath, dirname } from "../util/paths.ts";
+import { atomicTempPath, dirname, writeTargetSync } from "../util/paths.ts";
+import { withFileLock } from "../util/file_lock.ts";
 import { TomlEditRefusal } from "./state_layout.ts";
 import {
   applyOps,
@@ -217,23 +218,11 @@ export async function editTomlFile(
   for (let attempt = 0; attempt < RELINK_ATTEMPTS; attempt++) {
     const target = await writeTarget(configPath);
     if (typeof target !== "string") return target;
-    const lock = await openLock(`${target}.lock`);
-    if (!(lock instanceof Deno.FsFile)) return lock;
-    try {
-      try {
-        await lock.lock(true);
-      } catch (e) {
-        return ioError(`cannot lock ${target}.lock`, e);
-      }
-      if ((await writeTarget(configPath)) === target) return await editLocked(target, edit);
-    } finally {
-      // Closing the descriptor releases the flock as well; unlock first so the release does not
-      // depend on when the runtime actually closes it.
-      try {
-        await lock.unlock();
-      } catch { /* closing below releases it anyway */ }
-      lock.close();
-    }
+    const locked = await withFileLock(`${target}.lock`, async () => {
+      return (await writeTarget(configPath)) === target ? await editLocked(target, edit) : null;
+    });
+    if (!locked.ok) return { ok: false, error: { kind: "io", message: locked.message } };
+    if (locked.value !== null) return locked.value;
   }
   return { ok: false, error: { kind: "io", message: `${configPath} keeps being re-linked; not written, try again` } };
 }
@@ -242,32 +231,13 @@ export async function editTomlFile(
 const RELINK_ATTEMPTS = 3;
 
 /** The file a write of `configPath` really replaces: its real path (a symlinked config is written
- * through, the link stays), or `configPath` itself when it does not exist yet. */
-async function writeTarget(configPath: string): Promise<string | StateWriteResult> {
+ * through, the link stays), the file a dangling link names (created there; the link stays too), or
+ * `configPath` itself when it does not exist yet (`writeTargetSync`). */
+function writeTarget(configPath: string): Promise<string | StateWriteResult> {
   try {
-    return await Deno.realPath(configPath);
+    return Promise.resolve(writeTargetSync(configPath).target);
   } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return configPath;
-    return ioError(`cannot resolve ${configPath}`, e);
-  }
-}
-
-/** Opens (creating) the lock file; a path that exists as anything but a regular file is refused:
- * opening a planted FIFO would block forever, and a symlink would lead the lock (and its creation)
- * elsewhere. */
-async function openLock(path: string): Promise<Deno.FsFile | StateWriteResult> {
-  try {
-    const info = await Deno.lstat(path);
-    if (!info.isFile) {
-      return { ok: false, error: { kind: "io", message: `${path} is not a regular file; refusing it as the lock` } };
-    }
-  } catch (e) {
-    if (!(e instanceof Deno.errors.NotFound)) return ioError(`cannot open lock file ${path}`, e);
-  }
-  try {
-    return await Deno.open(path, { read: true, write: true, create: true });
-  } catch (e) {
-    return ioError(`cannot open lock file ${path}`, e);
+    return Promise.resolve(ioError(`cannot resolve ${configPath}`, e));
   }
 }
 

@@ -40,5 +40,10 @@ export function jsoncErrorSentence(code: string, at = ""): string {
   const sentence = Object.hasOwn(JSONC_SENTENCES, code) ? JSONC_SENTENCES[code] : "the JSON is not valid here";
   if (code !== "InvalidSymbol" || at === "") return sentence;
   const quotes = at.startsWith("'") ? " (JSON strings take double quotes)" : "";
-  return `${sentence} ${JSON.stringify(at.slice(0, 20))}${quotes}`;
+  // JSON.stringify leaves U+2028/U+2029 as they are: escaped too, so the warning stays one line.
+  const quoted = JSON.stringify(at.slice(0, 20)).replace(
+    /[\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16)}`,
+  );
+  return `${sentence} ${quoted}${quotes}`;
 }

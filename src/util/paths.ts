@@ -38,6 +38,41 @@ export function realPathOrSync(path: string): string {
   }
 }
 
+/** Symlinks followed at most by {@link writeTargetSync} (Linux's own limit). */
+const MAX_LINK_HOPS = 40;
+
+/**
+ * Where a write of `path` lands when the writer follows its symlinks, as opening it for writing
+ * does — also when the last link dangles (a dotfile manager's link whose file is not there yet):
+ * the real path when it exists; else, for a link or a chain of links, the path the last one names;
+ * else `path` itself. `links` are the links read on the way, after `path` (what a narrowed run must
+ * be allowed to read). Throws on a loop or a path that cannot be examined.
+ */
+export function writeTargetSync(path: string): { target: string; links: string[] } {
+  try {
+    return { target: Deno.realPathSync(path), links: [] };
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) throw e;
+  }
+  const links: string[] = [];
+  let current = path;
+  for (let hop = 0; hop <= MAX_LINK_HOPS; hop++) {
+    let info: Deno.FileInfo;
+    try {
+      info = Deno.lstatSync(current);
+    } catch (e) {
+      if (e instanceof Deno.errors.NotFound) return { target: current, links };
+      throw e;
+    }
+    if (!info.isSymlink) return { target: current, links };
+    if (current !== path) links.push(current);
+    const to = Deno.readLinkSync(current);
+    // A relative link is relative to the folder the link is really in.
+    current = isAbsolutePath(to) ? to : join(realPathOrSync(dirname(current)), to);
+  }
+  throw new Error(`${path}: too many levels of symbolic links`);
+}
+
 /** True when `inner` is `root` or below it (both real, absolute paths; `\\`-separated on Windows). */
 export function isInside(root: string, inner: string): boolean {
   const sep = root.includes("\\") && !root.includes("/") ? "\\" : "/";

@@ -49,6 +49,11 @@ export type CliOptions = {
   killAfterMs?: number;
 };
 
+/** The environment every CLI run of the tests gets (for tests that start other programs alike). */
+export function testEnv(): Record<string, string> {
+  return baseEnv();
+}
+
 /** The caller's environment without any `MIND_*` variable. */
 function baseEnv(): Record<string, string> {
   const env: Record<string, string> = {};
@@ -85,6 +90,25 @@ export async function assertBundleFresh(): Promise<void> {
   if (!(await (freshBundle ??= bundleIsFresh()))) {
     throw new Error(`${BUNDLE_PATH} is older than its sources: run deno task bundle:gen`);
   }
+}
+
+/**
+ * Starts `mind-hooks ARGS...` (as {@link runCli} does: same entry point, permissions and cleaned
+ * environment) with piped stdin, stdout and stderr, for tests that talk to it while it runs or
+ * signal it. The caller must consume its output and wait for it.
+ */
+export async function spawnCli(args: string[], opts: Omit<CliOptions, "stdin"> = {}): Promise<Deno.ChildProcess> {
+  await assertBundleFresh();
+  return new Deno.Command(Deno.execPath(), {
+    args: ["run", "-q", "-P", "--no-prompt", "--config", join(REPO, "deno.json"), join(REPO, "main.ts"), ...args],
+    cwd: opts.cwd ?? Deno.env.get("TMPDIR") ?? "/tmp",
+    env: childEnv(opts.env),
+    clearEnv: true,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+    ...(opts.killAfterMs !== undefined ? { signal: AbortSignal.timeout(opts.killAfterMs) } : {}),
+  }).spawn();
 }
 
 /** Runs `mind-hooks ARGS...` and collects its exit code and output. */

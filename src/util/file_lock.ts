@@ -1,0 +1,56 @@
+/**
+ * The one lock helper: an exclusive `flock` on a lock file, held while a read-modify-write runs, so
+ * that writers in other processes (and other requests of one `serve`) never lose each other's
+ * changes. Used by the trust state writer (`<config>.lock`), the Stop-loop guard and the
+ * observation log's rotation.
+ *
+ * A lock path that exists as anything but a regular file (a FIFO, a folder, a planted symlink) is
+ * refused: opening a FIFO would block forever, and a symlink would lead the lock, and its creation,
+ * elsewhere. The lock file itself is kept (removing it while another process waits on it would let
+ * a third one lock a new file beside the two).
+ * @module
+ */
+import { messageLine } from "./terminal_text.ts";
+
+/** What {@link withFileLock} gives: `fn`'s value, or why the lock could not be held (one line). */
+export type Locked<T> = { ok: true; value: T } | { ok: false; message: string };
+
+/** Opens (creating, owner-only) the lock file, or says why not. */
+async function openLock(path: string): Promise<Deno.FsFile | string> {
+  try {
+    const info = await Deno.lstat(path);
+    if (!info.isFile) return `${path} is not a regular file; refusing it as the lock`;
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) return `cannot open lock file ${path}: ${messageLine(e)}`;
+  }
+  try {
+    return await Deno.open(path, { read: true, write: true, create: true, mode: 0o600 });
+  } catch (e) {
+    return `cannot open lock file ${path}: ${messageLine(e)}`;
+  }
+}
+
+/**
+ * Runs `fn` while holding an exclusive lock on `path` (created when missing; its folder must exist).
+ * The lock is awaited off the event loop, so a long wait never stalls a serving process. What `fn`
+ * throws is thrown, after the lock is released.
+ */
+export async function withFileLock<T>(path: string, fn: () => Promise<T>): Promise<Locked<T>> {
+  const lock = await openLock(path);
+  if (typeof lock === "string") return { ok: false, message: lock };
+  try {
+    try {
+      await lock.lock(true);
+    } catch (e) {
+      return { ok: false, message: `cannot lock ${path}: ${messageLine(e)}` };
+    }
+    return { ok: true, value: await fn() };
+  } finally {
+    // Closing the descriptor releases the flock as well; unlock first so the release does not
+    // depend on when the runtime actually closes it.
+    try {
+      await lock.unlock();
+    } catch { /* closing below releases it anyway */ }
+    lock.close();
+  }
+}
