@@ -23,7 +23,7 @@ import { ServeClient } from "./serve_client.ts";
 import { loadCatalog } from "../../src/config/discovery.ts";
 import { applyTrustPlan, planTrust } from "../../src/trust/actions.ts";
 import { writeProjectTrust } from "../../src/trust/state_writer.ts";
-import { mapResultToHost } from "../../src/adapter/hosts.ts";
+import { ADAPTERS, mapResultToHost } from "../../src/adapter/hosts.ts";
 import { EVENTS } from "../../src/events/registry.ts";
 import type { EventName } from "../../src/events/names.ts";
 import type { HookHandler } from "../../src/config/discovery.ts";
@@ -332,8 +332,13 @@ async function runStep(step: Step, run: PathRun): Promise<unknown> {
       env,
       cwd: run.cwd,
     });
+    const answer = r.stdout.trim() === "" ? null : JSON.parse(r.stdout);
+    // Copilot CLI shows a session start's messages only from a hook that exits 2 (its stdout still read).
+    if (r.code === 2 && ADAPTERS[run.path as MatrixHost].warningExit !== undefined) {
+      return { answer, warning: r.stderr.replace(/\n$/, "") };
+    }
     if (r.code !== 0 || r.stderr !== "") return { code: r.code, stderr: r.stderr };
-    return r.stdout.trim() === "" ? null : JSON.parse(r.stdout);
+    return answer;
   }
   const ev = mindEvent(event, run, step.fields);
   if (run.serve) {
@@ -391,7 +396,10 @@ export function expectedHostSteps(c: Case, host: MatrixHost, reference: Outcome,
   return c.steps.map((step, i) => {
     if (!("dispatch" in step)) return reference.steps[i];
     const input = normal(hostInput(host, step.dispatch, run, step.fields), run) as Json;
-    return mapResultToHost(host, step.dispatch, reference.steps[i] as DispatchResult, input);
+    const result = reference.steps[i] as DispatchResult;
+    const answer = mapResultToHost(host, step.dispatch, result, input);
+    const warning = ADAPTERS[host].warningExit?.(step.dispatch, result) ?? null;
+    return warning === null ? answer : { answer, warning };
   });
 }
 
