@@ -5,13 +5,31 @@
  */
 import { absolute, join } from "../util/paths.ts";
 import { CLAUDE_CONTEXT_EVENTS, mapClaudeFormatInput, mapClaudeFormatOutput } from "./claude.ts";
-import type { HostAdapter } from "./host.ts";
+import { eventsByHostName, type HostAdapter, type HostEventMap } from "./host.ts";
+
+/** How Codex raises mind's events: all of them, under mind's own names. */
+export const CODEX_EVENTS: HostEventMap = Object.freeze({
+  SessionStart: "SessionStart",
+  SessionEnd: "SessionEnd",
+  UserPromptSubmit: "UserPromptSubmit",
+  PreToolUse: "PreToolUse",
+  PermissionRequest: "PermissionRequest",
+  PostToolUse: "PostToolUse",
+  PreCompact: "PreCompact",
+  PostCompact: "PostCompact",
+  SubagentStart: "SubagentStart",
+  SubagentStop: "SubagentStop",
+  Stop: "Stop",
+  Interrupt: "Interrupt",
+});
+
+const FROM_CODEX = eventsByHostName(CODEX_EVENTS);
 
 /** Codex. */
 export const CODEX: HostAdapter = {
   host: "codex",
-  name: "Codex",
-  mapInput: (raw, cwd) => mapClaudeFormatInput("codex", raw, cwd),
+  events: CODEX_EVENTS,
+  mapInput: (raw, cwd) => mapClaudeFormatInput(FROM_CODEX, raw, cwd),
   mapOutput: (event, result, hostInput) => mapClaudeFormatOutput("codex", event, result, hostInput),
   contextEvents: CLAUDE_CONTEXT_EVENTS,
   install: {

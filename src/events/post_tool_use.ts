@@ -17,7 +17,6 @@ import {
   contextOutput,
   done,
   fail,
-  hostMappings,
   informational,
   joinFeedback,
   STANDARD_TIMEOUT,
@@ -48,7 +47,6 @@ export const postToolUse: EventModule = {
   meaning: "after a tool ran; can block its result or add context",
   coverage: "tool",
   control: "block",
-  hosts: hostMappings("PostToolUse", { gemini: "AfterTool", copilot: "PostToolUse" }),
   hostPlaceholders: { tool_input: {}, tool_use_id: HOST_UNKNOWN, tool_response: null },
   schemas: (z) => ({
     input: z.strictObject({

@@ -14,7 +14,6 @@ import {
   contextOutput,
   done,
   fail,
-  hostMappings,
   informational,
   interpretClaudeCommon,
   PERMISSION_MODES,
@@ -41,7 +40,6 @@ export const subagentStart: EventModule = {
   meaning: "a subagent starts; can add context",
   coverage: "client",
   control: "none",
-  hosts: hostMappings("SubagentStart", { gemini: null, copilot: "SubagentStart" }),
   hostPlaceholders: { agent_id: HOST_UNKNOWN, agent_type: HOST_UNKNOWN },
   schemas: (z) => ({
     input: z.strictObject({

@@ -9,7 +9,6 @@ import {
   claudeOutput,
   commonInput,
   commonOutput,
-  hostMappings,
   interpretStopLike,
   PERMISSION_MODES,
   STANDARD_TIMEOUT,
@@ -35,7 +34,6 @@ export const subagentStop: EventModule = {
   meaning: "a subagent is about to finish; can make it continue",
   coverage: "client",
   control: "continuation",
-  hosts: hostMappings("SubagentStop", { gemini: null, copilot: "SubagentStop" }),
   hostPlaceholders: {
     agent_id: HOST_UNKNOWN,
     agent_type: HOST_UNKNOWN,
