@@ -4,24 +4,11 @@
  * @module
  */
 import { absolute, join } from "../util/paths.ts";
-import { CLAUDE_CONTEXT_EVENTS, mapClaudeFormatInput, mapClaudeFormatOutput } from "./claude.ts";
+import { CLAUDE_CONTEXT_EVENTS, CLAUDE_EVENTS, mapClaudeFormatInput, mapClaudeFormatOutput } from "./claude.ts";
 import { eventsByHostName, type HostAdapter, type HostEventMap } from "./host.ts";
 
-/** How Codex raises mind's events: all of them, under mind's own names. */
-export const CODEX_EVENTS: HostEventMap = Object.freeze({
-  SessionStart: "SessionStart",
-  SessionEnd: "SessionEnd",
-  UserPromptSubmit: "UserPromptSubmit",
-  PreToolUse: "PreToolUse",
-  PermissionRequest: "PermissionRequest",
-  PostToolUse: "PostToolUse",
-  PreCompact: "PreCompact",
-  PostCompact: "PostCompact",
-  SubagentStart: "SubagentStart",
-  SubagentStop: "SubagentStop",
-  Stop: "Stop",
-  Interrupt: "Interrupt",
-});
+/** How Codex raises mind's events: as Claude Code does (the same wire format), and Interrupt too. */
+export const CODEX_EVENTS: HostEventMap = Object.freeze({ ...CLAUDE_EVENTS, Interrupt: "Interrupt" });
 
 const FROM_CODEX = eventsByHostName(CODEX_EVENTS);
 
