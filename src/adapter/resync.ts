@@ -9,7 +9,7 @@
 import type { EventName } from "../events/names.ts";
 import { loadCatalog } from "../config/discovery.ts";
 import { configOptionsOf, type HomeSettings } from "../engine/settings.ts";
-import { ADAPTERS, HOST_DISPLAY_NAMES } from "./hosts.ts";
+import { HOST_DISPLAY_NAMES, hostEventName } from "./hosts.ts";
 import type { Host } from "./host.ts";
 import { neededRegistrations } from "./sync.ts";
 import { holdsDelegatingEntries, planEdit, SettingsError } from "./settings.ts";
@@ -37,14 +37,14 @@ export async function syncedRegistrations(
   const catalog = await loadCatalog(configOptionsOf(settings, searchFrom));
   if ("error" in catalog) return { error: catalog.error };
   const out = neededRegistrations(host, catalog.handlers);
-  if (ADAPTERS[host].events.SessionStart !== null && !out.has("SessionStart")) out.set("SessionStart", null);
+  if (hostEventName(host, "SessionStart") !== null && !out.has("SessionStart")) out.set("SessionStart", null);
   return out;
 }
 
 /** The host's names of `events`, with a tool list when there is one: `PostToolUse (Edit|Write)`. */
 function spoken(host: Host, events: Partial<Record<EventName, string | null>>, keys: EventName[]): string {
   return keys.map((e) => {
-    const name = ADAPTERS[host].events[e] ?? e;
+    const name = hostEventName(host, e) ?? e;
     const m = events[e];
     return m === null || m === undefined || m === "*" ? name : `${name} (${m})`;
   }).join(", ");

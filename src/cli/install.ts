@@ -22,7 +22,7 @@
  */
 import { type ParsedArgs, UsageError } from "../util/args.ts";
 import { absolute, dirname, join, normalizeKeyPath } from "../util/paths.ts";
-import { ADAPTERS, type Host, HOST_DISPLAY_NAMES, HOST_EVENTS, HOSTS } from "../adapter/hosts.ts";
+import { ADAPTERS, type Host, HOST_DISPLAY_NAMES, HOST_EVENTS, hostEventName, HOSTS } from "../adapter/hosts.ts";
 import { delegatingCommand, planEdit, SettingsError } from "../adapter/settings.ts";
 import { unifiedDiff } from "../util/line_diff.ts";
 import type { InstallScope } from "../adapter/host.ts";
@@ -58,7 +58,7 @@ export function settingsPath(
 
 /** The host's own names of `events` (Gemini CLI's BeforeTool for PreToolUse…), for messages. */
 function hostNames(host: Host, events: readonly EventName[]): string {
-  return events.map((e) => ADAPTERS[host].events[e] ?? e).join(", ");
+  return events.map((e) => hostEventName(host, e) ?? e).join(", ");
 }
 
 /** The project directory as the user gave it, made absolute and real (so the printed paths are clean). */
