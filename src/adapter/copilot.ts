@@ -37,6 +37,7 @@ import {
   toMindTool,
   type ToolTable,
 } from "./host.ts";
+import { HOST_DISPLAY_NAMES } from "./host_names.ts";
 
 /**
  * How Copilot CLI raises mind's events: under mind's names in the PascalCase spelling `install`
@@ -177,7 +178,11 @@ export function mapCopilotOutput(event: EventName, result: DispatchResult, hostI
     else {
       const hostEvent = COPILOT_EVENTS[event] ?? event;
       messages.push(
-        droppedContext("Copilot CLI", hostEvent, "SessionStart, UserPromptSubmit, PreToolUse and PostToolUse"),
+        droppedContext(
+          HOST_DISPLAY_NAMES.copilot,
+          hostEvent,
+          "SessionStart, UserPromptSubmit, PreToolUse and PostToolUse",
+        ),
       );
     }
   }

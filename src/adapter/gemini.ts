@@ -35,6 +35,7 @@ import {
   toMindTool,
   type ToolTable,
 } from "./host.ts";
+import { HOST_DISPLAY_NAMES } from "./host_names.ts";
 
 /** How Gemini CLI raises mind's events (it has no approval, compaction-end, subagent or interrupt event). */
 export const GEMINI_EVENTS: HostEventMap = Object.freeze({
@@ -107,7 +108,7 @@ export function mapGeminiOutput(event: EventName, result: DispatchResult, hostIn
   const { messages, contexts } = resultTexts(result);
   if (contexts.length > 0) {
     if (CONTEXT_EVENTS.has(event)) hso.additionalContext = contexts.join("\n\n");
-    else messages.push(droppedContext("Gemini CLI", hostEvent, "SessionStart, BeforeAgent and AfterTool"));
+    else messages.push(droppedContext(HOST_DISPLAY_NAMES.gemini, hostEvent, "SessionStart, BeforeAgent and AfterTool"));
   }
   const deny = (reason: string | null) => {
     out.decision = "deny";
