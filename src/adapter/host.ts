@@ -7,7 +7,6 @@
  */
 import { EVENT_NAMES, type EventName } from "../events/names.ts";
 import { EVENTS } from "../events/registry.ts";
-import { HOST_UNKNOWN } from "../events/types.ts";
 import { INPUT_SCHEMAS } from "../generated/schemas.ts";
 import { PERMISSION_MODES } from "../events/common.ts";
 import { type JsonSchema, validateJson } from "../schema/validate.ts";
@@ -114,6 +113,38 @@ export function eventsByHostName(events: HostEventMap): ReadonlyMap<string, Even
   return new Map(mappedEvents(events).map((m) => [m.hostEvent, m.event]));
 }
 
+/**
+ * The placeholder put in a required string field the host did not send (`model` for Claude Code, a
+ * `turn_id` when no `prompt_id` stands in for it, a missing `tool_use_id`, `agent_id`, `agent_type`).
+ * Documented in the README; a hook can test for it.
+ */
+export const UNKNOWN = "unknown";
+
+/**
+ * Placeholders for each event's required input fields a host may not send (or sends in a form mind does
+ * not accept): `completeInput` puts them in when the field is missing or fails the field's schema.
+ */
+const PLACEHOLDERS: Readonly<Record<EventName, Readonly<JsonObject>>> = {
+  SessionStart: { source: "startup" },
+  SessionEnd: { reason: "other" },
+  UserPromptSubmit: { prompt: "" },
+  PreToolUse: { tool_input: {}, tool_use_id: UNKNOWN },
+  PermissionRequest: { tool_input: {} },
+  PostToolUse: { tool_input: {}, tool_use_id: UNKNOWN, tool_response: null },
+  PreCompact: { trigger: "auto" },
+  PostCompact: { trigger: "auto" },
+  SubagentStart: { agent_id: UNKNOWN, agent_type: UNKNOWN },
+  SubagentStop: {
+    agent_id: UNKNOWN,
+    agent_type: UNKNOWN,
+    agent_transcript_path: null,
+    stop_hook_active: false,
+    last_assistant_message: null,
+  },
+  Stop: { stop_hook_active: false, last_assistant_message: null },
+  Interrupt: {},
+};
+
 /** The events whose §5 input requires `field` (from the generated input schemas, so never out of step). */
 function requiring(field: string): ReadonlySet<EventName> {
   return new Set(EVENT_NAMES.filter((e) => (INPUT_SCHEMAS[e].required ?? []).includes(field)));
@@ -132,19 +163,19 @@ export function completeInput(event: EventName, input: JsonObject, raw: JsonObje
   const fill = (key: string, value: unknown) => {
     if (input[key] === undefined) input[key] = value;
   };
-  fill("session_id", HOST_UNKNOWN);
+  fill("session_id", UNKNOWN);
   fill("cwd", cwd);
-  if (NEEDS_MODEL.has(event)) fill("model", HOST_UNKNOWN);
+  if (NEEDS_MODEL.has(event)) fill("model", UNKNOWN);
   if (NEEDS_TURN.has(event)) {
     // Claude Code has no turn id, but its per-prompt `prompt_id` names the same thing.
-    fill("turn_id", typeof raw.prompt_id === "string" && raw.prompt_id !== "" ? raw.prompt_id : HOST_UNKNOWN);
+    fill("turn_id", typeof raw.prompt_id === "string" && raw.prompt_id !== "" ? raw.prompt_id : UNKNOWN);
   }
   if (NEEDS_MODE.has(event) && !(PERMISSION_MODES as readonly unknown[]).includes(input.permission_mode)) {
     // A mode mind does not know (or none, as Claude Code's SessionStart sends) must not fail the event.
     input.permission_mode = "default";
   }
   const props = (INPUT_SCHEMAS[event] as JsonSchema).properties ?? {};
-  for (const [field, placeholder] of Object.entries(EVENTS[event].hostPlaceholders)) {
+  for (const [field, placeholder] of Object.entries(PLACEHOLDERS[event])) {
     const schema = Object.hasOwn(props, field) ? props[field] : undefined;
     if (input[field] === undefined || (schema && validateJson(schema, input[field]) !== null)) {
       input[field] = placeholder;

@@ -5,7 +5,6 @@
  * @module
  */
 import type { EventName } from "../events/names.ts";
-import { HOST_UNKNOWN } from "../events/types.ts";
 import type { DispatchResult } from "../schema/result.ts";
 import type { JsonObject } from "../util/json.ts";
 import { CLAUDE } from "./claude.ts";
@@ -16,6 +15,7 @@ import { type Host, type HostAdapter, mappedEvents, type MappedInput, noHostHint
 import type { HostHints } from "../dispatch/dispatch.ts";
 
 export type { Host, MappedInput } from "./host.ts";
+export { UNKNOWN } from "./host.ts";
 export { HOST_DISPLAY_NAMES, HOSTS, isHost } from "./host_names.ts";
 
 /** Every host adapter, by the name `--protocol` and `install` spell it. */
@@ -44,13 +44,6 @@ export function hostEventName(host: Host, event: EventName): string | null {
 export const HOST_EVENTS: Record<Host, readonly EventName[]> = perHost((h) =>
   hostEvents(h).map((m) => m.event).filter((e) => !ADAPTERS[h].install.notByDefault.includes(e))
 );
-
-/**
- * The placeholder put in a required string field the host did not send (`model` for Claude Code, a
- * `turn_id` when no `prompt_id` stands in for it, a missing `tool_use_id`, `agent_id`, `agent_type`).
- * Documented in the README; a hook can test for it.
- */
-export const UNKNOWN = HOST_UNKNOWN;
 
 /** Maps a host's hook input (already parsed JSON) to a §5 event (see each host's module). */
 export function mapHostInput(host: Host, raw: unknown, cwd: string, given?: string): MappedInput {

@@ -60,13 +60,14 @@ Deno.test("hosts: a host's own event name reads as the mind event its map gives;
   });
 });
 
-Deno.test("hosts: events know nothing of hosts (no host names, types or mappings in src/events)", async () => {
+Deno.test("hosts: events know nothing of hosts (no host names, types, maps or placeholders in src/events)", async () => {
   const dir = new URL("../events/", import.meta.url);
   for await (const f of Deno.readDir(dir)) {
     if (!f.name.endsWith(".ts")) continue;
     const text = await Deno.readTextFile(new URL(f.name, dir));
-    for (const word of ["HostName", "HOST_NAMES", "HostMapping", "hostMappings", "hosts:", "../adapter/"]) {
-      assert(!text.includes(word), `src/events/${f.name} names ${word}`);
+    const banned = [/\bHostName\b/, /\bHOST_NAMES\b/, /\bHostMapping\b/, /\bhostMappings\b/, /\bHOST_UNKNOWN\b/];
+    for (const word of [...banned, /\bhostPlaceholders\b/, /^\s*hosts:/m, /from "\.\.\/adapter\//]) {
+      assert(!word.test(text), `src/events/${f.name} names ${word}`);
     }
   }
 });

@@ -26,7 +26,6 @@ export const interrupt: EventModule = {
   meaning: "the user interrupted the turn",
   coverage: "client",
   control: "none",
-  hostPlaceholders: {},
   schemas: (z) => ({
     input: z.strictObject({
       ...commonInput(z, "Interrupt", { model: true }),

@@ -46,7 +46,6 @@ export const permissionRequest: EventModule = {
   meaning: "the agent asks to run a tool; can allow or deny it",
   coverage: "approval",
   control: "permission-request",
-  hostPlaceholders: { tool_input: {} },
   schemas: (z) => ({
     input: z.strictObject({
       ...commonInput(z, "PermissionRequest", { model: true }),

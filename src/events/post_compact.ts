@@ -36,7 +36,6 @@ export const postCompact: EventModule = {
   meaning: "after the conversation was compacted",
   coverage: "client",
   control: "none",
-  hostPlaceholders: { trigger: "auto" },
   schemas: (z) => ({
     input: z.strictObject({
       ...commonInput(z, "PostCompact", { model: true }),

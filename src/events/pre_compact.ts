@@ -35,7 +35,6 @@ export const preCompact: EventModule = {
   meaning: "before the conversation is compacted",
   coverage: "client",
   control: "none",
-  hostPlaceholders: { trigger: "auto" },
   schemas: (z) => ({
     input: z.strictObject({
       ...commonInput(z, "PreCompact", { model: true }),

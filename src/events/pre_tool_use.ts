@@ -36,7 +36,6 @@ import {
   stringField,
   toolInput,
 } from "./common.ts";
-import { HOST_UNKNOWN } from "./types.ts";
 
 /** The PreToolUse event. */
 export const preToolUse: EventModule = {
@@ -57,7 +56,6 @@ export const preToolUse: EventModule = {
   meaning: "before a tool runs; can deny or rewrite the call",
   coverage: "tool",
   control: "tool-permission",
-  hostPlaceholders: { tool_input: {}, tool_use_id: HOST_UNKNOWN },
   schemas: (z) => ({
     input: z.strictObject({
       ...commonInput(z, "PreToolUse", { model: true }),

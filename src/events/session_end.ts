@@ -27,7 +27,6 @@ export const sessionEnd: EventModule = {
   meaning: "the session ends; cleanup, cannot block",
   coverage: "client",
   control: "none",
-  hostPlaceholders: { reason: "other" },
   schemas: (z) => ({
     input: z.strictObject({
       ...commonInput(z, "SessionEnd", { model: false }),

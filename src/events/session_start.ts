@@ -39,7 +39,6 @@ export const sessionStart: EventModule = {
   meaning: "a session starts or resumes; can add context",
   coverage: "client",
   control: "none",
-  hostPlaceholders: { source: "startup" },
   schemas: (z) => ({
     input: z.strictObject({
       ...commonInput(z, "SessionStart", { model: true }),

@@ -35,7 +35,6 @@ export const stop: EventModule = {
   meaning: "the agent is about to end its turn; can make it continue",
   coverage: "client",
   control: "continuation",
-  hostPlaceholders: { stop_hook_active: false, last_assistant_message: null },
   schemas: (z) => ({
     input: z.strictObject({
       ...commonInput(z, "Stop", { model: true }),

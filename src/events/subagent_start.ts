@@ -19,7 +19,6 @@ import {
   PERMISSION_MODES,
   STANDARD_TIMEOUT,
 } from "./common.ts";
-import { HOST_UNKNOWN } from "./types.ts";
 
 /** The SubagentStart event. */
 export const subagentStart: EventModule = {
@@ -40,7 +39,6 @@ export const subagentStart: EventModule = {
   meaning: "a subagent starts; can add context",
   coverage: "client",
   control: "none",
-  hostPlaceholders: { agent_id: HOST_UNKNOWN, agent_type: HOST_UNKNOWN },
   schemas: (z) => ({
     input: z.strictObject({
       ...commonInput(z, "SubagentStart", { model: true }),

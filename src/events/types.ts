@@ -134,8 +134,9 @@ export type ControlKind = "tool-permission" | "permission-request" | "block" | "
 /**
  * The per-event facts the event-agnostic machinery reads: discovery (matcher, limits, clamps, which
  * handler kinds), dispatch (context, spilling, the Stop guard, session end), review (coverage) and the
- * adapters (placeholders; each adapter owns its own event map, src/adapter/<host>.ts). Every event states every fact, so adding an event or a fact
- * is a type error wherever it matters.
+ * adapters (control). Every event states every fact, so adding an event or a fact is a type error
+ * wherever it matters. Events know nothing of hosts: the adapters own their event maps and input
+ * placeholders (src/adapter/).
  */
 export type EventFacts = {
   matcher: MatcherSubject;
@@ -172,11 +173,6 @@ export type EventFacts = {
   /** What the event is, in one line for people (`review` groups hooks under it, SPEC §14). */
   meaning: string;
   control: ControlKind;
-  /**
-   * Placeholders for required input fields a host may not send (or sends in a form mind does not
-   * accept): the adapter puts them in when the field is missing or fails the field's schema.
-   */
-  hostPlaceholders: Readonly<JsonObject>;
 };
 
 /** One event's whole behaviour. */
@@ -189,6 +185,3 @@ export type EventModule = EventFacts & {
   /** Folds the effects of every completed handler into one decision (items in configuration order). */
   aggregate(items: AggregationItem[]): EventDecision;
 };
-
-/** The placeholder put in a required string field a host did not send (documented in the README; a hook can test for it). */
-export const HOST_UNKNOWN = "unknown";

@@ -40,7 +40,6 @@ export const userPromptSubmit: EventModule = {
   meaning: "the user sent a prompt; can block it or add context",
   coverage: "client",
   control: "block",
-  hostPlaceholders: { prompt: "" },
   schemas: (z) => ({
     input: z.strictObject({
       ...commonInput(z, "UserPromptSubmit", { model: true }),
