@@ -17,9 +17,9 @@
  */
 import { fileURLToPath } from "node:url";
 import { ADAPTERS } from "../src/adapter/hosts.ts";
-import { hostEvents } from "../src/adapter/host.ts";
+import { hostEvents } from "../src/adapter/hosts.ts";
 import { EVENTS } from "../src/events/registry.ts";
-import type { HostName } from "../src/events/types.ts";
+import type { Host as HostName } from "../src/adapter/host_names.ts";
 
 const REPO = fileURLToPath(new URL("../", import.meta.url)).replace(/\/$/, "");
 const arg = (name: string) => {

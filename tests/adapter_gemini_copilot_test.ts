@@ -15,7 +15,7 @@ import { mapHostInput, mapResultToHost, UNKNOWN } from "../src/adapter/hosts.ts"
 import { validateEvent } from "../src/dispatch/input.ts";
 import type { DispatchResult } from "../src/schema/result.ts";
 import type { EventName } from "../src/events/names.ts";
-import { HOST_NAMES } from "../src/events/types.ts";
+import { HOSTS } from "../src/adapter/host_names.ts";
 
 const FIX = `${REPO}/fixtures/adapter`;
 const HOOKS = `${FIX}/hooks`;
@@ -557,7 +557,7 @@ Deno.test("adapter mode exits 0 on a usage error for every host (Gemini blocks o
   const home = await makeHome();
   try {
     const hosts = ["claude", "codex", "gemini", "copilot"];
-    assertEquals([...HOST_NAMES], hosts);
+    assertEquals([...HOSTS], hosts);
     for (const host of hosts) {
       for (const extra of [["--no-such-option"], ["-c", "not-a-key-value"], ["--home"]]) {
         const r = await runCli(["dispatch", "--protocol", host, ...extra], { stdin: "{}" });

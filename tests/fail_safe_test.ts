@@ -8,7 +8,7 @@ import { assertEquals } from "./helpers/assert.ts";
 import { type DispatchContext, dispatchEvent } from "../src/dispatch/dispatch.ts";
 import type { Catalog, HookHandler } from "../src/config/discovery.ts";
 import type { EventName } from "../src/events/names.ts";
-import type { JsonObject } from "../src/events/types.ts";
+import type { JsonObject } from "../src/util/json.ts";
 import type { RawCompletion } from "../src/runner/types.ts";
 import { compileMatcher, type Matcher } from "../src/matching/matcher.ts";
 import {

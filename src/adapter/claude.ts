@@ -13,23 +13,41 @@
  * no output at all.
  * @module
  */
-import type { JsonObject } from "../events/types.ts";
 import { EVENT_NAMES, type EventName } from "../events/names.ts";
 import { EVENTS } from "../events/registry.ts";
 import type { DispatchResult } from "../schema/result.ts";
-import { isObject } from "../util/json.ts";
+import { isObject, type JsonObject } from "../util/json.ts";
 import { absolute, join } from "../util/paths.ts";
 import {
   askAsDenyReason,
   completeInput,
+  eventsByHostName,
   type HostAdapter,
+  type HostEventMap,
   type InstallSpec,
   type MappedInput,
-  mindEvent,
   noHostHints,
   resultTexts,
 } from "./host.ts";
 import type { HostHints } from "../dispatch/dispatch.ts";
+
+/** How Claude Code raises mind's events: under mind's own names; it has no Interrupt. */
+export const CLAUDE_EVENTS: HostEventMap = Object.freeze({
+  SessionStart: "SessionStart",
+  SessionEnd: "SessionEnd",
+  UserPromptSubmit: "UserPromptSubmit",
+  PreToolUse: "PreToolUse",
+  PermissionRequest: "PermissionRequest",
+  PostToolUse: "PostToolUse",
+  PreCompact: "PreCompact",
+  PostCompact: "PostCompact",
+  SubagentStart: "SubagentStart",
+  SubagentStop: "SubagentStop",
+  Stop: "Stop",
+  Interrupt: null,
+});
+
+const FROM_CLAUDE = eventsByHostName(CLAUDE_EVENTS);
 
 /**
  * Events on which Claude Code and Codex show `hookSpecificOutput.additionalContext` to the model: mind's
@@ -41,16 +59,21 @@ export const CLAUDE_CONTEXT_EVENTS: ReadonlySet<EventName> = new Set(
 );
 
 /**
- * Maps a Claude-format host's hook input (already parsed JSON) to a §5 event. `cwd` fills a missing `cwd`.
- * An event name mind lacks is `ignore`; only a non-object or a missing `hook_event_name` is an error.
+ * Maps a Claude-format host's hook input (already parsed JSON) to a §5 event: `fromHost` is the host's
+ * event map reversed (`eventsByHostName`), `cwd` fills a missing `cwd`. An event name the host's map
+ * lacks is `ignore`; only a non-object or a missing `hook_event_name` is an error.
  */
-export function mapClaudeFormatInput(host: "claude" | "codex", raw: unknown, cwd: string): MappedInput {
+export function mapClaudeFormatInput(
+  fromHost: ReadonlyMap<string, EventName>,
+  raw: unknown,
+  cwd: string,
+): MappedInput {
   if (!isObject(raw)) return { kind: "error", message: "stdin is not a JSON object" };
   const name = raw.hook_event_name;
   if (typeof name !== "string" || name === "") {
     return { kind: "error", message: "the host's hook input has no hook_event_name" };
   }
-  const event = mindEvent(host, name);
+  const event = fromHost.get(name);
   if (event === undefined) return { kind: "ignore", event: name };
   const input: JsonObject = { ...raw, hook_event_name: event };
   return { kind: "event", event, input: completeInput(event, input, raw, cwd) };
@@ -181,8 +204,8 @@ const install: InstallSpec = {
 /** Claude Code. */
 export const CLAUDE: HostAdapter = {
   host: "claude",
-  name: "Claude Code",
-  mapInput: (raw, cwd) => mapClaudeFormatInput("claude", raw, cwd),
+  events: CLAUDE_EVENTS,
+  mapInput: (raw, cwd) => mapClaudeFormatInput(FROM_CLAUDE, raw, cwd),
   mapOutput: (event, result, hostInput, hints) => mapClaudeFormatOutput("claude", event, result, hostInput, hints),
   contextEvents: CLAUDE_CONTEXT_EVENTS,
   install,

@@ -4,14 +4,19 @@
  * @module
  */
 import { absolute, join } from "../util/paths.ts";
-import { CLAUDE_CONTEXT_EVENTS, mapClaudeFormatInput, mapClaudeFormatOutput } from "./claude.ts";
-import type { HostAdapter } from "./host.ts";
+import { CLAUDE_CONTEXT_EVENTS, CLAUDE_EVENTS, mapClaudeFormatInput, mapClaudeFormatOutput } from "./claude.ts";
+import { eventsByHostName, type HostAdapter, type HostEventMap } from "./host.ts";
+
+/** How Codex raises mind's events: as Claude Code does (the same wire format), and Interrupt too. */
+export const CODEX_EVENTS: HostEventMap = Object.freeze({ ...CLAUDE_EVENTS, Interrupt: "Interrupt" });
+
+const FROM_CODEX = eventsByHostName(CODEX_EVENTS);
 
 /** Codex. */
 export const CODEX: HostAdapter = {
   host: "codex",
-  name: "Codex",
-  mapInput: (raw, cwd) => mapClaudeFormatInput("codex", raw, cwd),
+  events: CODEX_EVENTS,
+  mapInput: (raw, cwd) => mapClaudeFormatInput(FROM_CODEX, raw, cwd),
   mapOutput: (event, result, hostInput) => mapClaudeFormatOutput("codex", event, result, hostInput),
   contextEvents: CLAUDE_CONTEXT_EVENTS,
   install: {

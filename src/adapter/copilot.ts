@@ -21,22 +21,44 @@
  */
 import type { EventName } from "../events/names.ts";
 import { EVENTS } from "../events/registry.ts";
-import type { JsonObject } from "../events/types.ts";
 import type { DispatchResult } from "../schema/result.ts";
-import { isObject } from "../util/json.ts";
+import { isObject, type JsonObject } from "../util/json.ts";
 import { absolute, join } from "../util/paths.ts";
 import {
   completeInput,
   droppedContext,
+  eventsByHostName,
   type HostAdapter,
+  type HostEventMap,
   hostTimeoutSeconds,
   type MappedInput,
-  mindEvent,
   resultTexts,
   toHostInput,
   toMindTool,
   type ToolTable,
 } from "./host.ts";
+import { HOST_DISPLAY_NAMES } from "./host_names.ts";
+
+/**
+ * How Copilot CLI raises mind's events: under mind's names in the PascalCase spelling `install`
+ * registers, and its camelCase `permissionRequest` (it has no compaction-end or interrupt event).
+ */
+export const COPILOT_EVENTS: HostEventMap = Object.freeze({
+  SessionStart: "SessionStart",
+  SessionEnd: "SessionEnd",
+  UserPromptSubmit: "UserPromptSubmit",
+  PreToolUse: "PreToolUse",
+  PermissionRequest: "permissionRequest",
+  PostToolUse: "PostToolUse",
+  PreCompact: "PreCompact",
+  PostCompact: null,
+  SubagentStart: "SubagentStart",
+  SubagentStop: "SubagentStop",
+  Stop: "Stop",
+  Interrupt: null,
+});
+
+const FROM_COPILOT = eventsByHostName(COPILOT_EVENTS);
 
 const EDIT = new Map([["path", "file_path"], ["old_str", "old_string"], ["new_str", "new_string"]]);
 const CREATE = new Map([["path", "file_path"], ["file_text", "content"]]);
@@ -128,7 +150,7 @@ export function mapCopilotInput(raw: unknown, cwd: string, given?: string): Mapp
   if (name === undefined) {
     return { kind: "error", message: "the host's hook input names no event (give dispatch --event NAME)" };
   }
-  const event = mindEvent("copilot", name) ?? mindEvent("copilot", ALIASES.get(name) ?? "");
+  const event = FROM_COPILOT.get(name) ?? FROM_COPILOT.get(ALIASES.get(name) ?? "");
   if (event === undefined) return { kind: "ignore", event: name };
   // Entries, not assignments: a stranger's `__proto__` key stays a plain field (dropped as unknown later).
   const entries: [string, unknown][] = [];
@@ -154,9 +176,13 @@ export function mapCopilotOutput(event: EventName, result: DispatchResult, hostI
   if (contexts.length > 0) {
     if (CONTEXT_EVENTS.has(event)) out.additionalContext = contexts.join("\n\n");
     else {
-      const hostEvent = EVENTS[event].hosts.copilot?.event ?? event;
+      const hostEvent = COPILOT_EVENTS[event] ?? event;
       messages.push(
-        droppedContext("Copilot CLI", hostEvent, "SessionStart, UserPromptSubmit, PreToolUse and PostToolUse"),
+        droppedContext(
+          HOST_DISPLAY_NAMES.copilot,
+          hostEvent,
+          "SessionStart, UserPromptSubmit, PreToolUse and PostToolUse",
+        ),
       );
     }
   }
@@ -206,7 +232,7 @@ export function mapCopilotOutput(event: EventName, result: DispatchResult, hostI
 /** Copilot CLI. */
 export const COPILOT: HostAdapter = {
   host: "copilot",
-  name: "Copilot CLI",
+  events: COPILOT_EVENTS,
   mapInput: mapCopilotInput,
   mapOutput: mapCopilotOutput,
   contextEvents: CONTEXT_EVENTS,
@@ -229,7 +255,7 @@ export const COPILOT: HostAdapter = {
     layout: "flat",
     commandField: "bash",
     handler: (event, command) => {
-      const hostEvent = EVENTS[event].hosts.copilot?.event ?? event;
+      const hostEvent = COPILOT_EVENTS[event] ?? event;
       // A camelCase event's payload may not name its event: the entry does.
       const bash = /^[a-z]/.test(hostEvent) ? `${command} --event ${hostEvent}` : command;
       return { type: "command", bash, timeoutSec: hostTimeoutSeconds(event) };

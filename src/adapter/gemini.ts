@@ -4,7 +4,7 @@
  *
  * Input: `BeforeTool`/`AfterTool`/`BeforeAgent`/`AfterAgent`/`PreCompress` and the session events arrive as
  * mind's `PreToolUse`/`PostToolUse`/`UserPromptSubmit`/`Stop`/`PreCompact`/`SessionStart`/`SessionEnd`
- * (each event's `hosts` fact). Gemini's tools reach mind hooks under the names they are written for
+ * ({@link GEMINI_EVENTS}). Gemini's tools reach mind hooks under the names they are written for
  * (`run_shell_command` → `Bash`, `replace` → `Edit`, `write_file` → `Write`, `read_file` → `Read`, an MCP
  * tool → `mcp__<server>__<tool>`); AfterAgent's `prompt_response` becomes `last_assistant_message`. An
  * AfterTool of a tool that failed (`tool_response.error`) is not mind's PostToolUse (it runs after a
@@ -19,22 +19,41 @@
  */
 import type { EventName } from "../events/names.ts";
 import { EVENTS } from "../events/registry.ts";
-import type { JsonObject } from "../events/types.ts";
 import type { DispatchResult } from "../schema/result.ts";
-import { isObject } from "../util/json.ts";
+import { isObject, type JsonObject } from "../util/json.ts";
 import { absolute, join } from "../util/paths.ts";
 import {
   completeInput,
   droppedContext,
+  eventsByHostName,
   type HostAdapter,
+  type HostEventMap,
   hostTimeoutSeconds,
   type MappedInput,
-  mindEvent,
   resultTexts,
   toHostInput,
   toMindTool,
   type ToolTable,
 } from "./host.ts";
+import { HOST_DISPLAY_NAMES } from "./host_names.ts";
+
+/** How Gemini CLI raises mind's events (it has no approval, compaction-end, subagent or interrupt event). */
+export const GEMINI_EVENTS: HostEventMap = Object.freeze({
+  SessionStart: "SessionStart",
+  SessionEnd: "SessionEnd",
+  UserPromptSubmit: "BeforeAgent",
+  PreToolUse: "BeforeTool",
+  PermissionRequest: null,
+  PostToolUse: "AfterTool",
+  PreCompact: "PreCompress",
+  PostCompact: null,
+  SubagentStart: null,
+  SubagentStop: null,
+  Stop: "AfterAgent",
+  Interrupt: null,
+});
+
+const FROM_GEMINI = eventsByHostName(GEMINI_EVENTS);
 
 /** Gemini CLI's built-in tools that mind hooks know by Claude Code's names (and their renamed parameters). */
 export const GEMINI_TOOLS: ToolTable = new Map([
@@ -57,7 +76,7 @@ export function mapGeminiInput(raw: unknown, cwd: string): MappedInput {
   if (typeof name !== "string" || name === "") {
     return { kind: "error", message: "the host's hook input has no hook_event_name" };
   }
-  const event = mindEvent("gemini", name);
+  const event = FROM_GEMINI.get(name);
   if (event === undefined) return { kind: "ignore", event: name };
   const input: JsonObject = { ...raw, hook_event_name: event };
   for (const k of HOST_ONLY) delete input[k];
@@ -83,13 +102,13 @@ export function mapGeminiInput(raw: unknown, cwd: string): MappedInput {
 
 /** Maps a dispatch result to Gemini CLI's hook stdout object, or null when there is nothing to say. */
 export function mapGeminiOutput(event: EventName, result: DispatchResult, hostInput: JsonObject): JsonObject | null {
-  const hostEvent = EVENTS[event].hosts.gemini?.event ?? event;
+  const hostEvent = GEMINI_EVENTS[event] ?? event;
   const out: JsonObject = {};
   const hso: JsonObject = { hookEventName: hostEvent };
   const { messages, contexts } = resultTexts(result);
   if (contexts.length > 0) {
     if (CONTEXT_EVENTS.has(event)) hso.additionalContext = contexts.join("\n\n");
-    else messages.push(droppedContext("Gemini CLI", hostEvent, "SessionStart, BeforeAgent and AfterTool"));
+    else messages.push(droppedContext(HOST_DISPLAY_NAMES.gemini, hostEvent, "SessionStart, BeforeAgent and AfterTool"));
   }
   const deny = (reason: string | null) => {
     out.decision = "deny";
@@ -133,7 +152,7 @@ export function mapGeminiOutput(event: EventName, result: DispatchResult, hostIn
 /** Gemini CLI. */
 export const GEMINI: HostAdapter = {
   host: "gemini",
-  name: "Gemini CLI",
+  events: GEMINI_EVENTS,
   mapInput: (raw, cwd) => mapGeminiInput(raw, cwd),
   mapOutput: mapGeminiOutput,
   contextEvents: CONTEXT_EVENTS,

@@ -1,22 +1,27 @@
 /**
- * The common shape of every host adapter (`src/adapter/<host>.ts`) and the pieces they share: which mind
- * event a host's own event name stands for (from each event's `hosts` fact), the completion of a mapped
+ * The common shape of every host adapter (`src/adapter/<host>.ts`) and the pieces they share: the shape of
+ * a host's event map (each adapter owns its own) and its reverse lookup, the completion of a mapped
  * input with the documented placeholders, the messages and context of a result, and the translation of a
  * host's tool names and parameters into the names mind hooks are written for.
  * @module
  */
 import { EVENT_NAMES, type EventName } from "../events/names.ts";
 import { EVENTS } from "../events/registry.ts";
-import { HOST_NAMES, HOST_UNKNOWN, type HostName, type JsonObject } from "../events/types.ts";
 import { INPUT_SCHEMAS } from "../generated/schemas.ts";
 import { PERMISSION_MODES } from "../events/common.ts";
 import { type JsonSchema, validateJson } from "../schema/validate.ts";
 import type { DispatchResult } from "../schema/result.ts";
 import type { HostHints } from "../dispatch/dispatch.ts";
-import { isObject } from "../util/json.ts";
+import { isObject, type JsonObject } from "../util/json.ts";
+import { type Host, HOSTS } from "./host_names.ts";
 
-/** A host whose hook protocol mind-hooks speaks. */
-export type Host = HostName;
+export type { Host } from "./host_names.ts";
+
+/**
+ * How one host raises each mind event: the host's own event name, or null when the host has no such
+ * event. Every adapter states every event, so adding an event is a type error in each adapter.
+ */
+export type HostEventMap = Readonly<Record<EventName, string | null>>;
 
 /** Result of mapping a host's stdin. */
 export type MappedInput =
@@ -54,8 +59,8 @@ export type InstallSpec = {
 /** One host adapter: its wire mappings both ways, and how `install` registers it. */
 export type HostAdapter = {
   host: Host;
-  /** The host's display name, for messages. */
-  name: string;
+  /** How the host raises each mind event. */
+  events: HostEventMap;
   /**
    * Maps the host's hook input (already parsed JSON) to a §5 event. `cwd` fills a missing `cwd`;
    * `given` is the event name from `dispatch --event` (for a payload that carries none).
@@ -90,28 +95,55 @@ export function noHostHints(): HostHints {
   return { permissionDecision: null, permissionDecisionReason: null, wholeRewrite: false };
 }
 
-/** The events `host` raises that mind also has (each event's `hosts` fact), with the host's own name. */
-export function hostEvents(host: Host): readonly { event: EventName; hostEvent: string }[] {
+/** The events a host's map raises (in mind's event order), with the host's own name. */
+export function mappedEvents(events: HostEventMap): readonly { event: EventName; hostEvent: string }[] {
   return EVENT_NAMES.flatMap((event) => {
-    const m = EVENTS[event].hosts[host];
-    return m ? [{ event, hostEvent: m.event }] : [];
+    const hostEvent = events[event];
+    return hostEvent !== null ? [{ event, hostEvent }] : [];
   });
 }
 
 /** One value per host. */
 export function perHost<T>(make: (host: Host) => T): Record<Host, T> {
-  return Object.fromEntries(HOST_NAMES.map((host) => [host, make(host)])) as unknown as Record<Host, T>;
+  return Object.fromEntries(HOSTS.map((host) => [host, make(host)])) as unknown as Record<Host, T>;
 }
 
-/** The mind event each host event name stands for, per host. */
-const FROM_HOST_EVENT: Record<Host, ReadonlyMap<string, EventName>> = perHost((host) =>
-  new Map(hostEvents(host).map((m) => [m.hostEvent, m.event]))
-);
-
-/** The mind event `host`'s event `name` stands for, if any. */
-export function mindEvent(host: Host, name: string): EventName | undefined {
-  return FROM_HOST_EVENT[host].get(name);
+/** The reverse of a host's event map: the mind event each of the host's event names stands for. */
+export function eventsByHostName(events: HostEventMap): ReadonlyMap<string, EventName> {
+  return new Map(mappedEvents(events).map((m) => [m.hostEvent, m.event]));
 }
+
+/**
+ * The placeholder put in a required string field the host did not send (`model` for Claude Code, a
+ * `turn_id` when no `prompt_id` stands in for it, a missing `tool_use_id`, `agent_id`, `agent_type`).
+ * Documented in the README; a hook can test for it.
+ */
+export const UNKNOWN = "unknown";
+
+/**
+ * Placeholders for each event's required input fields a host may not send (or sends in a form mind does
+ * not accept): `completeInput` puts them in when the field is missing or fails the field's schema.
+ */
+const PLACEHOLDERS: Readonly<Record<EventName, Readonly<JsonObject>>> = {
+  SessionStart: { source: "startup" },
+  SessionEnd: { reason: "other" },
+  UserPromptSubmit: { prompt: "" },
+  PreToolUse: { tool_input: {}, tool_use_id: UNKNOWN },
+  PermissionRequest: { tool_input: {} },
+  PostToolUse: { tool_input: {}, tool_use_id: UNKNOWN, tool_response: null },
+  PreCompact: { trigger: "auto" },
+  PostCompact: { trigger: "auto" },
+  SubagentStart: { agent_id: UNKNOWN, agent_type: UNKNOWN },
+  SubagentStop: {
+    agent_id: UNKNOWN,
+    agent_type: UNKNOWN,
+    agent_transcript_path: null,
+    stop_hook_active: false,
+    last_assistant_message: null,
+  },
+  Stop: { stop_hook_active: false, last_assistant_message: null },
+  Interrupt: {},
+};
 
 /** The events whose §5 input requires `field` (from the generated input schemas, so never out of step). */
 function requiring(field: string): ReadonlySet<EventName> {
@@ -131,19 +163,19 @@ export function completeInput(event: EventName, input: JsonObject, raw: JsonObje
   const fill = (key: string, value: unknown) => {
     if (input[key] === undefined) input[key] = value;
   };
-  fill("session_id", HOST_UNKNOWN);
+  fill("session_id", UNKNOWN);
   fill("cwd", cwd);
-  if (NEEDS_MODEL.has(event)) fill("model", HOST_UNKNOWN);
+  if (NEEDS_MODEL.has(event)) fill("model", UNKNOWN);
   if (NEEDS_TURN.has(event)) {
     // Claude Code has no turn id, but its per-prompt `prompt_id` names the same thing.
-    fill("turn_id", typeof raw.prompt_id === "string" && raw.prompt_id !== "" ? raw.prompt_id : HOST_UNKNOWN);
+    fill("turn_id", typeof raw.prompt_id === "string" && raw.prompt_id !== "" ? raw.prompt_id : UNKNOWN);
   }
   if (NEEDS_MODE.has(event) && !(PERMISSION_MODES as readonly unknown[]).includes(input.permission_mode)) {
     // A mode mind does not know (or none, as Claude Code's SessionStart sends) must not fail the event.
     input.permission_mode = "default";
   }
   const props = (INPUT_SCHEMAS[event] as JsonSchema).properties ?? {};
-  for (const [field, placeholder] of Object.entries(EVENTS[event].hostPlaceholders)) {
+  for (const [field, placeholder] of Object.entries(PLACEHOLDERS[event])) {
     const schema = Object.hasOwn(props, field) ? props[field] : undefined;
     if (input[field] === undefined || (schema && validateJson(schema, input[field]) !== null)) {
       input[field] = placeholder;

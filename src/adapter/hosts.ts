@@ -1,21 +1,22 @@
 /**
  * Adapter mode (`dispatch --protocol claude|codex|gemini|copilot`): the host protocols mind-hooks can stand
  * in for, one module each (`claude.ts`, `codex.ts`, `gemini.ts`, `copilot.ts`) behind the common
- * {@link HostAdapter} shape of `host.ts`. Every host's event table comes from each event's `hosts` fact.
+ * {@link HostAdapter} shape of `host.ts`. Each adapter owns its event map; this module reads them.
  * @module
  */
-import type { JsonObject } from "../events/types.ts";
 import type { EventName } from "../events/names.ts";
-import { HOST_NAMES as HOSTS_LIST, HOST_UNKNOWN } from "../events/types.ts";
 import type { DispatchResult } from "../schema/result.ts";
+import type { JsonObject } from "../util/json.ts";
 import { CLAUDE } from "./claude.ts";
 import { CODEX } from "./codex.ts";
 import { COPILOT } from "./copilot.ts";
 import { GEMINI } from "./gemini.ts";
-import { type Host, type HostAdapter, hostEvents, type MappedInput, noHostHints, perHost } from "./host.ts";
+import { type Host, type HostAdapter, mappedEvents, type MappedInput, noHostHints, perHost } from "./host.ts";
 import type { HostHints } from "../dispatch/dispatch.ts";
 
 export type { Host, MappedInput } from "./host.ts";
+export { UNKNOWN } from "./host.ts";
+export { HOST_DISPLAY_NAMES, HOSTS, isHost } from "./host_names.ts";
 
 /** Every host adapter, by the name `--protocol` and `install` spell it. */
 export const ADAPTERS: Readonly<Record<Host, HostAdapter>> = {
@@ -25,27 +26,24 @@ export const ADAPTERS: Readonly<Record<Host, HostAdapter>> = {
   copilot: COPILOT,
 };
 
-/** The hosts, as `--protocol` and `install` spell them. */
-export const HOSTS: readonly Host[] = HOSTS_LIST;
+/** The events `host` raises that mind also has (its adapter's event map), with the host's own name. */
+export function hostEvents(host: Host): readonly { event: EventName; hostEvent: string }[] {
+  return mappedEvents(ADAPTERS[host].events);
+}
 
-/** A host's display name, for messages. */
-export const HOST_NAMES: Record<Host, string> = perHost((h) => ADAPTERS[h].name);
+/** `host`'s own name of `event`, or null when the host has no such event. */
+export function hostEventName(host: Host, event: EventName): string | null {
+  return ADAPTERS[host].events[event];
+}
 
 /**
- * The events `install` registers for each host by default: those the host raises that mind also has (each
- * event's `hosts` fact), less the host's `notByDefault` ones (Gemini's PreCompress). A host event mind has
- * no counterpart for (`Notification`, `BeforeModel`, …) is answered with nothing if it arrives anyway.
+ * The events `install` registers for each host by default: those the host raises that mind also has (its
+ * adapter's event map), less the host's `notByDefault` ones. A host event mind has no counterpart for
+ * (`Notification`, `BeforeModel`, …) is answered with nothing if it arrives anyway.
  */
 export const HOST_EVENTS: Record<Host, readonly EventName[]> = perHost((h) =>
   hostEvents(h).map((m) => m.event).filter((e) => !ADAPTERS[h].install.notByDefault.includes(e))
 );
-
-/**
- * The placeholder put in a required string field the host did not send (`model` for Claude Code, a
- * `turn_id` when no `prompt_id` stands in for it, a missing `tool_use_id`, `agent_id`, `agent_type`).
- * Documented in the README; a hook can test for it.
- */
-export const UNKNOWN = HOST_UNKNOWN;
 
 /** Maps a host's hook input (already parsed JSON) to a §5 event (see each host's module). */
 export function mapHostInput(host: Host, raw: unknown, cwd: string, given?: string): MappedInput {

@@ -14,7 +14,7 @@
 import type { EventName } from "../events/names.ts";
 import { EVENT_NAMES } from "../events/names.ts";
 import { EVENTS } from "../events/registry.ts";
-import { HOST_NAMES, type HostName } from "../events/types.ts";
+import { type Host, isHost } from "./host_names.ts";
 import type { HookHandler } from "../config/discovery.ts";
 import { skipReason } from "../config/discovery.ts";
 import { isObject } from "../util/json.ts";
@@ -22,10 +22,11 @@ import { oneLine, sanitize } from "../util/terminal_text.ts";
 import { dirname, isInside, join } from "../util/paths.ts";
 import { OWNER_ONLY, writeFileAtomic } from "../util/atomic_file.ts";
 import { EVERY_TOOL, neededRegistrations } from "./sync.ts";
+import { hostEventName } from "./hosts.ts";
 
 /** One install, as recorded. */
 export type InstallRecord = {
-  host: HostName;
+  host: Host;
   /** The settings file install edited (absolute, as printed). */
   file: string;
   /** The directory of a project install (`--project`, `--local`; real), or null for the user's settings. */
@@ -51,7 +52,7 @@ export function installsPath(home: string): string {
 function recordOf(v: unknown): InstallRecord | null {
   if (!isObject(v)) return null;
   const { host, file, project, local, launcher, sync, searchFrom, events } = v;
-  if (!(HOST_NAMES as readonly unknown[]).includes(host) || typeof file !== "string" || file === "") return null;
+  if (!isHost(host) || typeof file !== "string" || file === "") return null;
   if (project !== null && typeof project !== "string") return null;
   if (typeof launcher !== "string" || typeof sync !== "boolean" || typeof searchFrom !== "string") return null;
   if (!isObject(events)) return null;
@@ -60,7 +61,7 @@ function recordOf(v: unknown): InstallRecord | null {
     if (!(EVENT_NAMES as readonly string[]).includes(e) || (m !== null && typeof m !== "string")) return null;
     out[e as EventName] = m;
   }
-  return { host: host as HostName, file, project, local: local === true, launcher, sync, searchFrom, events: out };
+  return { host, file, project, local: local === true, launcher, sync, searchFrom, events: out };
 }
 
 /** The recorded installs, and why the file could not be read (null when it is fine or absent). */
@@ -115,7 +116,7 @@ export function sameEvents(
 }
 
 /** The records of `host` whose settings the host reads in `cwd`: the user's, and a project install above it. */
-export function installsInReach(installs: readonly InstallRecord[], host: HostName, cwd: string): InstallRecord[] {
+export function installsInReach(installs: readonly InstallRecord[], host: Host, cwd: string): InstallRecord[] {
   return installs.filter((r) => r.host === host && (r.project === null || isInside(r.project, cwd)));
 }
 
@@ -141,7 +142,7 @@ function covers(registered: string | null, needed: string | null): boolean {
  * reach is recorded (what the host was told is then unknown), or when one registers everything.
  */
 export function unannouncedLine(
-  host: HostName,
+  host: Host,
   hostName: string,
   installs: readonly InstallRecord[],
   handlers: readonly HookHandler[],
@@ -158,8 +159,8 @@ export function unannouncedLine(
   const missing: { hook: HookHandler; on: string }[] = [];
   for (const h of handlers) {
     if (skipReason(h, bypassTrust) !== null) continue;
-    const hostEvent = EVENTS[h.event].hosts[host]?.event;
-    if (hostEvent === undefined) continue;
+    const hostEvent = hostEventName(host, h.event);
+    if (hostEvent === null) continue;
     const needed = neededRegistrations(host, [h]).get(h.event) ?? null;
     if (told.has(h.event) && covers(told.get(h.event) ?? null, needed)) continue;
     const matcher = EVENTS[h.event].matcher.kind === "tool" && h.matcher ? ` ${sanitize(oneLine(h.matcher, 40))}` : "";

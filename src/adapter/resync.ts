@@ -9,7 +9,7 @@
 import type { EventName } from "../events/names.ts";
 import { loadCatalog } from "../config/discovery.ts";
 import { configOptionsOf, type HomeSettings } from "../engine/settings.ts";
-import { HOST_NAMES } from "./hosts.ts";
+import { HOST_DISPLAY_NAMES, hostEventName } from "./hosts.ts";
 import type { Host } from "./host.ts";
 import { neededRegistrations } from "./sync.ts";
 import { holdsDelegatingEntries, planEdit, SettingsError } from "./settings.ts";
@@ -23,7 +23,6 @@ import {
   writeInstalls,
 } from "./installs.ts";
 import { readSettingsText, settingsTarget, writeSettingsText } from "./settings_target.ts";
-import { EVENTS } from "../events/registry.ts";
 
 /**
  * What `install <host> --sync` registers: the events (and matchers) of the hooks configured now, as
@@ -38,14 +37,14 @@ export async function syncedRegistrations(
   const catalog = await loadCatalog(configOptionsOf(settings, searchFrom));
   if ("error" in catalog) return { error: catalog.error };
   const out = neededRegistrations(host, catalog.handlers);
-  if (EVENTS.SessionStart.hosts[host] !== null && !out.has("SessionStart")) out.set("SessionStart", null);
+  if (hostEventName(host, "SessionStart") !== null && !out.has("SessionStart")) out.set("SessionStart", null);
   return out;
 }
 
 /** The host's names of `events`, with a tool list when there is one: `PostToolUse (Edit|Write)`. */
 function spoken(host: Host, events: Partial<Record<EventName, string | null>>, keys: EventName[]): string {
   return keys.map((e) => {
-    const name = EVENTS[e].hosts[host]?.event ?? e;
+    const name = hostEventName(host, e) ?? e;
     const m = events[e];
     return m === null || m === undefined || m === "*" ? name : `${name} (${m})`;
   }).join(", ");
@@ -73,7 +72,7 @@ async function resyncOne(
   r: InstallRecord,
   settings: HomeSettings,
 ): Promise<{ line: string | null; record: InstallRecord | null }> {
-  const name = HOST_NAMES[r.host];
+  const name = HOST_DISPLAY_NAMES[r.host];
   const needed = await syncedRegistrations(r.host, r.searchFrom, settings);
   if ("error" in needed) return { line: `${r.file}: ${name} not re-synced: ${needed.error}`, record: r };
   const events = eventsOf(needed);
@@ -123,7 +122,7 @@ export async function resyncInstalls(settings: HomeSettings): Promise<string[]> 
       out = await resyncOne(r, settings);
     } catch (e) {
       out = {
-        line: `${r.file}: ${HOST_NAMES[r.host]} not re-synced: ${e instanceof Error ? e.message : e}`,
+        line: `${r.file}: ${HOST_DISPLAY_NAMES[r.host]} not re-synced: ${e instanceof Error ? e.message : e}`,
         record: r,
       };
     }

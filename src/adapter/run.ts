@@ -12,9 +12,9 @@ import { parseEventText } from "../dispatch/input.ts";
 import { engineDispatch } from "../engine/dispatch.ts";
 import { type EngineOptions, resolveSettings } from "../engine/settings.ts";
 import { writeStdout } from "../util/stdio.ts";
-import { ADAPTERS, type Host, HOST_NAMES } from "./hosts.ts";
+import { ADAPTERS, type Host, HOST_DISPLAY_NAMES } from "./hosts.ts";
 import { noHostHints } from "./host.ts";
-import type { JsonObject } from "../events/types.ts";
+import type { JsonObject } from "../util/json.ts";
 import { messageLine, sanitize, terminalLines } from "../util/terminal_text.ts";
 import { FastPathRefused } from "../config/fast_path_guard.ts";
 import { EVENTS } from "../events/registry.ts";
@@ -63,7 +63,7 @@ export async function adaptText(
       );
       const line = unannouncedLine(
         host,
-        HOST_NAMES[host],
+        HOST_DISPLAY_NAMES[host],
         recorded,
         outcome.catalog.handlers,
         outcome.catalog.bypassTrust,
@@ -117,5 +117,5 @@ export async function adapterDispatch(
 
 function report(host: Host, problem: string): void {
   const line = problem.replaceAll(/\s*\n\s*/g, " ");
-  console.error(sanitize(`mind-hooks: ${line} — no hooks ran; ${HOST_NAMES[host]} proceeds`));
+  console.error(sanitize(`mind-hooks: ${line} — no hooks ran; ${HOST_DISPLAY_NAMES[host]} proceeds`));
 }

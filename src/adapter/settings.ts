@@ -21,13 +21,12 @@ import {
   printParseErrorCode,
 } from "jsonc-parser";
 import { getNodeValue, type Node } from "jsonc-parser";
-import { jsoncErrorSentence } from "../util/json.ts";
+import { jsoncErrorSentence, type JsonObject } from "../util/json.ts";
 import type { EventName } from "../events/names.ts";
 import { EVENTS } from "../events/registry.ts";
-import type { JsonObject } from "../events/types.ts";
 import { isObject } from "../util/json.ts";
-import { type Host, hostEvents, type InstallScope } from "./host.ts";
-import { ADAPTERS } from "./hosts.ts";
+import type { Host, InstallScope } from "./host.ts";
+import { ADAPTERS, hostEvents } from "./hosts.ts";
 
 /** The command a host runs for every event. */
 export function delegatingCommand(host: Host, launcher: string): string {

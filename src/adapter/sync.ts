@@ -13,8 +13,7 @@
  */
 import type { EventName } from "../events/names.ts";
 import { EVENTS } from "../events/registry.ts";
-import type { Host } from "./hosts.ts";
-import { hostEvents } from "./host.ts";
+import { type Host, hostEvents } from "./hosts.ts";
 import { compileMatcher } from "../matching/matcher.ts";
 import { toolMatchSubjects } from "../matching/tool_names.ts";
 

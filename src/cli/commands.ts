@@ -9,7 +9,7 @@
 import { MissingArgument, type OptionSpec, parseArgs, type ParsedArgs, UsageError } from "../util/args.ts";
 import { engineCliOptions } from "../engine/settings.ts";
 import { EVENT_NAMES } from "../events/names.ts";
-import { HOST_NAMES } from "../events/types.ts";
+import { HOSTS } from "../adapter/host_names.ts";
 import { TRANSCRIPT_EVENTS } from "../session/transcript_events.ts";
 import { didYouMean } from "../util/suggest.ts";
 import type { RunIo } from "../sandbox/launch.ts";
@@ -111,7 +111,7 @@ camelCase events).`,
         type: "string",
         value: "protocol",
         arg: "HOST",
-        about: `mind, ${HOST_NAMES.join(", ")}: the host's own hook format`,
+        about: `mind, ${HOSTS.join(", ")}: the host's own hook format`,
       },
       event: { type: "string", value: "text", arg: "NAME", about: "the host's event, when its payload names none" },
     },
@@ -334,7 +334,7 @@ and prints what to fix. Exit 0: nothing to fix; 1: see the lines marked "fix:".`
   }],
   ["install", {
     about: "register mind-hooks in Claude Code, Codex, Gemini CLI or Copilot CLI",
-    usage: `${HOST_NAMES.join("|")} [--user|--project DIR|--local] [--uninstall] [--dry-run] [--force] [--sync]`,
+    usage: `${HOSTS.join("|")} [--user|--project DIR|--local] [--uninstall] [--dry-run] [--force] [--sync]`,
     help: `Registers one hook entry per event that the host supports, each running
 "LAUNCHER dispatch --protocol HOST", in the host's own settings:
   claude --user               $CLAUDE_CONFIG_DIR/settings.json, else ~/.claude/settings.json
@@ -355,7 +355,7 @@ With --sync, only the events the hooks in reach (the user's, and the project's o
 --project DIR or the current directory) are on are registered, and for claude only
 the tools their matchers name: a tool call no mind hook can match then costs
 nothing. Run it again after adding hooks or trusting another project.`,
-    words: HOST_NAMES,
+    words: HOSTS,
     needsWord: "a host",
     options: {
       user: { type: "boolean", about: "the user's settings (default)" },

@@ -8,10 +8,10 @@
 import { type OptionSpec, type ParsedArgs, UsageError } from "../util/args.ts";
 import { COMMANDS, type SHELLS } from "./commands.ts";
 import { writeStdout } from "../util/stdio.ts";
-import { HOST_NAMES } from "../events/types.ts";
+import { HOSTS } from "../adapter/host_names.ts";
 
 /** The values of `--protocol`. */
-const PROTOCOLS = ["mind", ...HOST_NAMES].join(" ");
+const PROTOCOLS = ["mind", ...HOSTS].join(" ");
 
 type Shell = typeof SHELLS[number];
 

@@ -10,7 +10,7 @@ import { engineDispatch } from "../engine/dispatch.ts";
 import { fromCliValues, resolveSettings } from "../engine/settings.ts";
 import { writeAll, writeStdout } from "../util/stdio.ts";
 import type { RunIo } from "../sandbox/launch.ts";
-import { HOST_NAMES, type HostName } from "../events/types.ts";
+import { HOSTS, isHost } from "../adapter/host_names.ts";
 
 /**
  * Ends the process on SIGTERM/SIGINT, after killing the process groups of the hooks it runs: they
@@ -41,19 +41,19 @@ async function dispatchOnce({ options, positionals }: ParsedArgs, io: RunIo): Pr
       `--explain and --pretty are for the mind protocol: the host reads --protocol ${options.protocol}'s output itself`,
     );
   }
-  if ((HOST_NAMES as readonly unknown[]).includes(options.protocol)) {
+  if (isHost(options.protocol)) {
     // Adapter mode: the host's own hook stdin/stdout (src/adapter/), loaded only when asked for.
     const { adapterDispatch } = await import("../adapter/run.ts");
     const event = typeof options.event === "string" ? options.event : undefined;
-    return await adapterDispatch(options.protocol as HostName, fromCliValues(options), io.stdin, event);
+    return await adapterDispatch(options.protocol, fromCliValues(options), io.stdin, event);
   }
   if (options.protocol !== undefined && options.protocol !== "mind") {
     throw new UsageError(
-      `--protocol ${options.protocol} is not supported (mind, ${HOST_NAMES.join(", ")})`,
+      `--protocol ${options.protocol} is not supported (mind, ${HOSTS.join(", ")})`,
     );
   }
   if (options.event !== undefined) {
-    throw new UsageError(`--event names a host's event: it goes with --protocol ${HOST_NAMES.join("|")}`);
+    throw new UsageError(`--event names a host's event: it goes with --protocol ${HOSTS.join("|")}`);
   }
   const parsed = parseEventText(new TextDecoder().decode(await io.stdin()));
   if (!parsed.ok) throw new UsageError(parsed.error);

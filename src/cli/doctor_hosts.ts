@@ -10,7 +10,7 @@
  * is looked up on disk, never run.
  * @module
  */
-import { ADAPTERS, type Host, HOST_NAMES, HOSTS } from "../adapter/hosts.ts";
+import { ADAPTERS, type Host, HOST_DISPLAY_NAMES, HOSTS } from "../adapter/hosts.ts";
 import { delegatingCommands, launcherOf } from "../adapter/settings.ts";
 import { readSettingsText, settingsTarget } from "../adapter/settings_target.ts";
 import { readInstalls, resyncCommand } from "../adapter/installs.ts";
@@ -78,7 +78,7 @@ export async function checkHosts(settings: HomeSettings, project: string): Promi
     return tried.get(launcher)!;
   };
   for (const host of HOSTS) {
-    const name = HOST_NAMES[host];
+    const name = HOST_DISPLAY_NAMES[host];
     const spec = ADAPTERS[host].install;
     const onPath = await findLauncher(spec.program, env, OS);
     if (!("problem" in onPath)) installed.push(host);

@@ -22,7 +22,7 @@
  */
 import { type ParsedArgs, UsageError } from "../util/args.ts";
 import { absolute, dirname, join, normalizeKeyPath } from "../util/paths.ts";
-import { ADAPTERS, type Host, HOST_EVENTS, HOST_NAMES, HOSTS } from "../adapter/hosts.ts";
+import { ADAPTERS, type Host, HOST_DISPLAY_NAMES, HOST_EVENTS, hostEventName, HOSTS } from "../adapter/hosts.ts";
 import { delegatingCommand, planEdit, SettingsError } from "../adapter/settings.ts";
 import { unifiedDiff } from "../util/line_diff.ts";
 import type { InstallScope } from "../adapter/host.ts";
@@ -58,7 +58,7 @@ export function settingsPath(
 
 /** The host's own names of `events` (Gemini CLI's BeforeTool for PreToolUse…), for messages. */
 function hostNames(host: Host, events: readonly EventName[]): string {
-  return events.map((e) => EVENTS[e].hosts[host]?.event ?? e).join(", ");
+  return events.map((e) => hostEventName(host, e) ?? e).join(", ");
 }
 
 /** The project directory as the user gave it, made absolute and real (so the printed paths are clean). */
@@ -125,7 +125,7 @@ export async function installCommand({ options, positionals }: ParsedArgs): Prom
   if (options.user && local) throw new UsageError(`--user and --local exclude each other`);
   if (local && !spec.local) {
     throw new UsageError(
-      `--local is for claude (.claude/settings.local.json); ${HOST_NAMES[host]} has no local settings file`,
+      `--local is for claude (.claude/settings.local.json); ${HOST_DISPLAY_NAMES[host]} has no local settings file`,
     );
   }
   const launcher = (options.command as string | undefined) ?? "mind-hooks";
@@ -137,7 +137,7 @@ export async function installCommand({ options, positionals }: ParsedArgs): Prom
   const project = given === undefined ? undefined : await projectDir(given, cwd);
   const scope: InstallScope = { project, local };
   const path = settingsPath(host, scope, env, cwd);
-  const name = HOST_NAMES[host];
+  const name = HOST_DISPLAY_NAMES[host];
 
   // Where the write really lands: a project install never writes through a link leaving the project
   // (issue 22 item 11); a user install writes through the user's own link. Decided before any read.

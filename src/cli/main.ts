@@ -15,7 +15,7 @@
 import { MissingArgument, UsageError } from "../util/args.ts";
 import { COMMANDS, parseCommand, unknownCommand } from "./commands.ts";
 import { insideSandbox, runInSandbox } from "../sandbox/launch.ts";
-import { HOST_NAMES } from "../events/types.ts";
+import { isHost } from "../adapter/host_names.ts";
 import { messageLine, sanitize } from "../util/terminal_text.ts";
 import { NO_HOME, resolveHome } from "../engine/settings.ts";
 import denoJson from "../../deno.json" with { type: "json" };
@@ -110,7 +110,7 @@ function isAdapterMode(name: string | undefined, rest: string[]): boolean {
   const entry = name === "dispatch" ? COMMANDS.get(name) : undefined;
   if (!entry) return false;
   const protocol = parseCommand(name!, entry, rest, true).options.protocol;
-  return (HOST_NAMES as readonly unknown[]).includes(protocol);
+  return isHost(protocol);
 }
 
 // The sandbox Worker's main module is this module (src/sandbox/launch.ts): there it runs the command.

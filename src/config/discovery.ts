@@ -8,7 +8,6 @@
  * plugin, CLI; inside a layer config.toml before hooks.json.
  * @module
  */
-import type { JsonObject } from "../events/types.ts";
 import { contentHashSync, type HookKey, type Layer } from "../trust/hash.ts";
 import { collectHandlers, type DiscoveredHandler } from "./handlers.ts";
 import { loadConfigFile } from "./files.ts";
@@ -26,7 +25,7 @@ import {
 import { buildOverrides } from "./overrides.ts";
 import { isInside, join, osUserHome, realPathOr } from "../util/paths.ts";
 import { findProject, type ForeignDir, type ProjectLayout, type ProjectSearch } from "./project_root.ts";
-import { isObject } from "../util/json.ts";
+import { isObject, type JsonObject } from "../util/json.ts";
 import { decideFeatures } from "./features.ts";
 import { type McpServers, noServers, readServers, resolveServer, scopedNameWarnings } from "./mcp_servers.ts";
 import { assertMayParseStrangerFile } from "./fast_path_guard.ts";

@@ -7,8 +7,7 @@
  * only, and its `hooks = true` never turns on what a user-side or the managed layer turned off.
  * @module
  */
-import type { JsonObject } from "../events/types.ts";
-import { isObject } from "../util/json.ts";
+import { isObject, type JsonObject } from "../util/json.ts";
 import { type Warning, warning } from "./warnings.ts";
 
 /** Reads `[features] hooks` (or the deprecated `codex_hooks`) from one config. */

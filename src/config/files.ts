@@ -7,11 +7,10 @@
  * @module
  */
 import { parse as parseToml } from "smol-toml";
-import type { JsonObject } from "../events/types.ts";
 import { type Warning, warning } from "./warnings.ts";
 import { formatValuePath, MAX_NESTING, TOO_DEEP, tooDeepOffset, tooDeepPath } from "../util/nesting.ts";
 import { duplicateKeys } from "./duplicate_keys.ts";
-import { jsoncErrorSentence } from "../util/json.ts";
+import { jsoncErrorSentence, type JsonObject } from "../util/json.ts";
 import { decodeUtf8Strict, NOT_UTF8 } from "../util/utf8.ts";
 
 /** The result of reading one file. */

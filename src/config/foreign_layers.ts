@@ -11,8 +11,7 @@
  * never loaded in its adapter mode.
  * @module
  */
-import type { JsonObject } from "../events/types.ts";
-import { isObject } from "../util/json.ts";
+import { isObject, type JsonObject } from "../util/json.ts";
 import { join } from "../util/paths.ts";
 import { type Warning, warning } from "./warnings.ts";
 import { type LayerFile, loadLayerDir } from "./layer_files.ts";

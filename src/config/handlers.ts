@@ -7,11 +7,11 @@
  */
 import { type EventName, eventSuggestion, isEventName } from "../events/names.ts";
 import { EVENTS } from "../events/registry.ts";
-import type { Dialect, JsonObject } from "../events/types.ts";
+import type { Dialect } from "../events/types.ts";
 import { compileMatcher, type Matcher } from "../matching/matcher.ts";
 import { type HookKey, hookKey, type Layer, type NormalizedHandler } from "../trust/hash.ts";
 import { type Warning, warning } from "./warnings.ts";
-import { isObject, type ValuePath } from "../util/json.ts";
+import { isObject, type JsonObject, type ValuePath } from "../util/json.ts";
 import { didYouMean } from "../util/suggest.ts";
 import type { ServerDef } from "./mcp_servers.ts";
 

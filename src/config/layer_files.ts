@@ -4,12 +4,12 @@
  * layer may not hold).
  * @module
  */
-import type { Dialect, JsonObject } from "../events/types.ts";
+import type { Dialect } from "../events/types.ts";
 import type { Layer } from "../trust/hash.ts";
 import { loadConfigFile } from "./files.ts";
 import { outsideRootWarning, type Warning, warning } from "./warnings.ts";
 import { isInside, join, realPathOr } from "../util/paths.ts";
-import { isObject } from "../util/json.ts";
+import { isObject, type JsonObject } from "../util/json.ts";
 import { assertMayParseStrangerFile } from "./fast_path_guard.ts";
 import { collectHandlers, type DiscoveredHandler } from "./handlers.ts";
 

@@ -17,9 +17,8 @@
  * from the table that is used (secrets stripped, a plugin's root variables expanded).
  * @module
  */
-import type { JsonObject } from "../events/types.ts";
 import type { Layer } from "../trust/hash.ts";
-import { isObject } from "../util/json.ts";
+import { isObject, type JsonObject } from "../util/json.ts";
 import { nestsTooDeep, TOO_DEEP } from "../util/nesting.ts";
 import { type Warning, warning } from "./warnings.ts";
 

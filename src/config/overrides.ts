@@ -5,7 +5,7 @@
  * @module
  */
 import { parse as parseToml } from "smol-toml";
-import type { JsonObject } from "../events/types.ts";
+import type { JsonObject } from "../util/json.ts";
 import { MAX_NESTING, TOO_DEEP, tooDeepPath } from "../util/nesting.ts";
 
 /** Splits `a."b.c".d` into `["a", "b.c", "d"]`; null when malformed. */

@@ -10,12 +10,11 @@
  * stay inside the plugin root.
  * @module
  */
-import type { JsonObject } from "../events/types.ts";
 import { collectHandlers, type DiscoveredHandler } from "./handlers.ts";
 import { loadConfigFile } from "./files.ts";
 import { outsideRootWarning, type Warning, warning } from "./warnings.ts";
 import { isInside, join, realPathOr } from "../util/paths.ts";
-import { isObject } from "../util/json.ts";
+import { isObject, type JsonObject } from "../util/json.ts";
 import { readServers, type ServerDef } from "./mcp_servers.ts";
 
 const MANIFESTS = [

@@ -6,13 +6,13 @@
  */
 import type { EventName } from "../events/names.ts";
 import { EVENTS } from "../events/registry.ts";
+import type { JsonObject } from "../util/json.ts";
 import {
   type AggregationItem,
   type EventDecision,
   type EventModule,
   type HandlerEffect,
   type HandlerOutcome,
-  type JsonObject,
   NO_DECISION,
 } from "../events/types.ts";
 import type { JsonSchema } from "../schema/validate.ts";

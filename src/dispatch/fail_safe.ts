@@ -10,7 +10,8 @@
  * rather than let it run unrewritten. Model-visible context is dropped (it cannot be spilled).
  * @module
  */
-import type { AggregationItem, EventDecision, EventModule, JsonObject } from "../events/types.ts";
+import type { JsonObject } from "../util/json.ts";
+import type { AggregationItem, EventDecision, EventModule } from "../events/types.ts";
 import { NO_DECISION } from "../events/types.ts";
 import type { EventName } from "../events/names.ts";
 import { EVENTS } from "../events/registry.ts";

@@ -7,7 +7,7 @@
  */
 import { type EventName, eventSuggestion, isEventName } from "../events/names.ts";
 import { EVENTS } from "../events/registry.ts";
-import type { JsonObject } from "../events/types.ts";
+import type { JsonObject } from "../util/json.ts";
 import { INPUT_SCHEMAS } from "../generated/schemas.ts";
 import { formatIssue, type JsonSchema, type SchemaIssue, validateAll } from "../schema/validate.ts";
 import { type Warning, warning } from "../config/warnings.ts";

@@ -6,7 +6,7 @@
  */
 import type { EventName } from "../events/names.ts";
 import { EVENTS } from "../events/registry.ts";
-import type { JsonObject } from "../events/types.ts";
+import type { JsonObject } from "../util/json.ts";
 import { type AnyCatalog, type HookHandler, skipReason } from "../config/discovery.ts";
 import { type Warning, warning } from "../config/warnings.ts";
 import { matcherMatches } from "../matching/matcher.ts";

@@ -8,7 +8,8 @@ import { type AnyCatalog, type HomelessConfigOptions, loadCatalog } from "../con
 import { type DispatchContext, dispatchEvent, emptyResult, type HostHints } from "../dispatch/dispatch.ts";
 import type { EventName } from "../events/names.ts";
 import { EVENTS } from "../events/registry.ts";
-import type { EventFacts, JsonObject } from "../events/types.ts";
+import type { JsonObject } from "../util/json.ts";
+import type { EventFacts } from "../events/types.ts";
 import { type EventInput, transcriptFiller, validateEvent } from "../dispatch/input.ts";
 import type { AsyncResult, DispatchResult } from "../schema/result.ts";
 import { configOptionsOf, type EngineSettings } from "./settings.ts";

@@ -10,13 +10,11 @@ import type {
   EventDecision,
   HandlerEffect,
   HandlerOutcome,
-  HostMapping,
-  HostName,
-  JsonObject,
   TimeoutRule,
   Zod,
 } from "./types.ts";
 import type { ZodType } from "zod";
+import type { JsonObject } from "../util/json.ts";
 import { NO_DECISION } from "./types.ts";
 import type { EventName } from "./names.ts";
 
@@ -278,15 +276,3 @@ export function aggregateStopLike(items: AggregationItem[]): EventDecision {
 
 /** The usual timeout rule: 600 s by default, no upper clamp (SPEC §2.2). */
 export const STANDARD_TIMEOUT: TimeoutRule = Object.freeze({ default: 600, max: null });
-
-/**
- * Host mappings of an event that Claude Code and Codex both raise under mind's own name, and Gemini CLI and
- * Copilot CLI under the names given (null: the host has no such event).
- */
-export function hostMappings(
-  event: EventName,
-  others: { gemini: string | null; copilot: string | null },
-): Readonly<Record<HostName, HostMapping>> {
-  const as = (name: string | null) => name === null ? null : { event: name };
-  return Object.freeze({ claude: { event }, codex: { event }, gemini: as(others.gemini), copilot: as(others.copilot) });
-}

@@ -26,8 +26,6 @@ export const interrupt: EventModule = {
   meaning: "the user interrupted the turn",
   coverage: "client",
   control: "none",
-  hosts: { claude: null, codex: { event: "Interrupt" }, gemini: null, copilot: null },
-  hostPlaceholders: {},
   schemas: (z) => ({
     input: z.strictObject({
       ...commonInput(z, "Interrupt", { model: true }),

@@ -15,7 +15,6 @@ import {
   commonOutput,
   done,
   fail,
-  hostMappings,
   informational,
   objectField,
   rejectUnsupportedCommon,
@@ -47,8 +46,6 @@ export const permissionRequest: EventModule = {
   meaning: "the agent asks to run a tool; can allow or deny it",
   coverage: "approval",
   control: "permission-request",
-  hosts: hostMappings("PermissionRequest", { gemini: null, copilot: "permissionRequest" }),
-  hostPlaceholders: { tool_input: {} },
   schemas: (z) => ({
     input: z.strictObject({
       ...commonInput(z, "PermissionRequest", { model: true }),

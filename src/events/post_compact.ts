@@ -11,7 +11,6 @@ import {
   commonInput,
   commonOutput,
   done,
-  hostMappings,
   informational,
   interpretClaudeCommon,
   STANDARD_TIMEOUT,
@@ -37,8 +36,6 @@ export const postCompact: EventModule = {
   meaning: "after the conversation was compacted",
   coverage: "client",
   control: "none",
-  hosts: hostMappings("PostCompact", { gemini: null, copilot: null }),
-  hostPlaceholders: { trigger: "auto" },
   schemas: (z) => ({
     input: z.strictObject({
       ...commonInput(z, "PostCompact", { model: true }),

@@ -17,14 +17,12 @@ import {
   contextOutput,
   done,
   fail,
-  hostMappings,
   informational,
   joinFeedback,
   STANDARD_TIMEOUT,
   stringField,
   toolInput,
 } from "./common.ts";
-import { HOST_UNKNOWN } from "./types.ts";
 
 /** Feedback used when a stopping PostToolUse hook gives neither reason nor stopReason. */
 export const DEFAULT_STOP_FEEDBACK = "A PostToolUse hook stopped the session after this tool call.";
@@ -48,8 +46,6 @@ export const postToolUse: EventModule = {
   meaning: "after a tool ran; can block its result or add context",
   coverage: "tool",
   control: "block",
-  hosts: hostMappings("PostToolUse", { gemini: "AfterTool", copilot: "PostToolUse" }),
-  hostPlaceholders: { tool_input: {}, tool_use_id: HOST_UNKNOWN, tool_response: null },
   schemas: (z) => ({
     input: z.strictObject({
       ...commonInput(z, "PostToolUse", { model: true }),

@@ -10,7 +10,6 @@ import {
   commonInput,
   commonOutput,
   done,
-  hostMappings,
   informational,
   interpretClaudeCommon,
   STANDARD_TIMEOUT,
@@ -36,8 +35,6 @@ export const preCompact: EventModule = {
   meaning: "before the conversation is compacted",
   coverage: "client",
   control: "none",
-  hosts: hostMappings("PreCompact", { gemini: "PreCompress", copilot: "PreCompact" }),
-  hostPlaceholders: { trigger: "auto" },
   schemas: (z) => ({
     input: z.strictObject({
       ...commonInput(z, "PreCompact", { model: true }),

@@ -17,7 +17,8 @@
  * or without a decision, `continue: false` stops.
  * @module
  */
-import type { EventModule, HandlerEffect, HandlerOutcome, JsonObject } from "./types.ts";
+import type { EventModule, HandlerEffect, HandlerOutcome } from "./types.ts";
+import type { JsonObject } from "../util/json.ts";
 import { NO_DECISION } from "./types.ts";
 import {
   checkEventName,
@@ -27,7 +28,6 @@ import {
   commonOutput,
   done,
   fail,
-  hostMappings,
   informational,
   objectField,
   rejectUnsupportedCommon,
@@ -36,7 +36,6 @@ import {
   stringField,
   toolInput,
 } from "./common.ts";
-import { HOST_UNKNOWN } from "./types.ts";
 
 /** The PreToolUse event. */
 export const preToolUse: EventModule = {
@@ -57,8 +56,6 @@ export const preToolUse: EventModule = {
   meaning: "before a tool runs; can deny or rewrite the call",
   coverage: "tool",
   control: "tool-permission",
-  hosts: hostMappings("PreToolUse", { gemini: "BeforeTool", copilot: "PreToolUse" }),
-  hostPlaceholders: { tool_input: {}, tool_use_id: HOST_UNKNOWN },
   schemas: (z) => ({
     input: z.strictObject({
       ...commonInput(z, "PreToolUse", { model: true }),

@@ -6,15 +6,7 @@
  */
 import type { EventModule } from "./types.ts";
 import { NO_DECISION } from "./types.ts";
-import {
-  claudeOutput,
-  commonInput,
-  commonOutput,
-  done,
-  hostMappings,
-  informational,
-  interpretClaudeCommon,
-} from "./common.ts";
+import { claudeOutput, commonInput, commonOutput, done, informational, interpretClaudeCommon } from "./common.ts";
 
 /** The SessionEnd event. */
 export const sessionEnd: EventModule = {
@@ -35,8 +27,6 @@ export const sessionEnd: EventModule = {
   meaning: "the session ends; cleanup, cannot block",
   coverage: "client",
   control: "none",
-  hosts: hostMappings("SessionEnd", { gemini: "SessionEnd", copilot: "SessionEnd" }),
-  hostPlaceholders: { reason: "other" },
   schemas: (z) => ({
     input: z.strictObject({
       ...commonInput(z, "SessionEnd", { model: false }),

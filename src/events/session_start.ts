@@ -14,7 +14,6 @@ import {
   contextOutput,
   done,
   fail,
-  hostMappings,
   informational,
   PERMISSION_MODES,
   STANDARD_TIMEOUT,
@@ -40,8 +39,6 @@ export const sessionStart: EventModule = {
   meaning: "a session starts or resumes; can add context",
   coverage: "client",
   control: "none",
-  hosts: hostMappings("SessionStart", { gemini: "SessionStart", copilot: "SessionStart" }),
-  hostPlaceholders: { source: "startup" },
   schemas: (z) => ({
     input: z.strictObject({
       ...commonInput(z, "SessionStart", { model: true }),

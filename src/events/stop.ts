@@ -11,7 +11,6 @@ import {
   claudeOutput,
   commonInput,
   commonOutput,
-  hostMappings,
   interpretStopLike,
   PERMISSION_MODES,
   STANDARD_TIMEOUT,
@@ -36,8 +35,6 @@ export const stop: EventModule = {
   meaning: "the agent is about to end its turn; can make it continue",
   coverage: "client",
   control: "continuation",
-  hosts: hostMappings("Stop", { gemini: "AfterAgent", copilot: "Stop" }),
-  hostPlaceholders: { stop_hook_active: false, last_assistant_message: null },
   schemas: (z) => ({
     input: z.strictObject({
       ...commonInput(z, "Stop", { model: true }),

@@ -14,13 +14,11 @@ import {
   contextOutput,
   done,
   fail,
-  hostMappings,
   informational,
   interpretClaudeCommon,
   PERMISSION_MODES,
   STANDARD_TIMEOUT,
 } from "./common.ts";
-import { HOST_UNKNOWN } from "./types.ts";
 
 /** The SubagentStart event. */
 export const subagentStart: EventModule = {
@@ -41,8 +39,6 @@ export const subagentStart: EventModule = {
   meaning: "a subagent starts; can add context",
   coverage: "client",
   control: "none",
-  hosts: hostMappings("SubagentStart", { gemini: null, copilot: "SubagentStart" }),
-  hostPlaceholders: { agent_id: HOST_UNKNOWN, agent_type: HOST_UNKNOWN },
   schemas: (z) => ({
     input: z.strictObject({
       ...commonInput(z, "SubagentStart", { model: true }),

@@ -9,12 +9,10 @@ import {
   claudeOutput,
   commonInput,
   commonOutput,
-  hostMappings,
   interpretStopLike,
   PERMISSION_MODES,
   STANDARD_TIMEOUT,
 } from "./common.ts";
-import { HOST_UNKNOWN } from "./types.ts";
 
 /** The SubagentStop event. */
 export const subagentStop: EventModule = {
@@ -35,14 +33,6 @@ export const subagentStop: EventModule = {
   meaning: "a subagent is about to finish; can make it continue",
   coverage: "client",
   control: "continuation",
-  hosts: hostMappings("SubagentStop", { gemini: null, copilot: "SubagentStop" }),
-  hostPlaceholders: {
-    agent_id: HOST_UNKNOWN,
-    agent_type: HOST_UNKNOWN,
-    agent_transcript_path: null,
-    stop_hook_active: false,
-    last_assistant_message: null,
-  },
   schemas: (z) => ({
     input: z.strictObject({
       ...commonInput(z, "SubagentStop", { model: true }),

@@ -7,12 +7,10 @@
  */
 import type * as zod from "zod";
 import type { EventName } from "./names.ts";
+import type { JsonObject } from "../util/json.ts";
 
 /** The zod namespace, handed to schema factories so that zod stays off the dispatch hot path. */
 export type Zod = typeof zod;
-
-/** A JSON object as read from the wire. */
-export type JsonObject = Record<string, unknown>;
 
 /**
  * How a hook's output is read (SPEC §8.1): `mind` — mind's strict protocol; `claude` — the way Claude
@@ -133,19 +131,12 @@ export type CoverageKind = "tool" | "approval" | "client";
  */
 export type ControlKind = "tool-permission" | "permission-request" | "block" | "continuation" | "none";
 
-/** The agent hosts whose own hook protocol mind-hooks speaks (adapter mode). */
-export const HOST_NAMES = ["claude", "codex", "gemini", "copilot"] as const;
-/** One agent host. */
-export type HostName = typeof HOST_NAMES[number];
-
-/** How one host raises an event: its own event name (null = the host has no such event). */
-export type HostMapping = { event: string } | null;
-
 /**
  * The per-event facts the event-agnostic machinery reads: discovery (matcher, limits, clamps, which
  * handler kinds), dispatch (context, spilling, the Stop guard, session end), review (coverage) and the
- * adapters (host names, placeholders). Every event states every fact, so adding an event or a fact
- * is a type error wherever it matters.
+ * adapters (control). Every event states every fact, so adding an event or a fact is a type error
+ * wherever it matters. Events know nothing of hosts: the adapters own their event maps and input
+ * placeholders (src/adapter/).
  */
 export type EventFacts = {
   matcher: MatcherSubject;
@@ -182,13 +173,6 @@ export type EventFacts = {
   /** What the event is, in one line for people (`review` groups hooks under it, SPEC §14). */
   meaning: string;
   control: ControlKind;
-  /** How each host raises the event. */
-  hosts: Readonly<Record<HostName, HostMapping>>;
-  /**
-   * Placeholders for required input fields a host may not send (or sends in a form mind does not
-   * accept): the adapter puts them in when the field is missing or fails the field's schema.
-   */
-  hostPlaceholders: Readonly<JsonObject>;
 };
 
 /** One event's whole behaviour. */
@@ -201,6 +185,3 @@ export type EventModule = EventFacts & {
   /** Folds the effects of every completed handler into one decision (items in configuration order). */
   aggregate(items: AggregationItem[]): EventDecision;
 };
-
-/** The placeholder put in a required string field a host did not send (documented in the README; a hook can test for it). */
-export const HOST_UNKNOWN = "unknown";

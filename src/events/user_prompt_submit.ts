@@ -15,7 +15,6 @@ import {
   contextOutput,
   done,
   fail,
-  hostMappings,
   informational,
   PERMISSION_MODES,
   STANDARD_TIMEOUT,
@@ -41,8 +40,6 @@ export const userPromptSubmit: EventModule = {
   meaning: "the user sent a prompt; can block it or add context",
   coverage: "client",
   control: "block",
-  hosts: hostMappings("UserPromptSubmit", { gemini: "BeforeAgent", copilot: "UserPromptSubmit" }),
-  hostPlaceholders: { prompt: "" },
   schemas: (z) => ({
     input: z.strictObject({
       ...commonInput(z, "UserPromptSubmit", { model: true }),

@@ -25,7 +25,7 @@
  * {@link IF_BUDGET_MS}, the remaining ones match unevaluated (the dispatch warns `W_IF_BUDGET`).
  * @module
  */
-import type { JsonObject } from "../events/types.ts";
+import type { JsonObject } from "../util/json.ts";
 import { toolMatchSubjects } from "./tool_names.ts";
 import { bashSubjects } from "./bash_split.ts";
 import { compileWildcard, foldSpaces, type Wildcard } from "./wildcard.ts";

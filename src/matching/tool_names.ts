@@ -4,7 +4,7 @@
  * `apply_patch` with `tool_input.command`) and back.
  * @module
  */
-import type { JsonObject } from "../events/types.ts";
+import type { JsonObject } from "../util/json.ts";
 
 // Maps, not object literals: tool names come from the model, and `toString` must not find a method.
 const SHELL_TOOLS: ReadonlyMap<string, string> = new Map([

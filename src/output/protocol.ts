@@ -5,9 +5,9 @@
  * rules.
  * @module
  */
-import type { Dialect, EventModule, HandlerOutcome, JsonObject } from "../events/types.ts";
+import type { Dialect, EventModule, HandlerOutcome } from "../events/types.ts";
 import { CLAUDE_BLOCK_REASON, informational } from "../events/common.ts";
-import { isObject } from "../util/json.ts";
+import { isObject, type JsonObject } from "../util/json.ts";
 import type { RawCompletion } from "../runner/types.ts";
 import { formatIssue, type JsonSchema, validateJson } from "../schema/validate.ts";
 import { nestsTooDeep, TOO_DEEP } from "../util/nesting.ts";

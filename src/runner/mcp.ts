@@ -15,7 +15,7 @@
  * @module
  */
 import type { AnyCatalog, Catalog, HookHandler } from "../config/discovery.ts";
-import type { JsonObject } from "../events/types.ts";
+import type { JsonObject } from "../util/json.ts";
 import type { RawCompletion } from "./types.ts";
 import { CAPTURE_LIMIT } from "./capture.ts";
 import { canonicalJson } from "../trust/hash.ts";

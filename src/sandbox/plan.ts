@@ -16,7 +16,7 @@ import { FOREIGN_LAYERS, foreignUserFiles } from "../config/foreign_layout.ts";
 import type { ParsedArgs } from "../util/args.ts";
 import { fromCliValues, resolveSettings } from "../engine/settings.ts";
 import { launcherCandidates, launcherProgram } from "../util/launcher.ts";
-import { HOST_NAMES, type HostName } from "../events/types.ts";
+import { HOSTS, isHost } from "../adapter/host_names.ts";
 import { runDirectoryPaths } from "../dispatch/run_cwd.ts";
 import { type PathFacts, pathFactsOf } from "../util/path_facts.ts";
 
@@ -375,7 +375,7 @@ export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
     }
     const { settingsLinkGrants } = await import("../adapter/settings_target.ts");
     const linked: string[] = [];
-    for (const h of (HOST_NAMES as readonly string[]).includes(host) ? [host as HostName] : HOST_NAMES) {
+    for (const h of isHost(host) ? [host] : HOSTS) {
       const spec = ADAPTERS[h].install;
       const scope = { local: options.local === true };
       if (proj !== undefined) {

@@ -15,10 +15,9 @@
  * only costs a second start, in the Worker.
  * @module
  */
-import { isObject } from "../util/json.ts";
+import { isObject, type JsonObject } from "../util/json.ts";
 import type { ParsedArgs } from "../util/args.ts";
 import { configOptionsOf, fromCliValues, resolveSettings } from "../engine/settings.ts";
-import type { JsonObject } from "../events/types.ts";
 import { join, osUserHome } from "../util/paths.ts";
 import type { PlanFacts } from "./plan.ts";
 

@@ -22,7 +22,7 @@
  */
 import { messageLine } from "../util/terminal_text.ts";
 import { UsageError } from "../util/args.ts";
-import { isObject } from "../util/json.ts";
+import { isObject, type JsonObject } from "../util/json.ts";
 import { type Catalog, skipReason } from "../config/discovery.ts";
 import { engineDispatch } from "../engine/dispatch.ts";
 import {
@@ -36,7 +36,6 @@ import {
   searchStart,
 } from "../engine/settings.ts";
 import type { DispatchResult } from "../schema/result.ts";
-import type { JsonObject } from "../events/types.ts";
 import { EVENTS } from "../events/registry.ts";
 import { McpPool } from "../runner/mcp.ts";
 import { killRunning } from "../runner/running.ts";

@@ -2,7 +2,9 @@
  * Small helpers for parsed JSON/TOML values whose keys a stranger chose.
  * @module
  */
-import type { JsonObject } from "../events/types.ts";
+
+/** A JSON object as read from the wire. */
+export type JsonObject = Record<string, unknown>;
 
 /** A path to a value inside a parsed JSON or TOML document: object keys and array indexes. */
 export type ValuePath = (string | number)[];

@@ -7,13 +7,8 @@
 import { assertEquals } from "./assert.ts";
 import { OUTPUT_SCHEMAS } from "../../src/generated/schemas.ts";
 import { formatIssue, validateJson } from "../../src/schema/validate.ts";
-import type {
-  AggregationItem,
-  EventModule,
-  HandlerEffect,
-  HandlerOutcome,
-  JsonObject,
-} from "../../src/events/types.ts";
+import type { JsonObject } from "../../src/util/json.ts";
+import type { AggregationItem, EventModule, HandlerEffect, HandlerOutcome } from "../../src/events/types.ts";
 
 /** One answer of a handler and what reading it must give. */
 export type InterpretCase = { output: JsonObject; outcome: HandlerOutcome };

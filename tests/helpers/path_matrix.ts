@@ -23,8 +23,7 @@ import { ServeClient } from "./serve_client.ts";
 import { loadCatalog } from "../../src/config/discovery.ts";
 import { applyTrustPlan, planTrust } from "../../src/trust/actions.ts";
 import { writeProjectTrust } from "../../src/trust/state_writer.ts";
-import { ADAPTERS, mapResultToHost } from "../../src/adapter/hosts.ts";
-import { EVENTS } from "../../src/events/registry.ts";
+import { ADAPTERS, hostEventName, mapResultToHost } from "../../src/adapter/hosts.ts";
 import type { EventName } from "../../src/events/names.ts";
 import type { HookHandler } from "../../src/config/discovery.ts";
 import type { DispatchResult } from "../../src/schema/result.ts";
@@ -202,7 +201,7 @@ export function mindEvent(event: EventName, run: PathRun, fields: Json = {}): Js
 
 /** The host's own input for a step: its captured fixture with this run's session, folder and `fields`. */
 export function hostInput(host: MatrixHost, event: EventName, run: PathRun, fields: Json = {}): Json {
-  const name = EVENTS[event].hosts[host]?.event;
+  const name = hostEventName(host, event);
   if (!name) throw new Error(`${host} has no ${event}`);
   const read = (h: string) => JSON.parse(Deno.readTextFileSync(join(REPO, "fixtures", "adapter", h, `${name}.json`)));
   let raw: Json;
