@@ -18,7 +18,7 @@
  * @module
  */
 import type { JsonObject } from "../events/types.ts";
-import type { Layer } from "../trust/hash.ts";
+import type { Layer } from "../schema/handler.ts";
 import { isObject } from "../util/json.ts";
 import { nestsTooDeep, TOO_DEEP } from "../util/nesting.ts";
 import { type Warning, warning } from "./warnings.ts";
