@@ -3,7 +3,7 @@
 // deno-lint-ignore-file
 // @ts-nocheck
 // built-with: deno 2.9.6
-// inputs-sha256: 04ed14d4cc7b9e857266d8bc01812f1ef6a57242c8d049da7332b1ca28cb3ecd
+// inputs-sha256: fb913102a2c8b68a742157515b09a409eb3d31c0cb67d93e4b0bcb32e6fec50f
 // input: deno.json
 // input: deno.lock
 // input: src/adapter/claude.ts
