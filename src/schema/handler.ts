@@ -61,24 +61,37 @@ export type FieldSpec = {
   describe?: string;
 };
 
+/** A handler's `name`, shown beside `what` runs. */
+function nameField<const W extends string>(what: W) {
+  return {
+    kind: "text",
+    hashedAs: null,
+    notHashed: "display only: naming a hook never changes its trust",
+    describe: `a name shown beside the ${what} (display only, not hashed)`,
+  } as const;
+}
+
+/** Fields both handler types carry alike (spread where the hooks-file schema lists them). */
+const STATUS_AND_TIMEOUT = {
+  statusMessage: { kind: "text", hashedAs: "statusMessage" },
+  timeout: { kind: "seconds", hashedAs: "timeout" },
+} as const satisfies Record<string, FieldSpec>;
+const FAIL_CLOSED = {
+  failClosed: { kind: "flag", hashedAs: "failClosed" },
+  fail_closed: { kind: "flag", hashedAs: "failClosed" },
+} as const satisfies Record<string, FieldSpec>;
+
 /** The fields of a `command` handler, in the order the hooks-file schema lists them. */
 export const COMMAND_FIELDS = {
   type: { kind: "type", hashedAs: "type", required: true },
   command: { kind: "nonEmpty", hashedAs: "command", required: true },
-  name: {
-    kind: "text",
-    hashedAs: null,
-    notHashed: "display only: naming a hook never changes its trust",
-    describe: "a name shown beside the command (display only, not hashed)",
-  },
+  name: nameField("command"),
   commandWindows: { kind: "text", hashedAs: "commandWindows" },
   command_windows: { kind: "text", hashedAs: "commandWindows" },
-  statusMessage: { kind: "text", hashedAs: "statusMessage" },
-  timeout: { kind: "seconds", hashedAs: "timeout" },
+  ...STATUS_AND_TIMEOUT,
   async: { kind: "flag", hashedAs: "async" },
   additionalContextLimit: { kind: "count", hashedAs: "additionalContextLimit" },
-  failClosed: { kind: "flag", hashedAs: "failClosed" },
-  fail_closed: { kind: "flag", hashedAs: "failClosed" },
+  ...FAIL_CLOSED,
 } as const satisfies Record<string, FieldSpec>;
 
 /** The fields of an `mcp_tool` handler, in the order the hooks-file schema lists them. */
@@ -86,18 +99,17 @@ export const MCP_FIELDS = {
   type: { kind: "type", hashedAs: "type", required: true },
   server: { kind: "nonEmpty", hashedAs: "server", required: true },
   tool: { kind: "nonEmpty", hashedAs: "tool", required: true },
-  name: {
-    kind: "text",
-    hashedAs: null,
-    notHashed: "display only: naming a hook never changes its trust",
-    describe: "a name shown beside the tool (display only, not hashed)",
-  },
+  name: nameField("tool"),
   input: { kind: "object", hashedAs: "input" },
-  statusMessage: { kind: "text", hashedAs: "statusMessage" },
-  timeout: { kind: "seconds", hashedAs: "timeout" },
+  ...STATUS_AND_TIMEOUT,
   async: { kind: "flag", hashedAs: null, notHashed: "mcp_tool hooks always run synchronously (a warning says so)" },
-  failClosed: { kind: "flag", hashedAs: "failClosed" },
-  fail_closed: { kind: "flag", hashedAs: "failClosed" },
+  ...FAIL_CLOSED,
+} as const satisfies Record<string, FieldSpec>;
+
+/** Claude Code's `if` and `shell`, alike on both handler types. */
+const CLAUDE_IF = { if: { kind: "text", hashedAs: "if" } } as const satisfies Record<string, FieldSpec>;
+const CLAUDE_SHELL = {
+  shell: { kind: "text", hashedAs: null, notHashed: "only bash is accepted, and bash is what runs anyway" },
 } as const satisfies Record<string, FieldSpec>;
 
 /**
@@ -106,16 +118,16 @@ export const MCP_FIELDS = {
  * schema: a hooks.json is of the mind dialect.
  */
 export const CLAUDE_COMMAND_FIELDS = {
-  if: { kind: "text", hashedAs: "if" },
+  ...CLAUDE_IF,
   asyncRewake: { kind: "flag", hashedAs: "async" },
-  shell: { kind: "text", hashedAs: null, notHashed: "only bash is accepted, and bash is what runs anyway" },
+  ...CLAUDE_SHELL,
 } as const satisfies Record<string, FieldSpec>;
 
 /** As {@link CLAUDE_COMMAND_FIELDS}, on an mcp_tool handler (the same names: an mcp_tool never runs async). */
 export const CLAUDE_MCP_FIELDS = {
-  if: { kind: "text", hashedAs: "if" },
+  ...CLAUDE_IF,
   asyncRewake: { kind: "flag", hashedAs: null, notHashed: "mcp_tool hooks always run synchronously" },
-  shell: { kind: "text", hashedAs: null, notHashed: "only bash is accepted, and bash is what runs anyway" },
+  ...CLAUDE_SHELL,
 } as const satisfies Record<string, FieldSpec>;
 
 /** Keys of the normalized mcp_tool handler that no written field gives: discovery resolves them. */
