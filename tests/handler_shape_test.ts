@@ -127,3 +127,17 @@ Deno.test("handler shape: every excluded field says why, and the string checks a
   // The Claude-only fields are the same names on both types (the normalizer keeps one list).
   assertEquals(Object.keys(CLAUDE_MCP_FIELDS), Object.keys(CLAUDE_COMMAND_FIELDS));
 });
+
+Deno.test("handler shape: docs/configuration.md's handler fields are the tables' fields", async () => {
+  const doc = await Deno.readTextFile(`${REPO}/docs/configuration.md`);
+  const section = doc.slice(doc.indexOf("## Handler fields"), doc.indexOf("### The `if` filter"));
+  // The first cell of each row names one field or more (`commandWindows` / `command_windows`).
+  const named = section.split("\n").filter((l) => l.startsWith("| `"))
+    .flatMap((l) => [...l.split("|")[1].matchAll(/`([^`]+)`/g)].map((m) => m[1]));
+  const mind = Object.keys({ ...COMMAND_FIELDS, ...MCP_FIELDS });
+  const any = new Set([...mind, ...Object.keys(CLAUDE_COMMAND_FIELDS)]);
+  assertEquals({
+    undocumented: mind.filter((k) => !named.includes(k)),
+    unknown: named.filter((k) => !any.has(k)),
+  }, { undocumented: [], unknown: [] });
+});
