@@ -3,7 +3,7 @@
 // deno-lint-ignore-file
 // @ts-nocheck
 // built-with: deno 2.9.6
-// inputs-sha256: 53642df6d752665077f7c410feb57b3a3ecdabababa6357aa99acd4f89c25f67
+// inputs-sha256: a15fa1fd8830a7c314cea934dffc32978ffe147d9c36e9ad89f8c3c7cd7c75f9
 // input: deno.json
 // input: deno.lock
 // input: src/adapter/claude.ts

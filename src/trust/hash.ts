@@ -1,5 +1,6 @@
 /**
- * Hook identity (SPEC §3.1) and content hash (SPEC §3.2).
+ * The content hash (SPEC §3.2) and key tails (SPEC §3.1); the key itself and the normalized handler
+ * are described with the handler shape (`schema/handler.ts`).
  *
  * Hash: `sha256:` + lowercase hex of SHA-256 over the UTF-8 RFC 8785
  * canonical JSON of `{"event", "matcher", "handler"}` with the normalized
