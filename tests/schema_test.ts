@@ -21,7 +21,7 @@ import {
   VALIDATED_KEYWORDS,
   validateJson,
 } from "../src/schema/validate.ts";
-import { hooksFileSchema } from "../src/config/schema.ts";
+import { hooksFileSchema } from "../src/schema/hooks_file.ts";
 import * as z from "zod";
 import { EVENT_NAMES, type EventName } from "../src/events/names.ts";
 

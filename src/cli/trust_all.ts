@@ -5,13 +5,16 @@
  * command — rather than each hook's hash and pinned files (`trust KEY` prints those).
  * @module
  */
-import type { Catalog } from "../config/discovery.ts";
+import type { Catalog, HookHandler } from "../config/discovery.ts";
 import type { ActionResult } from "../trust/actions.ts";
 import { buildView, handlerSummary } from "../review/catalog_view.ts";
 import { summaryLines, trustSummary } from "../review/trust_summary.ts";
 
 /** The lines of a `trust --all` that wrote `res`. */
-export async function allTrustedLines(catalog: Catalog, res: ActionResult & { ok: true }): Promise<string[]> {
+export async function allTrustedLines(
+  catalog: Catalog,
+  res: ActionResult<HookHandler> & { ok: true },
+): Promise<string[]> {
   const view = await buildView(catalog);
   const lines = summaryLines(trustSummary({ items: res.items, refused: res.refused }, view));
   const out = lines.map((l, i) => i === 0 ? `trusted ${l.text}` : l.kind === "item" ? `    ${l.text}` : `  ${l.text}`);

@@ -8,7 +8,8 @@
  * plugin, CLI; inside a layer config.toml before hooks.json.
  * @module
  */
-import { contentHashSync, type HookKey, type Layer } from "../trust/hash.ts";
+import { contentHashSync } from "../trust/hash.ts";
+import type { HookKey, Layer } from "../schema/handler.ts";
 import { collectHandlers, type DiscoveredHandler } from "./handlers.ts";
 import { loadConfigFile } from "./files.ts";
 import { NO_HOME_DISPATCH, outsideRootWarning, type Warning, warning } from "./warnings.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 import { join } from "../util/paths.ts";
-import type { Layer } from "../trust/hash.ts";
+import type { Layer } from "../schema/handler.ts";
 
 /** The foreign hosts whose project folders mind reads. */
 export type ForeignLayer = "claude" | "codex";

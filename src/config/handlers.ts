@@ -9,7 +9,16 @@ import { type EventName, eventSuggestion, isEventName } from "../events/names.ts
 import { EVENTS } from "../events/registry.ts";
 import type { Dialect } from "../events/types.ts";
 import { compileMatcher, type Matcher } from "../matching/matcher.ts";
-import { type HookKey, hookKey, type Layer, type NormalizedHandler } from "../trust/hash.ts";
+import {
+  CLAUDE_COMMAND_FIELDS,
+  COMMAND_FIELDS,
+  type FieldSpec,
+  type HookKey,
+  hookKey,
+  type Layer,
+  MCP_FIELDS,
+  type NormalizedHandler,
+} from "../schema/handler.ts";
 import { type Warning, warning } from "./warnings.ts";
 import { isObject, type JsonObject, type ValuePath } from "../util/json.ts";
 import { didYouMean } from "../util/suggest.ts";
@@ -75,33 +84,24 @@ export type HooksSource = {
 const DELEGATION = /(^|\s)dispatch\s+(.*\s)?--protocol(\s+|=)(?!mind(\s|$))[A-Za-z]+(\s|$)/;
 
 const GROUP_FIELDS = new Set(["matcher", "hooks"]);
-const COMMAND_FIELDS = new Set([
-  "type",
-  "name",
-  "command",
-  "commandWindows",
-  "command_windows",
-  "statusMessage",
-  "timeout",
-  "async",
-  "additionalContextLimit",
-  "failClosed",
-  "fail_closed",
-]);
-const MCP_FIELDS = new Set([
-  "type",
-  "name",
-  "server",
-  "tool",
-  "input",
-  "statusMessage",
-  "timeout",
-  "async",
-  "failClosed",
-  "fail_closed",
-]);
-/** Fields only the Claude dialect knows (SPEC §2.2 `if`; Claude Code's `asyncRewake` implies `async`). */
-const CLAUDE_FIELDS = new Set(["if", "asyncRewake", "shell"]);
+// The fields each handler type accepts: the handler shape's tables (schema/handler.ts), which also
+// make the hooks-file schema and say where each field lands in the hash.
+const COMMAND_KNOWN = new Set(Object.keys(COMMAND_FIELDS));
+const MCP_KNOWN = new Set(Object.keys(MCP_FIELDS));
+/** Fields only the Claude dialect knows: the same names on both handler types. */
+const CLAUDE_KNOWN = new Set(Object.keys(CLAUDE_COMMAND_FIELDS));
+/**
+ * The fields of either type that must be strings, in the order they are checked (the first wrong one
+ * is named); `command` has its own check. `tests/handler_shape_test.ts` holds them to the tables.
+ */
+export const TEXT_FIELDS = ["name", "statusMessage", "commandWindows", "command_windows", "server", "tool"] as const;
+/** The fields of either type that must be booleans, in the tables' order. */
+const FLAG_FIELDS = flagsOf({ ...COMMAND_FIELDS, ...MCP_FIELDS });
+const CLAUDE_FLAG_FIELDS = flagsOf(CLAUDE_COMMAND_FIELDS);
+
+function flagsOf(fields: Record<string, FieldSpec>): string[] {
+  return Object.keys(fields).filter((k) => fields[k].kind === "flag");
+}
 
 /** Collects the handlers of one hooks object. */
 export function collectHandlers(
@@ -340,11 +340,11 @@ export function normalizeHandler(
     warnings.push(warning("W_UNSUPPORTED_HANDLER", `${where}: ${unsupported} is not supported; skipped`, source, at()));
     return null;
   }
-  const known = type === "command" ? COMMAND_FIELDS : MCP_FIELDS;
+  const known = type === "command" ? COMMAND_KNOWN : MCP_KNOWN;
   for (const k of Object.keys(raw)) {
-    if (!known.has(k) && !(dialect === "claude" && CLAUDE_FIELDS.has(k))) {
+    if (!known.has(k) && !(dialect === "claude" && CLAUDE_KNOWN.has(k))) {
       // A typo of a field (`timout`) is named: the hook runs with the default, which is rarely what was meant.
-      const fields = dialect === "claude" ? [...known, ...CLAUDE_FIELDS] : known;
+      const fields = dialect === "claude" ? [...known, ...CLAUDE_KNOWN] : known;
       warnings.push(
         warning(
           "W_UNKNOWN_FIELD",
@@ -360,21 +360,12 @@ export function normalizeHandler(
     warnings.push(warning("W_BAD_FIELD", `${where}: ${msg}; handler skipped`, source, at(field)));
     return null;
   };
-  for (
-    const k of [
-      "name",
-      "statusMessage",
-      "commandWindows",
-      "command_windows",
-      "server",
-      "tool",
-    ]
-  ) {
+  for (const k of TEXT_FIELDS) {
     if (raw[k] !== undefined && typeof raw[k] !== "string") {
       return bad(`${k} must be a string`, k);
     }
   }
-  for (const k of ["async", "failClosed", "fail_closed", ...(dialect === "claude" ? ["asyncRewake"] : [])]) {
+  for (const k of dialect === "claude" ? [...FLAG_FIELDS, ...CLAUDE_FLAG_FIELDS] : FLAG_FIELDS) {
     if (raw[k] !== undefined && typeof raw[k] !== "boolean") return bad(`${k} must be a boolean`, k);
   }
   const claude = dialect === "claude" ? claudeFields(event, raw, where, source, warnings) : {};

@@ -5,7 +5,7 @@
  * @module
  */
 import type { Dialect } from "../events/types.ts";
-import type { Layer } from "../trust/hash.ts";
+import type { Layer } from "../schema/handler.ts";
 import { loadConfigFile } from "./files.ts";
 import { outsideRootWarning, type Warning, warning } from "./warnings.ts";
 import { isInside, join, realPathOr } from "../util/paths.ts";

@@ -17,7 +17,7 @@
  * from the table that is used (secrets stripped, a plugin's root variables expanded).
  * @module
  */
-import type { Layer } from "../trust/hash.ts";
+import type { Layer } from "../schema/handler.ts";
 import { isObject, type JsonObject } from "../util/json.ts";
 import { nestsTooDeep, TOO_DEEP } from "../util/nesting.ts";
 import { type Warning, warning } from "./warnings.ts";

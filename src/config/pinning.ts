@@ -10,7 +10,7 @@
  * @module
  */
 import type { DiscoveredHandler } from "./handlers.ts";
-import type { Layer } from "../trust/hash.ts";
+import type { Layer } from "../schema/handler.ts";
 import { type PinScope, pluginScope, projectScope } from "../trust/pin_scope.ts";
 import type { FileHashCache as HashCache, PinCheck, PinnedFiles, PinSet, RunPlace } from "../trust/pins.ts";
 import type { PluginInfo } from "./plugins.ts";

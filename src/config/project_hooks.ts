@@ -8,7 +8,7 @@
  * `review` and `serve`'s `hooks/list` call it through the view model.
  * @module
  */
-import type { Layer } from "../trust/hash.ts";
+import type { Layer } from "../schema/handler.ts";
 import type { Warning } from "./warnings.ts";
 import { checkLayerFile, type LayerFile, loadLayerDir } from "./layer_files.ts";
 import { loadForeignLayers } from "./foreign_layers.ts";

@@ -8,7 +8,7 @@
  * status the app merely assumes.
  * @module
  */
-import type { Catalog } from "../config/discovery.ts";
+import type { Catalog, HookHandler } from "../config/discovery.ts";
 import {
   applyAction,
   applyTrustPlan,
@@ -35,7 +35,7 @@ import { buildList, type Entry, entryId, findHook, type ListModel, needsReview, 
  */
 export type Confirmation = {
   keys: string[];
-  plan: TrustPlan;
+  plan: TrustPlan<HookHandler>;
   /** First row of the confirmation shown (it scrolls). */
   top: number;
   /** What it shows was re-read because the disk changed after it was first shown. */

@@ -8,6 +8,7 @@
  * Pure: lines from a trust plan and the view model.
  * @module
  */
+import type { HookHandler } from "../config/discovery.ts";
 import type { TrustPlan } from "../trust/actions.ts";
 import type { CatalogView, HookView } from "./catalog_view.ts";
 import { handlerSummary } from "./catalog_view.ts";
@@ -40,7 +41,7 @@ function counted<T extends string>(values: T[]): [T, number][] {
 }
 
 /** The summary of `plan`, with the people's forms of `view`. */
-export function trustSummary(plan: TrustPlan, view: CatalogView): TrustSummary {
+export function trustSummary(plan: TrustPlan<HookHandler>, view: CatalogView): TrustSummary {
   const byKey = new Map(view.hooks.map((h) => [h.key, h]));
   const items = plan.items.map((i) => ({ item: i, view: byKey.get(i.handler.key) as HookView | undefined }));
   const pinned = new Set<string>();

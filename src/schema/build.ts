@@ -8,7 +8,7 @@ import * as z from "zod";
 import { EVENT_NAMES, type EventName } from "../events/names.ts";
 import { EVENTS } from "../events/registry.ts";
 import { dispatchResultSchema } from "./result.ts";
-import { hooksFileSchema } from "../config/schema.ts";
+import { hooksFileSchema } from "./hooks_file.ts";
 
 /** Every generated JSON Schema. */
 export type SchemaSet = {

@@ -6,24 +6,14 @@
  */
 import type * as zod from "zod";
 import type { Zod } from "../events/types.ts";
+import { LAYERS } from "./handler.ts";
 
 /** Builds the zod schema of one dispatch result. */
 export function dispatchResultSchema(z: Zod) {
   const runRecord = z.strictObject({
     key: z.string(),
-    // The layers of SPEC §2.1 and §2.8 (src/trust/hash.ts LAYERS, which checks it is the same list).
-    layer: z.enum([
-      "managed",
-      "user",
-      "claude-user",
-      "codex-user",
-      "profile",
-      "project",
-      "claude-project",
-      "codex-project",
-      "plugin",
-      "cli",
-    ]),
+    // The layers of SPEC §2.1 and §2.8: the one list, from the handler shape.
+    layer: z.enum(LAYERS),
     // (r3) `started`: an async handler that was started; its outcome comes later in `asyncResults` (SPEC §9).
     status: z.enum(["completed", "blocked", "failed", "skipped", "started"]),
     reason: z.string().nullable(),

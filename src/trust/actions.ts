@@ -12,18 +12,37 @@
  * checking that nothing changed since it was shown (see {@link samePlan}).
  * @module
  */
-import type { Catalog, HookHandler } from "../config/discovery.ts";
+import type { Layer } from "../schema/handler.ts";
+import type { PinScope } from "./pin_scope.ts";
 import { type StatePatch, type StateWriteError, writeHookStates } from "./state_writer.ts";
-import { COPY_FILE_MAX, COPY_TOTAL_MAX, removeTrusted, storeTrusted } from "./trusted_store.ts";
+import { COPY_FILE_MAX, COPY_TOTAL_MAX, removeTrusted, storeTrusted, type TrustedSubject } from "./trusted_store.ts";
 import type { PinnedFiles } from "./pins.ts";
 import { keyHasTail } from "./hash.ts";
 
 /** A state action. */
 export type TrustAction = "trust" | "untrust" | "enable" | "disable";
 
+/**
+ * A hook as the actions need it; a catalog handler (`HookHandler` of config/discovery.ts) is one.
+ * Said by its parts, so trust imports nothing of the config folder, which builds on it.
+ */
+export type ActionHook = TrustedSubject & {
+  layer: Layer;
+  enabled: boolean;
+  /** Its pin facts, or null when its layer's root is not a project's or a plugin's. */
+  pins: { scope: PinScope; requirePins: boolean } | null;
+};
+
+/** What the actions need of a catalog: its handlers, and where the state is written. */
+export type ActionCatalog<H extends ActionHook = ActionHook> = {
+  handlers: readonly H[];
+  home: string;
+  userConfigPath: string;
+};
+
 /** What trusting one hook records. */
-export type TrustItem = {
-  handler: HookHandler;
+export type TrustItem<H extends ActionHook = ActionHook> = {
+  handler: H;
   hash: string;
   /** Its pinned files (SPEC §3.5), or null for a hook without a pin scope (nothing is written for it). */
   files: PinnedFiles | null;
@@ -39,21 +58,23 @@ export type TrustItem = {
 export type TrustRefusal = { key: string; reason: string };
 
 /** What a trust of some hooks would record. */
-export type TrustPlan = { items: TrustItem[]; refused: TrustRefusal[] };
+export type TrustPlan<H extends ActionHook = ActionHook> = { items: TrustItem<H>[]; refused: TrustRefusal[] };
 
 /** The outcome of an action: what was written, and which hooks were refused (nothing for them). */
-export type ActionResult =
-  | { ok: true; items: TrustItem[]; refused: TrustRefusal[] }
+export type ActionResult<H extends ActionHook = ActionHook> =
+  | { ok: true; items: TrustItem<H>[]; refused: TrustRefusal[] }
   | { ok: false; error: string };
 
 /** Plans a trust of `handlers`: each one's hash and pinned files as they are on disk now. */
-export async function planTrust(handlers: readonly HookHandler[]): Promise<TrustPlan> {
-  const plan: TrustPlan = { items: [], refused: [] };
+export async function planTrust<H extends ActionHook>(handlers: readonly H[]): Promise<TrustPlan<H>> {
+  const plan: TrustPlan<H> = { items: [], refused: [] };
   const withPins = handlers.some((h) => h.pins !== null);
   const pins = withPins ? await import("./pins.ts") : null;
   const results = await Promise.all(handlers.map(async (h) => {
     if (h.pins === null || pins === null) {
-      return { handler: h, hash: h.hash, files: null, contents: new Map(), fetch: null, unpinnable: null } as TrustItem;
+      return { handler: h, hash: h.hash, files: null, contents: new Map(), fetch: null, unpinnable: null } as TrustItem<
+        H
+      >;
     }
     const set = await pins.currentPins(h.pins.scope, { keepBytes: COPY_FILE_MAX, keepTotal: COPY_TOTAL_MAX });
     if (!set.ok) return { key: h.key, reason: `its files cannot be pinned: ${set.error}` } as TrustRefusal;
@@ -70,7 +91,7 @@ export async function planTrust(handlers: readonly HookHandler[]): Promise<Trust
       contents: set.contents,
       fetch: set.fetch,
       unpinnable: set.unpinnable,
-    } as TrustItem;
+    } as TrustItem<H>;
   }));
   for (const r of results) {
     if ("handler" in r) plan.items.push(r);
@@ -90,7 +111,7 @@ export function samePlan(a: TrustPlan, b: TrustPlan): boolean {
 }
 
 /** The patch an action writes for one hook (a trust writes what `item` recorded). */
-export function patchFor(action: TrustAction, h: HookHandler, item?: TrustItem): StatePatch {
+export function patchFor(action: TrustAction, h: ActionHook, item?: TrustItem): StatePatch {
   switch (action) {
     case "trust":
       return item?.files
@@ -110,10 +131,10 @@ export function patchFor(action: TrustAction, h: HookHandler, item?: TrustItem):
  * boundary of the key (after `:` or a path separator), so `PreToolUse:0:0` or
  * `hooks.json:PreToolUse:0:0` is enough when only one hook fits.
  */
-export function resolveKey(
-  handlers: readonly HookHandler[],
+export function resolveKey<H extends ActionHook>(
+  handlers: readonly H[],
   given: string,
-): { handler: HookHandler } | { candidates: HookHandler[] } {
+): { handler: H } | { candidates: H[] } {
   const exact = handlers.find((h) => h.key === given);
   if (exact) return { handler: exact };
   const fits = handlers.filter((h) => keyHasTail(h.key, given));
@@ -125,11 +146,11 @@ export function resolveKey(
  * counts once. The error names every unknown, ambiguous (with the keys it could mean) or read-only
  * key, and nothing is written.
  */
-export function resolveKeys(
-  catalog: Catalog,
+export function resolveKeys<H extends ActionHook>(
+  catalog: ActionCatalog<H>,
   keys: readonly string[],
-): { handlers: HookHandler[] } | { error: string } {
-  const handlers: HookHandler[] = [];
+): { handlers: H[] } | { error: string } {
+  const handlers: H[] = [];
   const unknown: string[] = [];
   const ambiguous: string[] = [];
   for (const given of new Set(keys)) {
@@ -162,11 +183,11 @@ export function writeErrorLine(error: StateWriteError): string {
 }
 
 /** Applies `action` to `handlers` in one locked, atomic write of the user config. */
-export async function applyAction(
-  catalog: Catalog,
+export async function applyAction<H extends ActionHook>(
+  catalog: ActionCatalog,
   action: TrustAction,
-  handlers: HookHandler[],
-): Promise<ActionResult> {
+  handlers: H[],
+): Promise<ActionResult<H>> {
   if (action === "trust") return await applyTrustPlan(catalog, await planTrust(handlers));
   const patches = new Map(handlers.map((h) => [h.key, patchFor(action, h)]));
   const res = await writeHookStates(catalog.userConfigPath, patches);
@@ -176,7 +197,10 @@ export async function applyAction(
 }
 
 /** Writes a planned trust (every item; the refused hooks get nothing) and keeps the copies. */
-export async function applyTrustPlan(catalog: Catalog, plan: TrustPlan): Promise<ActionResult> {
+export async function applyTrustPlan<H extends ActionHook>(
+  catalog: ActionCatalog,
+  plan: TrustPlan<H>,
+): Promise<ActionResult<H>> {
   if (plan.items.length > 0) {
     const patches = new Map(plan.items.map((i) => [i.handler.key, patchFor("trust", i.handler, i)]));
     const res = await writeHookStates(catalog.userConfigPath, patches);

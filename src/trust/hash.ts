@@ -1,5 +1,6 @@
 /**
- * Hook identity (SPEC §3.1) and content hash (SPEC §3.2).
+ * The content hash (SPEC §3.2) and key tails (SPEC §3.1); the key itself and the normalized handler
+ * are described with the handler shape (`schema/handler.ts`).
  *
  * Hash: `sha256:` + lowercase hex of SHA-256 over the UTF-8 RFC 8785
  * canonical JSON of `{"event", "matcher", "handler"}` with the normalized
@@ -11,41 +12,11 @@
 import type { EventName } from "../events/names.ts";
 import type { Dialect } from "../events/types.ts";
 import { sha256Hex } from "../util/sha256.ts";
-import type { RunRecord } from "../schema/result.ts";
+import type { NormalizedHandler } from "../schema/handler.ts";
 
-/** The layers, lowest to highest in configuration order (SPEC §2.1, §2.8; the foreign user layers r3). */
-export const LAYERS = [
-  "managed",
-  "user",
-  "claude-user",
-  "codex-user",
-  "profile",
-  "project",
-  "claude-project",
-  "codex-project",
-  "plugin",
-  "cli",
-] as const;
-/** One configuration layer. */
-export type Layer = typeof LAYERS[number];
-// The dispatch result's schema names the same layers: a layer missing there is a type error here.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const _sameLayers: Same<Layer, RunRecord["layer"]> = true;
-void _sameLayers;
-
-/** A hook key: `<layer>:<path>:<Event>:<group index>:<handler index>`. */
-export type HookKey = string;
-
-/** Builds a hook key. */
-export function hookKey(
-  layer: Layer,
-  path: string,
-  event: EventName,
-  group: number,
-  handler: number,
-): HookKey {
-  return `${layer}:${path}:${event}:${group}:${handler}`;
-}
+// The layers, the hook key and the normalized handler are described with the handler shape (the
+// lowest folder that needs them); re-exported for the modules that hash and resolve keys.
+export { type HookKey, hookKey, type Layer, LAYERS, type NormalizedHandler } from "../schema/handler.ts";
 
 /**
  * True when `tail` names `key`: the whole key, or its end from a boundary of the key (after `:` or
@@ -100,43 +71,6 @@ export function canonicalJson(value: unknown): string {
   }
   return out;
 }
-
-/**
- * The normalized handler that enters the hash: exactly SPEC §3.2's keys. A handler's `name` is
- * display only and is deliberately not here (discovery keeps it beside the handler), so naming a
- * hook never changes its trust.
- */
-export type NormalizedHandler =
-  | {
-    type: "command";
-    command: string;
-    timeout: number;
-    async: boolean;
-    additionalContextLimit: number;
-    commandWindows?: string;
-    statusMessage?: string;
-    /** Claude Code's permission-rule filter (SPEC §2.2), only on hooks of the Claude dialect. */
-    if?: string;
-    /** SPEC §2.2: a failure blocks instead of letting the operation proceed; present only when true. */
-    failClosed?: true;
-  }
-  | {
-    type: "mcp_tool";
-    server: string;
-    tool: string;
-    input: Record<string, unknown>;
-    timeout: number;
-    statusMessage?: string;
-    /** As for command handlers. */
-    if?: string;
-    /** As for command handlers. */
-    failClosed?: true;
-    /**
-     * The `[mcp_servers.<name>]` table the hook calls, as written in the file it resolves from
-     * (SPEC §2.7, §3.2), or null when none resolves: redefining the server changes the hash.
-     */
-    serverSpec: Record<string, unknown> | null;
-  };
 
 /**
  * The object whose canonical JSON is hashed. *(SPEC §3.2 r3)* A handler of the Claude dialect (§8.1)

@@ -9,7 +9,8 @@
  * @module
  */
 import { canonicalJson, type HookKey } from "./hash.ts";
-import type { HookHandler } from "../config/discovery.ts";
+import type { EventName } from "../events/names.ts";
+import type { NormalizedHandler } from "../schema/handler.ts";
 import { join } from "../util/paths.ts";
 import { OWNER_ONLY, writeFileAtomic } from "../util/atomic_file.ts";
 import { keyFileStem, pinHashesPath } from "./pin_cache.ts";
@@ -79,8 +80,17 @@ export function trustedCopyPath(home: string, key: HookKey): string {
   return join(home, "hooks", "trusted", keyFileName(key));
 }
 
+/** What a trusted copy is made of; a catalog handler (`HookHandler` of config/discovery.ts) is one. */
+export type TrustedSubject = {
+  key: HookKey;
+  hash: string;
+  event: EventName;
+  matcher: string | null;
+  handler: NormalizedHandler;
+};
+
 /** Stores the definition being trusted, and copies of its pinned files. */
-export async function storeTrusted(home: string, h: HookHandler, record?: TrustRecord): Promise<void> {
+export async function storeTrusted(home: string, h: TrustedSubject, record?: TrustRecord): Promise<void> {
   const def: TrustedDefinition = {
     key: h.key,
     hash: record?.hash ?? h.hash,

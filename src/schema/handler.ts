@@ -1,0 +1,232 @@
+/**
+ * The handler shape, described once (SPEC §2.2, §3.2): every field a handler may carry, how the
+ * hooks-file schema checks it, and where it lands in the normalized handler that is hashed (or why
+ * it never does). The hooks-file zod schema (`schema/hooks_file.ts`, and from it
+ * `schemas/hooks.schema.json`), the normalizer's field lists (`config/handlers.ts`) and the hash
+ * subject ({@link NormalizedHandler}) are derived from these tables; `tests/handler_shape_test.ts`
+ * fails when they drift. Plain data, so the dispatch path reads it without loading zod.
+ *
+ * Also here, as the lowest folder that needs them: the layers and the hook key (SPEC §2.1, §3.1).
+ * @module
+ */
+import type { EventName } from "../events/names.ts";
+import type * as zod from "zod";
+import type { Zod } from "../events/types.ts";
+
+/** The layers, lowest to highest in configuration order (SPEC §2.1, §2.8; the foreign user layers r3). */
+export const LAYERS = [
+  "managed",
+  "user",
+  "claude-user",
+  "codex-user",
+  "profile",
+  "project",
+  "claude-project",
+  "codex-project",
+  "plugin",
+  "cli",
+] as const;
+/** One configuration layer. */
+export type Layer = typeof LAYERS[number];
+
+/** A hook key: `<layer>:<path>:<Event>:<group index>:<handler index>`. */
+export type HookKey = string;
+
+/** Builds a hook key. */
+export function hookKey(
+  layer: Layer,
+  path: string,
+  event: EventName,
+  group: number,
+  handler: number,
+): HookKey {
+  return `${layer}:${path}:${event}:${group}:${handler}`;
+}
+
+/**
+ * How the hooks-file schema checks a written field: `type` is the handler's own type literal,
+ * `nonEmpty` a string of one character at least, `seconds` an integer ≥ 1, `count` an integer ≥ 0.
+ */
+export type FieldKind = "type" | "text" | "nonEmpty" | "seconds" | "count" | "flag" | "object";
+
+/** One field a handler may carry. */
+export type FieldSpec = {
+  kind: FieldKind;
+  /** The key the field's value lands under in the normalized handler, so in the hash; null: never hashed. */
+  hashedAs: string | null;
+  /** Why a field that is accepted never enters the hash (only when `hashedAs` is null). */
+  notHashed?: string;
+  required?: true;
+  /** Shown by editors (the JSON Schema's `description`). */
+  describe?: string;
+};
+
+/** A handler's `name`, shown beside `what` runs. */
+function nameField<const W extends string>(what: W) {
+  return {
+    kind: "text",
+    hashedAs: null,
+    notHashed: "display only: naming a hook never changes its trust",
+    describe: `a name shown beside the ${what} (display only, not hashed)`,
+  } as const;
+}
+
+/** Fields both handler types carry alike (spread where the hooks-file schema lists them). */
+const STATUS_AND_TIMEOUT = {
+  statusMessage: { kind: "text", hashedAs: "statusMessage" },
+  timeout: { kind: "seconds", hashedAs: "timeout" },
+} as const satisfies Record<string, FieldSpec>;
+const FAIL_CLOSED = {
+  failClosed: { kind: "flag", hashedAs: "failClosed" },
+  fail_closed: { kind: "flag", hashedAs: "failClosed" },
+} as const satisfies Record<string, FieldSpec>;
+
+/** The fields of a `command` handler, in the order the hooks-file schema lists them. */
+export const COMMAND_FIELDS = {
+  type: { kind: "type", hashedAs: "type", required: true },
+  command: { kind: "nonEmpty", hashedAs: "command", required: true },
+  name: nameField("command"),
+  commandWindows: { kind: "text", hashedAs: "commandWindows" },
+  command_windows: { kind: "text", hashedAs: "commandWindows" },
+  ...STATUS_AND_TIMEOUT,
+  async: { kind: "flag", hashedAs: "async" },
+  additionalContextLimit: { kind: "count", hashedAs: "additionalContextLimit" },
+  ...FAIL_CLOSED,
+} as const satisfies Record<string, FieldSpec>;
+
+/** The fields of an `mcp_tool` handler, in the order the hooks-file schema lists them. */
+export const MCP_FIELDS = {
+  type: { kind: "type", hashedAs: "type", required: true },
+  server: { kind: "nonEmpty", hashedAs: "server", required: true },
+  tool: { kind: "nonEmpty", hashedAs: "tool", required: true },
+  name: nameField("tool"),
+  input: { kind: "object", hashedAs: "input" },
+  ...STATUS_AND_TIMEOUT,
+  async: { kind: "flag", hashedAs: null, notHashed: "mcp_tool hooks always run synchronously (a warning says so)" },
+  ...FAIL_CLOSED,
+} as const satisfies Record<string, FieldSpec>;
+
+/** Claude Code's `if` and `shell`, alike on both handler types. */
+const CLAUDE_IF = { if: { kind: "text", hashedAs: "if" } } as const satisfies Record<string, FieldSpec>;
+const CLAUDE_SHELL = {
+  shell: { kind: "text", hashedAs: null, notHashed: "only bash is accepted, and bash is what runs anyway" },
+} as const satisfies Record<string, FieldSpec>;
+
+/**
+ * The fields only the Claude dialect knows (SPEC §2.2 `if`; Claude Code's `asyncRewake` implies
+ * `async`; `shell` other than bash skips the handler), on a command handler. Not in the hooks-file
+ * schema: a hooks.json is of the mind dialect.
+ */
+export const CLAUDE_COMMAND_FIELDS = {
+  ...CLAUDE_IF,
+  asyncRewake: { kind: "flag", hashedAs: "async" },
+  ...CLAUDE_SHELL,
+} as const satisfies Record<string, FieldSpec>;
+
+/** As {@link CLAUDE_COMMAND_FIELDS}, on an mcp_tool handler (the same names: an mcp_tool never runs async). */
+export const CLAUDE_MCP_FIELDS = {
+  ...CLAUDE_IF,
+  asyncRewake: { kind: "flag", hashedAs: null, notHashed: "mcp_tool hooks always run synchronously" },
+  ...CLAUDE_SHELL,
+} as const satisfies Record<string, FieldSpec>;
+
+/** Keys of the normalized mcp_tool handler that no written field gives: discovery resolves them. */
+export const MCP_DERIVED = {
+  serverSpec: "the [mcp_servers.<name>] table the hook calls (SPEC §2.7, §3.2), resolved by discovery",
+} as const;
+
+/** The normalized keys a field table gives. */
+type HashedKeys<T extends Record<string, FieldSpec>> = Exclude<T[keyof T]["hashedAs"], null>;
+
+/**
+ * The normalized handler that enters the hash: exactly SPEC §3.2's keys, the `hashedAs` of the
+ * tables above (a type error below when they differ). A handler's `name` is display only and is
+ * deliberately not here (discovery keeps it beside the handler), so naming a hook never changes
+ * its trust.
+ */
+export type NormalizedHandler =
+  | {
+    type: "command";
+    command: string;
+    timeout: number;
+    async: boolean;
+    additionalContextLimit: number;
+    commandWindows?: string;
+    statusMessage?: string;
+    /** Claude Code's permission-rule filter (SPEC §2.2), only on hooks of the Claude dialect. */
+    if?: string;
+    /** SPEC §2.2: a failure blocks instead of letting the operation proceed; present only when true. */
+    failClosed?: true;
+  }
+  | {
+    type: "mcp_tool";
+    server: string;
+    tool: string;
+    input: Record<string, unknown>;
+    timeout: number;
+    statusMessage?: string;
+    /** As for command handlers. */
+    if?: string;
+    /** As for command handlers. */
+    failClosed?: true;
+    /**
+     * The `[mcp_servers.<name>]` table the hook calls, as written in the file it resolves from
+     * (SPEC §2.7, §3.2), or null when none resolves: redefining the server changes the hash.
+     */
+    serverSpec: Record<string, unknown> | null;
+  };
+
+// The normalized handler has exactly the keys the tables send to the hash: a field added to one
+// and not the other is a type error here.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type CommandKeys = keyof Extract<NormalizedHandler, { type: "command" }>;
+type McpKeys = keyof Extract<NormalizedHandler, { type: "mcp_tool" }>;
+const _sameCommand: Same<
+  CommandKeys,
+  HashedKeys<typeof COMMAND_FIELDS> | HashedKeys<typeof CLAUDE_COMMAND_FIELDS>
+> = true;
+const _sameMcp: Same<
+  McpKeys,
+  HashedKeys<typeof MCP_FIELDS> | HashedKeys<typeof CLAUDE_MCP_FIELDS> | keyof typeof MCP_DERIVED
+> = true;
+void _sameCommand;
+void _sameMcp;
+
+/** The zod of one written field. */
+function fieldSchema(z: Zod, kind: FieldKind, type: string) {
+  switch (kind) {
+    case "type":
+      return z.literal(type);
+    case "text":
+      return z.string();
+    case "nonEmpty":
+      return z.string().min(1);
+    case "seconds":
+      return z.int().min(1);
+    case "count":
+      return z.int().min(0);
+    case "flag":
+      return z.boolean();
+    case "object":
+      return z.record(z.string(), z.unknown());
+  }
+}
+
+/** The zod object of one handler type from its field table (unknown fields pass: discovery warns). */
+function handlerObject(z: Zod, type: string, fields: Record<string, FieldSpec>): zod.ZodObject {
+  const shape: Record<string, zod.ZodType> = {};
+  for (const [name, f] of Object.entries(fields)) {
+    const s = fieldSchema(z, f.kind, type);
+    shape[name] = f.required ? s : s.optional();
+    if (f.describe !== undefined) shape[name] = shape[name].describe(f.describe);
+  }
+  return z.object(shape);
+}
+
+/** Builds the zod schema of one handler of a hooks.json (mind dialect): command or mcp_tool. */
+export function handlerSchema(z: Zod) {
+  return z.discriminatedUnion("type", [
+    handlerObject(z, "command", COMMAND_FIELDS),
+    handlerObject(z, "mcp_tool", MCP_FIELDS),
+  ]);
+}
