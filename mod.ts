@@ -15,6 +15,7 @@ import type { DispatchResult } from "./src/schema/result.ts";
 import { engineDispatch } from "./src/engine/dispatch.ts";
 import { type EngineSettings, resolveSettings } from "./src/engine/settings.ts";
 import { UsageError } from "./src/util/args.ts";
+import { ok } from "./src/util/result.ts";
 
 export type { Catalog, ConfigOptions, HookHandler, TrustStatus } from "./src/config/discovery.ts";
 export type { PluginInfo } from "./src/config/plugins.ts";
@@ -76,7 +77,7 @@ export async function dispatch(event: unknown, options: DispatchOptions = {}): P
   const given = options.catalog;
   const outcome = await engineDispatch(event, settings, {
     ...options.context,
-    ...(given ? { catalog: () => Promise.resolve(given) } : {}),
+    ...(given ? { catalog: () => Promise.resolve(ok(given)) } : {}),
   });
   if (!outcome.ok) throw new InvalidEventError(outcome.error);
   return outcome.result;

@@ -66,8 +66,9 @@ const pinned = trusted.split("\n").filter((l) => l.startsWith("  pinned ")).leng
 if (pinned !== 10) throw new Error(`expected 10 pinned files, got ${pinned}:\n${trusted}`);
 
 // 1 and 2: the check in process.
-const catalog = await loadCatalog({ home, cwd: repo, requirements: "/nonexistent/r.toml", env: Deno.env.toObject() });
-if ("error" in catalog) throw new Error(catalog.error);
+const loaded = await loadCatalog({ home, cwd: repo, requirements: "/nonexistent/r.toml", env: Deno.env.toObject() });
+if (!loaded.ok) throw new Error(loaded.error);
+const catalog = loaded.value;
 const hook = catalog.handlers[0];
 const sample = async (cache?: FileHashCache): Promise<number[]> => {
   const ms: number[] = [];

@@ -62,7 +62,7 @@ function catalog(handlers: HookHandler[]): Catalog {
     files: [],
     bypassTrust: false,
     userHome: null,
-    trustStore: null,
+    trustStoreProblem: null,
   };
 }
 

@@ -26,8 +26,9 @@ async function hashes(count: number): Promise<string[]> {
   const out: string[] = [];
   for (let n = 0; n < count; n++) {
     await Deno.writeTextFile(join(scratch.path, "hooks.json"), hooksJson(n));
-    const catalog = await loadCatalog({ home: scratch.path, cwd: scratch.path, requirements: "/nonexistent/req.toml" });
-    if ("error" in catalog) throw new Error(catalog.error);
+    const loaded = await loadCatalog({ home: scratch.path, cwd: scratch.path, requirements: "/nonexistent/req.toml" });
+    if (!loaded.ok) throw new Error(loaded.error);
+    const catalog = loaded.value;
     out.push(catalog.handlers[0].hash);
   }
   return out;

@@ -168,11 +168,12 @@ export async function doctorCommand({ options, positionals }: ParsedArgs): Promi
   if (shell.fix) fixes.push(shell.fix);
 
   out.push("", "configuration");
-  const catalog = await loadCatalog(configOptionsOf(settings, searchStart(settings)));
-  if ("error" in catalog) {
-    out.push(`  -c: ${catalog.error}`);
-    fixes.push(`fix the -c value: ${catalog.error}`);
+  const loaded = await loadCatalog(configOptionsOf(settings, searchStart(settings)));
+  if (!loaded.ok) {
+    out.push(`  -c: ${loaded.error}`);
+    fixes.push(`fix the -c value: ${loaded.error}`);
   } else {
+    const catalog = loaded.value;
     const broken = catalog.warnings.filter((w) => w.code === "W_PARSE" || w.code === "W_UNREADABLE");
     const other = catalog.warnings.length - broken.length;
     out.push(
@@ -190,7 +191,7 @@ export async function doctorCommand({ options, positionals }: ParsedArgs): Promi
     if (!(await Deno.stat(catalog.home).then((i) => i.isDirectory, () => false))) {
       out.push(`  ${(await import("../review/catalog_view.ts")).homeMissingLine(catalog.home)}`);
     }
-    const store = catalog.trustStore;
+    const store = catalog.trustStoreProblem;
     if (store !== null) {
       // SPEC §6: with the trust store unreadable the only fix is the file's, no trust advice.
       const { problemLine } = await import("../config/problems.ts");
@@ -216,7 +217,7 @@ export async function doctorCommand({ options, positionals }: ParsedArgs): Promi
 
   // The hosts (issue 25): installed, delegating, in step, their launcher running.
   out.push("", "hosts");
-  const root = "error" in catalog ? searchStart(settings) : catalog.project?.root ?? searchStart(settings);
+  const root = (loaded.ok ? loaded.value.project?.root : undefined) ?? searchStart(settings);
   const { checkHosts } = await import("./doctor_hosts.ts");
   const hosts = await checkHosts(settings, root);
   out.push(...hosts.lines);

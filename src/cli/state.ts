@@ -19,10 +19,11 @@ import { unpinnableMark } from "../review/catalog_view.ts";
 
 async function stateCommand(action: TrustAction, { options, positionals }: ParsedArgs): Promise<number> {
   const settings = cliSettings(options);
-  const catalog = await loadCatalog(configOptionsOf(settings, searchStart(settings)));
-  if ("error" in catalog) throw new UsageError(catalog.error);
+  const loaded = await loadCatalog(configOptionsOf(settings, searchStart(settings)));
+  if (!loaded.ok) throw new UsageError(loaded.error);
+  const catalog = loaded.value;
   // SPEC §6: with the trust store unreadable nothing can be written; say what to fix, once.
-  if (catalog.trustStore !== null) throw new UsageError(trustStoreRefusal(catalog.trustStore, catalog));
+  if (catalog.trustStoreProblem !== null) throw new UsageError(trustStoreRefusal(catalog.trustStoreProblem, catalog));
   const layer = options.layer as string | undefined;
   if (layer !== undefined && !(LAYERS as readonly string[]).includes(layer)) {
     throw new UsageError(`--layer must be one of ${LAYERS.join(", ")}${didYouMean(layer, LAYERS)}`);
@@ -48,7 +49,7 @@ async function stateCommand(action: TrustAction, { options, positionals }: Parse
     const m = PROJECT_KEY.exec(key);
     if (m && !catalog.handlers.some((h) => h.key === key) && m[1] !== catalog.project?.root) {
       const other = await loadCatalog(configOptionsOf(settings, m[1]));
-      if (!("error" in other)) catalog.handlers.push(...other.handlers.filter((h) => PROJECT_LAYERS.has(h.layer)));
+      if (other.ok) catalog.handlers.push(...other.value.handlers.filter((h) => PROJECT_LAYERS.has(h.layer)));
     }
   }
   const resolved = resolveKeys(catalog, keys);

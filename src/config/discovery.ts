@@ -34,6 +34,7 @@ import type { PluginInfo } from "./plugins.ts";
 import { type HookPins, pinScopeFor, type ScopeContext, storedPins } from "./pinning.ts";
 import type { PinScope } from "../trust/pin_scope.ts";
 import type { FileHashCache, PinnedFiles } from "../trust/pins.ts";
+import { fail, ok, type Result } from "../util/result.ts";
 
 /** Trust status (SPEC §3.4). */
 export type TrustStatus = "managed" | "trusted" | "modified" | "untrusted";
@@ -125,7 +126,7 @@ export type CatalogOf<H extends string | null> = {
   /** The OS user's home (`$HOME`), for `~` in commands and in paths shown; null when unknown. */
   userHome: string | null;
   /** Why the trust store (the user config.toml) cannot be read (SPEC §6), or null when it can. */
-  trustStore: Warning | null;
+  trustStoreProblem: Warning | null;
   /** File hashes kept across dispatches (`serve`); absent in a one-shot run. */
   pinCache?: FileHashCache;
 };
@@ -232,9 +233,9 @@ function readState(
  * Loads every layer and returns the catalog. Never throws for bad files: they become warnings.
  * Without a home (a dispatch, SPEC §1 r3) only the managed and CLI layers load, with `W_NO_HOME`.
  */
-export async function loadCatalog(opts: ConfigOptions): Promise<Catalog | { error: string }>;
-export async function loadCatalog(opts: HomelessConfigOptions): Promise<AnyCatalog | { error: string }>;
-export async function loadCatalog(opts: HomelessConfigOptions): Promise<AnyCatalog | { error: string }> {
+export async function loadCatalog(opts: ConfigOptions): Promise<Result<Catalog>>;
+export async function loadCatalog(opts: HomelessConfigOptions): Promise<Result<AnyCatalog>>;
+export async function loadCatalog(opts: HomelessConfigOptions): Promise<Result<AnyCatalog>> {
   const env = opts.env ?? {};
   const warnings: Warning[] = [];
   const files: string[] = [];
@@ -244,7 +245,7 @@ export async function loadCatalog(opts: HomelessConfigOptions): Promise<AnyCatal
   if (home === null) warnings.push(warning("W_NO_HOME", NO_HOME_DISPATCH, "home"));
 
   const overrides = buildOverrides(opts.overrides ?? []);
-  if ("error" in overrides) return { error: overrides.error };
+  if ("error" in overrides) return fail(overrides.error);
   const cli = overrides.data;
 
   // Managed layer.
@@ -271,7 +272,7 @@ export async function loadCatalog(opts: HomelessConfigOptions): Promise<AnyCatal
   const userFiles = home === null ? [] : await loadLayerDir("user", home, files, warnings);
   const userToml = userFiles.find((f) => f.kind === "toml")?.data;
   // SPEC §6: a trust store that cannot be read leaves only managed hooks runnable.
-  const trustStore =
+  const trustStoreProblem =
     warnings.find((w) => w.source === userConfigPath && (w.code === "W_PARSE" || w.code === "W_UNREADABLE")) ?? null;
 
   // The foreign user layers (SPEC §2.8 r3): the user's own Claude Code and Codex hooks, right after.
@@ -332,7 +333,7 @@ export async function loadCatalog(opts: HomelessConfigOptions): Promise<AnyCatal
         if (await Deno.stat(join(root, f)).then((i) => i.isDirectory, () => false)) folders.push(f);
       }
       // No trust advice while the trust store cannot be read (SPEC §6): trusting could not work.
-      const advice = trustStore === null
+      const advice = trustStoreProblem === null
         ? `(run: mind-hooks project trust ${root})`
         : `(the trust store ${userConfigPath} cannot be read)`;
       project.folders = folders;
@@ -470,7 +471,7 @@ export async function loadCatalog(opts: HomelessConfigOptions): Promise<AnyCatal
   const userCap = tableOf(userToml, "hooks")?.stop_block_cap;
   const capValue = typeof cliCap === "number" ? cliCap : typeof userCap === "number" ? userCap : 8;
 
-  return {
+  return ok({
     handlers,
     warnings,
     hooksEnabled,
@@ -485,8 +486,8 @@ export async function loadCatalog(opts: HomelessConfigOptions): Promise<AnyCatal
     files,
     bypassTrust: opts.bypassTrust === true,
     userHome,
-    trustStore,
-  };
+    trustStoreProblem,
+  });
 }
 
 /**

@@ -479,7 +479,7 @@ type ReviewFacts = { needReview: number; unpinned: number; problems: string[] };
  * cannot be read: then no trust advice can work, only the fix of the file (the problem line).
  */
 function reviewLines(catalog: AnyCatalog, f: ReviewFacts): string[] {
-  if (f.needReview === 0 || catalog.trustStore !== null) return [];
+  if (f.needReview === 0 || catalog.trustStoreProblem !== null) return [];
   const n = f.needReview;
   const lines = [`${n} hook${n === 1 ? "" : "s"} need${n === 1 ? "s" : ""} review: run mind-hooks review`];
   if (f.unpinned > 0) {
@@ -598,7 +598,9 @@ async function finish(f: Finishing): Promise<DispatchResult> {
     const { sessionStartLines } = await import("./session_notice.ts");
     result.systemMessages.push(...await sessionStartLines(catalog, ctx.delegatingHost));
   } else {
-    if (catalog.project && !catalog.project.trusted && catalog.project.hasHookFiles && catalog.trustStore === null) {
+    if (
+      catalog.project && !catalog.project.trusted && catalog.project.hasHookFiles && catalog.trustStoreProblem === null
+    ) {
       // Never silent: the repository has hooks that cannot run until the project is trusted.
       result.systemMessages.push(
         `project ${catalog.project.root} has hooks but is not trusted: run mind-hooks project trust ${catalog.project.root}`,

@@ -194,7 +194,7 @@ const HOST_FOLDER: Readonly<Record<string, string>> = { claude: ".claude", codex
  * they are unchanged, through the pin cache): a hook is trusted only once they hold.
  */
 export async function sessionStartLines(catalog: AnyCatalog, delegatingHost?: string): Promise<string[]> {
-  if (catalog.trustStore !== null) return [];
+  if (catalog.trustStoreProblem !== null) return [];
   if (!catalog.bypassTrust) {
     await checkPins(catalog.handlers, { cache: catalog.pinCache, home: catalog.home ?? undefined });
   }

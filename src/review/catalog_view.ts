@@ -125,7 +125,7 @@ export type CatalogView = {
   /** The configuration problems that lose hooks (SPEC §6), one line each, trust store first. */
   problems: string[];
   /** The trust store's problem (the user config.toml cannot be read), or null: then no trust advice. */
-  trustStore: string | null;
+  trustStoreProblem: string | null;
   /** Hooks whose only change is the same set of pinned files, two or more each (SPEC §14 r3). */
   changeGroups: ChangeGroup[];
   /** Where paths are shown from (the project root, the OS user's home). */
@@ -259,7 +259,9 @@ export async function buildView(catalog: Catalog, positions = new PositionIndex(
     ? {
       ...p,
       // No trust advice while the trust store cannot be read (SPEC §6).
-      trustCommand: p.trusted || catalog.trustStore !== null ? null : `mind-hooks project trust ${shellQuote(p.root)}`,
+      trustCommand: p.trusted || catalog.trustStoreProblem !== null
+        ? null
+        : `mind-hooks project trust ${shellQuote(p.root)}`,
       shown: peoplePath(p.root, paths),
       layers,
       waiting: layers.reduce((n, l) => n + l.hooks, 0),
@@ -277,7 +279,7 @@ export async function buildView(catalog: Catalog, positions = new PositionIndex(
     groups,
     warnings,
     problems,
-    trustStore: catalog.trustStore === null ? null : problemLine(catalog.trustStore, problemCtx),
+    trustStoreProblem: catalog.trustStoreProblem === null ? null : problemLine(catalog.trustStoreProblem, problemCtx),
     dropped: warnings.filter(dropsHooks),
     needReview: hooks.filter((h) => h.layer !== "managed" && (h.status === "untrusted" || h.status === "modified"))
       .length,

@@ -24,6 +24,7 @@ import { messageLine } from "../util/terminal_text.ts";
 import { UsageError } from "../util/args.ts";
 import { isObject } from "../util/json.ts";
 import { type Catalog, skipReason } from "../config/discovery.ts";
+import { fail } from "../util/result.ts";
 import { engineDispatch } from "../engine/dispatch.ts";
 import {
   configOptionsOf,
@@ -343,9 +344,9 @@ export class HookServer {
   }
 
   async #catalog(settings: HomeSettings, cwd: string): Promise<Catalog> {
-    const catalog = await this.#cache.get(configOptionsOf(settings, cwd));
-    if ("error" in catalog) throw new RpcError(INVALID_PARAMS, catalog.error);
-    return catalog;
+    const loaded = await this.#cache.get(configOptionsOf(settings, cwd));
+    if (!loaded.ok) throw new RpcError(INVALID_PARAMS, loaded.error);
+    return loaded.value;
   }
 
   #onCatalogLoaded(catalog: Catalog): void {
@@ -370,7 +371,7 @@ export class HookServer {
     try {
       const outcome = await engineDispatch(event, settings, {
         catalog: (opts) =>
-          opts.home === null ? Promise.resolve({ error: NO_HOME }) : this.#cache.get({ ...opts, home: opts.home }),
+          opts.home === null ? Promise.resolve(fail(NO_HOME)) : this.#cache.get({ ...opts, home: opts.home }),
         // Logged below, after the response is on its way (log_queue.ts says why).
         log: false,
         runMcp: (h, input) => this.#pool.run(h, input),
