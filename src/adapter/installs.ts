@@ -16,7 +16,8 @@ import { EVENT_NAMES } from "../events/names.ts";
 import { EVENTS } from "../events/registry.ts";
 import { HOST_NAMES, type HostName } from "../events/types.ts";
 import type { HookHandler } from "../config/discovery.ts";
-import { skipReason } from "../config/discovery.ts";
+import type { HookKey } from "../trust/hash.ts";
+import type { TrustVerdict } from "../trust/verdict.ts";
 import { isObject } from "../util/json.ts";
 import { oneLine, sanitize } from "../util/terminal_text.ts";
 import { dirname, isInside, join } from "../util/paths.ts";
@@ -145,7 +146,7 @@ export function unannouncedLine(
   hostName: string,
   installs: readonly InstallRecord[],
   handlers: readonly HookHandler[],
-  bypassTrust: boolean,
+  verdicts: ReadonlyMap<HookKey, TrustVerdict>,
 ): string | null {
   if (installs.length === 0 || installs.some((r) => !r.sync)) return null;
   const told = new Map<EventName, string | null>();
@@ -157,7 +158,7 @@ export function unannouncedLine(
   }
   const missing: { hook: HookHandler; on: string }[] = [];
   for (const h of handlers) {
-    if (skipReason(h, bypassTrust) !== null) continue;
+    if (verdicts.get(h.key)?.skip !== null) continue;
     const hostEvent = EVENTS[h.event].hosts[host]?.event;
     if (hostEvent === undefined) continue;
     const needed = neededRegistrations(host, [h]).get(h.event) ?? null;

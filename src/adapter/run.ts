@@ -55,19 +55,17 @@ export async function adaptText(
     if (!outcome.ok) return { stdout: null, problem: outcome.error };
     if (EVENTS[outcome.event.event].namesSkippedHooks && outcome.catalog !== null && settings.home !== null) {
       // A session start says which trusted hooks this host was never told to delegate (SPEC §6 r3).
-      const { installsInReach, readInstalls, unannouncedLine } = await import("./installs.ts");
+      const [{ installsInReach, readInstalls, unannouncedLine }, { catalogVerdicts }] = await Promise.all([
+        import("./installs.ts"),
+        import("../config/pinning.ts"),
+      ]);
       const recorded = installsInReach(
         (await readInstalls(settings.home)).installs,
         host,
         String(outcome.event.input.cwd),
       );
-      const line = unannouncedLine(
-        host,
-        HOST_NAMES[host],
-        recorded,
-        outcome.catalog.handlers,
-        outcome.catalog.bypassTrust,
-      );
+      const catalog = outcome.catalog;
+      const line = unannouncedLine(host, HOST_NAMES[host], recorded, catalog.handlers, await catalogVerdicts(catalog));
       if (line !== null) outcome.result.systemMessages.push(line);
     }
     return {

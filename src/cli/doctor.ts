@@ -11,7 +11,7 @@
 import { type ParsedArgs, UsageError } from "../util/args.ts";
 import { cliSettings } from "./context.ts";
 import { configOptionsOf, searchStart } from "../engine/settings.ts";
-import { loadCatalog } from "../config/discovery.ts";
+import { type HookHandler, loadCatalog } from "../config/discovery.ts";
 import { formatWarning } from "../config/warnings.ts";
 import { join } from "../util/paths.ts";
 import { sandboxPlan } from "../sandbox/launch.ts";
@@ -205,10 +205,16 @@ export async function doctorCommand({ options, positionals }: ParsedArgs): Promi
       }
     } else out.push("  no project layer here");
     // A hook is trusted only once its pinned files are checked (SPEC §3.5).
-    const { checkPins } = await import("../config/pinning.ts");
-    await checkPins(catalog.handlers);
-    const review = catalog.handlers.filter((h) => h.enabled && (h.status === "untrusted" || h.status === "modified"));
-    const modified = review.filter((h) => h.status === "modified").length;
+    const [{ checkPins }, { assessTrust }] = await Promise.all([
+      import("../config/pinning.ts"),
+      import("../trust/verdict.ts"),
+    ]);
+    const verdicts = assessTrust(catalog, catalog.handlers, await checkPins(catalog.handlers));
+    const statusOf = (h: HookHandler) => verdicts.get(h.key)!.status;
+    const review = catalog.handlers.filter((h) =>
+      h.enabled && (statusOf(h) === "untrusted" || statusOf(h) === "modified")
+    );
+    const modified = review.filter((h) => statusOf(h) === "modified").length;
     out.push(`  ${review.length} hook(s) need review (${modified} modified since trusted)`);
     if (review.length > 0 && store === null) {
       fixes.push(`${review.length} hook(s) will not run until trusted: mind-hooks review`);

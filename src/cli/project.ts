@@ -10,6 +10,7 @@ import { cliSettings } from "./context.ts";
 import { configOptionsOf } from "../engine/settings.ts";
 import { findProjectRoot, loadCatalog, projectLayerEscape, projectSearchOf } from "../config/discovery.ts";
 import { checkPins, isProjectRooted } from "../config/pinning.ts";
+import { assessTrust } from "../trust/verdict.ts";
 import { absolute, join } from "../util/paths.ts";
 import { writeProjectTrust } from "../trust/state_writer.ts";
 import { writeErrorLine } from "../trust/actions.ts";
@@ -60,8 +61,11 @@ export async function projectCommand({ options, positionals }: ParsedArgs): Prom
     const after = await loadCatalog(cfg);
     // Every layer of the project (its .mind/ and its foreign layers), with their pinned files checked.
     const own = after.ok ? after.value.handlers.filter((h) => isProjectRooted(h.layer)) : [];
-    if (after.ok) await checkPins(own, { home: after.value.home });
-    const pending = own.filter((h) => h.status === "untrusted" || h.status === "modified").length;
+    const verdicts = after.ok ? assessTrust(after.value, own, await checkPins(own, { home: after.value.home })) : null;
+    const pending = own.filter((h) => {
+      const status = verdicts?.get(h.key)?.status;
+      return status === "untrusted" || status === "modified";
+    }).length;
     console.log(
       own.length === 0
         ? "none of its hooks is loaded (mind-hooks list shows why)"

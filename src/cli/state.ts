@@ -13,6 +13,7 @@ import { applyAction, resolveKeys, type TrustAction, type TrustItem } from "../t
 import { LAYERS } from "../trust/hash.ts";
 import { sanitize } from "../util/terminal_text.ts";
 import { checkPins } from "../config/pinning.ts";
+import { assessTrust } from "../trust/verdict.ts";
 import { trustStoreRefusal } from "../config/problems.ts";
 import { didYouMean } from "../util/suggest.ts";
 import { unpinnableMark } from "../review/catalog_view.ts";
@@ -32,10 +33,10 @@ async function stateCommand(action: TrustAction, { options, positionals }: Parse
   if (options.all) {
     if (positionals.length) throw new UsageError("give either KEY... or --all, not both");
     // A hook is `trusted` only once its pinned files are checked (SPEC §3.5).
-    await checkPins(catalog.handlers);
+    const verdicts = assessTrust(catalog, catalog.handlers, await checkPins(catalog.handlers));
     keys = catalog.handlers
       .filter((h) => h.layer !== "managed" && (layer === undefined || h.layer === layer))
-      .filter((h) => action !== "trust" || h.status !== "trusted")
+      .filter((h) => action !== "trust" || verdicts.get(h.key)!.status !== "trusted")
       .map((h) => h.key);
     if (keys.length === 0) {
       console.log(`nothing to ${action}`);

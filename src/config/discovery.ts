@@ -9,7 +9,7 @@
  * @module
  */
 import type { JsonObject } from "../events/types.ts";
-import { contentHashSync, type HookKey, type Layer } from "../trust/hash.ts";
+import type { HookKey, Layer } from "../trust/hash.ts";
 import { collectHandlers, type DiscoveredHandler } from "./handlers.ts";
 import { loadConfigFile } from "./files.ts";
 import { NO_HOME_DISPATCH, outsideRootWarning, type Warning, warning } from "./warnings.ts";
@@ -36,25 +36,19 @@ import type { PinScope } from "../trust/pin_scope.ts";
 import type { FileHashCache, PinnedFiles } from "../trust/pins.ts";
 import { fail, ok, type Result } from "../util/result.ts";
 
-/** Trust status (SPEC §3.4). */
-export type TrustStatus = "managed" | "trusted" | "modified" | "untrusted";
+/** Trust status (SPEC §3.4); decided by `trust/verdict.ts` alone. */
+export type { TrustStatus } from "../trust/verdict.ts";
 
-/** A handler with its trust facts. */
+/**
+ * A handler with the facts its trust is decided from (a plain record: `trust/verdict.ts` decides its
+ * status, `trust/hash.ts` keeps its hash).
+ */
 export type HookHandler = DiscoveredHandler & {
-  hash: string;
-  /** SPEC §3.4: the definition's status and, for a hook with pinned files, theirs (see {@link HookPins}). */
-  status: TrustStatus;
-  /** The status from the definition's hash alone (its matcher is as trusted as this says). */
-  definitionStatus: TrustStatus;
-  /** The stored hash equals the current one (and the hook is not managed). */
-  definitionTrusted: boolean;
-  /** Why a `modified` hook is: `modified` (its definition changed) or `modified: <path> changed|…`. */
-  modifiedReason: string | null;
-  enabled: boolean;
+  readonly enabled: boolean;
   /** The stored trusted hash, if any. */
-  trustedHash: string | null;
+  readonly trustedHash: string | null;
   /** Its pinned files (SPEC §3.5), or null when its layer's root is not a project's or a plugin's. */
-  pins: HookPins | null;
+  readonly pins: HookPins | null;
 };
 
 /** Stored state of one hook (SPEC §3.3, §3.5). */
@@ -526,10 +520,9 @@ async function mayHoldHooks(paths: readonly string[]): Promise<boolean> {
 }
 
 /**
- * Adds the trust facts to a discovered handler. The hash (and so the status) is computed on first
- * read and then kept: a dispatch only reads it for the handlers its event matched, so a catalog of
- * 1,000 handlers does not pay 1,000 SHA-256s on every tool call; `list` and `review` read them all.
- * A hook with a pin scope is `trusted` only once its pins were checked and hold (src/config/pinning.ts).
+ * Adds the stored trust facts to a discovered handler: a plain record. Its hash is taken on first use
+ * (`hookHash`) and its status decided by `assessTrust` (src/trust/verdict.ts), which a hook with a pin
+ * scope needs its pins checked for (src/config/pinning.ts).
  */
 function withTrust(
   d: DiscoveredHandler,
@@ -538,38 +531,15 @@ function withTrust(
   requirePins: boolean,
 ): HookHandler {
   const managed = d.layer === "managed";
-  const trustedHash = managed ? null : state?.trusted_hash ?? null;
-  let hash: string | undefined;
   const pins: HookPins | null = scope === null
     ? null
     : { scope, stored: state?.trusted_files ?? null, storedUnpinnable: state?.unpinnable ?? null, requirePins };
-  const h = { ...d, enabled: managed ? true : state?.enabled ?? true, trustedHash, pins } as HookHandler;
-  const definitionStatus = (): TrustStatus =>
-    managed ? "managed" : trustedHash === null ? "untrusted" : trustedHash === h.hash ? "trusted" : "modified";
-  /** Null while the pins hold (or there are none); else why they do not. */
-  const pinReason = (): string | null =>
-    pins === null ? null : pins.check === undefined ? UNCHECKED : pins.check.reason;
-  Object.defineProperties(h, {
-    hash: { enumerable: true, get: () => hash ??= contentHashSync(d.event, d.matcher, d.handler, d.dialect) },
-    definitionStatus: { enumerable: false, get: definitionStatus },
-    definitionTrusted: { enumerable: false, get: () => definitionStatus() === "trusted" },
-    status: {
-      enumerable: true,
-      get: (): TrustStatus => {
-        const s = definitionStatus();
-        return s === "trusted" && pinReason() !== null ? "modified" : s;
-      },
-    },
-    modifiedReason: {
-      enumerable: false,
-      get: (): string | null => {
-        const s = definitionStatus();
-        if (s === "modified") return "modified";
-        return s === "trusted" ? pinReason() : null;
-      },
-    },
-  });
-  return h;
+  return {
+    ...d,
+    enabled: managed ? true : state?.enabled ?? true,
+    trustedHash: managed ? null : state?.trusted_hash ?? null,
+    pins,
+  };
 }
 
 /**
@@ -578,19 +548,4 @@ function withTrust(
  */
 function requirePinsOf(tables: readonly (JsonObject | undefined)[]): boolean {
   return tables.some((t) => tableOf(t, "hooks")?.require_pins === true);
-}
-
-/** The reason of a hook whose pins were not checked (a caller that skipped {@link checkPins}). */
-const UNCHECKED = "modified: its pinned files were not checked";
-
-/** May this handler run now (SPEC §3.4, §6)? Returns null when yes, else the skip reason. */
-export function skipReason(
-  h: HookHandler,
-  bypassTrust: boolean,
-): "untrusted" | "modified" | "disabled" | null {
-  if (h.status === "managed") return null;
-  if (!h.enabled) return "disabled";
-  if (bypassTrust) return null;
-  if (h.status === "untrusted" || h.status === "modified") return h.status;
-  return null;
 }

@@ -23,7 +23,8 @@
 import { messageLine } from "../util/terminal_text.ts";
 import { UsageError } from "../util/args.ts";
 import { isObject } from "../util/json.ts";
-import { type Catalog, skipReason } from "../config/discovery.ts";
+import type { Catalog } from "../config/discovery.ts";
+import { verdictOf } from "../trust/verdict.ts";
 import { fail } from "../util/result.ts";
 import { engineDispatch } from "../engine/dispatch.ts";
 import {
@@ -359,7 +360,7 @@ export class HookServer {
       for (const def of resolvedServers(c.handlers)) keep.push([def.name, def.config]);
     }
     this.#pool.retain(keep).catch(() => {});
-    if (catalog.hooksEnabled) this.#pool.prewarm(catalog, (h) => skipReason(h, catalog.bypassTrust) === null);
+    if (catalog.hooksEnabled) this.#pool.prewarm(catalog, (h) => verdictOf(catalog, h).skip === null);
   }
 
   async #dispatch(params: unknown): Promise<DispatchResult> {

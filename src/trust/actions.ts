@@ -16,7 +16,7 @@ import type { Catalog, HookHandler } from "../config/discovery.ts";
 import { type StatePatch, type StateWriteError, writeHookStates } from "./state_writer.ts";
 import { COPY_FILE_MAX, COPY_TOTAL_MAX, removeTrusted, storeTrusted } from "./trusted_store.ts";
 import type { PinnedFiles } from "./pins.ts";
-import { keyHasTail } from "./hash.ts";
+import { hookHash, keyHasTail } from "./hash.ts";
 
 /** A state action. */
 export type TrustAction = "trust" | "untrust" | "enable" | "disable";
@@ -53,7 +53,14 @@ export async function planTrust(handlers: readonly HookHandler[]): Promise<Trust
   const pins = withPins ? await import("./pins.ts") : null;
   const results = await Promise.all(handlers.map(async (h) => {
     if (h.pins === null || pins === null) {
-      return { handler: h, hash: h.hash, files: null, contents: new Map(), fetch: null, unpinnable: null } as TrustItem;
+      return {
+        handler: h,
+        hash: hookHash(h),
+        files: null,
+        contents: new Map(),
+        fetch: null,
+        unpinnable: null,
+      } as TrustItem;
     }
     const set = await pins.currentPins(h.pins.scope, { keepBytes: COPY_FILE_MAX, keepTotal: COPY_TOTAL_MAX });
     if (!set.ok) return { key: h.key, reason: `its files cannot be pinned: ${set.error}` } as TrustRefusal;
@@ -65,7 +72,7 @@ export async function planTrust(handlers: readonly HookHandler[]): Promise<Trust
     }
     return {
       handler: h,
-      hash: h.hash,
+      hash: hookHash(h),
       files: set.files,
       contents: set.contents,
       fetch: set.fetch,
@@ -95,7 +102,7 @@ export function patchFor(action: TrustAction, h: HookHandler, item?: TrustItem):
     case "trust":
       return item?.files
         ? { trustedHash: item.hash, trustedFiles: item.files, unpinnable: item.unpinnable }
-        : { trustedHash: item?.hash ?? h.hash };
+        : { trustedHash: item?.hash ?? hookHash(h) };
     case "untrust":
       return { trustedHash: null, trustedFiles: null, unpinnable: null };
     case "enable":

@@ -8,7 +8,7 @@
  * file the copy says why there is none, and `review` says the diff is unavailable.
  * @module
  */
-import { canonicalJson, type HookKey } from "./hash.ts";
+import { canonicalJson, hookHash, type HookKey } from "./hash.ts";
 import type { HookHandler } from "../config/discovery.ts";
 import { join } from "../util/paths.ts";
 import { OWNER_ONLY, writeFileAtomic } from "../util/atomic_file.ts";
@@ -83,7 +83,7 @@ export function trustedCopyPath(home: string, key: HookKey): string {
 export async function storeTrusted(home: string, h: HookHandler, record?: TrustRecord): Promise<void> {
   const def: TrustedDefinition = {
     key: h.key,
-    hash: record?.hash ?? h.hash,
+    hash: record?.hash ?? hookHash(h),
     event: h.event,
     matcher: h.matcher,
     handler: h.handler as Record<string, unknown>,
