@@ -9,7 +9,7 @@
  * @module
  */
 import type { Catalog } from "../config/discovery.ts";
-import type { Result } from "../util/result.ts";
+import { ok, type Result } from "../util/result.ts";
 import {
   applyAction,
   applyTrustPlan,
@@ -101,14 +101,14 @@ export class ReviewApp {
   }
 
   /** Loads the catalog and builds the first screen's state. */
-  static async create(load: CatalogLoader): Promise<ReviewApp | { error: string }> {
+  static async create(load: CatalogLoader): Promise<Result<ReviewApp>> {
     const loaded = await load();
-    if (!loaded.ok) return { error: loaded.error };
+    if (!loaded.ok) return loaded;
     const catalog = loaded.value;
     const app = new ReviewApp(catalog, await buildView(catalog), load);
     await app.#loadCopies();
     await app.#loadRuns();
-    return app;
+    return ok(app);
   }
 
   /** The selected entry, if any. */

@@ -15,7 +15,7 @@ import { assessTrust, type TrustStatus, type TrustVerdict } from "../trust/verdi
 import { DROPPING_CODES, type Warning } from "../config/warnings.ts";
 import type { ValuePath } from "../util/json.ts";
 import type { EventName } from "../events/names.ts";
-import type { Layer } from "../trust/hash.ts";
+import { hookHash, type Layer } from "../trust/hash.ts";
 import { shellQuote } from "../matching/tool_names.ts";
 import { runsAsync } from "../config/handlers.ts";
 import { type Coverage, COVERAGE_NOTE, coverageOf } from "./coverage.ts";
@@ -64,7 +64,7 @@ export type HookView = {
   /** How many other hooks pin exactly the same files, and whether this is the first of them. */
   samePins: { others: number; first: boolean } | null;
   handler: HookHandler;
-  /** What trust says of it, its pins checked (`status`, `modifiedReason` and `hash` are from here). */
+  /** What trust says of it, its pins checked (`status` and `modifiedReason` are from here). */
   verdict: TrustVerdict;
   /** The warnings about this hook: its handler's values, or its group's own fields (its matcher). */
   warnings: Warning[];
@@ -237,7 +237,7 @@ export async function buildView(catalog: Catalog, positions = new PositionIndex(
       status: verdict.status,
       enabled: h.enabled,
       coverage: coverageOf(h.event, h.matcher, localServers),
-      hash: verdict.hash,
+      hash: hookHash(h),
       trustedHash: h.trustedHash,
       summary: handlerSummary(h),
       name: h.name ?? null,

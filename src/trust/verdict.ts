@@ -28,8 +28,6 @@ export type PinChecks = ReadonlyMap<HookKey, PinOutcome>;
 
 /** What trust says of one hook. */
 export type TrustVerdict = {
-  /** Its content hash (SPEC §3.2). */
-  readonly hash: string;
   /** SPEC §3.4: the definition's status and, for a hook with pinned files, theirs. */
   readonly status: TrustStatus;
   /** The status from the definition's hash alone (its matcher is as trusted as this says). */
@@ -51,7 +49,10 @@ const UNCHECKED = "modified: its pinned files were not checked";
 /** No pin checked. */
 const NO_PINS: PinChecks = new Map();
 
-/** The status of a hook's definition: its current hash against the stored trusted one. */
+/**
+ * The status of a hook's definition: its current hash (`hookHash`, taken only when a trusted hash is
+ * stored to compare it with) against the stored trusted one.
+ */
 export function definitionStatusOf(h: HookHandler): TrustStatus {
   if (h.layer === "managed") return "managed";
   if (h.trustedHash === null) return "untrusted";
@@ -79,7 +80,7 @@ export function verdictOf(ctx: TrustContext, h: HookHandler, pins: PinChecks = N
     ? pinReason
     : null;
   const skip = skipOf(status, h.enabled, ctx.bypassTrust);
-  return { hash: hookHash(h), status, definitionStatus, modifiedReason, skip, pins: pin };
+  return { status, definitionStatus, modifiedReason, skip, pins: pin };
 }
 
 /**
