@@ -54,8 +54,8 @@ async function stateCommand(action: TrustAction, { options, positionals }: Parse
     }
   }
   const resolved = resolveKeys(catalog, keys);
-  if ("error" in resolved) throw new UsageError(resolved.error);
-  const res = await applyAction(catalog, action, resolved.handlers);
+  if (!resolved.ok) throw new UsageError(resolved.error);
+  const res = await applyAction(catalog, action, resolved.value);
   if (!res.ok) throw new UsageError(res.error);
   // A key holds a file path: it is printed escaped (SPEC §15), and given back unescaped to untrust.
   if (action === "trust" && options.all) {
@@ -74,7 +74,7 @@ async function stateCommand(action: TrustAction, { options, positionals }: Parse
     return res.refused.length > 0 ? 1 : 0;
   }
   const past = { untrust: "untrusted", enable: "enabled", disable: "disabled" }[action];
-  for (const h of resolved.handlers) console.log(sanitize(`${past} ${h.key}`));
+  for (const h of resolved.value) console.log(sanitize(`${past} ${h.key}`));
   await printResync(settings);
   return 0;
 }

@@ -422,11 +422,11 @@ export class ReviewApp {
       return;
     }
     const resolved = resolveKeys(this.catalog, keys);
-    if ("error" in resolved) {
+    if (!resolved.ok) {
       this.message = { text: resolved.error, kind: "error" };
       return;
     }
-    const plan = await planTrust(resolved.handlers);
+    const plan = await planTrust(resolved.value);
     if (plan.items.length === 0) {
       this.message = {
         text: `not trusted: ${plan.refused.map((r) => `${r.key}: ${r.reason}`).join("; ")}`,
@@ -451,14 +451,14 @@ export class ReviewApp {
     }
     const fresh = loaded.value;
     const resolved = resolveKeys(fresh, shown.keys);
-    if ("error" in resolved) {
+    if (!resolved.ok) {
       // A hook shown is gone from its file: there is nothing left to trust as shown.
       this.confirm = null;
       await this.reload();
       this.message = { text: `changed since it was shown: ${resolved.error}`, kind: "error" };
       return;
     }
-    const plan = await planTrust(resolved.handlers);
+    const plan = await planTrust(resolved.value);
     if (!samePlan(plan, shown.plan)) {
       this.catalog = fresh;
       this.view = await buildView(fresh);
@@ -522,11 +522,11 @@ export class ReviewApp {
       return;
     }
     const resolved = resolveKeys(this.catalog, [h.key]);
-    if ("error" in resolved) {
+    if (!resolved.ok) {
       this.message = { text: resolved.error, kind: "error" };
       return;
     }
-    const res = await applyAction(this.catalog, action, resolved.handlers);
+    const res = await applyAction(this.catalog, action, resolved.value);
     if (!res.ok) {
       this.message = { text: res.error, kind: "error" };
       return;

@@ -17,6 +17,7 @@ import { type StatePatch, type StateWriteError, writeHookStates } from "./state_
 import { COPY_FILE_MAX, COPY_TOTAL_MAX, removeTrusted, storeTrusted } from "./trusted_store.ts";
 import type { PinnedFiles } from "./pins.ts";
 import { hookHash, keyHasTail } from "./hash.ts";
+import { fail, ok, type Result } from "../util/result.ts";
 
 /** A state action. */
 export type TrustAction = "trust" | "untrust" | "enable" | "disable";
@@ -135,7 +136,7 @@ export function resolveKey(
 export function resolveKeys(
   catalog: Catalog,
   keys: readonly string[],
-): { handlers: HookHandler[] } | { error: string } {
+): Result<HookHandler[]> {
   const handlers: HookHandler[] = [];
   const unknown: string[] = [];
   const ambiguous: string[] = [];
@@ -152,13 +153,13 @@ export function resolveKeys(
       parts.push(`unknown hook key${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")} (see mind-hooks list)`);
     }
     if (ambiguous.length) parts.push(`ambiguous: ${ambiguous.join("; ")} (give more of the key)`);
-    return { error: `${parts.join("; ")}; nothing written` };
+    return fail(`${parts.join("; ")}; nothing written`);
   }
   const managed = handlers.filter((h) => h.layer === "managed");
   if (managed.length) {
-    return { error: `managed hooks are read-only: ${managed.map((h) => h.key).join(", ")}; nothing written` };
+    return fail(`managed hooks are read-only: ${managed.map((h) => h.key).join(", ")}; nothing written`);
   }
-  return { handlers };
+  return ok(handlers);
 }
 
 /** A state write error as one line: the writer's sentence, saying once that the file is unchanged. */
