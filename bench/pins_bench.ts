@@ -63,7 +63,8 @@ const hooks = (command: string) =>
 await Deno.writeTextFile(`${repo}/.mind/hooks.json`, hooks("sh .mind/hooks/guard.sh"));
 await run(["project", "trust", repo, "--home", home]);
 const trusted = await run(["trust", "--all", "--home", home, "--cwd", repo]);
-const pinned = trusted.split("\n").filter((l) => l.startsWith("  pinned ")).length;
+// `trust --all` says how many files it pinned in its summary (SPEC §14 r3).
+const pinned = Number(/(\d+) pinned files?/.exec(trusted)?.[1] ?? 0);
 if (pinned !== 10) throw new Error(`expected 10 pinned files, got ${pinned}:\n${trusted}`);
 
 // 1 and 2: the check in process.

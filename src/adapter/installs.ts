@@ -135,6 +135,14 @@ function covers(registered: string | null, needed: string | null): boolean {
 }
 
 /**
+ * Whether what `installs` told their host is known event by event: some install in reach is recorded,
+ * and each was made with `--sync`. Only then can a hook be missing from what the host was told.
+ */
+export function tellsEveryEvent(installs: readonly InstallRecord[]): boolean {
+  return installs.length > 0 && installs.every((r) => r.sync);
+}
+
+/**
  * The line a session start through `host`'s adapter carries (SPEC §6 r3) when a hook that would run
  * (trusted or managed, enabled) is on an event — or, for Claude Code's tool events, a tool — that no
  * recorded install in reach registered: `mind-hooks: 1 hook on PostToolUse Edit will not fire under
@@ -148,7 +156,7 @@ export function unannouncedLine(
   handlers: readonly HookHandler[],
   verdicts: ReadonlyMap<HookKey, TrustVerdict>,
 ): string | null {
-  if (installs.length === 0 || installs.some((r) => !r.sync)) return null;
+  if (!tellsEveryEvent(installs)) return null;
   const told = new Map<EventName, string | null>();
   for (const r of installs) {
     for (const [e, m] of Object.entries(r.events) as [EventName, string | null][]) {
