@@ -55,3 +55,30 @@ Deno.test("trust verdict: a loaded catalog's handlers are plain data — a struc
     await Deno.remove(root, { recursive: true });
   }
 });
+
+/** Every non-test module under `src/<folder>`, with its text. */
+async function modules(folder: string): Promise<{ path: string; text: string }[]> {
+  const out: { path: string; text: string }[] = [];
+  const walk = async (dir: string) => {
+    for await (const e of Deno.readDir(dir)) {
+      const p = `${dir}/${e.name}`;
+      if (e.isDirectory) await walk(p);
+      else if (e.name.endsWith(".ts") && !e.name.endsWith("_test.ts")) {
+        out.push({ path: p, text: await Deno.readTextFile(p) });
+      }
+    }
+  };
+  await walk(new URL(`../src/${folder}`, import.meta.url).pathname);
+  return out;
+}
+
+Deno.test("trust verdict: no getters installed on handlers, and only trust/verdict.ts makes a trust status", async () => {
+  const trustAndConfig = [...await modules("config"), ...await modules("trust")];
+  assertEquals(trustAndConfig.filter((m) => m.text.includes("defineProperties")).map((m) => m.path), []);
+  // A status is made by a function returning one (or a cast to one); only the verdict has such.
+  const makesStatus = /\)\s*:\s*TrustStatus\b|:\s*TrustStatus\s*=>|\bas\s+TrustStatus\b/;
+  const makers = (await modules("")).filter((m) => makesStatus.test(m.text)).map((m) =>
+    m.path.replace(/.*\/src\/+/, "")
+  );
+  assertEquals(makers, ["trust/verdict.ts"]);
+});
