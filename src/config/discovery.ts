@@ -1,7 +1,8 @@
 /**
  * Configuration discovery (SPEC §2, §3): every layer's files → one catalog of
- * handlers with key, hash, trust status and enabled flag, plus the settings
- * the rest of the engine needs and every discovery warning.
+ * handlers (plain records) with key, stored trust facts, pin scope and enabled
+ * flag, plus the settings the rest of the engine needs and every discovery
+ * warning. Their trust is decided by `assessTrust` (src/trust/verdict.ts).
  *
  * Layer order (configuration order): managed, user, claude-user, codex-user
  * (SPEC §2.8 r3), profile, project, claude-project, codex-project (SPEC §2.8),
@@ -35,9 +36,6 @@ import { type HookPins, pinScopeFor, type ScopeContext, storedPins } from "./pin
 import type { PinScope } from "../trust/pin_scope.ts";
 import type { FileHashCache, PinnedFiles } from "../trust/pins.ts";
 import { fail, ok, type Result } from "../util/result.ts";
-
-/** Trust status (SPEC §3.4); decided by `trust/verdict.ts` alone. */
-export type { TrustStatus } from "../trust/verdict.ts";
 
 /**
  * A handler with the facts its trust is decided from (a plain record: `trust/verdict.ts` decides its

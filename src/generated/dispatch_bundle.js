@@ -3,7 +3,7 @@
 // deno-lint-ignore-file
 // @ts-nocheck
 // built-with: deno 2.9.6
-// inputs-sha256: 6e822d6fbe0852ecd7a40181c06d0b7031820bbefcc7964c2d3337bb963a1687
+// inputs-sha256: f0badd52a3aa27bfee13d3be5a9e5aa579bca25396fd0a0096aa26d697e2d321
 // input: deno.json
 // input: deno.lock
 // input: src/adapter/claude.ts
