@@ -15,8 +15,10 @@ import type { DispatchResult } from "./src/schema/result.ts";
 import { engineDispatch } from "./src/engine/dispatch.ts";
 import { type EngineSettings, resolveSettings } from "./src/engine/settings.ts";
 import { UsageError } from "./src/util/args.ts";
+import { ok } from "./src/util/result.ts";
 
-export type { Catalog, ConfigOptions, HookHandler, TrustStatus } from "./src/config/discovery.ts";
+export type { Catalog, ConfigOptions, HookHandler } from "./src/config/discovery.ts";
+export type { PinChecks, SkipReason, TrustStatus, TrustVerdict } from "./src/trust/verdict.ts";
 export type { PluginInfo } from "./src/config/plugins.ts";
 export type { AsyncResult, DispatchResult, RunRecord } from "./src/schema/result.ts";
 export type { Warning, WarningCode } from "./src/config/warnings.ts";
@@ -24,12 +26,15 @@ export type { EventName } from "./src/events/names.ts";
 export { EVENT_NAMES } from "./src/events/names.ts";
 export { loadCatalog } from "./src/config/discovery.ts";
 /**
- * Checks the pinned files of a catalog's hooks against the disk (SPEC §3.5), in place: until it
- * ran, a hook whose layer pins files reads as `modified`, never `trusted` by omission. `dispatch`
- * checks the hooks it matched by itself.
+ * The trust verdicts on a catalog's hooks (SPEC §3.4, §3.5): status, modified reason, hash and whether
+ * each may run — `assessTrust(catalog, catalog.handlers, await checkPins(catalog.handlers))`. Without
+ * pin checks a hook whose layer pins files is `modified`, never `trusted` by omission; `dispatch`
+ * decides the trust of the hooks it matched by itself.
  */
+export { assessTrust } from "./src/trust/verdict.ts";
+/** Checks the pinned files of hooks against the disk (SPEC §3.5): the input of {@link assessTrust}. */
 export { checkPins } from "./src/config/pinning.ts";
-export { canonicalJson, contentHash, hookKey } from "./src/trust/hash.ts";
+export { canonicalJson, contentHash, hookHash, hookKey } from "./src/trust/hash.ts";
 export { appendTranscript, transcriptPath, TranscriptWriter } from "./src/session/transcript.ts";
 export { endSession } from "./src/session/end.ts";
 
@@ -76,7 +81,7 @@ export async function dispatch(event: unknown, options: DispatchOptions = {}): P
   const given = options.catalog;
   const outcome = await engineDispatch(event, settings, {
     ...options.context,
-    ...(given ? { catalog: () => Promise.resolve(given) } : {}),
+    ...(given ? { catalog: () => Promise.resolve(ok(given)) } : {}),
   });
   if (!outcome.ok) throw new InvalidEventError(outcome.error);
   return outcome.result;

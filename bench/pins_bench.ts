@@ -17,6 +17,7 @@
  */
 import { loadCatalog } from "../src/config/discovery.ts";
 import { checkPins } from "../src/config/pinning.ts";
+import { verdictOf } from "../src/trust/verdict.ts";
 import { FileHashCache } from "../src/trust/pins.ts";
 
 const ROOT = decodeURIComponent(new URL("../", import.meta.url).pathname).replace(/\/$/, "");
@@ -62,20 +63,22 @@ const hooks = (command: string) =>
 await Deno.writeTextFile(`${repo}/.mind/hooks.json`, hooks("sh .mind/hooks/guard.sh"));
 await run(["project", "trust", repo, "--home", home]);
 const trusted = await run(["trust", "--all", "--home", home, "--cwd", repo]);
-const pinned = trusted.split("\n").filter((l) => l.startsWith("  pinned ")).length;
+// `trust --all` says how many files it pinned in its summary (SPEC §14 r3).
+const pinned = Number(/(\d+) pinned files?/.exec(trusted)?.[1] ?? 0);
 if (pinned !== 10) throw new Error(`expected 10 pinned files, got ${pinned}:\n${trusted}`);
 
 // 1 and 2: the check in process.
-const catalog = await loadCatalog({ home, cwd: repo, requirements: "/nonexistent/r.toml", env: Deno.env.toObject() });
-if ("error" in catalog) throw new Error(catalog.error);
+const loaded = await loadCatalog({ home, cwd: repo, requirements: "/nonexistent/r.toml", env: Deno.env.toObject() });
+if (!loaded.ok) throw new Error(loaded.error);
+const catalog = loaded.value;
 const hook = catalog.handlers[0];
 const sample = async (cache?: FileHashCache): Promise<number[]> => {
   const ms: number[] = [];
   for (let i = 0; i < N; i++) {
     const t = performance.now();
-    await checkPins([hook], { cache });
+    const verdict = verdictOf(catalog, hook, await checkPins([hook], { cache }));
     ms.push(performance.now() - t);
-    if (hook.status !== "trusted") throw new Error(`the hook is ${hook.status}: ${hook.modifiedReason}`);
+    if (verdict.status !== "trusted") throw new Error(`the hook is ${verdict.status}: ${verdict.modifiedReason}`);
   }
   return ms;
 };
@@ -97,12 +100,14 @@ await Deno.writeTextFile(
   probe,
   `import { loadCatalog } from ${JSON.stringify(`${ROOT}/src/config/discovery.ts`)};
 import { checkPins } from ${JSON.stringify(`${ROOT}/src/config/pinning.ts`)};
+import { verdictOf } from ${JSON.stringify(`${ROOT}/src/trust/verdict.ts`)};
 const [home, cwd] = Deno.args;
-const c = await loadCatalog({ home, cwd, requirements: "/nonexistent/r.toml", env: {} });
-if ("error" in c) throw new Error(c.error);
+const loaded = await loadCatalog({ home, cwd, requirements: "/nonexistent/r.toml", env: {} });
+if (!loaded.ok) throw new Error(loaded.error);
+const c = loaded.value;
 const t = performance.now();
-await checkPins([c.handlers[0]], { home });
-console.log(performance.now() - t, c.handlers[0].status);`,
+const pins = await checkPins([c.handlers[0]], { home });
+console.log(performance.now() - t, verdictOf(c, c.handlers[0], pins).status);`,
 );
 const fresh = async (cwd: string, dropCache: boolean): Promise<number> => {
   if (dropCache) {

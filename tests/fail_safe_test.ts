@@ -35,11 +35,6 @@ function handler(event: EventName, tool: string, index: number): HookHandler {
     handler: { type: "mcp_tool", server: "fake", tool, input: {}, timeout: 5, serverSpec: null },
     dialect: "mind",
     env: {},
-    hash: "sha256:" + "0".repeat(64),
-    status: "managed",
-    definitionStatus: "managed",
-    definitionTrusted: false,
-    modifiedReason: null,
     enabled: true,
     trustedHash: null,
     pins: null,
@@ -62,7 +57,7 @@ function catalog(handlers: HookHandler[]): Catalog {
     files: [],
     bypassTrust: false,
     userHome: null,
-    trustStore: null,
+    trustStoreProblem: null,
   };
 }
 

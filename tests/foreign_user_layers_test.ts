@@ -194,8 +194,9 @@ Deno.test("foreign user layers: the fast path parses them (user-side), the Worke
   const args = parseCommandLine("dispatch", ["--home", u.home]);
   const plan = await buildPlan({ command: "dispatch", args, env: u.env, processCwd: u.work, eventCwd: u.work });
   assertEquals(await sandboxReason(plan, args), null);
-  const catalog = await asFastPath(() => loadCatalog({ home: u.home, cwd: u.work, env: u.env }));
-  assert(!("error" in catalog));
+  const loaded = await asFastPath(() => loadCatalog({ home: u.home, cwd: u.work, env: u.env }));
+  assert(loaded.ok);
+  const catalog = loaded.value;
   assertEquals(catalog.handlers.map((h) => h.layer), ["claude-user", "claude-user", "codex-user", "codex-user"]);
   const reads = plan.read as string[];
   for (const f of [".claude/settings.json", ".codex/config.toml", ".codex/hooks.json"]) {

@@ -128,8 +128,9 @@ Deno.test("if e2e: past the budget of one dispatch the remaining filters match, 
   };
   await Deno.writeTextFile(join(repo.root, ".claude", "settings.json"), JSON.stringify({ hooks }));
   await trustAll(repo.home, repo.root);
-  const catalog = await loadCatalog({ home: repo.home, cwd: repo.root });
-  if ("error" in catalog) throw new Error(catalog.error);
+  const loaded = await loadCatalog({ home: repo.home, cwd: repo.root });
+  if (!loaded.ok) throw new Error(loaded.error);
+  const catalog = loaded.value;
   // A clock that sees each evaluation take 30 ms: the first two fit the 50 ms budget, the rest do not.
   let t = 0;
   const clock = { now: () => (t += 30) };

@@ -657,7 +657,7 @@ Deno.test("fast path guard: discovery refuses every stranger's layer while the f
   assertMatch((await refused({ ...base, hooksFiles: [hooksFile] }))!, /^--hooks-file /);
   // Outside the fast path the same catalog loads the project's hook.
   const catalog = await loadCatalog({ ...base, overrides: trusted });
-  assert(!("error" in catalog) && catalog.handlers.some((h) => h.layer === "project"));
+  assert(catalog.ok && catalog.value.handlers.some((h) => h.layer === "project"));
 });
 
 for (const protocol of ["mind", "claude"] as const) {

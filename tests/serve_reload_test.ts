@@ -11,6 +11,7 @@ import { assertEquals } from "./helpers/assert.ts";
 import { makeHome } from "./helpers/cli.ts";
 import { ServeClient } from "./helpers/serve_client.ts";
 import { loadCatalog } from "../src/config/discovery.ts";
+import { hookHash } from "../src/trust/hash.ts";
 
 const ATOMIC = 100;
 const IN_PLACE = 50;
@@ -26,9 +27,10 @@ async function hashes(count: number): Promise<string[]> {
   const out: string[] = [];
   for (let n = 0; n < count; n++) {
     await Deno.writeTextFile(join(scratch.path, "hooks.json"), hooksJson(n));
-    const catalog = await loadCatalog({ home: scratch.path, cwd: scratch.path, requirements: "/nonexistent/req.toml" });
-    if ("error" in catalog) throw new Error(catalog.error);
-    out.push(catalog.handlers[0].hash);
+    const loaded = await loadCatalog({ home: scratch.path, cwd: scratch.path, requirements: "/nonexistent/req.toml" });
+    if (!loaded.ok) throw new Error(loaded.error);
+    const catalog = loaded.value;
+    out.push(hookHash(catalog.handlers[0]));
   }
   return out;
 }

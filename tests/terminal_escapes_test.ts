@@ -118,12 +118,12 @@ Deno.test("list and review escape BEL, U+202E, U+061C, U+2028 and U+2029 of a ho
   assertVisible(validate.stdout + validate.stderr, "validate");
 
   // review's screen, rendered from the same catalog (the interactive loop is driven in review_tmux_test.ts).
-  const app = await ReviewApp.create(() =>
+  const created = await ReviewApp.create(() =>
     loadCatalog({ home: home.path, cwd: home.path, requirements: "/nonexistent/r.toml" })
   );
-  assert(!("error" in app), "review loads");
+  assert(created.ok, "review loads");
   // The screen's own SGR styling (bold, reverse) is the only escape allowed on it.
-  const frame = renderFrame(app as ReviewApp, { columns: 200, rows: 40, color: false }).join("\n")
+  const frame = renderFrame(created.value, { columns: 200, rows: 40, color: false }).join("\n")
     // deno-lint-ignore no-control-regex -- the review's own SGR sequences
     .replace(/\u001b\[[0-9;]*m/g, "");
   assertVisible(frame, "review");

@@ -16,7 +16,8 @@ import { EVENT_NAMES } from "../events/names.ts";
 import { EVENTS } from "../events/registry.ts";
 import { type Host, isHost } from "./host_names.ts";
 import type { HookHandler } from "../config/discovery.ts";
-import { skipReason } from "../config/discovery.ts";
+import type { HookKey } from "../trust/hash.ts";
+import type { TrustVerdict } from "../trust/verdict.ts";
 import { isObject } from "../util/json.ts";
 import { oneLine, sanitize } from "../util/terminal_text.ts";
 import { dirname, isInside, join } from "../util/paths.ts";
@@ -135,6 +136,14 @@ function covers(registered: string | null, needed: string | null): boolean {
 }
 
 /**
+ * Whether what `installs` told their host is known event by event: some install in reach is recorded,
+ * and each was made with `--sync`. Only then can a hook be missing from what the host was told.
+ */
+export function tellsEveryEvent(installs: readonly InstallRecord[]): boolean {
+  return installs.length > 0 && installs.every((r) => r.sync);
+}
+
+/**
  * The line a session start through `host`'s adapter carries (SPEC §6 r3) when a hook that would run
  * (trusted or managed, enabled) is on an event — or, for Claude Code's tool events, a tool — that no
  * recorded install in reach registered: `mind-hooks: 1 hook on PostToolUse Edit will not fire under
@@ -146,9 +155,9 @@ export function unannouncedLine(
   hostName: string,
   installs: readonly InstallRecord[],
   handlers: readonly HookHandler[],
-  bypassTrust: boolean,
+  verdicts: ReadonlyMap<HookKey, TrustVerdict>,
 ): string | null {
-  if (installs.length === 0 || installs.some((r) => !r.sync)) return null;
+  if (!tellsEveryEvent(installs)) return null;
   const told = new Map<EventName, string | null>();
   for (const r of installs) {
     for (const [e, m] of Object.entries(r.events) as [EventName, string | null][]) {
@@ -158,7 +167,7 @@ export function unannouncedLine(
   }
   const missing: { hook: HookHandler; on: string }[] = [];
   for (const h of handlers) {
-    if (skipReason(h, bypassTrust) !== null) continue;
+    if (verdicts.get(h.key)?.skip !== null) continue;
     const hostEvent = hostEventName(host, h.event);
     if (hostEvent === null) continue;
     const needed = neededRegistrations(host, [h]).get(h.event) ?? null;

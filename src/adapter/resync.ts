@@ -35,8 +35,8 @@ export async function syncedRegistrations(
   settings: HomeSettings,
 ): Promise<Map<EventName, string | null> | { error: string }> {
   const catalog = await loadCatalog(configOptionsOf(settings, searchFrom));
-  if ("error" in catalog) return { error: catalog.error };
-  const out = neededRegistrations(host, catalog.handlers);
+  if (!catalog.ok) return { error: catalog.error };
+  const out = neededRegistrations(host, catalog.value.handlers);
   if (hostEventName(host, "SessionStart") !== null && !out.has("SessionStart")) out.set("SessionStart", null);
   return out;
 }

@@ -55,20 +55,20 @@ export async function adaptText(
     if (!outcome.ok) return { stdout: null, problem: outcome.error };
     if (EVENTS[outcome.event.event].namesSkippedHooks && outcome.catalog !== null && settings.home !== null) {
       // A session start says which trusted hooks this host was never told to delegate (SPEC §6 r3).
-      const { installsInReach, readInstalls, unannouncedLine } = await import("./installs.ts");
+      const { installsInReach, readInstalls, tellsEveryEvent, unannouncedLine } = await import("./installs.ts");
       const recorded = installsInReach(
         (await readInstalls(settings.home)).installs,
         host,
         String(outcome.event.input.cwd),
       );
-      const line = unannouncedLine(
-        host,
-        HOST_DISPLAY_NAMES[host],
-        recorded,
-        outcome.catalog.handlers,
-        outcome.catalog.bypassTrust,
-      );
-      if (line !== null) outcome.result.systemMessages.push(line);
+      // The trust of every hook (their pins checked) only when the line may be said.
+      if (tellsEveryEvent(recorded)) {
+        const { catalogVerdicts } = await import("../config/pinning.ts");
+        const catalog = outcome.catalog;
+        const verdicts = await catalogVerdicts(catalog);
+        const line = unannouncedLine(host, HOST_DISPLAY_NAMES[host], recorded, catalog.handlers, verdicts);
+        if (line !== null) outcome.result.systemMessages.push(line);
+      }
     }
     return {
       stdout: adapter.mapOutput(outcome.event.event, outcome.result, parsed.value as JsonObject, hints),

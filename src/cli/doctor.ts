@@ -11,7 +11,7 @@
 import { type ParsedArgs, UsageError } from "../util/args.ts";
 import { cliSettings } from "./context.ts";
 import { configOptionsOf, searchStart } from "../engine/settings.ts";
-import { loadCatalog } from "../config/discovery.ts";
+import { type HookHandler, loadCatalog } from "../config/discovery.ts";
 import { formatWarning } from "../config/warnings.ts";
 import { join } from "../util/paths.ts";
 import { sandboxPlan } from "../sandbox/launch.ts";
@@ -168,11 +168,12 @@ export async function doctorCommand({ options, positionals }: ParsedArgs): Promi
   if (shell.fix) fixes.push(shell.fix);
 
   out.push("", "configuration");
-  const catalog = await loadCatalog(configOptionsOf(settings, searchStart(settings)));
-  if ("error" in catalog) {
-    out.push(`  -c: ${catalog.error}`);
-    fixes.push(`fix the -c value: ${catalog.error}`);
+  const loaded = await loadCatalog(configOptionsOf(settings, searchStart(settings)));
+  if (!loaded.ok) {
+    out.push(`  -c: ${loaded.error}`);
+    fixes.push(`fix the -c value: ${loaded.error}`);
   } else {
+    const catalog = loaded.value;
     const broken = catalog.warnings.filter((w) => w.code === "W_PARSE" || w.code === "W_UNREADABLE");
     const other = catalog.warnings.length - broken.length;
     out.push(
@@ -190,7 +191,7 @@ export async function doctorCommand({ options, positionals }: ParsedArgs): Promi
     if (!(await Deno.stat(catalog.home).then((i) => i.isDirectory, () => false))) {
       out.push(`  ${(await import("../review/catalog_view.ts")).homeMissingLine(catalog.home)}`);
     }
-    const store = catalog.trustStore;
+    const store = catalog.trustStoreProblem;
     if (store !== null) {
       // SPEC §6: with the trust store unreadable the only fix is the file's, no trust advice.
       const { problemLine } = await import("../config/problems.ts");
@@ -204,10 +205,16 @@ export async function doctorCommand({ options, positionals }: ParsedArgs): Promi
       }
     } else out.push("  no project layer here");
     // A hook is trusted only once its pinned files are checked (SPEC §3.5).
-    const { checkPins } = await import("../config/pinning.ts");
-    await checkPins(catalog.handlers);
-    const review = catalog.handlers.filter((h) => h.enabled && (h.status === "untrusted" || h.status === "modified"));
-    const modified = review.filter((h) => h.status === "modified").length;
+    const [{ checkPins }, { assessTrust }] = await Promise.all([
+      import("../config/pinning.ts"),
+      import("../trust/verdict.ts"),
+    ]);
+    const verdicts = assessTrust(catalog, catalog.handlers, await checkPins(catalog.handlers));
+    const statusOf = (h: HookHandler) => verdicts.get(h.key)!.status;
+    const review = catalog.handlers.filter((h) =>
+      h.enabled && (statusOf(h) === "untrusted" || statusOf(h) === "modified")
+    );
+    const modified = review.filter((h) => statusOf(h) === "modified").length;
     out.push(`  ${review.length} hook(s) need review (${modified} modified since trusted)`);
     if (review.length > 0 && store === null) {
       fixes.push(`${review.length} hook(s) will not run until trusted: mind-hooks review`);
@@ -216,7 +223,7 @@ export async function doctorCommand({ options, positionals }: ParsedArgs): Promi
 
   // The hosts (issue 25): installed, delegating, in step, their launcher running.
   out.push("", "hosts");
-  const root = "error" in catalog ? searchStart(settings) : catalog.project?.root ?? searchStart(settings);
+  const root = (loaded.ok ? loaded.value.project?.root : undefined) ?? searchStart(settings);
   const { checkHosts } = await import("./doctor_hosts.ts");
   const hosts = await checkHosts(settings, root);
   out.push(...hosts.lines);

@@ -45,7 +45,7 @@ export function renderList(view: CatalogView): string {
   if (!view.hooksEnabled) out.push("hooks are turned off ([features] hooks = false): no hook runs");
   if (view.managedOnly) out.push("managed policy (allow_managed_hooks_only): only managed hooks are loaded");
   if (view.bypassTrust) out.push("--dangerously-bypass-hook-trust: every enabled hook would run, trusted or not");
-  if (view.needReview > 0 && view.trustStore === null) {
+  if (view.needReview > 0 && view.trustStoreProblem === null) {
     out.push("review them with: mind-hooks review (or mind-hooks trust KEY...)");
   }
   // One change, one entry (SPEC §14 r3): a file several hooks pin changed.
@@ -156,8 +156,9 @@ export function pinLines(h: HookView): string[] {
 export async function listCommand({ options, positionals }: ParsedArgs): Promise<number> {
   if (positionals.length) throw new UsageError(`list takes no arguments (got ${JSON.stringify(positionals[0])})`);
   const settings = cliSettings(options);
-  const catalog = await loadCatalog(configOptionsOf(settings, searchStart(settings)));
-  if ("error" in catalog) throw new UsageError(catalog.error);
+  const loaded = await loadCatalog(configOptionsOf(settings, searchStart(settings)));
+  if (!loaded.ok) throw new UsageError(loaded.error);
+  const catalog = loaded.value;
   const view = await buildView(catalog);
   const text = options.json ? JSON.stringify(listData(view), null, 2) + "\n" : renderList(view);
   await writeStdout(text);

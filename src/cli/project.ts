@@ -10,6 +10,7 @@ import { cliSettings } from "./context.ts";
 import { configOptionsOf } from "../engine/settings.ts";
 import { findProjectRoot, loadCatalog, projectLayerEscape, projectSearchOf } from "../config/discovery.ts";
 import { checkPins, isProjectRooted } from "../config/pinning.ts";
+import { assessTrust } from "../trust/verdict.ts";
 import { absolute, join } from "../util/paths.ts";
 import { writeProjectTrust } from "../trust/state_writer.ts";
 import { writeErrorLine } from "../trust/actions.ts";
@@ -36,18 +37,19 @@ export async function projectCommand({ options, positionals }: ParsedArgs): Prom
       `no project found: neither ${dir} nor any parent holds a .mind/, .claude/ or .codex/ directory`,
     );
   }
-  const catalog = await loadCatalog(cfg);
-  if ("error" in catalog) throw new UsageError(catalog.error);
+  const loaded = await loadCatalog(cfg);
+  if (!loaded.ok) throw new UsageError(loaded.error);
+  const catalog = loaded.value;
   if (action === "status") {
     const p = catalog.project!;
     // No trust advice while the trust store cannot be read (SPEC §6): only the fix of the file.
-    const advice = catalog.trustStore !== null
-      ? ` (${problemLine(catalog.trustStore, catalog)})`
+    const advice = catalog.trustStoreProblem !== null
+      ? ` (${problemLine(catalog.trustStoreProblem, catalog)})`
       : ` (run: mind-hooks project trust ${p.root})`;
     console.log(sanitize(`${p.root}: ${p.trusted ? "trusted" : `not trusted${advice}`}`));
     return 0;
   }
-  if (catalog.trustStore !== null) throw new UsageError(trustStoreRefusal(catalog.trustStore, catalog));
+  if (catalog.trustStoreProblem !== null) throw new UsageError(trustStoreRefusal(catalog.trustStoreProblem, catalog));
   // A .mind that leads elsewhere would lend this folder another project's hooks (SPEC §3.6).
   const escape = action === "trust" ? await projectLayerEscape(root) : null;
   if (escape) throw new UsageError(`W_OUTSIDE_ROOT ${escape}; not trusted`);
@@ -58,9 +60,12 @@ export async function projectCommand({ options, positionals }: ParsedArgs): Prom
     // Said from what now loads, so it agrees with list and review.
     const after = await loadCatalog(cfg);
     // Every layer of the project (its .mind/ and its foreign layers), with their pinned files checked.
-    const own = "error" in after ? [] : after.handlers.filter((h) => isProjectRooted(h.layer));
-    if (!("error" in after)) await checkPins(own, { home: after.home });
-    const pending = own.filter((h) => h.status === "untrusted" || h.status === "modified").length;
+    const own = after.ok ? after.value.handlers.filter((h) => isProjectRooted(h.layer)) : [];
+    const verdicts = after.ok ? assessTrust(after.value, own, await checkPins(own, { home: after.value.home })) : null;
+    const pending = own.filter((h) => {
+      const status = verdicts?.get(h.key)?.status;
+      return status === "untrusted" || status === "modified";
+    }).length;
     console.log(
       own.length === 0
         ? "none of its hooks is loaded (mind-hooks list shows why)"

@@ -59,8 +59,9 @@ export async function reviewCommand({ options, positionals }: ParsedArgs, io: Ru
   const settings = cliSettings(options);
   const env = settings.env;
   const cfg = configOptionsOf(settings, searchStart(settings));
-  const app = await ReviewApp.create(() => loadCatalog(cfg));
-  if ("error" in app) throw new UsageError(app.error);
+  const created = await ReviewApp.create(() => loadCatalog(cfg));
+  if (!created.ok) throw new UsageError(created.error);
+  const app = created.value;
   const color = !env.NO_COLOR;
   const code = await runTerminal(app, color, io);
   // Trust changed in the review: recorded `install --sync` entries follow (SPEC §6 r3).

@@ -13,16 +13,18 @@ import { applyAction, resolveKeys, type TrustAction, type TrustItem } from "../t
 import { LAYERS } from "../trust/hash.ts";
 import { sanitize } from "../util/terminal_text.ts";
 import { checkPins } from "../config/pinning.ts";
+import { assessTrust } from "../trust/verdict.ts";
 import { trustStoreRefusal } from "../config/problems.ts";
 import { didYouMean } from "../util/suggest.ts";
 import { unpinnableMark } from "../review/catalog_view.ts";
 
 async function stateCommand(action: TrustAction, { options, positionals }: ParsedArgs): Promise<number> {
   const settings = cliSettings(options);
-  const catalog = await loadCatalog(configOptionsOf(settings, searchStart(settings)));
-  if ("error" in catalog) throw new UsageError(catalog.error);
+  const loaded = await loadCatalog(configOptionsOf(settings, searchStart(settings)));
+  if (!loaded.ok) throw new UsageError(loaded.error);
+  const catalog = loaded.value;
   // SPEC §6: with the trust store unreadable nothing can be written; say what to fix, once.
-  if (catalog.trustStore !== null) throw new UsageError(trustStoreRefusal(catalog.trustStore, catalog));
+  if (catalog.trustStoreProblem !== null) throw new UsageError(trustStoreRefusal(catalog.trustStoreProblem, catalog));
   const layer = options.layer as string | undefined;
   if (layer !== undefined && !(LAYERS as readonly string[]).includes(layer)) {
     throw new UsageError(`--layer must be one of ${LAYERS.join(", ")}${didYouMean(layer, LAYERS)}`);
@@ -31,10 +33,10 @@ async function stateCommand(action: TrustAction, { options, positionals }: Parse
   if (options.all) {
     if (positionals.length) throw new UsageError("give either KEY... or --all, not both");
     // A hook is `trusted` only once its pinned files are checked (SPEC §3.5).
-    await checkPins(catalog.handlers);
+    const verdicts = assessTrust(catalog, catalog.handlers, await checkPins(catalog.handlers));
     keys = catalog.handlers
       .filter((h) => h.layer !== "managed" && (layer === undefined || h.layer === layer))
-      .filter((h) => action !== "trust" || h.status !== "trusted")
+      .filter((h) => action !== "trust" || verdicts.get(h.key)!.status !== "trusted")
       .map((h) => h.key);
     if (keys.length === 0) {
       console.log(`nothing to ${action}`);
@@ -48,12 +50,12 @@ async function stateCommand(action: TrustAction, { options, positionals }: Parse
     const m = PROJECT_KEY.exec(key);
     if (m && !catalog.handlers.some((h) => h.key === key) && m[1] !== catalog.project?.root) {
       const other = await loadCatalog(configOptionsOf(settings, m[1]));
-      if (!("error" in other)) catalog.handlers.push(...other.handlers.filter((h) => PROJECT_LAYERS.has(h.layer)));
+      if (other.ok) catalog.handlers.push(...other.value.handlers.filter((h) => PROJECT_LAYERS.has(h.layer)));
     }
   }
   const resolved = resolveKeys(catalog, keys);
-  if ("error" in resolved) throw new UsageError(resolved.error);
-  const res = await applyAction(catalog, action, resolved.handlers);
+  if (!resolved.ok) throw new UsageError(resolved.error);
+  const res = await applyAction(catalog, action, resolved.value);
   if (!res.ok) throw new UsageError(res.error);
   // A key holds a file path: it is printed escaped (SPEC §15), and given back unescaped to untrust.
   if (action === "trust" && options.all) {
@@ -72,7 +74,7 @@ async function stateCommand(action: TrustAction, { options, positionals }: Parse
     return res.refused.length > 0 ? 1 : 0;
   }
   const past = { untrust: "untrusted", enable: "enabled", disable: "disabled" }[action];
-  for (const h of resolved.handlers) console.log(sanitize(`${past} ${h.key}`));
+  for (const h of resolved.value) console.log(sanitize(`${past} ${h.key}`));
   await printResync(settings);
   return 0;
 }

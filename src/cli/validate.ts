@@ -77,8 +77,9 @@ export async function validateCommand({ options, positionals }: ParsedArgs): Pro
     }
   } else {
     const settings = cliSettings(options);
-    const catalog = await loadCatalog(configOptionsOf(settings, searchStart(settings)));
-    if ("error" in catalog) throw new UsageError(catalog.error);
+    const loaded = await loadCatalog(configOptionsOf(settings, searchStart(settings)));
+    if (!loaded.ok) throw new UsageError(loaded.error);
+    const catalog = loaded.value;
     warnings = [...catalog.warnings];
     const files = new Set<string>();
     for (const f of catalog.files) if (await isFile(f)) files.add(f);

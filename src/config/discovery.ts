@@ -1,14 +1,14 @@
 /**
  * Configuration discovery (SPEC §2, §3): every layer's files → one catalog of
- * handlers with key, hash, trust status and enabled flag, plus the settings
- * the rest of the engine needs and every discovery warning.
+ * handlers (plain records) with key, stored trust facts, pin scope and enabled
+ * flag, plus the settings the rest of the engine needs and every discovery
+ * warning. Their trust is decided by `assessTrust` (src/trust/verdict.ts).
  *
  * Layer order (configuration order): managed, user, claude-user, codex-user
  * (SPEC §2.8 r3), profile, project, claude-project, codex-project (SPEC §2.8),
  * plugin, CLI; inside a layer config.toml before hooks.json.
  * @module
  */
-import { contentHashSync } from "../trust/hash.ts";
 import type { HookKey, Layer } from "../schema/handler.ts";
 import { collectHandlers, type DiscoveredHandler } from "./handlers.ts";
 import { loadConfigFile } from "./files.ts";
@@ -34,26 +34,18 @@ import type { PluginInfo } from "./plugins.ts";
 import { type HookPins, pinScopeFor, type ScopeContext, storedPins } from "./pinning.ts";
 import type { PinScope } from "../trust/pin_scope.ts";
 import type { FileHashCache, PinnedFiles } from "../trust/pins.ts";
+import { fail, ok, type Result } from "../util/result.ts";
 
-/** Trust status (SPEC §3.4). */
-export type TrustStatus = "managed" | "trusted" | "modified" | "untrusted";
-
-/** A handler with its trust facts. */
+/**
+ * A handler with the facts its trust is decided from (a plain record: `trust/verdict.ts` decides its
+ * status, `trust/hash.ts` keeps its hash).
+ */
 export type HookHandler = DiscoveredHandler & {
-  hash: string;
-  /** SPEC §3.4: the definition's status and, for a hook with pinned files, theirs (see {@link HookPins}). */
-  status: TrustStatus;
-  /** The status from the definition's hash alone (its matcher is as trusted as this says). */
-  definitionStatus: TrustStatus;
-  /** The stored hash equals the current one (and the hook is not managed). */
-  definitionTrusted: boolean;
-  /** Why a `modified` hook is: `modified` (its definition changed) or `modified: <path> changed|…`. */
-  modifiedReason: string | null;
-  enabled: boolean;
+  readonly enabled: boolean;
   /** The stored trusted hash, if any. */
-  trustedHash: string | null;
+  readonly trustedHash: string | null;
   /** Its pinned files (SPEC §3.5), or null when its layer's root is not a project's or a plugin's. */
-  pins: HookPins | null;
+  readonly pins: HookPins | null;
 };
 
 /** Stored state of one hook (SPEC §3.3, §3.5). */
@@ -125,7 +117,7 @@ export type CatalogOf<H extends string | null> = {
   /** The OS user's home (`$HOME`), for `~` in commands and in paths shown; null when unknown. */
   userHome: string | null;
   /** Why the trust store (the user config.toml) cannot be read (SPEC §6), or null when it can. */
-  trustStore: Warning | null;
+  trustStoreProblem: Warning | null;
   /** File hashes kept across dispatches (`serve`); absent in a one-shot run. */
   pinCache?: FileHashCache;
 };
@@ -232,9 +224,9 @@ function readState(
  * Loads every layer and returns the catalog. Never throws for bad files: they become warnings.
  * Without a home (a dispatch, SPEC §1 r3) only the managed and CLI layers load, with `W_NO_HOME`.
  */
-export async function loadCatalog(opts: ConfigOptions): Promise<Catalog | { error: string }>;
-export async function loadCatalog(opts: HomelessConfigOptions): Promise<AnyCatalog | { error: string }>;
-export async function loadCatalog(opts: HomelessConfigOptions): Promise<AnyCatalog | { error: string }> {
+export async function loadCatalog(opts: ConfigOptions): Promise<Result<Catalog>>;
+export async function loadCatalog(opts: HomelessConfigOptions): Promise<Result<AnyCatalog>>;
+export async function loadCatalog(opts: HomelessConfigOptions): Promise<Result<AnyCatalog>> {
   const env = opts.env ?? {};
   const warnings: Warning[] = [];
   const files: string[] = [];
@@ -244,7 +236,7 @@ export async function loadCatalog(opts: HomelessConfigOptions): Promise<AnyCatal
   if (home === null) warnings.push(warning("W_NO_HOME", NO_HOME_DISPATCH, "home"));
 
   const overrides = buildOverrides(opts.overrides ?? []);
-  if ("error" in overrides) return { error: overrides.error };
+  if ("error" in overrides) return fail(overrides.error);
   const cli = overrides.data;
 
   // Managed layer.
@@ -271,7 +263,7 @@ export async function loadCatalog(opts: HomelessConfigOptions): Promise<AnyCatal
   const userFiles = home === null ? [] : await loadLayerDir("user", home, files, warnings);
   const userToml = userFiles.find((f) => f.kind === "toml")?.data;
   // SPEC §6: a trust store that cannot be read leaves only managed hooks runnable.
-  const trustStore =
+  const trustStoreProblem =
     warnings.find((w) => w.source === userConfigPath && (w.code === "W_PARSE" || w.code === "W_UNREADABLE")) ?? null;
 
   // The foreign user layers (SPEC §2.8 r3): the user's own Claude Code and Codex hooks, right after.
@@ -332,7 +324,7 @@ export async function loadCatalog(opts: HomelessConfigOptions): Promise<AnyCatal
         if (await Deno.stat(join(root, f)).then((i) => i.isDirectory, () => false)) folders.push(f);
       }
       // No trust advice while the trust store cannot be read (SPEC §6): trusting could not work.
-      const advice = trustStore === null
+      const advice = trustStoreProblem === null
         ? `(run: mind-hooks project trust ${root})`
         : `(the trust store ${userConfigPath} cannot be read)`;
       project.folders = folders;
@@ -470,7 +462,7 @@ export async function loadCatalog(opts: HomelessConfigOptions): Promise<AnyCatal
   const userCap = tableOf(userToml, "hooks")?.stop_block_cap;
   const capValue = typeof cliCap === "number" ? cliCap : typeof userCap === "number" ? userCap : 8;
 
-  return {
+  return ok({
     handlers,
     warnings,
     hooksEnabled,
@@ -485,8 +477,8 @@ export async function loadCatalog(opts: HomelessConfigOptions): Promise<AnyCatal
     files,
     bypassTrust: opts.bypassTrust === true,
     userHome,
-    trustStore,
-  };
+    trustStoreProblem,
+  });
 }
 
 /**
@@ -525,10 +517,9 @@ async function mayHoldHooks(paths: readonly string[]): Promise<boolean> {
 }
 
 /**
- * Adds the trust facts to a discovered handler. The hash (and so the status) is computed on first
- * read and then kept: a dispatch only reads it for the handlers its event matched, so a catalog of
- * 1,000 handlers does not pay 1,000 SHA-256s on every tool call; `list` and `review` read them all.
- * A hook with a pin scope is `trusted` only once its pins were checked and hold (src/config/pinning.ts).
+ * Adds the stored trust facts to a discovered handler: a plain record. Its hash is taken on first use
+ * (`hookHash`) and its status decided by `assessTrust` (src/trust/verdict.ts), which a hook with a pin
+ * scope needs its pins checked for (src/config/pinning.ts).
  */
 function withTrust(
   d: DiscoveredHandler,
@@ -537,38 +528,15 @@ function withTrust(
   requirePins: boolean,
 ): HookHandler {
   const managed = d.layer === "managed";
-  const trustedHash = managed ? null : state?.trusted_hash ?? null;
-  let hash: string | undefined;
   const pins: HookPins | null = scope === null
     ? null
     : { scope, stored: state?.trusted_files ?? null, storedUnpinnable: state?.unpinnable ?? null, requirePins };
-  const h = { ...d, enabled: managed ? true : state?.enabled ?? true, trustedHash, pins } as HookHandler;
-  const definitionStatus = (): TrustStatus =>
-    managed ? "managed" : trustedHash === null ? "untrusted" : trustedHash === h.hash ? "trusted" : "modified";
-  /** Null while the pins hold (or there are none); else why they do not. */
-  const pinReason = (): string | null =>
-    pins === null ? null : pins.check === undefined ? UNCHECKED : pins.check.reason;
-  Object.defineProperties(h, {
-    hash: { enumerable: true, get: () => hash ??= contentHashSync(d.event, d.matcher, d.handler, d.dialect) },
-    definitionStatus: { enumerable: false, get: definitionStatus },
-    definitionTrusted: { enumerable: false, get: () => definitionStatus() === "trusted" },
-    status: {
-      enumerable: true,
-      get: (): TrustStatus => {
-        const s = definitionStatus();
-        return s === "trusted" && pinReason() !== null ? "modified" : s;
-      },
-    },
-    modifiedReason: {
-      enumerable: false,
-      get: (): string | null => {
-        const s = definitionStatus();
-        if (s === "modified") return "modified";
-        return s === "trusted" ? pinReason() : null;
-      },
-    },
-  });
-  return h;
+  return {
+    ...d,
+    enabled: managed ? true : state?.enabled ?? true,
+    trustedHash: managed ? null : state?.trusted_hash ?? null,
+    pins,
+  };
 }
 
 /**
@@ -577,19 +545,4 @@ function withTrust(
  */
 function requirePinsOf(tables: readonly (JsonObject | undefined)[]): boolean {
   return tables.some((t) => tableOf(t, "hooks")?.require_pins === true);
-}
-
-/** The reason of a hook whose pins were not checked (a caller that skipped {@link checkPins}). */
-const UNCHECKED = "modified: its pinned files were not checked";
-
-/** May this handler run now (SPEC §3.4, §6)? Returns null when yes, else the skip reason. */
-export function skipReason(
-  h: HookHandler,
-  bypassTrust: boolean,
-): "untrusted" | "modified" | "disabled" | null {
-  if (h.status === "managed") return null;
-  if (!h.enabled) return "disabled";
-  if (bypassTrust) return null;
-  if (h.status === "untrusted" || h.status === "modified") return h.status;
-  return null;
 }

@@ -5,14 +5,22 @@
  * (`project`, and the foreign `*-project` layers of §2.8) and every plugin get it alike.
  *
  * The check reads and hashes files, so it is explicit and asynchronous: `dispatch` runs it for the
- * hooks its event matched, `list`, `review` and `hooks/list` for all. Until a hook is checked its
- * status is `modified` (never `trusted` by omission).
+ * hooks its event matched, `list`, `review` and `hooks/list` for all. Its outcome is data, the input of
+ * `assessTrust` (src/trust/verdict.ts); a hook not checked is `modified` there (never `trusted` by omission).
  * @module
  */
 import type { DiscoveredHandler } from "./handlers.ts";
-import type { Layer } from "../schema/handler.ts";
+import type { AnyCatalog, HookHandler } from "./discovery.ts";
+import type { HookKey, Layer } from "../schema/handler.ts";
+import {
+  assessTrust,
+  definitionStatusOf,
+  type PinChecks,
+  type PinOutcome,
+  type TrustVerdict,
+} from "../trust/verdict.ts";
 import { type PinScope, pluginScope, projectScope } from "../trust/pin_scope.ts";
-import type { FileHashCache as HashCache, PinCheck, PinnedFiles, PinSet, RunPlace } from "../trust/pins.ts";
+import type { FileHashCache as HashCache, PinnedFiles, RunPlace } from "../trust/pins.ts";
 import type { PluginInfo } from "./plugins.ts";
 
 /** The pin facts of one hook. */
@@ -24,10 +32,6 @@ export type HookPins = {
   storedUnpinnable: string | null;
   /** `[hooks] require_pins` (user or managed layer): an unpinnable hook is neither trusted nor run. */
   requirePins: boolean;
-  /** The files as last checked (set by {@link checkPins}). */
-  current?: PinSet;
-  /** The comparison as last checked (set by {@link checkPins}). */
-  check?: PinCheck;
 };
 
 /** Whether a layer's root is a project's: `project` and the foreign project layers (`claude-project`, …). */
@@ -65,11 +69,9 @@ export function pinScopeFor(d: DiscoveredHandler, ctx: ScopeContext): PinScope |
 /** A hook's own cache in the home keeps its command's readings from this many folders (SPEC §3.5 r3). */
 const HOOK_READINGS = 8;
 
-/** What a hook with pins exposes to {@link checkPins}. */
-export type Pinnable = { key: string; pins: HookPins | null; definitionTrusted: boolean };
-
 /**
- * Checks the pins of `hooks` against the disk, in place (SPEC §3.5). With `all`, hooks that are
+ * Checks the pins of `hooks` against the disk (SPEC §3.5): the outcome by key, for `assessTrust`
+ * (src/trust/verdict.ts); nothing is written into a hook. With `all`, hooks that are
  * not trusted by their definition are read too (so `list` can show what they would pin); else only
  * those whose stored hash matches (what `dispatch` needs). The hasher is loaded only when needed.
  *
@@ -78,11 +80,13 @@ export type Pinnable = { key: string; pins: HookPins | null; definitionTrusted: 
  * pinned file then costs a stat, not a read and a hash, in a one-shot dispatch too.
  */
 export async function checkPins(
-  hooks: readonly Pinnable[],
+  hooks: readonly HookHandler[],
   opts: { cache?: HashCache; all?: boolean; home?: string; run?: RunPlace } = {},
-): Promise<void> {
-  const todo = hooks.filter((h) => h.pins !== null && (opts.all || h.definitionTrusted));
-  if (todo.length === 0) return;
+): Promise<PinChecks> {
+  const out = new Map<HookKey, PinOutcome>();
+  const trusted = (h: HookHandler) => definitionStatusOf(h) === "trusted";
+  const todo = hooks.filter((h) => h.pins !== null && (opts.all || trusted(h)));
+  if (todo.length === 0) return out;
   const [{ comparePins, currentPins, FileHashCache }, store] = await Promise.all([
     import("../trust/pins.ts"),
     opts.cache === undefined && opts.home !== undefined ? import("../trust/pin_cache.ts") : null,
@@ -90,12 +94,12 @@ export async function checkPins(
   await Promise.all(todo.map(async (h) => {
     const pins = h.pins!;
     const own = opts.cache ??
-      (store && opts.home !== undefined && h.definitionTrusted
+      (store && opts.home !== undefined && trusted(h)
         ? new FileHashCache(store.readPinHashes(opts.home, h.key), HOOK_READINGS)
         : undefined);
     const current = await currentPins(pins.scope, { cache: own, ...opts.run });
-    pins.current = current;
-    pins.check = comparePins(pins.stored, current, { stored: pins.storedUnpinnable, requirePins: pins.requirePins });
+    const check = comparePins(pins.stored, current, { stored: pins.storedUnpinnable, requirePins: pins.requirePins });
+    out.set(h.key, { current, check });
     if (own !== opts.cache && own?.changed && store && opts.home !== undefined) {
       try {
         store.writePinHashes(opts.home, h.key, own.entries());
@@ -104,6 +108,18 @@ export async function checkPins(
       }
     }
   }));
+  return out;
+}
+
+/**
+ * The verdicts on every hook of `catalog` as a session start names them (SPEC §6 r3): their pins
+ * checked against the disk — unless trust is bypassed (nothing to decide), the trust store cannot be
+ * read (no trust advice can work then, SPEC §6) or hooks are off (a dispatch then checks nothing).
+ */
+export async function catalogVerdicts(catalog: AnyCatalog): Promise<ReadonlyMap<HookKey, TrustVerdict>> {
+  const check = catalog.hooksEnabled && catalog.trustStoreProblem === null && !catalog.bypassTrust;
+  const opts = { cache: catalog.pinCache, home: catalog.home ?? undefined };
+  return assessTrust(catalog, catalog.handlers, check ? await checkPins(catalog.handlers, opts) : undefined);
 }
 
 /** The stored `trusted_files` of a state table, or null: only an inline table of strings counts. */

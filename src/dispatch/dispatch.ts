@@ -16,7 +16,9 @@ import {
   NO_DECISION,
 } from "../events/types.ts";
 import type { JsonSchema } from "../schema/validate.ts";
-import { type AnyCatalog, type HookHandler, skipReason } from "../config/discovery.ts";
+import type { AnyCatalog, HookHandler } from "../config/discovery.ts";
+import type { HookKey } from "../trust/hash.ts";
+import { assessTrust, skipWords, type TrustVerdict } from "../trust/verdict.ts";
 import { NO_HOME_DISPATCH, warning } from "../config/warnings.ts";
 import { fromCompatInput } from "../matching/tool_names.ts";
 import { collapseIdentical, matchingHandlers } from "./matching.ts";
@@ -228,16 +230,21 @@ export async function dispatchEvent(
     : { dir: String(input.cwd), missing: false };
   // Only the matched hooks' pinned files are read and hashed (SPEC §3.5), and only when trust decides:
   // against what this run executes, from where it runs and its PATH (SPEC §3.5 r3).
-  if (!catalog.bypassTrust) {
-    await checkPins(allMatched, { cache: catalog.pinCache, home: catalog.home ?? undefined, run: { cwd: where.dir } });
-  }
+  const pins = catalog.bypassTrust ? undefined : await checkPins(allMatched, {
+    cache: catalog.pinCache,
+    home: catalog.home ?? undefined,
+    run: { cwd: where.dir },
+  });
+  // Trust is decided once, here, for the matched hooks (src/trust/verdict.ts); every stage reads it.
+  const verdicts = assessTrust(catalog, allMatched, pins);
+  ctx.trace?.trust(verdicts);
   // Identical Claude-dialect copies run once (SPEC §8.1 r3).
-  const { handlers: matched, copies } = collapseIdentical(allMatched, catalog.bypassTrust);
+  const { handlers: matched, copies } = collapseIdentical(allMatched, verdicts);
   for (const c of copies) ctx.trace?.skip(c.copy, `identical to ${c.of}: runs once, as Claude Code runs it`);
   const problems = await catalogProblems(catalog);
   const hookInput = hookInputFor(event, input);
   const stdin = JSON.stringify(hookInput);
-  const cwd = commandDirectory(input, catalog, matched, result, where);
+  const cwd = commandDirectory(input, verdicts, matched, result, where);
 
   const records: RunRecord[] = matched.map((h) => ({
     key: h.key,
@@ -255,20 +262,21 @@ export async function dispatchEvent(
   let unpinned = 0;
   const asyncJobs: AsyncJob[] = [];
   const running: Promise<void>[] = [];
-  const runnable = matched.map((h) => skipReason(h, catalog.bypassTrust) === null);
+  const runnable = matched.map((h) => verdicts.get(h.key)!.skip === null);
   // What every hook about to run may rely on (SPEC §5, §7.1): the filled transcript exists, and
   // SessionStart command hooks have the session's env file.
   const envFile = await prepareRun(ev, catalog, ctx, module, matched.filter((_, i) => runnable[i]));
   result.envFile = envFile;
 
   matched.forEach((h, i) => {
-    const skip = skipReason(h, catalog.bypassTrust);
+    const verdict = verdicts.get(h.key)!;
+    const skip = verdict.skip;
     if (skip) {
       ctx.trace?.skip(h, skip);
       // A modified hook says why: its definition, or which pinned file (SPEC §3.5).
-      records[i].reason = skip === "modified" ? h.modifiedReason ?? skip : skip;
+      records[i].reason = skipWords(verdict);
       if (skip !== "disabled") needReview++;
-      if (skip === "modified" && h.pins?.check?.unrecorded) unpinned++;
+      if (skip === "modified" && verdict.pins?.check.unrecorded) unpinned++;
       return;
     }
     if (h.handler.type === "command" && runsAsync(h) && !ctx.startAsync && catalog.home === null) {
@@ -373,13 +381,13 @@ export async function dispatchEvent(
  */
 function commandDirectory(
   input: JsonObject,
-  catalog: AnyCatalog,
+  verdicts: ReadonlyMap<HookKey, TrustVerdict>,
   matched: readonly HookHandler[],
   result: DispatchResult,
   where: RunDirectory,
 ): string {
   const cwd = String(input.cwd);
-  const runs = matched.some((h) => h.handler.type === "command" && skipReason(h, catalog.bypassTrust) === null);
+  const runs = matched.some((h) => h.handler.type === "command" && verdicts.get(h.key)!.skip === null);
   if (!runs) return cwd;
   if (where.missing) {
     const line = cwdMissingLine(cwd, where.dir);
@@ -479,7 +487,7 @@ type ReviewFacts = { needReview: number; unpinned: number; problems: string[] };
  * cannot be read: then no trust advice can work, only the fix of the file (the problem line).
  */
 function reviewLines(catalog: AnyCatalog, f: ReviewFacts): string[] {
-  if (f.needReview === 0 || catalog.trustStore !== null) return [];
+  if (f.needReview === 0 || catalog.trustStoreProblem !== null) return [];
   const n = f.needReview;
   const lines = [`${n} hook${n === 1 ? "" : "s"} need${n === 1 ? "s" : ""} review: run mind-hooks review`];
   if (f.unpinned > 0) {
@@ -598,7 +606,9 @@ async function finish(f: Finishing): Promise<DispatchResult> {
     const { sessionStartLines } = await import("./session_notice.ts");
     result.systemMessages.push(...await sessionStartLines(catalog, ctx.delegatingHost));
   } else {
-    if (catalog.project && !catalog.project.trusted && catalog.project.hasHookFiles && catalog.trustStore === null) {
+    if (
+      catalog.project && !catalog.project.trusted && catalog.project.hasHookFiles && catalog.trustStoreProblem === null
+    ) {
       // Never silent: the repository has hooks that cannot run until the project is trusted.
       result.systemMessages.push(
         `project ${catalog.project.root} has hooks but is not trusted: run mind-hooks project trust ${catalog.project.root}`,

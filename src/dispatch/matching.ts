@@ -7,7 +7,9 @@
 import type { EventName } from "../events/names.ts";
 import { EVENTS } from "../events/registry.ts";
 import type { JsonObject } from "../util/json.ts";
-import { type AnyCatalog, type HookHandler, skipReason } from "../config/discovery.ts";
+import type { AnyCatalog, HookHandler } from "../config/discovery.ts";
+import type { HookKey } from "../trust/hash.ts";
+import { definitionStatusOf, type TrustVerdict } from "../trust/verdict.ts";
 import { type Warning, warning } from "../config/warnings.ts";
 import { matcherMatches } from "../matching/matcher.ts";
 import { toCompatTool, toolMatchSubjects } from "../matching/tool_names.ts";
@@ -103,7 +105,9 @@ export async function matchingHandlers(
     else if (outcome.unchecked !== null) {
       warnings.push(warning(
         "W_MATCHER_UNCHECKED",
-        `the matcher of ${h.status} hook ${h.key} was not evaluated: ${outcome.unchecked}; counted as matched (the hook is skipped until reviewed)`,
+        `the matcher of ${
+          definitionStatusOf(h)
+        } hook ${h.key} was not evaluated: ${outcome.unchecked}; counted as matched (the hook is skipped until reviewed)`,
         h.sourcePath,
       ));
     }
@@ -133,7 +137,9 @@ export async function matchingHandlers(
 /** True when the hook's definition is trusted, so its matcher is as trusted as its command. (Its
  * pinned files are checked after matching: the matcher is part of the hashed definition.) */
 function runsOwnMatcher(h: HookHandler, bypassTrust: boolean): boolean {
-  return bypassTrust || h.definitionStatus === "managed" || h.definitionTrusted;
+  if (bypassTrust) return true;
+  const status = definitionStatusOf(h);
+  return status === "managed" || status === "trusted";
 }
 
 /**
@@ -150,13 +156,13 @@ export function claudeIdentity(h: HookHandler): string | null {
  * Identical Claude-dialect handlers matched by one event run once, as Claude Code runs them (SPEC §8.1
  * r3): of each set of copies, one stands for all in `runs` and the others are not listed again. The
  * one that stands is the first in configuration order that may run (trusted, enabled); when none may,
- * the first. So a copy nobody trusted yet never silences a twin the user did trust. Call after the
- * matched hooks' pins were checked (their trust is final). Returns the handlers kept and, for `list`
+ * the first. So a copy nobody trusted yet never silences a twin the user did trust. `verdicts` are the
+ * matched hooks' trust with their pins checked (final). Returns the handlers kept and, for `list`
  * and `--explain`, each dropped copy with the key it is a copy of.
  */
 export function collapseIdentical(
   matched: readonly HookHandler[],
-  bypassTrust: boolean,
+  verdicts: ReadonlyMap<HookKey, TrustVerdict>,
 ): { handlers: HookHandler[]; copies: { copy: HookHandler; of: string }[] } {
   const groups = new Map<string, HookHandler[]>();
   for (const h of matched) {
@@ -166,7 +172,7 @@ export function collapseIdentical(
   const standing = new Map<HookHandler, HookHandler>();
   for (const copies of groups.values()) {
     if (copies.length < 2) continue;
-    const first = copies.find((h) => skipReason(h, bypassTrust) === null) ?? copies[0];
+    const first = copies.find((h) => verdicts.get(h.key)?.skip === null) ?? copies[0];
     for (const h of copies) standing.set(h, first);
   }
   if (standing.size === 0) return { handlers: [...matched], copies: [] };

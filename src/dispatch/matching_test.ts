@@ -4,22 +4,35 @@
  */
 import { assertEquals } from "../../tests/helpers/assert.ts";
 import type { HookHandler } from "../config/discovery.ts";
+import { contentHashSync } from "../trust/hash.ts";
+import { assessTrust, type TrustStatus } from "../trust/verdict.ts";
 import { collapseIdentical, duplicateCopies } from "./matching.ts";
 
-function hook(key: string, over: Partial<HookHandler> & { command?: string; timeout?: number } = {}): HookHandler {
-  const { command = "sh guard.sh", timeout = 600, ...rest } = over;
-  return {
+type Over = Partial<HookHandler> & { command?: string; timeout?: number; status?: TrustStatus };
+
+/** A hand-made hook; `status` is made by its stored trusted hash (trusted unless told otherwise). */
+function hook(key: string, over: Over = {}): HookHandler {
+  const { command = "sh guard.sh", timeout = 600, status = "trusted", ...rest } = over;
+  const h = {
     key,
     layer: "claude-project",
     event: "PreToolUse",
     matcher: "Bash",
     dialect: "claude",
     env: {},
-    status: "trusted",
     enabled: true,
+    pins: null,
     handler: { type: "command", command, timeout, additionalContextLimit: 10_000 },
     ...rest,
   } as unknown as HookHandler;
+  const hash = contentHashSync(h.event, h.matcher, h.handler, h.dialect);
+  const trustedHash = status === "trusted" ? hash : status === "modified" ? `sha256:${"0".repeat(64)}` : null;
+  return { ...h, trustedHash };
+}
+
+/** Collapsed as a dispatch collapses them: by their verdicts. */
+function collapsed(hooks: HookHandler[], bypassTrust: boolean) {
+  return collapseIdentical(hooks, assessTrust({ bypassTrust }, hooks));
 }
 
 const keys = (r: { handlers: HookHandler[]; copies: { copy: HookHandler; of: string }[] }) => ({
@@ -37,7 +50,7 @@ Deno.test("collapse: identical Claude copies run once, the first standing for al
     hook("m2", { dialect: "mind" }),
     hook("c", { matcher: "Bash|Edit" }),
   ];
-  assertEquals(keys(collapseIdentical(hooks, false)), {
+  assertEquals(keys(collapsed(hooks, false)), {
     handlers: ["a", "m", "t", "p", "m2"],
     copies: [["b", "a"], ["c", "a"]],
   });
@@ -45,15 +58,15 @@ Deno.test("collapse: identical Claude copies run once, the first standing for al
 
 Deno.test("collapse: the first copy that may run stands, so an untrusted copy never silences a trusted twin", () => {
   const hooks = [hook("a", { status: "untrusted" }), hook("b", { enabled: false }), hook("c"), hook("d")];
-  assertEquals(keys(collapseIdentical(hooks, false)), {
+  assertEquals(keys(collapsed(hooks, false)), {
     handlers: ["c"],
     copies: [["a", "c"], ["b", "c"], ["d", "c"]],
   });
   // None may run: the first stands, with its own skip reason.
   const none = [hook("a", { status: "untrusted" }), hook("b", { status: "modified" })];
-  assertEquals(keys(collapseIdentical(none, false)), { handlers: ["a"], copies: [["b", "a"]] });
+  assertEquals(keys(collapsed(none, false)), { handlers: ["a"], copies: [["b", "a"]] });
   // Under the trust bypass every enabled copy may run: the first.
-  assertEquals(keys(collapseIdentical(none, true)), { handlers: ["a"], copies: [["b", "a"]] });
+  assertEquals(keys(collapsed(none, true)), { handlers: ["a"], copies: [["b", "a"]] });
 });
 
 Deno.test("list: a copy is one with the same event, matcher and identity as an earlier hook", () => {

@@ -11,8 +11,10 @@
  * strangers' files (SECURITY.md, "The dispatch fast path").
  * @module
  */
-import { type AnyCatalog, type HookHandler, skipReason } from "../config/discovery.ts";
-import { checkPins } from "../config/pinning.ts";
+import type { AnyCatalog, HookHandler } from "../config/discovery.ts";
+import { catalogVerdicts } from "../config/pinning.ts";
+import type { HookKey } from "../trust/hash.ts";
+import { skipWords, type TrustVerdict } from "../trust/verdict.ts";
 import { isInside, join, realPathOr } from "../util/paths.ts";
 import { oneLine, sanitize } from "../util/terminal_text.ts";
 import { claudeIdentity } from "./matching.ts";
@@ -24,13 +26,11 @@ export const NAMED_AT_MOST = 3;
 const COMMAND_MAX = 60;
 
 /**
- * Why `h` will not run, in the words `runs` uses (`untrusted`, `modified`, `modified: <file> changed`, …),
+ * Why a hook will not run, in the words `runs` uses (`untrusted`, `modified`, `modified: <file> changed`, …),
  * or null when it runs — or is disabled, which is the user's own choice and not news.
  */
-export function whyNotRun(h: HookHandler, bypassTrust: boolean): string | null {
-  const skip = skipReason(h, bypassTrust);
-  if (skip === null || skip === "disabled") return null;
-  return skip === "modified" ? h.modifiedReason ?? skip : skip;
+export function whyNotRun(v: TrustVerdict): string | null {
+  return v.skip === "disabled" ? null : skipWords(v);
 }
 
 /**
@@ -40,7 +40,7 @@ export function whyNotRun(h: HookHandler, bypassTrust: boolean): string | null {
  */
 export function notRunning(
   handlers: readonly HookHandler[],
-  bypassTrust: boolean,
+  verdicts: ReadonlyMap<HookKey, TrustVerdict>,
 ): { hook: HookHandler; why: string }[] {
   const runs = new Set<string>();
   const twin = (h: HookHandler) => {
@@ -49,10 +49,10 @@ export function notRunning(
   };
   for (const h of handlers) {
     const t = twin(h);
-    if (t !== null && skipReason(h, bypassTrust) === null) runs.add(t);
+    if (t !== null && verdicts.get(h.key)!.skip === null) runs.add(t);
   }
   return handlers.flatMap((h) => {
-    const why = whyNotRun(h, bypassTrust);
+    const why = whyNotRun(verdicts.get(h.key)!);
     if (why === null) return [];
     const t = twin(h);
     return t !== null && runs.has(t) ? [] : [{ hook: h, why }];
@@ -194,12 +194,9 @@ const HOST_FOLDER: Readonly<Record<string, string>> = { claude: ".claude", codex
  * they are unchanged, through the pin cache): a hook is trusted only once they hold.
  */
 export async function sessionStartLines(catalog: AnyCatalog, delegatingHost?: string): Promise<string[]> {
-  if (catalog.trustStore !== null) return [];
-  if (!catalog.bypassTrust) {
-    await checkPins(catalog.handlers, { cache: catalog.pinCache, home: catalog.home ?? undefined });
-  }
+  if (catalog.trustStoreProblem !== null) return [];
   const lines: string[] = [];
-  const review = reviewNotice(notRunning(catalog.handlers, catalog.bypassTrust));
+  const review = reviewNotice(notRunning(catalog.handlers, await catalogVerdicts(catalog)));
   if (review !== null) lines.push(review);
   const project = catalog.project;
   if (project && !project.trusted && project.hasHookFiles) {

@@ -9,8 +9,9 @@
  */
 import type { EventName } from "../events/names.ts";
 import type { EventModule, HandlerEffect, HandlerOutcome } from "../events/types.ts";
-import type { AnyCatalog, HookHandler, TrustStatus } from "../config/discovery.ts";
-import type { Layer } from "../trust/hash.ts";
+import type { AnyCatalog, HookHandler } from "../config/discovery.ts";
+import type { HookKey, Layer } from "../trust/hash.ts";
+import { definitionStatusOf, type TrustStatus, type TrustVerdict } from "../trust/verdict.ts";
 import type { RawCompletion } from "../runner/types.ts";
 import { oneLine } from "../util/terminal_text.ts";
 
@@ -87,6 +88,8 @@ export type TraceSink = {
   subjects(subjects: string[] | null): void;
   /** What the matcher said about `h`. */
   match(h: HookHandler, match: MatchTrace): void;
+  /** The matched hooks' trust, their pins checked: the status the records below show. */
+  trust(verdicts: ReadonlyMap<HookKey, TrustVerdict>): void;
   /** `h` matched and did not run: why. */
   skip(h: HookHandler, reason: string): void;
   /** `h` was started in the background (async). */
@@ -98,6 +101,8 @@ export type TraceSink = {
 /** A sink that fills `trace`. */
 export function traceSink(trace: DispatchTrace): TraceSink {
   const byKey = new Map<string, HandlerTrace>();
+  let verdicts: ReadonlyMap<HookKey, TrustVerdict> = new Map();
+  const statusOf = (h: HookHandler) => verdicts.get(h.key)?.status ?? definitionStatusOf(h);
   return {
     catalog(catalog, event) {
       trace.event = event;
@@ -113,7 +118,7 @@ export function traceSink(trace: DispatchTrace): TraceSink {
           matcher: h.matcher,
           match: "not matched",
           // The definition's trust; a matched hook's pinned files are checked later (skip, run).
-          status: h.definitionStatus,
+          status: definitionStatusOf(h),
           enabled: h.enabled,
           skipped: null,
           outcome: null,
@@ -132,19 +137,22 @@ export function traceSink(trace: DispatchTrace): TraceSink {
       const t = byKey.get(h.key);
       if (t) t.match = match;
     },
+    trust(given) {
+      verdicts = given;
+    },
     skip(h, reason) {
       const t = byKey.get(h.key);
-      if (t) [t.status, t.skipped] = [h.status, reason];
+      if (t) [t.status, t.skipped] = [statusOf(h), reason];
     },
     started(h) {
       const t = byKey.get(h.key);
-      if (t) t.status = h.status;
+      if (t) t.status = statusOf(h);
       if (t) [t.outcome, t.reading] = ["started", "async: runs in the background; its output comes with a later event"];
     },
     run(h, module, raw, outcome, ms) {
       const t = byKey.get(h.key);
       if (!t) return;
-      t.status = h.status;
+      t.status = statusOf(h);
       t.outcome = outcome.status;
       t.durationMs = ms;
       t.exitCode = raw?.exitCode ?? null;

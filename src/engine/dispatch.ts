@@ -12,6 +12,7 @@ import type { JsonObject } from "../util/json.ts";
 import type { EventFacts } from "../events/types.ts";
 import { type EventInput, transcriptFiller, validateEvent } from "../dispatch/input.ts";
 import type { AsyncResult, DispatchResult } from "../schema/result.ts";
+import type { Result } from "../util/result.ts";
 import { configOptionsOf, type EngineSettings } from "./settings.ts";
 import type { DispatchTrace, FileTrace } from "../dispatch/trace.ts";
 import type { Layer } from "../trust/hash.ts";
@@ -20,7 +21,7 @@ import { dirname, isInside, join, realPathOr } from "../util/paths.ts";
 /** What a front end plugs into a dispatch; every field has the one-shot default. */
 export type EngineIo = {
   /** Loads the catalog for these discovery options (`serve` passes its cache). */
-  catalog?: (opts: HomelessConfigOptions) => Promise<AnyCatalog | { error: string }>;
+  catalog?: (opts: HomelessConfigOptions) => Promise<Result<AnyCatalog>>;
   /** Runs an mcp_tool handler; absent = the one-shot runner (Streamable HTTP only). */
   runMcp?: DispatchContext["runMcp"];
   /** Starts async handlers; absent = the detached one-shot runner. */
@@ -84,8 +85,9 @@ export async function engineDispatch(
   }
   const event = validated.value;
   const opts = configOptionsOf(settings, settings.cwd ?? String(event.input.cwd));
-  const catalog = await (io.catalog ?? loadCatalog)(opts);
-  if ("error" in catalog) return { ok: false, error: catalog.error };
+  const loaded = await (io.catalog ?? loadCatalog)(opts);
+  if (!loaded.ok) return loaded;
+  const catalog = loaded.value;
   const home = catalog.home;
   // Without a home no async results wait anywhere (SPEC §1 r3).
   const takeAsync = io.takeAsync === null || (io.takeAsync === undefined && home === null)

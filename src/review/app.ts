@@ -9,6 +9,7 @@
  * @module
  */
 import type { Catalog, HookHandler } from "../config/discovery.ts";
+import { ok, type Result } from "../util/result.ts";
 import {
   applyAction,
   applyTrustPlan,
@@ -46,7 +47,7 @@ export type Confirmation = {
 export type Message = { text: string; kind: "info" | "error" };
 
 /** Loads the catalog again (from disk, with the same options as at start). */
-export type CatalogLoader = () => Promise<Catalog | { error: string }>;
+export type CatalogLoader = () => Promise<Result<Catalog>>;
 
 /** How many rows one page of the list and of the details pane holds, for the page keys. */
 export type PageSizes = { list: number; details: number };
@@ -100,13 +101,14 @@ export class ReviewApp {
   }
 
   /** Loads the catalog and builds the first screen's state. */
-  static async create(load: CatalogLoader): Promise<ReviewApp | { error: string }> {
-    const catalog = await load();
-    if ("error" in catalog) return catalog;
+  static async create(load: CatalogLoader): Promise<Result<ReviewApp>> {
+    const loaded = await load();
+    if (!loaded.ok) return loaded;
+    const catalog = loaded.value;
     const app = new ReviewApp(catalog, await buildView(catalog), load);
     await app.#loadCopies();
     await app.#loadRuns();
-    return app;
+    return ok(app);
   }
 
   /** The selected entry, if any. */
@@ -128,7 +130,7 @@ export class ReviewApp {
 
   /** The trust keys are offered: not while the trust store cannot be read (SPEC §6). */
   get canWriteTrust(): boolean {
-    return this.catalog.trustStore === null;
+    return this.catalog.trustStoreProblem === null;
   }
 
   /** Rebuilds the list (after the view or the open groups changed); the selection follows its entry. */
@@ -153,11 +155,12 @@ export class ReviewApp {
     const e = this.entry;
     // A hook of a group that is gone (re-trusted) is still found by its key.
     const keep = e === undefined ? undefined : entryId(e);
-    const catalog = await this.#load();
-    if ("error" in catalog) {
-      this.message = { text: catalog.error, kind: "error" };
+    const loaded = await this.#load();
+    if (!loaded.ok) {
+      this.message = { text: loaded.error, kind: "error" };
       return;
     }
+    const catalog = loaded.value;
     this.catalog = catalog;
     this.view = await buildView(catalog);
     await this.#loadCopies();
@@ -383,7 +386,9 @@ export class ReviewApp {
 
   /** The trust store's refusal when it cannot be read (SPEC §6), else null. */
   #storeRefusal(): string | null {
-    return this.catalog.trustStore === null ? null : trustStoreRefusal(this.catalog.trustStore, this.catalog);
+    return this.catalog.trustStoreProblem === null
+      ? null
+      : trustStoreRefusal(this.catalog.trustStoreProblem, this.catalog);
   }
 
   /** `t`: ask before trusting the selected hook, or the hooks of the selected change group (SPEC §14). */
@@ -417,11 +422,11 @@ export class ReviewApp {
       return;
     }
     const resolved = resolveKeys(this.catalog, keys);
-    if ("error" in resolved) {
+    if (!resolved.ok) {
       this.message = { text: resolved.error, kind: "error" };
       return;
     }
-    const plan = await planTrust(resolved.handlers);
+    const plan = await planTrust(resolved.value);
     if (plan.items.length === 0) {
       this.message = {
         text: `not trusted: ${plan.refused.map((r) => `${r.key}: ${r.reason}`).join("; ")}`,
@@ -439,20 +444,21 @@ export class ReviewApp {
    */
   async #confirmTrust(): Promise<void> {
     const shown = this.confirm!;
-    const fresh = await this.#load();
-    if ("error" in fresh) {
-      this.message = { text: fresh.error, kind: "error" };
+    const loaded = await this.#load();
+    if (!loaded.ok) {
+      this.message = { text: loaded.error, kind: "error" };
       return;
     }
+    const fresh = loaded.value;
     const resolved = resolveKeys(fresh, shown.keys);
-    if ("error" in resolved) {
+    if (!resolved.ok) {
       // A hook shown is gone from its file: there is nothing left to trust as shown.
       this.confirm = null;
       await this.reload();
       this.message = { text: `changed since it was shown: ${resolved.error}`, kind: "error" };
       return;
     }
-    const plan = await planTrust(resolved.handlers);
+    const plan = await planTrust(resolved.value);
     if (!samePlan(plan, shown.plan)) {
       this.catalog = fresh;
       this.view = await buildView(fresh);
@@ -516,11 +522,11 @@ export class ReviewApp {
       return;
     }
     const resolved = resolveKeys(this.catalog, [h.key]);
-    if ("error" in resolved) {
+    if (!resolved.ok) {
       this.message = { text: resolved.error, kind: "error" };
       return;
     }
-    const res = await applyAction(this.catalog, action, resolved.handlers);
+    const res = await applyAction(this.catalog, action, resolved.value);
     if (!res.ok) {
       this.message = { text: res.error, kind: "error" };
       return;

@@ -10,11 +10,12 @@
  * @module
  */
 import { duplicateCopies } from "../dispatch/matching.ts";
-import type { Catalog, HookHandler, ProjectInfo, TrustStatus } from "../config/discovery.ts";
+import type { Catalog, HookHandler, ProjectInfo } from "../config/discovery.ts";
+import { assessTrust, type TrustStatus, type TrustVerdict } from "../trust/verdict.ts";
 import { DROPPING_CODES, type Warning } from "../config/warnings.ts";
 import type { ValuePath } from "../util/json.ts";
 import type { EventName } from "../events/names.ts";
-import type { Layer } from "../trust/hash.ts";
+import { hookHash, type Layer } from "../trust/hash.ts";
 import { shellQuote } from "../matching/tool_names.ts";
 import { runsAsync } from "../config/handlers.ts";
 import { type Coverage, COVERAGE_NOTE, coverageOf } from "./coverage.ts";
@@ -63,6 +64,8 @@ export type HookView = {
   /** How many other hooks pin exactly the same files, and whether this is the first of them. */
   samePins: { others: number; first: boolean } | null;
   handler: HookHandler;
+  /** What trust says of it, its pins checked (`status` and `modifiedReason` are from here). */
+  verdict: TrustVerdict;
   /** The warnings about this hook: its handler's values, or its group's own fields (its matcher). */
   warnings: Warning[];
 };
@@ -125,7 +128,7 @@ export type CatalogView = {
   /** The configuration problems that lose hooks (SPEC §6), one line each, trust store first. */
   problems: string[];
   /** The trust store's problem (the user config.toml cannot be read), or null: then no trust advice. */
-  trustStore: string | null;
+  trustStoreProblem: string | null;
   /** Hooks whose only change is the same set of pinned files, two or more each (SPEC §14 r3). */
   changeGroups: ChangeGroup[];
   /** Where paths are shown from (the project root, the OS user's home). */
@@ -137,19 +140,20 @@ export type CatalogView = {
 };
 
 /** The pinned view of a checked hook. */
-function pinnedView(h: HookHandler): PinnedView | null {
+function pinnedView(h: HookHandler, v: TrustVerdict): PinnedView | null {
   const pins = h.pins;
   if (pins === null) return null;
-  const current = pins.current;
+  const current = v.pins?.current;
   const unpinnable = current?.unpinnable ?? null;
   if (current === undefined || !current.ok) {
     return { files: [], error: current?.error ?? "not checked", unrecorded: false, unpinnable };
   }
-  const check = pins.check;
+  const check = v.pins?.check;
   const stored = pins.stored;
-  if (!h.definitionTrusted || stored === null || check === undefined) {
+  const definitionTrusted = v.definitionStatus === "trusted";
+  if (!definitionTrusted || stored === null || check === undefined) {
     const files = Object.entries(current.files).map(([path, hash]) => ({ path, hash, state: "unpinned" as const }));
-    return { files, error: null, unrecorded: h.definitionTrusted && files.length > 0, unpinnable };
+    return { files, error: null, unrecorded: definitionTrusted && files.length > 0, unpinnable };
   }
   const changed = new Map(check.changes.map((c) => [c.path, c.change]));
   const paths = [...new Set([...Object.keys(stored), ...Object.keys(current.files)])].sort();
@@ -205,7 +209,11 @@ export function sourceFile(source: string): string | null {
 /** Builds the view of `catalog`; reads the config files again only to find lines. */
 export async function buildView(catalog: Catalog, positions = new PositionIndex()): Promise<CatalogView> {
   // Every hook's pinned files, as they are now (SPEC §3.5): what a trust would pin, what changed.
-  await checkPins(catalog.handlers, { all: true, cache: catalog.pinCache });
+  const verdicts = assessTrust(
+    catalog,
+    catalog.handlers,
+    await checkPins(catalog.handlers, { all: true, cache: catalog.pinCache }),
+  );
   // Only user-side definitions count as local: a stranger's file must not make a label claim more control.
   const localServers = new Set(catalog.mcpServers.userSide.keys());
   const paths: PathContext = { projectRoot: catalog.project?.root ?? null, userHome: catalog.userHome };
@@ -214,7 +222,8 @@ export async function buildView(catalog: Catalog, positions = new PositionIndex(
     const pos = await positions.handler(h);
     const file = sourceFile(h.sourcePath);
     const line = pos?.line ?? null;
-    const pinned = pinnedView(h);
+    const verdict = verdicts.get(h.key)!;
+    const pinned = pinnedView(h, verdict);
     return {
       key: h.key,
       tail: tails.get(h.key) ?? h.key,
@@ -225,20 +234,21 @@ export async function buildView(catalog: Catalog, positions = new PositionIndex(
       place: file === null ? "(-c override of this process)" : `${peoplePath(file, paths)}${line ? `:${line}` : ""}`,
       event: h.event,
       matcher: h.matcher,
-      status: h.status,
+      status: verdict.status,
       enabled: h.enabled,
       coverage: coverageOf(h.event, h.matcher, localServers),
-      hash: h.hash,
+      hash: hookHash(h),
       trustedHash: h.trustedHash,
       summary: handlerSummary(h),
       name: h.name ?? null,
       plugin: h.plugin ?? null,
-      modifiedReason: h.modifiedReason,
+      modifiedReason: verdict.modifiedReason,
       pinned,
       fetch: fetchOf(h),
       unpinnable: pinned?.unpinnable ?? null,
       samePins: null,
       handler: h,
+      verdict,
       warnings: [],
     };
   }));
@@ -259,7 +269,9 @@ export async function buildView(catalog: Catalog, positions = new PositionIndex(
     ? {
       ...p,
       // No trust advice while the trust store cannot be read (SPEC §6).
-      trustCommand: p.trusted || catalog.trustStore !== null ? null : `mind-hooks project trust ${shellQuote(p.root)}`,
+      trustCommand: p.trusted || catalog.trustStoreProblem !== null
+        ? null
+        : `mind-hooks project trust ${shellQuote(p.root)}`,
       shown: peoplePath(p.root, paths),
       layers,
       waiting: layers.reduce((n, l) => n + l.hooks, 0),
@@ -277,7 +289,7 @@ export async function buildView(catalog: Catalog, positions = new PositionIndex(
     groups,
     warnings,
     problems,
-    trustStore: catalog.trustStore === null ? null : problemLine(catalog.trustStore, problemCtx),
+    trustStoreProblem: catalog.trustStoreProblem === null ? null : problemLine(catalog.trustStoreProblem, problemCtx),
     dropped: warnings.filter(dropsHooks),
     needReview: hooks.filter((h) => h.layer !== "managed" && (h.status === "untrusted" || h.status === "modified"))
       .length,

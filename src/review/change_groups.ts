@@ -28,7 +28,10 @@ export type ChangeGroup = {
 /** The changed pinned files of a hook whose definition is still trusted, or null (it changed otherwise). */
 export function onlyFileChanges(h: HookView): ChangedFile[] | null {
   const p = h.pinned;
-  if (h.status !== "modified" || !h.handler.definitionTrusted || p === null || p.error !== null || p.unrecorded) {
+  if (
+    h.status !== "modified" || h.verdict.definitionStatus !== "trusted" || p === null || p.error !== null ||
+    p.unrecorded
+  ) {
     return null;
   }
   const changed = p.files.filter((f): f is PinnedFileView & ChangedFile =>

@@ -15,6 +15,7 @@ import type { ReviewApp } from "./app.ts";
 import type { Row, Style } from "./rows.ts";
 import { summaryLines, trustSummary } from "./trust_summary.ts";
 import { unpinnableMark } from "./catalog_view.ts";
+import { hookHash } from "../trust/hash.ts";
 
 /** The renderer's row helpers. */
 export type RowKit = {
@@ -84,7 +85,7 @@ export function confirmRows(app: ReviewApp, width: number, kit: RowKit): { rows:
         width,
       ),
     );
-    rows.push(...kit.field("  Hash", h.hash, width, ["dim"]));
+    rows.push(...kit.field("  Hash", hookHash(h), width, ["dim"]));
     if (item.files !== null) {
       const files = Object.entries(item.files);
       const id = JSON.stringify([h.pins?.scope.root ?? "", files]);

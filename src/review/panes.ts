@@ -65,7 +65,7 @@ export function helpRows(width: number, store: string | null = null): Row[] {
 export function emptyRows(app: ReviewApp, width: number): Row[] {
   const home = app.catalog.home;
   const p = app.view.project;
-  const canTrust = app.view.trustStore === null;
+  const canTrust = app.view.trustStoreProblem === null;
   if (p && !p.trusted && p.waiting > 0) {
     // SPEC §14 r3: an untrusted project with hooks never reads as "no hooks".
     const rows: Row[] = [

@@ -149,9 +149,9 @@ const STORE_LINES_MAX = 3;
 function notesRows(app: ReviewApp, columns: number): Row[] {
   const v = app.view;
   const rest = notes(app);
-  if (v.trustStore === null) return [rest];
+  if (v.trustStoreProblem === null) return [rest];
   // SPEC §6: no trust advice while the trust store cannot be read; only the fix of the file.
-  const store = wrap(sanitize(v.trustStore), Math.max(10, columns - 1), "  ").slice(0, STORE_LINES_MAX)
+  const store = wrap(sanitize(v.trustStoreProblem), Math.max(10, columns - 1), "  ").slice(0, STORE_LINES_MAX)
     .map((l): Row => [{ text: ` ${l}`, styles: ["red", "bold"] }]);
   return rest.length > 0 ? [...store, rest] : store;
 }
@@ -161,7 +161,7 @@ function notes(app: ReviewApp): Segment[] {
   const v = app.view;
   const out: Segment[] = [];
   // With the trust store unreadable, notesRows says its problem instead (no trust advice, SPEC §6).
-  if (v.trustStore === null && v.project) {
+  if (v.trustStoreProblem === null && v.project) {
     const p = v.project;
     // The one key that loads them first: the rest may be cut on a narrow terminal.
     const holds = p.waiting > 0
@@ -174,7 +174,7 @@ function notes(app: ReviewApp): Segment[] {
         ? { text: ` project ${sanitize(p.shown)}: trusted`, styles: ["green"] }
         : { text: ` project ${sanitize(p.shown)}: NOT trusted${holds}`, styles: ["yellow", "bold"] },
     );
-  } else if (v.trustStore === null) {
+  } else if (v.trustStoreProblem === null) {
     out.push({ text: " no project (.mind/, .claude/ or .codex/) here", styles: ["dim"] });
   }
   if (v.homeMissing) out.push({ text: ` · the home ${sanitize(app.catalog.home)} does not exist`, styles: ["red"] });
@@ -216,7 +216,7 @@ export function renderFrame(app: ReviewApp, opts: RenderOptions): string[] {
 
   if (app.showHelp) {
     // The overlay takes the whole body: every key, with room to read it.
-    const help = helpRows(columns - 2, app.canWriteTrust ? null : app.view.trustStore);
+    const help = helpRows(columns - 2, app.canWriteTrust ? null : app.view.trustStoreProblem);
     for (let r = 0; r < L.bodyHeight; r++) out.push(paint([{ text: " " }, ...(help[r] ?? [])], columns, color));
     return withBottom(app, out, opts);
   }

@@ -30,8 +30,9 @@ Deno.test("trust summary: events, files, pinned files once, network and unpinnab
     );
     await Deno.writeTextFile(`${home}/hooks.json`, JSON.stringify({ hooks: { Stop: [cmd("echo mine")] } }));
     await Deno.writeTextFile(`${home}/config.toml`, `[projects."${repo}"]\ntrust_level = "trusted"\n`);
-    const catalog = await loadCatalog({ home, cwd: repo, requirements: `${root}/none.toml`, env: {} });
-    if ("error" in catalog) throw new Error(catalog.error);
+    const loaded = await loadCatalog({ home, cwd: repo, requirements: `${root}/none.toml`, env: {} });
+    if (!loaded.ok) throw new Error(loaded.error);
+    const catalog = loaded.value;
     const view = await buildView(catalog);
     // The pin reader marks a hook it cannot resolve (SPEC §3.5 r3); the summary names it.
     view.hooks.find((h) => h.summary === "sh .mind/a.sh --again")!.unpinnable = "$(printf x)";

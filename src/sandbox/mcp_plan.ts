@@ -27,11 +27,11 @@ export function netTarget(url: string): string | null {
 export async function mcpNeeds(plan: SandboxPlan, args: ParsedArgs): Promise<{ hosts: string[]; programs: string[] }> {
   const { loadCatalog } = await import("../config/discovery.ts");
   const settings = resolveSettings(fromCliValues(args.options), Deno.env.toObject(), Deno.cwd());
-  const catalog = await loadCatalog({ ...configOptionsOf(settings, plan.facts.searchFrom), home: plan.facts.home });
+  const loaded = await loadCatalog({ ...configOptionsOf(settings, plan.facts.searchFrom), home: plan.facts.home });
   const hosts = new Set<string>();
   const programs = new Set<string>();
-  if ("error" in catalog) return { hosts: [], programs: [] };
-  for (const { config: cfg } of resolvedServers(catalog.handlers)) {
+  if (!loaded.ok) return { hosts: [], programs: [] };
+  for (const { config: cfg } of resolvedServers(loaded.value.handlers)) {
     if (typeof cfg.url === "string") {
       const t = netTarget(cfg.url);
       if (t) hosts.add(t);

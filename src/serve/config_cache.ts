@@ -15,6 +15,7 @@
  * @module
  */
 import { type Catalog, type ConfigOptions, loadCatalog } from "../config/discovery.ts";
+import { ok, type Result } from "../util/result.ts";
 import { join, searchDirs } from "../util/paths.ts";
 import { FileHashCache } from "../trust/pins.ts";
 
@@ -93,14 +94,14 @@ export function optionsKey(opts: ConfigOptions): string {
 }
 
 /** A load in progress, and when it started (on the cache's own clock). */
-type Loading = { startedAt: number; done: Promise<Catalog | { error: string }> };
+type Loading = { startedAt: number; done: Promise<Result<Catalog>> };
 
 /** Loaded catalogs by options, re-read on change. */
 export class CatalogCache {
   readonly #entries = new Map<string, Entry>();
   readonly #loading = new Map<string, Loading>();
   readonly #onLoad: (catalog: Catalog) => void;
-  readonly #loadCatalog: (opts: ConfigOptions) => Promise<Catalog | { error: string }>;
+  readonly #loadCatalog: (opts: ConfigOptions) => Promise<Result<Catalog>>;
   /** The hashes of pinned files, for every catalog of this process. */
   readonly #pinned = new FileHashCache();
   #loads = 0;
@@ -113,7 +114,7 @@ export class CatalogCache {
    */
   constructor(
     onLoad: (catalog: Catalog) => void = () => {},
-    load: (opts: ConfigOptions) => Promise<Catalog | { error: string }> = loadCatalog,
+    load: (opts: ConfigOptions) => Promise<Result<Catalog>> = loadCatalog,
   ) {
     this.#onLoad = onLoad;
     this.#loadCatalog = load;
@@ -146,20 +147,20 @@ export class CatalogCache {
    * hooks.json, read as the old one), so a later request waits for it and then looks again — at the
    * cache, which that load's racy-clean check keeps from answering stale, or at a load of its own.
    */
-  get(opts: ConfigOptions): Promise<Catalog | { error: string }> {
+  get(opts: ConfigOptions): Promise<Result<Catalog>> {
     const key = optionsKey(opts);
     const cached = this.#fresh(key);
-    return cached ? Promise.resolve(cached) : this.#fromLoad(key, opts, ++this.#clock);
+    return cached ? Promise.resolve(ok(cached)) : this.#fromLoad(key, opts, ++this.#clock);
   }
 
-  async #fromLoad(key: string, opts: ConfigOptions, arrived: number): Promise<Catalog | { error: string }> {
+  async #fromLoad(key: string, opts: ConfigOptions, arrived: number): Promise<Result<Catalog>> {
     while (true) {
       const loading = this.#loading.get(key);
       if (loading && loading.startedAt > arrived) return await loading.done;
       if (loading) {
         await loading.done;
         const cached = this.#fresh(key);
-        if (cached) return cached;
+        if (cached) return ok(cached);
         continue;
       }
       const startedAt = ++this.#clock;
@@ -171,14 +172,15 @@ export class CatalogCache {
     }
   }
 
-  async #load(key: string, opts: ConfigOptions): Promise<Catalog | { error: string }> {
+  async #load(key: string, opts: ConfigOptions): Promise<Result<Catalog>> {
     const started = Date.now();
-    const catalog = await this.#loadCatalog(opts);
+    const loaded = await this.#loadCatalog(opts);
     this.#loads++;
-    if ("error" in catalog) {
+    if (!loaded.ok) {
       this.#entries.delete(key);
-      return catalog;
+      return loaded;
     }
+    const catalog = loaded.value;
     catalog.pinCache = this.#pinned;
     const watch = [...new Set([...catalog.files, ...projectCandidates(opts.cwd), join(opts.home, "plugins")])];
     const signature = signatureOf(watch);
@@ -189,6 +191,6 @@ export class CatalogCache {
       this.#entries.delete(this.#entries.keys().next().value!);
     }
     this.#onLoad(catalog);
-    return catalog;
+    return loaded;
   }
 }

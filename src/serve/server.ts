@@ -23,7 +23,9 @@
 import { messageLine } from "../util/terminal_text.ts";
 import { UsageError } from "../util/args.ts";
 import { isObject, type JsonObject } from "../util/json.ts";
-import { type Catalog, skipReason } from "../config/discovery.ts";
+import type { Catalog } from "../config/discovery.ts";
+import { verdictOf } from "../trust/verdict.ts";
+import { fail } from "../util/result.ts";
 import { engineDispatch } from "../engine/dispatch.ts";
 import {
   configOptionsOf,
@@ -342,9 +344,9 @@ export class HookServer {
   }
 
   async #catalog(settings: HomeSettings, cwd: string): Promise<Catalog> {
-    const catalog = await this.#cache.get(configOptionsOf(settings, cwd));
-    if ("error" in catalog) throw new RpcError(INVALID_PARAMS, catalog.error);
-    return catalog;
+    const loaded = await this.#cache.get(configOptionsOf(settings, cwd));
+    if (!loaded.ok) throw new RpcError(INVALID_PARAMS, loaded.error);
+    return loaded.value;
   }
 
   #onCatalogLoaded(catalog: Catalog): void {
@@ -357,7 +359,7 @@ export class HookServer {
       for (const def of resolvedServers(c.handlers)) keep.push([def.name, def.config]);
     }
     this.#pool.retain(keep).catch(() => {});
-    if (catalog.hooksEnabled) this.#pool.prewarm(catalog, (h) => skipReason(h, catalog.bypassTrust) === null);
+    if (catalog.hooksEnabled) this.#pool.prewarm(catalog, (h) => verdictOf(catalog, h).skip === null);
   }
 
   async #dispatch(params: unknown): Promise<DispatchResult> {
@@ -369,7 +371,7 @@ export class HookServer {
     try {
       const outcome = await engineDispatch(event, settings, {
         catalog: (opts) =>
-          opts.home === null ? Promise.resolve({ error: NO_HOME }) : this.#cache.get({ ...opts, home: opts.home }),
+          opts.home === null ? Promise.resolve(fail(NO_HOME)) : this.#cache.get({ ...opts, home: opts.home }),
         // Logged below, after the response is on its way (log_queue.ts says why).
         log: false,
         runMcp: (h, input) => this.#pool.run(h, input),

@@ -17,7 +17,8 @@ import type { PinScope } from "./pin_scope.ts";
 import { type StatePatch, type StateWriteError, writeHookStates } from "./state_writer.ts";
 import { COPY_FILE_MAX, COPY_TOTAL_MAX, removeTrusted, storeTrusted, type TrustedSubject } from "./trusted_store.ts";
 import type { PinnedFiles } from "./pins.ts";
-import { keyHasTail } from "./hash.ts";
+import { hookHash, keyHasTail } from "./hash.ts";
+import { fail, ok, type Result } from "../util/result.ts";
 
 /** A state action. */
 export type TrustAction = "trust" | "untrust" | "enable" | "disable";
@@ -72,7 +73,14 @@ export async function planTrust<H extends ActionHook>(handlers: readonly H[]): P
   const pins = withPins ? await import("./pins.ts") : null;
   const results = await Promise.all(handlers.map(async (h) => {
     if (h.pins === null || pins === null) {
-      return { handler: h, hash: h.hash, files: null, contents: new Map(), fetch: null, unpinnable: null } as TrustItem<
+      return {
+        handler: h,
+        hash: hookHash(h),
+        files: null,
+        contents: new Map(),
+        fetch: null,
+        unpinnable: null,
+      } as TrustItem<
         H
       >;
     }
@@ -86,7 +94,7 @@ export async function planTrust<H extends ActionHook>(handlers: readonly H[]): P
     }
     return {
       handler: h,
-      hash: h.hash,
+      hash: hookHash(h),
       files: set.files,
       contents: set.contents,
       fetch: set.fetch,
@@ -116,7 +124,7 @@ export function patchFor(action: TrustAction, h: ActionHook, item?: TrustItem): 
     case "trust":
       return item?.files
         ? { trustedHash: item.hash, trustedFiles: item.files, unpinnable: item.unpinnable }
-        : { trustedHash: item?.hash ?? h.hash };
+        : { trustedHash: item?.hash ?? hookHash(h) };
     case "untrust":
       return { trustedHash: null, trustedFiles: null, unpinnable: null };
     case "enable":
@@ -149,7 +157,7 @@ export function resolveKey<H extends ActionHook>(
 export function resolveKeys<H extends ActionHook>(
   catalog: ActionCatalog<H>,
   keys: readonly string[],
-): { handlers: H[] } | { error: string } {
+): Result<H[]> {
   const handlers: H[] = [];
   const unknown: string[] = [];
   const ambiguous: string[] = [];
@@ -166,13 +174,13 @@ export function resolveKeys<H extends ActionHook>(
       parts.push(`unknown hook key${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")} (see mind-hooks list)`);
     }
     if (ambiguous.length) parts.push(`ambiguous: ${ambiguous.join("; ")} (give more of the key)`);
-    return { error: `${parts.join("; ")}; nothing written` };
+    return fail(`${parts.join("; ")}; nothing written`);
   }
   const managed = handlers.filter((h) => h.layer === "managed");
   if (managed.length) {
-    return { error: `managed hooks are read-only: ${managed.map((h) => h.key).join(", ")}; nothing written` };
+    return fail(`managed hooks are read-only: ${managed.map((h) => h.key).join(", ")}; nothing written`);
   }
-  return { handlers };
+  return ok(handlers);
 }
 
 /** A state write error as one line: the writer's sentence, saying once that the file is unchanged. */

@@ -107,3 +107,28 @@ export function contentHash(
 ): Promise<string> {
   return Promise.resolve(contentHashSync(event, matcher, handler, dialect));
 }
+
+/** What a hook's content hash is taken over: its event, matcher, normalized handler and dialect. */
+export type HashedHook = {
+  readonly event: EventName;
+  readonly matcher: string | null;
+  readonly handler: NormalizedHandler;
+  readonly dialect?: Dialect;
+};
+
+/** The hashes already taken, by hook record: a record is hashed once, and only when asked. */
+const HOOK_HASHES = new WeakMap<HashedHook, string>();
+
+/**
+ * The content hash of a discovered hook, computed on first use and kept for the record: a dispatch
+ * hashes only the handlers its event matched, so a catalog of 1,000 handlers does not pay 1,000
+ * SHA-256s on every tool call, while the record itself stays plain data (no getter to lose on a copy).
+ */
+export function hookHash(h: HashedHook): string {
+  let hash = HOOK_HASHES.get(h);
+  if (hash === undefined) {
+    hash = contentHashSync(h.event, h.matcher, h.handler, h.dialect);
+    HOOK_HASHES.set(h, hash);
+  }
+  return hash;
+}

@@ -8,9 +8,7 @@
  * file the copy says why there is none, and `review` says the diff is unavailable.
  * @module
  */
-import { canonicalJson, type HookKey } from "./hash.ts";
-import type { EventName } from "../events/names.ts";
-import type { NormalizedHandler } from "../schema/handler.ts";
+import { canonicalJson, type HashedHook, hookHash, type HookKey } from "./hash.ts";
 import { join } from "../util/paths.ts";
 import { OWNER_ONLY, writeFileAtomic } from "../util/atomic_file.ts";
 import { keyFileStem, pinHashesPath } from "./pin_cache.ts";
@@ -81,19 +79,13 @@ export function trustedCopyPath(home: string, key: HookKey): string {
 }
 
 /** What a trusted copy is made of; a catalog handler (`HookHandler` of config/discovery.ts) is one. */
-export type TrustedSubject = {
-  key: HookKey;
-  hash: string;
-  event: EventName;
-  matcher: string | null;
-  handler: NormalizedHandler;
-};
+export type TrustedSubject = HashedHook & { readonly key: HookKey };
 
 /** Stores the definition being trusted, and copies of its pinned files. */
 export async function storeTrusted(home: string, h: TrustedSubject, record?: TrustRecord): Promise<void> {
   const def: TrustedDefinition = {
     key: h.key,
-    hash: record?.hash ?? h.hash,
+    hash: record?.hash ?? hookHash(h),
     event: h.event,
     matcher: h.matcher,
     handler: h.handler as Record<string, unknown>,

@@ -260,8 +260,9 @@ async function setUp(c: Case, path: PathName): Promise<{ run: PathRun; dirs: Tem
     const r = await writeProjectTrust(configPath, cwd, "trusted");
     if (!r.ok) throw new Error(r.error.message);
   }
-  const catalog = await loadCatalog({ home: home.path, cwd, requirements: "/nonexistent/mind-hooks-tests/req.toml" });
-  if ("error" in catalog) throw new Error(catalog.error);
+  const loaded = await loadCatalog({ home: home.path, cwd, requirements: "/nonexistent/mind-hooks-tests/req.toml" });
+  if (!loaded.ok) throw new Error(loaded.error);
+  const catalog = loaded.value;
   const plan = await planTrust(catalog.handlers.filter((h) => !c.untrusted?.(h)));
   if (plan.refused.length > 0) throw new Error(`not trusted: ${JSON.stringify(plan.refused)}`);
   const applied = await applyTrustPlan(catalog, plan);
