@@ -5,16 +5,9 @@
 
 import assert from "node:assert/strict";
 import { dirname, join, resolve } from "node:path";
-import { DEFAULT_CONTEXT_LIMIT } from "../src/config/handlers.ts";
-import {
-  estimateTokens,
-  removeSessionSpill,
-  spillDir,
-  spillIfLarge,
-  type SpillResult,
-  utf8Length,
-} from "../src/output/spill.ts";
-import { MAX_SEGMENT_LENGTH, safeSessionSegment, sha256Hex } from "../src/util/session_id.ts";
+import { DEFAULT_CONTEXT_LIMIT } from "../config/handlers.ts";
+import { estimateTokens, removeSessionSpill, spillDir, spillIfLarge, type SpillResult, utf8Length } from "./spill.ts";
+import { MAX_SEGMENT_LENGTH, safeSessionSegment, sha256Hex } from "../util/session_id.ts";
 
 const encoder = new TextEncoder();
 const bytesOf = (text: string) => encoder.encode(text).length;
@@ -424,7 +417,7 @@ Deno.test(
   async () => {
     await withTempDir(async (tempDir) => {
       const script = join(tempDir, "probe.ts");
-      const spill = new URL("../src/output/spill.ts", import.meta.url).href;
+      const spill = new URL("./spill.ts", import.meta.url).href;
       await Deno.writeTextFile(
         script,
         `import { spillIfLarge } from ${JSON.stringify(spill)};

@@ -2,10 +2,10 @@
  * Server scoping as pure logic (src/config/mcp_servers.ts, SPEC §2.7): which definition a hook
  * resolves, and what a stranger's definition loses (environment secrets) or gains (plugin paths).
  */
-import { assertEquals } from "./helpers/assert.ts";
-import { noServers, readServers, resolveServer, type ServerDef } from "../src/config/mcp_servers.ts";
-import type { Warning } from "../src/config/warnings.ts";
-import { serverSpec } from "../src/runner/mcp.ts";
+import { assertEquals } from "../../tests/helpers/assert.ts";
+import { noServers, readServers, resolveServer, type ServerDef } from "./mcp_servers.ts";
+import type { Warning } from "./warnings.ts";
+import { serverSpec } from "../runner/mcp.ts";
 
 const def = (name: string, source: string): ServerDef => ({
   name,

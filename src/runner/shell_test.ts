@@ -8,8 +8,8 @@ import {
   killPlan,
   killProcessTree,
   type ShellInvocation,
-} from "../src/runner/shell.ts";
-import { ancestorDirs, currentPlatform, normalizeKeyPath } from "../src/util/paths.ts";
+} from "./shell.ts";
+import { ancestorDirs, currentPlatform, normalizeKeyPath } from "../util/paths.ts";
 
 function assertEquals(actual: unknown, expected: unknown, msg = ""): void {
   const a = JSON.stringify(actual);
