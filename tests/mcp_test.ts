@@ -3,7 +3,7 @@
  * of `mcp_tool` hooks against a real MCP server over Streamable HTTP (tests/helpers/mcp_server.ts).
  */
 import assert from "node:assert/strict";
-import { expandPlaceholders } from "../src/runner/mcp.ts";
+import { expandPlaceholders } from "../src/runner/mcp_input.ts";
 import { startHttpServer, stdioServerConfig } from "./helpers/mcp_server.ts";
 
 const MAIN = decodeURIComponent(new URL("../main.ts", import.meta.url).pathname);

@@ -38,7 +38,7 @@ import {
 import type { DispatchResult } from "../schema/result.ts";
 import type { JsonObject } from "../events/types.ts";
 import { EVENTS } from "../events/registry.ts";
-import { McpPool } from "../runner/mcp.ts";
+import { McpPool } from "../runner/mcp_pool.ts";
 import { killRunning } from "../runner/running.ts";
 import { delay } from "../util/timer.ts";
 import { resolvedServers } from "../config/mcp_servers.ts";
