@@ -30,7 +30,8 @@ export { loadCatalog } from "./src/config/discovery.ts";
  */
 export { checkPins } from "./src/config/pinning.ts";
 export { canonicalJson, contentHash, hookKey } from "./src/trust/hash.ts";
-export { appendTranscript, transcriptPath, TranscriptWriter } from "./src/session/transcript.ts";
+export { appendTranscript, transcriptPath } from "./src/session/transcript.ts";
+export { TranscriptWriter } from "./src/session/transcript_writer.ts";
 export { endSession } from "./src/session/end.ts";
 
 /** Options of {@link dispatch}: discovery options (cwd defaults to the event's) plus the spill root. */

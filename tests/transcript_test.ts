@@ -8,16 +8,15 @@ import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
   appendTranscript,
-  renderTranscriptLine,
   sessionDateFromId,
   subagentTranscriptPath,
   subagentTranscriptPathSync,
   TRANSCRIPT_EVENTS,
-  type TranscriptEntry,
   transcriptPath,
   transcriptPathSync,
-  TranscriptWriter,
 } from "../src/session/transcript.ts";
+import { renderTranscriptLine, type TranscriptEntry } from "../src/session/transcript_line.ts";
+import { TranscriptWriter } from "../src/session/transcript_writer.ts";
 import { TranscriptLine } from "../src/session/transcript_schema.ts";
 
 const WORKER = fileURLToPath(
