@@ -2,7 +2,7 @@
  * MCP-tool handlers (SPEC §7.3): the `${a.b}` expansion table, and end-to-end one-shot dispatches
  * of `mcp_tool` hooks against a real MCP server over Streamable HTTP (tests/helpers/mcp_server.ts).
  */
-import assert from "node:assert/strict";
+import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { expandPlaceholders } from "../src/runner/mcp_input.ts";
 import { startHttpServer, stdioServerConfig } from "./helpers/mcp_server.ts";
 
@@ -67,14 +67,14 @@ const TABLE: { name: string; template: unknown; expected: unknown }[] = [
 
 for (const { name, template, expected } of TABLE) {
   Deno.test(`expandPlaceholders: ${name}`, () => {
-    assert.deepEqual(expandPlaceholders(template, INPUT), expected);
+    assertEquals(expandPlaceholders(template, INPUT), expected);
   });
 }
 
 Deno.test("expandPlaceholders: the result never aliases the hook input", () => {
   const out = expandPlaceholders({ n: "${tool_input.nested}" }, INPUT) as { n: { k: number[] } };
   out.n.k.push(99);
-  assert.deepEqual(INPUT.tool_input.nested.k, [1, 2]);
+  assertEquals(INPUT.tool_input.nested.k, [1, 2]);
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -116,7 +116,7 @@ async function dispatch(home: string, event: Record<string, unknown>): Promise<R
   await w.close();
   const out = await child.output();
   const stderr = new TextDecoder().decode(out.stderr);
-  assert.equal(out.code, 0, `dispatch exited ${out.code}: ${stderr}`);
+  assertEquals(out.code, 0, `dispatch exited ${out.code}: ${stderr}`);
   return JSON.parse(new TextDecoder().decode(out.stdout));
 }
 
@@ -160,7 +160,7 @@ async function trustAll(home: string): Promise<void> {
     stdout: "piped",
     stderr: "piped",
   }).output();
-  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  assertEquals(out.code, 0, new TextDecoder().decode(out.stderr));
 }
 
 function preToolUse(command = "rm -rf /tmp/x"): Record<string, unknown> {
@@ -216,59 +216,59 @@ Deno.test("mcp_tool hooks end to end over Streamable HTTP (one-shot dispatch)", 
   try {
     await t.step("allow: completed, no decision", async () => {
       const r = await runOne(servers, preToolUse(), [mcpHook("allow")]);
-      assert.equal(r.runs.length, 1);
-      assert.equal(r.runs[0].status, "completed", JSON.stringify(r.runs[0]));
-      assert.equal(r.runs[0].exit_code, 0);
-      assert.equal(r.decision, null);
-      assert.deepEqual(r.systemMessages, []);
+      assertEquals(r.runs.length, 1);
+      assertEquals(r.runs[0].status, "completed", JSON.stringify(r.runs[0]));
+      assertEquals(r.runs[0].exit_code, 0);
+      assertEquals(r.decision, null);
+      assertEquals(r.systemMessages, []);
     });
 
     await t.step("deny as structuredContent: decision deny, reason expanded from the hook input", async () => {
       const r = await runOne(servers, preToolUse("rm -rf /tmp/x"), [
         mcpHook("deny", { input: { reason: "refusing `${tool_input.command}` in ${cwd}" } }),
       ]);
-      assert.equal(r.decision, "deny");
-      assert.equal(r.reason, "refusing `rm -rf /tmp/x` in /");
-      assert.equal(r.runs[0].status, "blocked");
+      assertEquals(r.decision, "deny");
+      assertEquals(r.reason, "refusing `rm -rf /tmp/x` in /");
+      assertEquals(r.runs[0].status, "blocked");
     });
 
     await t.step("rewrite: allow + updatedInput goes back to the host's parameter", async () => {
       const r = await runOne(servers, preToolUse("make"), [
         mcpHook("rewrite", { input: { command: "${tool_input.command}" } }),
       ]);
-      assert.equal(r.decision, "allow");
-      assert.deepEqual(r.updatedInput, { cmd: "make --dry-run" });
+      assertEquals(r.decision, "allow");
+      assertEquals(r.updatedInput, { cmd: "make --dry-run" });
     });
 
     await t.step("structuredContent wins over text content, and keeps the expanded JSON types", async () => {
       const r = await runOne(servers, userPrompt("hello"), [
         mcpHook("structured", { input: { event: "UserPromptSubmit", prompt: "${prompt}", turn: "${turn_id}", n: 1 } }),
       ]);
-      assert.equal(r.runs[0].status, "completed");
-      assert.deepEqual(r.additionalContext, [
+      assertEquals(r.runs[0].status, "completed");
+      assertEquals(r.additionalContext, [
         'structured:{"event":"UserPromptSubmit","prompt":"hello","turn":"t1","n":1}',
       ]);
     });
 
     await t.step("text content: concatenated, read as plain stdout (context on UserPromptSubmit)", async () => {
       const r = await runOne(servers, userPrompt("p"), [mcpHook("text", { input: { p: "${prompt}!" } })]);
-      assert.equal(r.runs[0].status, "completed");
-      assert.deepEqual(r.additionalContext, ['text:{"p":"p!"}']);
+      assertEquals(r.runs[0].status, "completed");
+      assertEquals(r.additionalContext, ['text:{"p":"p!"}']);
     });
 
     await t.step("text content on PreToolUse is ignored like a command's plain stdout", async () => {
       const r = await runOne(servers, preToolUse(), [mcpHook("text")]);
-      assert.equal(r.runs[0].status, "completed");
-      assert.equal(r.decision, null);
-      assert.deepEqual(r.additionalContext, []);
+      assertEquals(r.runs[0].status, "completed");
+      assertEquals(r.decision, null);
+      assertEquals(r.additionalContext, []);
     });
 
     await t.step("isError: failed, not blocked, and said so", async () => {
       const r = await runOne(servers, preToolUse(), [mcpHook("is_error")]);
-      assert.equal(r.runs[0].status, "failed");
-      assert.match(r.runs[0].reason!, /isError: the scanner broke/);
-      assert.equal(r.decision, null);
-      assert.ok(
+      assertEquals(r.runs[0].status, "failed");
+      assertMatch(r.runs[0].reason!, /isError: the scanner broke/);
+      assertEquals(r.decision, null);
+      assert(
         r.systemMessages.some((m) => m.includes(r.runs[0].key) && m.includes("isError")),
         r.systemMessages.join("|"),
       );
@@ -276,41 +276,41 @@ Deno.test("mcp_tool hooks end to end over Streamable HTTP (one-shot dispatch)", 
 
     await t.step("a deny still wins next to a failing mcp_tool handler", async () => {
       const r = await runOne(servers, preToolUse(), [mcpHook("is_error"), mcpHook("deny")]);
-      assert.deepEqual(r.runs.map((x) => x.status), ["failed", "blocked"]);
-      assert.equal(r.decision, "deny");
+      assertEquals(r.runs.map((x) => x.status), ["failed", "blocked"]);
+      assertEquals(r.decision, "deny");
     });
 
     await t.step("hang: the handler's timeout fails it", async () => {
       const started = performance.now();
       const r = await runOne(servers, preToolUse(), [mcpHook("hang", { timeout: 1 })]);
-      assert.equal(r.runs[0].status, "failed");
-      assert.equal(r.runs[0].reason, "timeout after 1s");
-      assert.equal(r.decision, null);
-      assert.ok(performance.now() - started < 8000, "a hung tool held the dispatch past its timeout");
+      assertEquals(r.runs[0].status, "failed");
+      assertEquals(r.runs[0].reason, "timeout after 1s");
+      assertEquals(r.decision, null);
+      assert(performance.now() - started < 8000, "a hung tool held the dispatch past its timeout");
     });
 
     await t.step("unknown tool: failed, not available", async () => {
       const r = await runOne(servers, preToolUse(), [mcpHook("no_such_tool")]);
-      assert.equal(r.runs[0].status, "failed");
-      assert.match(r.runs[0].reason!, /tool "no_such_tool" is not available on MCP server "scanner"/);
-      assert.equal(r.decision, null);
+      assertEquals(r.runs[0].status, "failed");
+      assertMatch(r.runs[0].reason!, /tool "no_such_tool" is not available on MCP server "scanner"/);
+      assertEquals(r.decision, null);
     });
 
     await t.step("missing server: failed, not configured", async () => {
       const r = await runOne(servers, preToolUse(), [mcpHook("deny", {}, "ghost")]);
-      assert.equal(r.runs[0].status, "failed");
-      assert.match(r.runs[0].reason!, /MCP server "ghost" is not configured/);
-      assert.equal(r.decision, null);
+      assertEquals(r.runs[0].status, "failed");
+      assertMatch(r.runs[0].reason!, /MCP server "ghost" is not configured/);
+      assertEquals(r.decision, null);
     });
 
     await t.step("stdio server in one-shot mode: failed, not connected, never started", async () => {
       const log = await Deno.makeTempFile();
       try {
         const r = await runOne({ local: stdioServerConfig({ log }) }, preToolUse(), [mcpHook("deny", {}, "local")]);
-        assert.equal(r.runs[0].status, "failed");
-        assert.match(r.runs[0].reason!, /stdio MCP server "local" is not connected/);
-        assert.equal(r.decision, null);
-        assert.equal(await Deno.readTextFile(log), "", "a one-shot dispatch started a stdio server");
+        assertEquals(r.runs[0].status, "failed");
+        assertMatch(r.runs[0].reason!, /stdio MCP server "local" is not connected/);
+        assertEquals(r.decision, null);
+        assertEquals(await Deno.readTextFile(log), "", "a one-shot dispatch started a stdio server");
       } finally {
         await Deno.remove(log);
       }
@@ -321,15 +321,15 @@ Deno.test("mcp_tool hooks end to end over Streamable HTTP (one-shot dispatch)", 
       const port = listener.addr.port;
       listener.close();
       const r = await runOne({ scanner: { url: `http://127.0.0.1:${port}/mcp` } }, preToolUse(), [mcpHook("deny")]);
-      assert.equal(r.runs[0].status, "failed");
-      assert.match(r.runs[0].reason!, /MCP server "scanner" \(http:\/\/127\.0\.0\.1:\d+\/mcp\): .*refused/i);
-      assert.equal(r.decision, null);
+      assertEquals(r.runs[0].status, "failed");
+      assertMatch(r.runs[0].reason!, /MCP server "scanner" \(http:\/\/127\.0\.0\.1:\d+\/mcp\): .*refused/i);
+      assertEquals(r.decision, null);
     });
 
     await t.step("an invalid server entry: failed with the entry's problem", async () => {
       const r = await runOne({ scanner: { url: "ftp://example.invalid/" } }, preToolUse(), [mcpHook("deny")]);
-      assert.equal(r.runs[0].status, "failed");
-      assert.match(r.runs[0].reason!, /url must be http/);
+      assertEquals(r.runs[0].status, "failed");
+      assertMatch(r.runs[0].reason!, /url must be http/);
     });
   } finally {
     await server.stop();
@@ -341,10 +341,10 @@ Deno.test("mcp_tool: a stateful server (sessions, JSON responses) works, and one
   const server = await startHttpServer({ stateful: true, json: true, log });
   try {
     const r = await runOne({ scanner: { url: server.url } }, preToolUse("rm -rf /"), [mcpHook("deny")]);
-    assert.equal(r.decision, "deny");
+    assertEquals(r.decision, "deny");
     const lines = (await Deno.readTextFile(log)).trim().split("\n");
-    assert.equal(lines.filter((l) => l.startsWith("http-initialize")).length, 1);
-    assert.equal(lines.filter((l) => l.startsWith("http-session-closed")).length, 1, lines.join("\n"));
+    assertEquals(lines.filter((l) => l.startsWith("http-initialize")).length, 1);
+    assertEquals(lines.filter((l) => l.startsWith("http-session-closed")).length, 1, lines.join("\n"));
   } finally {
     await server.stop();
     await Deno.remove(log);
@@ -355,10 +355,10 @@ Deno.test("mcp_tool: a server that crashes mid-call fails the handler, never blo
   const server = await startHttpServer();
   try {
     const r = await runOne({ scanner: { url: server.url } }, preToolUse(), [mcpHook("crash", { timeout: 20 })]);
-    assert.equal(r.runs[0].status, "failed");
-    assert.match(r.runs[0].reason!, /MCP server "scanner"/);
-    assert.equal(r.decision, null);
-    assert.ok(r.runs[0].duration_ms < 15000, `crash detected only after ${r.runs[0].duration_ms} ms`);
+    assertEquals(r.runs[0].status, "failed");
+    assertMatch(r.runs[0].reason!, /MCP server "scanner"/);
+    assertEquals(r.decision, null);
+    assert(r.runs[0].duration_ms < 15000, `crash detected only after ${r.runs[0].duration_ms} ms`);
   } finally {
     await server.stop();
   }

@@ -4,7 +4,7 @@
  * into many chunks, so no wall clock decides; and a 32 MB line sent to the real CLI is answered
  * within a generous bound.
  */
-import assert from "node:assert/strict";
+import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { LineSplitter } from "../src/serve/jsonrpc.ts";
 import { HookServer } from "../src/serve/server.ts";
 import { makeHome, REPO } from "./helpers/cli.ts";
@@ -24,10 +24,10 @@ Deno.test("LineSplitter: a line in 512 chunks is searched once and copied at mos
   const bytes = encoder.encode(text);
   const s = new LineSplitter(64 * MB);
   const lines = [...chunks(bytes)].flatMap((c) => s.push(c));
-  assert.deepEqual(lines.map((l) => l?.length), [32 * MB, 5]);
-  assert.equal(s.scannedBytes, bytes.length, "every byte is searched exactly once");
-  assert.ok(s.copiedBytes <= 3 * bytes.length, `copied ${s.copiedBytes} bytes for ${bytes.length}`);
-  assert.deepEqual(s.end(), []);
+  assertEquals(lines.map((l) => l?.length), [32 * MB, 5]);
+  assertEquals(s.scannedBytes, bytes.length, "every byte is searched exactly once");
+  assert(s.copiedBytes <= 3 * bytes.length, `copied ${s.copiedBytes} bytes for ${bytes.length}`);
+  assertEquals(s.end(), []);
 });
 
 Deno.test("LineSplitter: UTF-8 split across chunks, CRLF kept for the caller, BOM only at the start, no final break", () => {
@@ -35,8 +35,8 @@ Deno.test("LineSplitter: UTF-8 split across chunks, CRLF kept for the caller, BO
   const s = new LineSplitter(1024);
   // One byte at a time: every multi-byte character is cut.
   const lines = [...chunks(bytes, 1)].flatMap((c) => s.push(c));
-  assert.deepEqual([...lines, ...s.end()], ['{"a":"é🎉"}', "\uFEFFx\r", "last"]);
-  assert.equal(s.scannedBytes, bytes.length);
+  assertEquals([...lines, ...s.end()], ['{"a":"é🎉"}', "\uFEFFx\r", "last"]);
+  assertEquals(s.scannedBytes, bytes.length);
 });
 
 Deno.test("LineSplitter: a line over the limit yields one null at once, is dropped to its end, then splitting goes on", () => {
@@ -46,10 +46,10 @@ Deno.test("LineSplitter: a line over the limit yields one null at once, is dropp
     ...s.push(encoder.encode("abc")),
     ...s.push(encoder.encode("def\nok\n")),
   ];
-  assert.deepEqual(out, [null, "ok"]);
+  assertEquals(out, [null, "ok"]);
   // Nothing of the skipped line was kept.
-  assert.ok(s.copiedBytes <= 3 * 10, `copied ${s.copiedBytes}`);
-  assert.deepEqual([...s.push(encoder.encode("0123456789X")), ...s.end()], [null]);
+  assert(s.copiedBytes <= 3 * 10, `copied ${s.copiedBytes}`);
+  assertEquals([...s.push(encoder.encode("0123456789X")), ...s.end()], [null]);
 });
 
 Deno.test("serve (in process): a 32 MB request line in 512 chunks is searched once and copied at most 3 times", async () => {
@@ -76,13 +76,13 @@ Deno.test("serve (in process): a 32 MB request line in 512 chunks is searched on
       else c.enqueue(next.value.slice());
     },
   });
-  assert.equal(await server.run(input), 0);
-  assert.match(out.join(""), /"id":1,"error":\{"code":-32601/);
-  assert.match(out.join(""), /"id":2,"error":\{"code":-32601/);
+  assertEquals(await server.run(input), 0);
+  assertMatch(out.join(""), /"id":1,"error":\{"code":-32601/);
+  assertMatch(out.join(""), /"id":2,"error":\{"code":-32601/);
   // The replaced framing searched the whole pending text again for every chunk: 512 chunks of a
   // 32 MB line meant about 8 GB searched (5.3 s here).
-  assert.equal(server.framing.scannedBytes, line.length);
-  assert.ok(server.framing.copiedBytes <= 3 * line.length, `copied ${server.framing.copiedBytes} of ${line.length}`);
+  assertEquals(server.framing.scannedBytes, line.length);
+  assert(server.framing.copiedBytes <= 3 * line.length, `copied ${server.framing.copiedBytes} of ${line.length}`);
 });
 
 Deno.test("serve (CLI): a 32 MB dispatch line is answered within a generous bound", async () => {
@@ -111,12 +111,12 @@ Deno.test("serve (CLI): a 32 MB dispatch line is answered within a generous boun
   await writer.close();
   const out = await child.output();
   const ms = performance.now() - started;
-  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  assertEquals(out.code, 0, new TextDecoder().decode(out.stderr));
   const reply = JSON.parse(new TextDecoder().decode(out.stdout).trim().split("\n")[0]);
-  assert.equal(reply.id, 7);
-  assert.ok(reply.result || reply.error, JSON.stringify(reply).slice(0, 300));
+  assertEquals(reply.id, 7);
+  assert(reply.result || reply.error, JSON.stringify(reply).slice(0, 300));
   // The quadratic framing took about 6.5 s here; linear framing plus parsing takes well under 1 s.
-  assert.ok(ms < 5_000, `a 32 MB line took ${ms.toFixed(0)} ms`);
+  assert(ms < 5_000, `a 32 MB line took ${ms.toFixed(0)} ms`);
 });
 
 Deno.test("LineSplitter: one byte per read keeps one buffer, not an object per chunk, and stays linear", () => {
@@ -124,7 +124,7 @@ Deno.test("LineSplitter: one byte per read keeps one buffer, not an object per c
   const s = new LineSplitter(64 * MB);
   const lines: (string | null)[] = [];
   for (let i = 0; i < bytes.length; i++) lines.push(...s.push(bytes.subarray(i, i + 1)));
-  assert.deepEqual(lines.map((l) => l?.length), [MB]);
-  assert.equal(s.scannedBytes, bytes.length);
-  assert.ok(s.copiedBytes <= 3 * bytes.length, `copied ${s.copiedBytes}`);
+  assertEquals(lines.map((l) => l?.length), [MB]);
+  assertEquals(s.scannedBytes, bytes.length);
+  assert(s.copiedBytes <= 3 * bytes.length, `copied ${s.copiedBytes}`);
 });

@@ -3,7 +3,7 @@
  * session ids (`src/util/session_id.ts`).
  */
 
-import assert from "node:assert/strict";
+import { assert, assertEquals, assertMatch, assertNotEquals } from "./helpers/assert.ts";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
@@ -53,7 +53,7 @@ async function withHome(fn: (home: string) => Promise<void>): Promise<void> {
 /** The file's lines (without the final empty string after the last line break). */
 async function readLines(path: string): Promise<string[]> {
   const text = await Deno.readTextFile(path);
-  assert.ok(text.endsWith("\n"), "transcript does not end with a line break");
+  assert(text.endsWith("\n"), "transcript does not end with a line break");
   return text.slice(0, -1).split("\n");
 }
 
@@ -73,7 +73,7 @@ function entry(
 const DAY = new Date("2026-08-01T10:20:30.123Z");
 
 Deno.test("the closed event list is §11's 13 names", () => {
-  assert.deepEqual([...TRANSCRIPT_EVENTS], [
+  assertEquals([...TRANSCRIPT_EVENTS], [
     "session.started",
     "session.ended",
     "turn.started",
@@ -99,8 +99,8 @@ Deno.test("TranscriptLine accepts §11's example and rejects anything else", () 
     actor: "user",
     payload: { content: "hello" },
   };
-  assert.ok(TranscriptLine.safeParse(example).success);
-  assert.ok(
+  assert(TranscriptLine.safeParse(example).success);
+  assert(
     TranscriptLine.safeParse({ ...example, turn_id: null, actor: null })
       .success,
   );
@@ -114,14 +114,14 @@ Deno.test("TranscriptLine accepts §11's example and rejects anything else", () 
     { ...example, session_id: "" },
   ];
   for (const line of bad) {
-    assert.equal(
+    assertEquals(
       TranscriptLine.safeParse(line).success,
       false,
       JSON.stringify(line),
     );
   }
   const { actor: _actor, ...missing } = example;
-  assert.equal(TranscriptLine.safeParse(missing).success, false);
+  assertEquals(TranscriptLine.safeParse(missing).success, false);
 });
 
 Deno.test("sessionDateFromId reads UUIDv7 and ULID times anywhere in the id", () => {
@@ -151,7 +151,7 @@ Deno.test("sessionDateFromId reads UUIDv7 and ULID times anywhere in the id", ()
     ["HELLOWORLDHELLOWORLDHELLOW", null],
   ];
   for (const [id, expected] of cases) {
-    assert.deepEqual(sessionDateFromId(id), expected, id);
+    assertEquals(sessionDateFromId(id), expected, id);
   }
 });
 
@@ -161,8 +161,8 @@ Deno.test("transcriptPath dates UUIDv7 and ULID sessions by their id", async () 
     const today = new Date("2026-01-15T12:00:00Z");
     for (const id of [uuidV7(when), ulid(when), `sid_${ulid(when)}`]) {
       const expected = join(home, "sessions/2024/12/31", `session-${id}.jsonl`);
-      assert.equal(await transcriptPath(home, id, today), expected);
-      assert.equal(transcriptPathSync(home, id, today), expected);
+      assertEquals(await transcriptPath(home, id, today), expected);
+      assertEquals(transcriptPathSync(home, id, today), expected);
     }
   });
 });
@@ -171,22 +171,22 @@ Deno.test("transcriptPath of a plain id: an existing file wins, else today", asy
   await withHome(async (home) => {
     const today = new Date("2026-01-15T12:00:00Z");
     const todays = join(home, "sessions/2026/01/15/session-sid_plain.jsonl");
-    assert.equal(await transcriptPath(home, "sid_plain", today), todays);
+    assertEquals(await transcriptPath(home, "sid_plain", today), todays);
 
     const older = join(home, "sessions/2025/12/31/session-sid_plain.jsonl");
     await Deno.mkdir(dirname(older), { recursive: true });
     await Deno.writeTextFile(older, "");
-    assert.equal(await transcriptPath(home, "sid_plain", today), older);
-    assert.equal(transcriptPathSync(home, "sid_plain", today), older);
+    assertEquals(await transcriptPath(home, "sid_plain", today), older);
+    assertEquals(transcriptPathSync(home, "sid_plain", today), older);
     // Another session's file and stray folders do not matter.
-    assert.equal(
+    assertEquals(
       await transcriptPath(home, "sid_other", today),
       join(home, "sessions/2026/01/15/session-sid_other.jsonl"),
     );
     await Deno.mkdir(join(home, "sessions/notayear/01/01"), {
       recursive: true,
     });
-    assert.equal(await transcriptPath(home, "sid_plain", today), older);
+    assertEquals(await transcriptPath(home, "sid_plain", today), older);
   });
 });
 
@@ -202,13 +202,13 @@ Deno.test("a plain-id session that spans midnight keeps appending to its first f
       entry("turn.started"),
       new Date("2026-01-16T00:00:00.100Z"),
     );
-    assert.ok(first.ok && second.ok);
-    assert.equal(second.path, first.path);
-    assert.equal(
+    assert(first.ok && second.ok);
+    assertEquals(second.path, first.path);
+    assertEquals(
       first.path,
       join(home, "sessions/2026/01/15/session-sid_plain.jsonl"),
     );
-    assert.equal((await readValidLines(first.path)).length, 2);
+    assertEquals((await readValidLines(first.path)).length, 2);
   });
 });
 
@@ -228,11 +228,11 @@ Deno.test("hostile session ids keep the transcript inside sessions/YYYY/MM/DD", 
         ...entry("session.started"),
         sessionId: id,
       }, DAY);
-      assert.ok(result.ok, JSON.stringify(result));
+      assert(result.ok, JSON.stringify(result));
       const rel = relative(join(home, "sessions"), result.path);
-      assert.match(rel, /^2026\/08\/01\/session-[A-Za-z0-9._~-]+\.jsonl$/);
+      assertMatch(rel, /^2026\/08\/01\/session-[A-Za-z0-9._~-]+\.jsonl$/);
       const [line] = await readValidLines(result.path);
-      assert.equal(line.session_id, id); // the line keeps the real id
+      assertEquals(line.session_id, id); // the line keeps the real id
     }
   });
 });
@@ -246,13 +246,13 @@ Deno.test("appendTranscript writes exactly the six fields, timestamp in ISO ms U
       actor: "user",
       payload: { content: "hello\nworld", nested: { n: [1, 2] } },
     }, DAY);
-    assert.ok(result.ok);
-    assert.equal(
+    assert(result.ok);
+    assertEquals(
       result.path,
       join(home, "sessions/2026/08/01/session-sid_plain.jsonl"),
     );
     const [raw] = await readLines(result.path);
-    assert.deepEqual(JSON.parse(raw), {
+    assertEquals(JSON.parse(raw), {
       timestamp: "2026-08-01T10:20:30.123Z",
       event: "message.created",
       session_id: "sid_plain",
@@ -260,7 +260,7 @@ Deno.test("appendTranscript writes exactly the six fields, timestamp in ISO ms U
       actor: "user",
       payload: { content: "hello\nworld", nested: { n: [1, 2] } },
     });
-    assert.deepEqual(Object.keys(JSON.parse(raw)), [
+    assertEquals(Object.keys(JSON.parse(raw)), [
       "timestamp",
       "event",
       "session_id",
@@ -271,8 +271,8 @@ Deno.test("appendTranscript writes exactly the six fields, timestamp in ISO ms U
     // Absent turn and actor are null, not missing.
     await appendTranscript(home, entry("turn.started"), DAY);
     const [, second] = await readValidLines(result.path);
-    assert.equal(second.turn_id, null);
-    assert.equal(second.actor, null);
+    assertEquals(second.turn_id, null);
+    assertEquals(second.actor, null);
   });
 });
 
@@ -298,11 +298,11 @@ Deno.test("invalid entries are refused and nothing is written", async () => {
     bad.push([{ ...entry("turn.started"), payload: cyclic }, /serializable/]);
     for (const [input, message] of bad) {
       const result = await appendTranscript(home, input, DAY);
-      assert.equal(result.ok, false);
-      assert.ok(!result.ok && result.error.kind === "invalid");
-      assert.match(result.error.message, message);
+      assertEquals(result.ok, false);
+      assert(!result.ok && result.error.kind === "invalid");
+      assertMatch(result.error.message, message);
     }
-    assert.deepEqual([...Deno.readDirSync(home)], []);
+    assertEquals([...Deno.readDirSync(home)], []);
   });
 });
 
@@ -311,26 +311,26 @@ Deno.test("a home that cannot hold files gives an io error", async () => {
     const home = join(dir, "file");
     await Deno.writeTextFile(home, "");
     const result = await appendTranscript(home, entry("session.started"), DAY);
-    assert.ok(!result.ok && result.error.kind === "io", JSON.stringify(result));
+    assert(!result.ok && result.error.kind === "io", JSON.stringify(result));
   });
 });
 
 Deno.test("a line torn by a crash is isolated on its own line before the next append", async () => {
   await withHome(async (home) => {
     const first = await appendTranscript(home, entry("turn.started"), DAY);
-    assert.ok(first.ok);
+    assert(first.ok);
     const torn = '{"timestamp":"2026-08-01T10:20:30.123Z","event":"message.cre';
     await Deno.writeTextFile(first.path, torn, { append: true });
     await appendTranscript(home, entry("turn.completed"), DAY);
     await appendTranscript(home, entry("turn.started"), DAY);
     const lines = await readLines(first.path);
-    assert.equal(lines.length, 4);
-    assert.equal(lines[1], torn);
+    assertEquals(lines.length, 4);
+    assertEquals(lines[1], torn);
     for (const i of [0, 2, 3]) TranscriptLine.parse(JSON.parse(lines[i]));
-    assert.equal(JSON.parse(lines[2]).event, "turn.completed");
-    assert.match(renderTranscriptLine(lines[1]), /^\[torn line skipped: /);
+    assertEquals(JSON.parse(lines[2]).event, "turn.completed");
+    assertMatch(renderTranscriptLine(lines[1]), /^\[torn line skipped: /);
     // A clean file gets no extra blank line.
-    assert.ok(!(await Deno.readTextFile(first.path)).includes("\n\n"));
+    assert(!(await Deno.readTextFile(first.path)).includes("\n\n"));
   });
 });
 
@@ -351,18 +351,18 @@ Deno.test("resume appends to the same file, starting with a new session.started"
         { sessionId: id, event, payload: {} },
         new Date("2026-02-09T00:00:00Z"),
       );
-      assert.ok(result.ok);
+      assert(result.ok);
       paths.add(result.path);
     }
-    assert.equal(paths.size, 1);
+    assertEquals(paths.size, 1);
     const [path] = paths;
-    assert.equal(
+    assertEquals(
       path,
       join(home, "sessions/2026/02/03", `session-${id}.jsonl`),
     );
     const lines = await readValidLines(path);
-    assert.deepEqual(lines.map((l) => l.event), [...events, ...events]);
-    assert.equal(lines.filter((l) => l.event === "session.started").length, 2);
+    assertEquals(lines.map((l) => l.event), [...events, ...events]);
+    assertEquals(lines.filter((l) => l.event === "session.started").length, 2);
   });
 });
 
@@ -374,11 +374,11 @@ Deno.test("a subagent writes its own file next to its parent's", async () => {
       "sessions/2026/03/01",
       `session-${parent}+agent-agent_7.jsonl`,
     );
-    assert.equal(
+    assertEquals(
       await subagentTranscriptPath(home, parent, "agent_7"),
       expected,
     );
-    assert.equal(subagentTranscriptPathSync(home, parent, "agent_7"), expected);
+    assertEquals(subagentTranscriptPathSync(home, parent, "agent_7"), expected);
     const sub = await appendTranscript(home, {
       sessionId: parent,
       agentId: "agent_7",
@@ -390,13 +390,13 @@ Deno.test("a subagent writes its own file next to its parent's", async () => {
       event: "turn.started",
       payload: {},
     });
-    assert.ok(sub.ok && root.ok);
-    assert.equal(sub.path, expected);
-    assert.notEqual(root.path, sub.path);
-    assert.equal((await readValidLines(sub.path))[0].session_id, parent);
+    assert(sub.ok && root.ok);
+    assertEquals(sub.path, expected);
+    assertNotEquals(root.path, sub.path);
+    assertEquals((await readValidLines(sub.path))[0].session_id, parent);
     // A root session can never be named like a subagent's file.
     const lookalike = await transcriptPath(home, `${parent}+agent-agent_7`);
-    assert.notEqual(lookalike, expected);
+    assertNotEquals(lookalike, expected);
   });
 });
 
@@ -407,9 +407,9 @@ Deno.test("a plain-id subagent follows its parent's existing file", async () => 
       entry("session.started"),
       new Date("2026-01-15T10:00:00Z"),
     );
-    assert.ok(started.ok);
+    assert(started.ok);
     const later = new Date("2026-01-20T10:00:00Z");
-    assert.equal(
+    assertEquals(
       await subagentTranscriptPath(home, "sid_plain", "a1", later),
       join(dirname(started.path), "session-sid_plain+agent-a1.jsonl"),
     );
@@ -425,7 +425,7 @@ Deno.test("renderTranscriptLine shows time, actor, event and a one-line summary"
     actor: "user",
     payload: { content: "hello\n  world" },
   });
-  assert.equal(
+  assertEquals(
     renderTranscriptLine(line),
     "10:20:30.123  user  message.created  hello world",
   );
@@ -437,16 +437,16 @@ Deno.test("renderTranscriptLine shows time, actor, event and a one-line summary"
     actor: null,
     payload: { tool: "Bash" },
   });
-  assert.equal(
+  assertEquals(
     renderTranscriptLine(noActor),
     '10:20:30.123  -  tool.started  {"tool":"Bash"}',
   );
-  assert.match(
+  assertMatch(
     renderTranscriptLine('{"timestamp":"2026'),
     /^\[torn line skipped: /,
   );
-  assert.match(renderTranscriptLine('{"event":"x"}'), /^\[torn line skipped: /);
-  assert.equal(renderTranscriptLine(""), "");
+  assertMatch(renderTranscriptLine('{"event":"x"}'), /^\[torn line skipped: /);
+  assertEquals(renderTranscriptLine(""), "");
   const long = JSON.stringify({
     timestamp: "2026-08-01T10:20:30.123Z",
     event: "message.created",
@@ -455,7 +455,7 @@ Deno.test("renderTranscriptLine shows time, actor, event and a one-line summary"
     actor: "assistant",
     payload: { content: "😀".repeat(500) },
   });
-  assert.equal(
+  assertEquals(
     renderTranscriptLine(long),
     `10:20:30.123  assistant  message.created  ${"😀".repeat(200)}…`,
   );
@@ -488,7 +488,7 @@ async function runWorkers(
       }).output(),
   );
   for (const output of await Promise.all(children)) {
-    assert.equal(output.code, 0, "a worker failed");
+    assertEquals(output.code, 0, "a worker failed");
   }
 }
 
@@ -499,7 +499,7 @@ async function assertAllLines(
   count: number,
 ): Promise<void> {
   const lines = await readValidLines(path);
-  assert.equal(lines.length, processes * count);
+  assertEquals(lines.length, processes * count);
   const next = new Array(processes).fill(0);
   for (const line of lines) {
     const { worker, seq, text } = line.payload as {
@@ -507,12 +507,12 @@ async function assertAllLines(
       seq: number;
       text: string;
     };
-    assert.equal(seq, next[worker], `worker ${worker} out of order`);
-    assert.equal(text, "x".repeat(seq % 97));
-    assert.equal(line.actor, `worker-${worker}`);
+    assertEquals(seq, next[worker], `worker ${worker} out of order`);
+    assertEquals(text, "x".repeat(seq % 97));
+    assertEquals(line.actor, `worker-${worker}`);
     next[worker]++;
   }
-  assert.deepEqual(next, new Array(processes).fill(count));
+  assertEquals(next, new Array(processes).fill(count));
 }
 
 Deno.test("8 processes × 2,000 appendTranscript calls: 16,000 whole lines", async () => {
@@ -562,13 +562,13 @@ Deno.test("TranscriptWriter keeps call order, batches, and mixes safely with app
       }
     }
     const results = await Promise.all(pending) as { ok: boolean }[];
-    assert.ok(results.every((r) => r.ok));
+    assert(results.every((r) => r.ok));
     await writer.close();
     for (const sessionId of sessions) {
       const lines = await readValidLines(await transcriptPath(home, sessionId));
       const own = lines.filter((l) => l.actor === "w").map((l) => l.payload.seq);
-      assert.deepEqual(own, Array.from({ length: 3000 }, (_, i) => i));
-      assert.equal(lines.length - own.length, sessionId === "sid_a" ? 300 : 0);
+      assertEquals(own, Array.from({ length: 3000 }, (_, i) => i));
+      assertEquals(lines.length - own.length, sessionId === "sid_a" ? 300 : 0);
     }
   });
 });
@@ -577,14 +577,14 @@ Deno.test("TranscriptWriter: invalid entries, torn lines, deleted files, close",
   await withHome(async (home) => {
     const writer = new TranscriptWriter(home);
     const invalid = await writer.append(entry("nope"));
-    assert.ok(!invalid.ok && invalid.error.kind === "invalid");
-    assert.deepEqual([...Deno.readDirSync(home)], []);
+    assert(!invalid.ok && invalid.error.kind === "invalid");
+    assertEquals([...Deno.readDirSync(home)], []);
 
     const first = await writer.append(entry("session.started"));
-    assert.ok(first.ok);
+    assert(first.ok);
     await Deno.writeTextFile(first.path, '{"torn', { append: true });
     await writer.append(entry("turn.started"));
-    assert.deepEqual((await readLines(first.path)).map((l) => l.slice(0, 6)), [
+    assertEquals((await readLines(first.path)).map((l) => l.slice(0, 6)), [
       '{"time',
       '{"torn',
       '{"time',
@@ -593,15 +593,15 @@ Deno.test("TranscriptWriter: invalid entries, torn lines, deleted files, close",
     // The file is deleted while the writer holds it open: the line must not vanish with it.
     await Deno.remove(first.path);
     const afterDelete = await writer.append(entry("turn.completed"));
-    assert.ok(afterDelete.ok);
-    assert.equal(afterDelete.path, first.path);
-    assert.deepEqual((await readValidLines(first.path)).map((l) => l.event), [
+    assert(afterDelete.ok);
+    assertEquals(afterDelete.path, first.path);
+    assertEquals((await readValidLines(first.path)).map((l) => l.event), [
       "turn.completed",
     ]);
 
     await writer.close();
     const closed = await writer.append(entry("turn.started"));
-    assert.ok(!closed.ok && closed.error.kind === "io");
+    assert(!closed.ok && closed.error.kind === "io");
   });
 });
 
@@ -614,16 +614,16 @@ Deno.test("TranscriptWriter keeps many sessions without running out of handles",
         (_, i) => writer.append({ ...entry("session.started"), sessionId: `sid_${i}` }),
       ),
     );
-    assert.ok(results.every((r) => r.ok));
+    assert(results.every((r) => r.ok));
     for (let i = 0; i < 600; i += 50) {
-      assert.ok(
+      assert(
         (await writer.append({
           ...entry("turn.started"),
           sessionId: `sid_${i}`,
         })).ok,
       );
       const path = await transcriptPath(home, `sid_${i}`);
-      assert.equal((await readValidLines(path)).length, 2);
+      assertEquals((await readValidLines(path)).length, 2);
     }
     await writer.close();
   });
@@ -634,7 +634,7 @@ Deno.test("transcripts are private to their owner", {
 }, async () => {
   await withHome(async (home) => {
     const result = await appendTranscript(home, entry("session.started"), DAY);
-    assert.ok(result.ok);
-    assert.equal((await Deno.stat(result.path)).mode! & 0o077, 0);
+    assert(result.ok);
+    assertEquals((await Deno.stat(result.path)).mode! & 0o077, 0);
   });
 });
