@@ -8,6 +8,7 @@
  */
 
 import { fileURLToPath } from "node:url";
+import { assert, assertEquals, assertStringIncludes } from "./helpers/assert.ts";
 import { parse as smolParse } from "smol-toml";
 import { initSync, parse as tomlEditParse } from "@rainbowatcher/toml-edit-js";
 import {
@@ -225,39 +226,6 @@ const CASES: GoldenCase[] = [
     expect: [[S("user:/h/c.toml:Stop:0:0"), { enabled: false, trusted_hash: h("e") }], [["tui", "theme"], "dark"]],
   },
 ];
-
-// Minimal assertions (the standard library's are not reachable from this environment).
-function assert(cond: unknown, msg = "assertion failed"): asserts cond {
-  if (!cond) throw new Error(msg);
-}
-
-/** Structural equality that ignores prototypes (the TOML parser builds null-prototype tables). */
-function equal(a: unknown, b: unknown): boolean {
-  if (Object.is(a, b)) return true;
-  if (a instanceof Uint8Array && b instanceof Uint8Array) return a.length === b.length && a.every((x, i) => x === b[i]);
-  if (Array.isArray(a) || Array.isArray(b)) {
-    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => equal(x, b[i]));
-  }
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
-  const ka = Object.keys(a);
-  const ra = a as Record<string, unknown>;
-  const rb = b as Record<string, unknown>;
-  return ka.length === Object.keys(b).length && ka.every((k) => Object.hasOwn(b, k) && equal(ra[k], rb[k]));
-}
-
-function assertEquals(actual: unknown, expected: unknown, msg = ""): void {
-  if (!equal(actual, expected)) {
-    throw new Error(`${msg ? msg + ": " : ""}values differ\nactual:   ${show(actual)}\nexpected: ${show(expected)}`);
-  }
-}
-
-function assertStringIncludes(actual: string, part: string): void {
-  if (!actual.includes(part)) throw new Error(`${JSON.stringify(actual)} does not include ${JSON.stringify(part)}`);
-}
-
-function show(v: unknown): string {
-  return typeof v === "string" ? JSON.stringify(v) : Deno.inspect(v, { depth: 8 });
-}
 
 function lookup(root: unknown, path: string[]): unknown {
   let cur = root;

@@ -3,16 +3,16 @@
  * wildcards and file globs. Each decision here that Claude Code's CLI can show is also checked against it
  * in tests/interop/claude_dialect.ts.
  */
-import { assert, assertEquals } from "../../tests/helpers/assert.ts";
+import { assert, assertEquals } from "./helpers/assert.ts";
 import {
   bashRuleMatches,
   fileRuleMatches,
   gitignoreMatches,
   parsePermissionRule,
   ruleMatchesToolCall,
-} from "./permission_rule.ts";
-import { simpleCommands } from "./bash_split.ts";
-import { wildcardMatches } from "./wildcard.ts";
+} from "../src/matching/permission_rule.ts";
+import { simpleCommands } from "../src/matching/bash_split.ts";
+import { wildcardMatches } from "../src/matching/wildcard.ts";
 
 const bash = (rule: string, command: string) =>
   ruleMatchesToolCall(rule, { toolName: "Bash", toolInput: { command }, cwd: "/repo" });

@@ -7,9 +7,9 @@
  *
  * Roots: `/r` for a project, `/p` for a plugin, unless a case gives its own; the home is `/home/u`.
  */
-import { assertEquals } from "../../tests/helpers/assert.ts";
-import { MAX_NESTING, readCommand, rootVariables } from "./command_files.ts";
-import type { ReadContext } from "./shell_reader.ts";
+import { assertEquals } from "./helpers/assert.ts";
+import { MAX_NESTING, readCommand, rootVariables } from "../src/trust/command_files.ts";
+import type { ReadContext } from "../src/trust/shell_reader.ts";
 
 type Case = {
   /** Where the command line comes from. */
