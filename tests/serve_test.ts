@@ -7,6 +7,7 @@
 import { assert, assertEquals, assertMatch, assertRejects } from "./helpers/assert.ts";
 import { stdioServerConfig } from "./helpers/mcp_server.ts";
 import { HookServer } from "../src/serve/server.ts";
+import { processGone } from "../fixtures/async/harness.ts";
 
 const MAIN = decodeURIComponent(new URL("../main.ts", import.meta.url).pathname);
 const CONFIG = decodeURIComponent(new URL("../deno.json", import.meta.url).pathname);
@@ -168,22 +169,6 @@ function preTool(sessionId: string, toolName: string, extra: Json = {}): Json {
     tool_input: { cmd: "ls" },
     ...extra,
   };
-}
-
-/** True when the process exists and is not a zombie waiting to be reaped. */
-function pidAlive(pid: number): boolean {
-  try {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-    return !/^\d+ \(.*\) Z/.test(stat);
-  } catch (e) {
-    if (!(e instanceof Deno.errors.NotFound) || Deno.build.os === "linux") return false;
-  }
-  try {
-    Deno.kill(pid, "SIGCONT");
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 async function readPids(dir: string): Promise<number[]> {
@@ -498,7 +483,7 @@ Deno.test("serve: session/end kills the session's async hooks, deletes its spill
     assertEquals(ended.killed, 1);
     await assertRejects(Deno.stat(`${temp}/hook_outputs/doomed`));
     await Deno.stat(`${temp}/hook_outputs/survivor`);
-    assertEquals(pids.filter(pidAlive).length, 1, "exactly the ended session's hook is gone");
+    assertEquals(pids.filter((pid) => !processGone(pid)).length, 1, "exactly the ended session's hook is gone");
     // Its result is discarded: no notification ever comes for it.
     await new Promise((r) => setTimeout(r, 300));
     assertEquals(client.asyncNotifications().length, 0);
@@ -508,7 +493,7 @@ Deno.test("serve: session/end kills the session's async hooks, deletes its spill
     assertEquals(bye.result, null);
     const { code, stderr } = await client.exit();
     assertEquals(code, 0, stderr);
-    assertEquals(pids.filter(pidAlive).length, 0, "an async hook survived shutdown");
+    assertEquals(pids.filter((pid) => !processGone(pid)).length, 0, "an async hook survived shutdown");
     await assertRejects(Deno.stat(`${temp}/hook_outputs/survivor`));
   } finally {
     for (const pid of await readPids(home).catch(() => [])) {
