@@ -35,7 +35,8 @@ export { assessTrust } from "./src/trust/verdict.ts";
 /** Checks the pinned files of hooks against the disk (SPEC §3.5): the input of {@link assessTrust}. */
 export { checkPins } from "./src/config/pinning.ts";
 export { canonicalJson, contentHash, hookHash, hookKey } from "./src/trust/hash.ts";
-export { appendTranscript, transcriptPath, TranscriptWriter } from "./src/session/transcript.ts";
+export { appendTranscript, transcriptPath } from "./src/session/transcript.ts";
+export { TranscriptWriter } from "./src/session/transcript_writer.ts";
 export { endSession } from "./src/session/end.ts";
 
 /** Options of {@link dispatch}: discovery options (cwd defaults to the event's) plus the spill root. */

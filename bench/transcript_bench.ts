@@ -15,13 +15,9 @@
  * @module
  */
 
-import {
-  type AppendResult,
-  appendTranscript,
-  type TranscriptEntry,
-  transcriptPath,
-  TranscriptWriter,
-} from "../src/session/transcript.ts";
+import { appendTranscript, transcriptPath } from "../src/session/transcript.ts";
+import type { AppendResult, TranscriptEntry } from "../src/session/transcript_line.ts";
+import { TranscriptWriter } from "../src/session/transcript_writer.ts";
 
 type Mode = "writer-seq" | "writer-pipelined" | "append-seq";
 

@@ -5,7 +5,7 @@
  * - end-to-end `dispatch --protocol …` runs of the real CLI in temp homes with real hook scripts;
  * - install / uninstall / idempotence / dry-run on real-world-shaped settings files with comments.
  */
-import assert from "node:assert/strict";
+import { assert, assertEquals, assertMatch, assertThrows } from "./helpers/assert.ts";
 import { fileURLToPath } from "node:url";
 import { parse as parseJsonc } from "jsonc-parser";
 import { type Host, HOST_EVENTS, mapHostInput, mapResultToHost, UNKNOWN } from "../src/adapter/hosts.ts";
@@ -32,11 +32,11 @@ Deno.test("claude input: every captured event maps to a valid §5 event without 
   for (const event of ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd"]) {
     const raw = fixture("claude", event);
     const mapped = mapHostInput("claude", raw, "/somewhere");
-    assert.equal(mapped.kind, "event", event);
+    assertEquals(mapped.kind, "event", event);
     if (mapped.kind !== "event") continue;
-    for (const [k, v] of Object.entries(raw)) assert.deepEqual(mapped.input[k], v, `${event}.${k} changed`);
+    for (const [k, v] of Object.entries(raw)) assertEquals(mapped.input[k], v, `${event}.${k} changed`);
     const v = await validateEvent(mapped.input, () => Promise.resolve("/unused"));
-    assert.ok(v.ok, `${event}: ${!v.ok && v.error}`);
+    assert(v.ok, `${event}: ${!v.ok && v.error}`);
   }
 });
 
@@ -49,14 +49,14 @@ Deno.test("claude input: placeholders for what Claude Code does not send", () =>
   ];
   for (const [event, expected] of table) {
     const m = mapHostInput("claude", fixture("claude", event), "/x");
-    assert.equal(m.kind, "event");
+    assertEquals(m.kind, "event");
     if (m.kind !== "event") continue;
-    for (const [k, v] of Object.entries(expected)) assert.deepEqual(m.input[k], v, `${event}.${k}`);
-    if (event === "SessionEnd") assert.equal(m.input.model, undefined, "SessionEnd has no model (§5)");
+    for (const [k, v] of Object.entries(expected)) assertEquals(m.input[k], v, `${event}.${k}`);
+    if (event === "SessionEnd") assertEquals(m.input.model, undefined, "SessionEnd has no model (§5)");
   }
   const pre = mapHostInput("claude", fixture("claude", "PreToolUse"), "/x");
-  assert.ok(pre.kind === "event");
-  assert.deepEqual(pre.input.tool_input, {
+  assert(pre.kind === "event");
+  assertEquals(pre.input.tool_input, {
     command: "echo hello-from-tool > ran.txt",
     description: "Write a marker file",
   });
@@ -102,11 +102,11 @@ Deno.test("input: fills every missing required field, keeps host tool names, fix
   ];
   for (const [host, raw, expected] of cases) {
     const m = mapHostInput(host, raw, "/proc-cwd");
-    assert.equal(m.kind, "event", JSON.stringify(raw));
+    assertEquals(m.kind, "event", JSON.stringify(raw));
     if (m.kind !== "event") continue;
-    for (const [k, v] of Object.entries(expected)) assert.deepEqual(m.input[k], v, `${raw.hook_event_name}.${k}`);
+    for (const [k, v] of Object.entries(expected)) assertEquals(m.input[k], v, `${raw.hook_event_name}.${k}`);
     const v = await validateEvent(m.input, () => Promise.resolve("/t.jsonl"));
-    assert.ok(v.ok, `${host} ${raw.hook_event_name}: ${!v.ok && v.error}`);
+    assert(v.ok, `${host} ${raw.hook_event_name}: ${!v.ok && v.error}`);
   }
 });
 
@@ -114,25 +114,25 @@ Deno.test("codex input: captured events pass through unchanged", async () => {
   for (const event of ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"]) {
     const raw = fixture("codex", event);
     const m = mapHostInput("codex", raw, "/x");
-    assert.ok(m.kind === "event", event);
-    assert.deepEqual(m.input, raw, `${event} was changed`);
+    assert(m.kind === "event", event);
+    assertEquals(m.input, raw, `${event} was changed`);
     const v = await validateEvent(m.input, () => Promise.resolve("/unused"));
-    assert.ok(v.ok && v.value.warnings.length === 0, `${event}: ${JSON.stringify(v)}`);
+    assert(v.ok && v.value.warnings.length === 0, `${event}: ${JSON.stringify(v)}`);
   }
 });
 
 Deno.test("input: host events mind lacks are ignored; a non-object or nameless input is an error", () => {
   for (const name of ["Notification", "StopFailure", "PostToolUseFailure", "PermissionDenied", "Interrupt"]) {
-    assert.deepEqual(mapHostInput("claude", { hook_event_name: name, session_id: "s" }, "/"), {
+    assertEquals(mapHostInput("claude", { hook_event_name: name, session_id: "s" }, "/"), {
       kind: "ignore",
       event: name,
     });
   }
-  assert.equal(mapHostInput("codex", { hook_event_name: "StopFailure" }, "/").kind, "ignore");
-  assert.equal(mapHostInput("claude", fixture("claude", "Notification"), "/").kind, "ignore");
-  assert.equal(mapHostInput("claude", [1, 2], "/").kind, "error");
-  assert.equal(mapHostInput("claude", "text", "/").kind, "error");
-  assert.equal(mapHostInput("codex", { session_id: "s" }, "/").kind, "error");
+  assertEquals(mapHostInput("codex", { hook_event_name: "StopFailure" }, "/").kind, "ignore");
+  assertEquals(mapHostInput("claude", fixture("claude", "Notification"), "/").kind, "ignore");
+  assertEquals(mapHostInput("claude", [1, 2], "/").kind, "error");
+  assertEquals(mapHostInput("claude", "text", "/").kind, "error");
+  assertEquals(mapHostInput("codex", { session_id: "s" }, "/").kind, "error");
 });
 
 // ---------------------------------------------------------------------------------------------------
@@ -230,7 +230,7 @@ Deno.test("output: each §9 decision becomes the host's own form", () => {
   ];
   for (const [hosts, event, over, expected] of table) {
     for (const host of hosts) {
-      assert.deepEqual(
+      assertEquals(
         mapResultToHost(host, event, result(event, over), BASH_INPUT),
         expected,
         `${host} ${event} ${JSON.stringify(over)}`,
@@ -244,17 +244,17 @@ Deno.test("output (r3): an ask is the host's own ask; Codex, which has none, get
   const hso = (fields: Record<string, unknown>) => ({ hookSpecificOutput: { hookEventName: "PreToolUse", ...fields } });
   // The hook's own reason goes to Claude Code, or none so that Claude Code words its own.
   const own = { permissionDecision: "ask" as const, permissionDecisionReason: null, wholeRewrite: false };
-  assert.deepEqual(mapResultToHost("claude", "PreToolUse", ask, BASH_INPUT, own), hso({ permissionDecision: "ask" }));
-  assert.deepEqual(
+  assertEquals(mapResultToHost("claude", "PreToolUse", ask, BASH_INPUT, own), hso({ permissionDecision: "ask" }));
+  assertEquals(
     mapResultToHost("claude", "PreToolUse", ask, BASH_INPUT, { ...own, permissionDecisionReason: "commit?" }),
     hso({ permissionDecision: "ask", permissionDecisionReason: "commit?" }),
   );
   // With a rewrite, Claude Code asks about the rewritten call (the whole input).
-  assert.deepEqual(
+  assertEquals(
     mapResultToHost("claude", "PreToolUse", { ...ask, updatedInput: { command: "ls" } }, BASH_INPUT, own),
     hso({ permissionDecision: "ask", updatedInput: { command: "ls", description: "clean", timeout: 5000 } }),
   );
-  assert.deepEqual(
+  assertEquals(
     mapResultToHost("codex", "PreToolUse", ask, BASH_INPUT),
     hso({ permissionDecision: "deny", permissionDecisionReason: "commit? (this hook asks for your approval)" }),
   );
@@ -281,7 +281,7 @@ Deno.test("output: async results are delivered with the next event that can show
       },
     ],
   });
-  assert.deepEqual(mapResultToHost("codex", "PostToolUse", r, {}), {
+  assertEquals(mapResultToHost("codex", "PostToolUse", r, {}), {
     systemMessage: "lint ok\nasync hook k2 failed: exit 1",
     hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: "3 warnings" },
   });
@@ -316,7 +316,7 @@ async function mindHome(hooks: Record<string, unknown>, trusted = true) {
   await Deno.writeTextFile(`${home}/hooks.json`, JSON.stringify({ hooks }));
   if (trusted) {
     const t = await cli(["trust", "--all", "--home", home]);
-    assert.equal(t.code, 0, t.stderr);
+    assertEquals(t.code, 0, t.stderr);
   }
   return { root, home, work };
 }
@@ -342,8 +342,8 @@ for (const host of ["claude", "codex"] as const) {
     });
     try {
       const deny = await adapted(host, h.home, hostEvent(host, "PreToolUse", h.work));
-      assert.equal(deny.code, 0, deny.stderr);
-      assert.deepEqual(deny.json, {
+      assertEquals(deny.code, 0, deny.stderr);
+      assertEquals(deny.json, {
         hookSpecificOutput: {
           hookEventName: "PreToolUse",
           permissionDecision: "deny",
@@ -351,11 +351,11 @@ for (const host of ["claude", "codex"] as const) {
         },
       });
       const ctx = await adapted(host, h.home, hostEvent(host, "PostToolUse", h.work));
-      assert.equal(ctx.code, 0, ctx.stderr);
-      assert.deepEqual(ctx.json, {
+      assertEquals(ctx.code, 0, ctx.stderr);
+      assertEquals(ctx.json, {
         hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: "CTX-MARKER: the build is green" },
       });
-      assert.equal(ctx.stderr, "");
+      assertEquals(ctx.stderr, "");
     } finally {
       await Deno.remove(h.root, { recursive: true });
     }
@@ -365,7 +365,7 @@ for (const host of ["claude", "codex"] as const) {
     const h = await mindHome({ PreToolUse: group("rewrite.sh") });
     try {
       const r = await adapted(host, h.home, hostEvent(host, "PreToolUse", h.work));
-      assert.equal(r.code, 0, r.stderr);
+      assertEquals(r.code, 0, r.stderr);
       const expected = host === "claude"
         ? {
           hookEventName: "PreToolUse",
@@ -376,7 +376,7 @@ for (const host of ["claude", "codex"] as const) {
           permissionDecision: "allow",
           updatedInput: { command: "echo rewritten > ran.txt" },
         };
-      assert.deepEqual(r.json, { hookSpecificOutput: expected });
+      assertEquals(r.json, { hookSpecificOutput: expected });
     } finally {
       await Deno.remove(h.root, { recursive: true });
     }
@@ -386,10 +386,10 @@ for (const host of ["claude", "codex"] as const) {
     const h = await mindHome({ Stop: group("stop_continue.sh") });
     try {
       const first = await adapted(host, h.home, hostEvent(host, "Stop", h.work));
-      assert.deepEqual(first.json, { decision: "block", reason: "CONTINUE-MARKER: also summarise what you did" });
+      assertEquals(first.json, { decision: "block", reason: "CONTINUE-MARKER: also summarise what you did" });
       const again = await adapted(host, h.home, hostEvent(host, "Stop", h.work, { stop_hook_active: true }));
-      assert.equal(again.code, 0);
-      assert.equal(again.json, null, "the second Stop must let the turn end");
+      assertEquals(again.code, 0);
+      assertEquals(again.json, null, "the second Stop must let the turn end");
     } finally {
       await Deno.remove(h.root, { recursive: true });
     }
@@ -399,8 +399,8 @@ for (const host of ["claude", "codex"] as const) {
     const h = await mindHome({ PreToolUse: group("deny.sh") }, false);
     try {
       const r = await adapted(host, h.home, hostEvent(host, "PreToolUse", h.work));
-      assert.equal(r.code, 0, r.stderr);
-      assert.deepEqual(r.json, { systemMessage: "1 hook needs review: run mind-hooks review" });
+      assertEquals(r.code, 0, r.stderr);
+      assertEquals(r.json, { systemMessage: "1 hook needs review: run mind-hooks review" });
     } finally {
       await Deno.remove(h.root, { recursive: true });
     }
@@ -410,9 +410,9 @@ for (const host of ["claude", "codex"] as const) {
     const h = await mindHome({ PreToolUse: group("fail.sh") });
     try {
       const r = await adapted(host, h.home, hostEvent(host, "PreToolUse", h.work));
-      assert.equal(r.code, 0, r.stderr);
-      assert.deepEqual(Object.keys(r.json), ["systemMessage"]);
-      assert.match(r.json.systemMessage, /^hook user:.*:PreToolUse:0:0 failed: exit 1/);
+      assertEquals(r.code, 0, r.stderr);
+      assertEquals(Object.keys(r.json), ["systemMessage"]);
+      assertMatch(r.json.systemMessage, /^hook user:.*:PreToolUse:0:0 failed: exit 1/);
     } finally {
       await Deno.remove(h.root, { recursive: true });
     }
@@ -431,11 +431,11 @@ for (const host of ["claude", "codex"] as const) {
         ]
       ) {
         const r = await adapted(host, h.home, stdin);
-        assert.equal(r.code, 0, `exit for ${stdin}`);
-        assert.equal(r.stdout, "", `stdout for ${stdin}`);
+        assertEquals(r.code, 0, `exit for ${stdin}`);
+        assertEquals(r.stdout, "", `stdout for ${stdin}`);
         const lines = r.stderr.trimEnd().split("\n");
-        assert.equal(lines.length, 1, `stderr for ${stdin}: ${r.stderr}`);
-        assert.match(lines[0], /^mind-hooks: .+ — no hooks ran; (Claude Code|Codex) proceeds$/);
+        assertEquals(lines.length, 1, `stderr for ${stdin}: ${r.stderr}`);
+        assertMatch(lines[0], /^mind-hooks: .+ — no hooks ran; (Claude Code|Codex) proceeds$/);
       }
     } finally {
       await Deno.remove(h.root, { recursive: true });
@@ -447,7 +447,7 @@ Deno.test("e2e claude: a host event mind lacks is answered with nothing", async 
   const h = await mindHome({ Stop: group("stop_continue.sh") });
   try {
     const r = await adapted("claude", h.home, JSON.stringify({ ...fixture("claude", "Notification"), cwd: h.work }));
-    assert.deepEqual([r.code, r.stdout, r.stderr], [0, "", ""]);
+    assertEquals([r.code, r.stdout, r.stderr], [0, "", ""]);
   } finally {
     await Deno.remove(h.root, { recursive: true });
   }
@@ -458,11 +458,11 @@ Deno.test("e2e claude: the mind hook reads a strict §5 input with the documente
   try {
     const record = `${h.root}/seen.json`;
     const r = await adapted("claude", h.home, hostEvent("claude", "PreToolUse", h.work), { HOOK_RECORD: record });
-    assert.equal(r.code, 0, r.stderr);
-    assert.equal(r.json, null);
+    assertEquals(r.code, 0, r.stderr);
+    assertEquals(r.json, null);
     const seen = JSON.parse(await Deno.readTextFile(record));
     const raw = fixture("claude", "PreToolUse");
-    assert.deepEqual(seen, {
+    assertEquals(seen, {
       session_id: raw.session_id,
       transcript_path: raw.transcript_path,
       cwd: h.work,
@@ -481,8 +481,8 @@ Deno.test("e2e claude: the mind hook reads a strict §5 input with the documente
 
 Deno.test("e2e: --protocol with an unknown host is a usage error", async () => {
   const r = await cli(["dispatch", "--protocol", "cursor"], { stdin: "{}" });
-  assert.equal(r.code, 1);
-  assert.match(
+  assertEquals(r.code, 1);
+  assertMatch(
     r.stderr,
     /^mind-hooks: --protocol cursor is not supported \(mind, claude, codex, gemini, copilot\)\n$/,
   );
@@ -507,27 +507,27 @@ function entries(text: string): Record<string, string[]> {
 Deno.test("install plan: adds one entry per host event, keeps everything else, is idempotent and reversible", () => {
   for (const [host, text] of [["claude", CLAUDE_SETTINGS], ["codex", CODEX_HOOKS]] as const) {
     const plan = planEdit(host, text, { launcher: "mind-hooks", uninstall: false, file: "f" });
-    assert.ok(plan.changed && plan.text !== null);
+    assert(plan.changed && plan.text !== null);
     const cmd = delegatingCommand(host, "mind-hooks");
     const after = entries(plan.text);
-    for (const event of HOST_EVENTS[host]) assert.equal(after[event].filter((c) => c === cmd).length, 1, event);
+    for (const event of HOST_EVENTS[host]) assertEquals(after[event].filter((c) => c === cmd).length, 1, event);
     // What was there is still there, comments and all.
     const before = entries(text);
-    for (const [event, cmds] of Object.entries(before)) assert.deepEqual(after[event].slice(0, cmds.length), cmds);
+    for (const [event, cmds] of Object.entries(before)) assertEquals(after[event].slice(0, cmds.length), cmds);
     for (const line of text.split("\n").filter((l) => l.includes("//") || l.includes("/*"))) {
-      assert.ok(plan.text.includes(line.trim()), `lost: ${line}`);
+      assert(plan.text.includes(line.trim()), `lost: ${line}`);
     }
     const oldJson = parseJsonc(text);
     const newJson = parseJsonc(plan.text);
-    for (const k of Object.keys(oldJson).filter((k) => k !== "hooks")) assert.deepEqual(newJson[k], oldJson[k], k);
+    for (const k of Object.keys(oldJson).filter((k) => k !== "hooks")) assertEquals(newJson[k], oldJson[k], k);
     // Idempotent.
     const again = planEdit(host, plan.text, { launcher: "mind-hooks", uninstall: false, file: "f" });
-    assert.deepEqual([again.changed, again.text], [false, plan.text]);
+    assertEquals([again.changed, again.text], [false, plan.text]);
     // Uninstall gives back the very same bytes.
     const removed = planEdit(host, plan.text, { launcher: "mind-hooks", uninstall: true, file: "f" });
-    assert.equal(removed.text, text, `${host}: uninstall did not restore the file`);
+    assertEquals(removed.text, text, `${host}: uninstall did not restore the file`);
     const removedAgain = planEdit(host, text, { launcher: "mind-hooks", uninstall: true, file: "f" });
-    assert.equal(removedAgain.changed, false);
+    assertEquals(removedAgain.changed, false);
   }
 });
 
@@ -548,20 +548,20 @@ Deno.test("install plan: a new launcher replaces ours; other handlers in a share
   );
   const plan = planEdit("claude", text, { launcher: "/opt/mind-hooks", uninstall: false, file: "f" });
   const after = entries(plan.text!);
-  assert.deepEqual(after.Stop, ["notify-send done", "/opt/mind-hooks dispatch --protocol claude"]);
+  assertEquals(after.Stop, ["notify-send done", "/opt/mind-hooks dispatch --protocol claude"]);
   const codexUntouched = planEdit("codex", plan.text!, { launcher: "x", uninstall: true, file: "f" });
-  assert.equal(codexUntouched.changed, false, "a claude entry is not a codex entry");
+  assertEquals(codexUntouched.changed, false, "a claude entry is not a codex entry");
   const created = planEdit("codex", null, { launcher: "mind-hooks", uninstall: false, file: "f" });
   const gone = planEdit("codex", created.text, { launcher: "mind-hooks", uninstall: true, file: "f" });
-  assert.deepEqual([gone.changed, gone.text], [true, null], "a hooks.json left empty is deleted");
+  assertEquals([gone.changed, gone.text], [true, null], "a hooks.json left empty is deleted");
 });
 
 Deno.test("install plan: a file that does not parse is refused with its position", () => {
-  assert.throws(
+  assertThrows(
     () => planEdit("claude", '{\n  "hooks": {\n    "Stop": [,\n', { launcher: "m", uninstall: false, file: "s.json" }),
     /^SettingsError: s\.json:3:14: expected a value — the file does not parse; it was not changed$/m,
   );
-  assert.throws(
+  assertThrows(
     () => planEdit("codex", '{"hooks": []}', { launcher: "m", uninstall: false, file: "h.json" }),
     /"hooks" is not an object/,
   );
@@ -579,8 +579,8 @@ Deno.test("unified diff: patch(1) turns the old text into the new one", async ()
     const p = await new Deno.Command("patch", { args: ["-s", "settings.json", "d.patch"], cwd: dir }).output()
       .catch(() => null);
     if (p === null) return; // no patch(1) here: the in-process checks above still ran
-    assert.ok(p.success, new TextDecoder().decode(p.stderr));
-    assert.equal(await Deno.readTextFile(`${dir}/settings.json`), plan.text);
+    assert(p.success, new TextDecoder().decode(p.stderr));
+    assertEquals(await Deno.readTextFile(`${dir}/settings.json`), plan.text);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -602,42 +602,42 @@ Deno.test("e2e install: claude --project and codex --user, with dry-run, idempot
     await Deno.writeTextFile(codexFile, CODEX_HOOKS);
 
     const dry = await cli(["install", "claude", "--project", `${root}/proj`, "--dry-run"], { env });
-    assert.equal(dry.code, 0, dry.stderr);
-    assert.match(dry.stdout, new RegExp(`^--- ${claudeFile}\n\\+\\+\\+ ${claudeFile}\n@@ `));
-    assert.match(dry.stdout, /^\+ +"command": "mind-hooks dispatch --protocol claude"$/m);
-    assert.equal(await Deno.readTextFile(claudeFile), CLAUDE_SETTINGS, "dry-run wrote");
+    assertEquals(dry.code, 0, dry.stderr);
+    assertMatch(dry.stdout, new RegExp(`^--- ${claudeFile}\n\\+\\+\\+ ${claudeFile}\n@@ `));
+    assertMatch(dry.stdout, /^\+ +"command": "mind-hooks dispatch --protocol claude"$/m);
+    assertEquals(await Deno.readTextFile(claudeFile), CLAUDE_SETTINGS, "dry-run wrote");
 
     const inst = await cli(["install", "claude", "--project", `${root}/proj`], { env });
-    assert.equal(inst.code, 0, inst.stderr);
-    assert.match(
+    assertEquals(inst.code, 0, inst.stderr);
+    assertMatch(
       inst.stdout,
       /Claude Code now delegates SessionStart, .*Stop to "mind-hooks dispatch --protocol claude"/,
     );
     const installed = await Deno.readTextFile(claudeFile);
     const again = await cli(["install", "claude", "--project", `${root}/proj`], { env });
-    assert.match(again.stdout, /already delegates to mind-hooks; nothing changed/);
-    assert.equal(await Deno.readTextFile(claudeFile), installed);
+    assertMatch(again.stdout, /already delegates to mind-hooks; nothing changed/);
+    assertEquals(await Deno.readTextFile(claudeFile), installed);
     const un = await cli(["install", "claude", "--project", `${root}/proj`, "--uninstall"], { env });
-    assert.equal(un.code, 0, un.stderr);
-    assert.equal(await Deno.readTextFile(claudeFile), CLAUDE_SETTINGS, "uninstall did not restore the file");
+    assertEquals(un.code, 0, un.stderr);
+    assertEquals(await Deno.readTextFile(claudeFile), CLAUDE_SETTINGS, "uninstall did not restore the file");
 
     const cx = await cli(["install", "codex", "--command", "/opt/bin/mind-hooks", "--force"], { env });
-    assert.equal(cx.code, 0, cx.stderr);
-    assert.match(cx.stdout, /start codex, open \/hooks, and trust the entries/);
+    assertEquals(cx.code, 0, cx.stderr);
+    assertMatch(cx.stdout, /start codex, open \/hooks, and trust the entries/);
     const cxText = await Deno.readTextFile(codexFile);
-    assert.ok(cxText.includes(`"command": "/opt/bin/mind-hooks dispatch --protocol codex"`));
-    assert.ok(cxText.includes("// keep the policy first"));
+    assert(cxText.includes(`"command": "/opt/bin/mind-hooks dispatch --protocol codex"`));
+    assert(cxText.includes("// keep the policy first"));
 
     await Deno.writeTextFile(claudeFile, "{ broken");
     const bad = await cli(["install", "claude", "--project", `${root}/proj`], { env });
-    assert.equal(bad.code, 1);
-    assert.equal(bad.stderr.trimEnd().split("\n").length, 1, bad.stderr);
-    assert.match(bad.stderr, /does not parse; it was not changed/);
-    assert.equal(await Deno.readTextFile(claudeFile), "{ broken");
+    assertEquals(bad.code, 1);
+    assertEquals(bad.stderr.trimEnd().split("\n").length, 1, bad.stderr);
+    assertMatch(bad.stderr, /does not parse; it was not changed/);
+    assertEquals(await Deno.readTextFile(claudeFile), "{ broken");
 
     const usage = await cli(["install", "cursor"], { env });
-    assert.equal(usage.code, 1);
-    assert.match(usage.stderr, /^mind-hooks: install: unknown host "cursor" \(claude, codex, gemini or copilot\)/);
+    assertEquals(usage.code, 1);
+    assertMatch(usage.stderr, /^mind-hooks: install: unknown host "cursor" \(claude, codex, gemini or copilot\)/);
   } finally {
     await Deno.remove(root, { recursive: true });
   }

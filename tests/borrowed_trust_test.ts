@@ -20,7 +20,6 @@ import {
   writeHooksJson,
 } from "./helpers/cli.ts";
 import { join } from "node:path";
-import { isInside } from "../src/util/paths.ts";
 
 const HOOKS = { UserPromptSubmit: [group([cmd("echo trusted-elsewhere")])] };
 
@@ -174,15 +173,5 @@ Deno.test("borrowed trust: two enabled plugins that are one folder load once", a
   assert(
     r.warnings.some((w) => w.code === "W_PLUGIN" && w.message.includes("same folder")),
     JSON.stringify(r.warnings),
-  );
-});
-
-Deno.test("isInside: a root and what lies below it, never a sibling sharing its prefix (POSIX and Windows forms)", () => {
-  assertEquals(
-    [["/a", "/a"], ["/a", "/a/b"], ["/a", "/ab"], ["/a/", "/a/b"], ["/", "/x"], ["C:\\a", "C:\\a\\b"], [
-      "C:\\a",
-      "C:\\ab",
-    ]].map(([root, inner]) => isInside(root, inner)),
-    [true, true, false, true, true, true, false],
   );
 });

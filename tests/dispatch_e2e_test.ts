@@ -1,50 +1,40 @@
 /**
  * End-to-end tests of the core engine through the real CLI (issue 2):
  * command-line errors (SPEC §1), configuration layers and fault tolerance
- * (§2), trust (§3), matching (§4), hook input normalization and environment
- * (§5, §7.1) and the command runner's limits (§7.1). Every case spawns
- * `mind-hooks` exactly as `deno task mind-hooks` does, with real hook scripts
- * from `fixtures/hooks/`.
+ * (§2) and trust (§3). Matching (§4), hook input normalization and environment
+ * (§5, §7.1) and the command runner's limits (§7.1) are tests/dispatch_e2e_run_test.ts.
+ * Every case spawns `mind-hooks` exactly as `deno task mind-hooks` does, with real
+ * hook scripts from `fixtures/hooks/`.
  */
 
-import assert from "node:assert/strict";
+import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { join } from "node:path";
 import denoJson from "../deno.json" with { type: "json" };
 import {
   cmd,
   dispatch,
   type DispatchResult,
-  echoHook,
   event,
   group,
-  type Json,
   makeHome,
   makeProject,
-  pyHook,
   runCli,
   runKeys,
-  shHook,
   trustAll,
   warningCodes,
   writeConfigToml,
   writeHooksJson,
 } from "./helpers/cli.ts";
-
-const BYPASS = "--dangerously-bypass-hook-trust";
+import { BYPASS, warningsOf } from "./helpers/dispatch_e2e.ts";
 
 /** Asserts the §1 contract for bad input: exit 1, exactly one `mind-hooks: …` line on stderr, empty stdout. */
 function assertUsageError(res: { code: number; stdout: string; stderr: string }, pattern: RegExp, what: string) {
-  assert.equal(res.code, 1, `${what}: exit code (stderr: ${res.stderr})`);
-  assert.equal(res.stdout, "", `${what}: stdout must be empty`);
+  assertEquals(res.code, 1, `${what}: exit code (stderr: ${res.stderr})`);
+  assertEquals(res.stdout, "", `${what}: stdout must be empty`);
   const lines = res.stderr.split("\n").filter((l) => l !== "");
-  assert.equal(lines.length, 1, `${what}: exactly one stderr line, got:\n${res.stderr}`);
-  assert.match(lines[0], /^mind-hooks: /, what);
-  assert.match(lines[0], pattern, what);
-}
-
-/** The warnings of `code` in a result. */
-function warningsOf(result: DispatchResult, code: string) {
-  return result.warnings.filter((w) => w.code === code);
+  assertEquals(lines.length, 1, `${what}: exactly one stderr line, got:\n${res.stderr}`);
+  assertMatch(lines[0], /^mind-hooks: /, what);
+  assertMatch(lines[0], pattern, what);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -114,18 +104,18 @@ Deno.test("§1 --help and --version", async () => {
     runCli(["--version"]),
     runCli(["dispatch", "--help"]),
   ]);
-  assert.equal(help.code, 0);
-  assert.equal(help.stderr, "");
-  assert.match(help.stdout, /^mind-hooks /);
+  assertEquals(help.code, 0);
+  assertEquals(help.stderr, "");
+  assertMatch(help.stdout, /^mind-hooks /);
   for (const command of ["dispatch", "trust", "project", "validate", "schema"]) {
-    assert.match(help.stdout, new RegExp(`mind-hooks ${command}`), `help mentions ${command}`);
+    assertMatch(help.stdout, new RegExp(`mind-hooks ${command}`), `help mentions ${command}`);
   }
-  assert.equal(version.code, 0);
-  assert.equal(version.stderr, "");
-  assert.equal(version.stdout, `mind-hooks ${denoJson.version}\n`);
-  assert.equal(dispatchHelp.code, 0);
-  assert.match(dispatchHelp.stdout, /mind-hooks dispatch/);
-  assert.match(dispatchHelp.stdout, /--dangerously-bypass-hook-trust/);
+  assertEquals(version.code, 0);
+  assertEquals(version.stderr, "");
+  assertEquals(version.stdout, `mind-hooks ${denoJson.version}\n`);
+  assertEquals(dispatchHelp.code, 0);
+  assertMatch(dispatchHelp.stdout, /mind-hooks dispatch/);
+  assertMatch(dispatchHelp.stdout, /--dangerously-bypass-hook-trust/);
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -182,20 +172,20 @@ UserPromptSubmit = [ { hooks = [ { type = "command", command = "echo project" } 
 
   // Untrusted project: its layer is not loaded at all, with a warning naming it.
   const before = await dispatch(home.path, ev, [...layerArgs, BYPASS]);
-  assert.deepEqual(before.runs.map((r) => r.layer), ["user", "user", "profile", "cli", "cli"]);
-  assert.ok(
+  assertEquals(before.runs.map((r) => r.layer), ["user", "user", "profile", "cli", "cli"]);
+  assert(
     warningsOf(before, "W_PROJECT_UNTRUSTED").some((w) => w.message.includes(project.path)),
     JSON.stringify(before.warnings),
   );
 
   const trusted = await runCli(["project", "trust", project.path, "--home", home.path]);
-  assert.equal(trusted.code, 0, trusted.stderr);
-  assert.match(trusted.stdout, new RegExp(`trusted project ${project.path}`));
-  assert.match(await Deno.readTextFile(join(home.path, "config.toml")), /trust_level = "trusted"/);
+  assertEquals(trusted.code, 0, trusted.stderr);
+  assertMatch(trusted.stdout, new RegExp(`trusted project ${project.path}`));
+  assertMatch(await Deno.readTextFile(join(home.path, "config.toml")), /trust_level = "trusted"/);
 
   await trustAll(home.path, project.path, layerArgs);
   const result = await dispatch(home.path, ev, layerArgs);
-  assert.deepEqual(runKeys(result), [
+  assertEquals(runKeys(result), [
     `user:${home.path}/config.toml:UserPromptSubmit:0:0`,
     `user:${home.path}/hooks.json:UserPromptSubmit:0:0`,
     `profile:${home.path}/profiles/work/hooks.json:UserPromptSubmit:0:0`,
@@ -203,12 +193,12 @@ UserPromptSubmit = [ { hooks = [ { type = "command", command = "echo project" } 
     `cli:cli-override:UserPromptSubmit:0:0`,
     `cli:${cliFile}:UserPromptSubmit:0:0`,
   ]);
-  assert.deepEqual(result.runs.map((r) => r.layer), ["user", "user", "profile", "project", "cli", "cli"]);
-  assert.deepEqual(result.runs.map((r) => r.status), Array(6).fill("completed"));
-  assert.deepEqual(result.additionalContext, ["user-toml", "user-json", "profile", "project", "cli-c", "cli-file"]);
-  assert.deepEqual(warningsOf(result, "W_BOTH_REPRESENTATIONS").map((w) => w.source), [home.path]);
-  assert.equal(warningsOf(result, "W_PROJECT_UNTRUSTED").length, 0);
-  assert.deepEqual(result.systemMessages, []);
+  assertEquals(result.runs.map((r) => r.layer), ["user", "user", "profile", "project", "cli", "cli"]);
+  assertEquals(result.runs.map((r) => r.status), Array(6).fill("completed"));
+  assertEquals(result.additionalContext, ["user-toml", "user-json", "profile", "project", "cli-c", "cli-file"]);
+  assertEquals(warningsOf(result, "W_BOTH_REPRESENTATIONS").map((w) => w.source), [home.path]);
+  assertEquals(warningsOf(result, "W_PROJECT_UNTRUSTED").length, 0);
+  assertEquals(result.systemMessages, []);
 });
 
 Deno.test("§2 profile selection: --profile over $MIND_PROFILE over profile = in the user config", async () => {
@@ -225,10 +215,10 @@ Deno.test("§2 profile selection: --profile over $MIND_PROFILE over profile = in
     dispatch(home.path, ev, [BYPASS], { env: { MIND_PROFILE: "b" } }),
     dispatch(home.path, ev, [BYPASS, "--profile", "a"], { env: { MIND_PROFILE: "b" } }),
   ]);
-  assert.deepEqual(fromConfig.additionalContext, ["profile-c"]);
-  assert.deepEqual(fromEnv.additionalContext, ["profile-b"]);
-  assert.deepEqual(fromFlag.additionalContext, ["profile-a"]);
-  assert.deepEqual(fromFlag.runs.map((r) => r.layer), ["profile"]);
+  assertEquals(fromConfig.additionalContext, ["profile-c"]);
+  assertEquals(fromEnv.additionalContext, ["profile-b"]);
+  assertEquals(fromFlag.additionalContext, ["profile-a"]);
+  assertEquals(fromFlag.runs.map((r) => r.layer), ["profile"]);
 });
 
 Deno.test("§2.3/§3.1 the home's own .mind is not a project; keys use the real path of a symlinked file", async () => {
@@ -238,9 +228,9 @@ Deno.test("§2.3/§3.1 the home's own .mind is not a project; keys use the real 
   await Deno.mkdir(home);
   await Deno.symlink(real, join(home, "hooks.json"));
   const r = await dispatch(home, event("Stop", { cwd: root.path }), [BYPASS]);
-  assert.deepEqual(runKeys(r), [`user:${real}:Stop:0:0`]);
-  assert.deepEqual(r.runs.map((x) => x.status), ["completed"]);
-  assert.equal(warningsOf(r, "W_PROJECT_UNTRUSTED").length, 0, JSON.stringify(r.warnings));
+  assertEquals(runKeys(r), [`user:${real}:Stop:0:0`]);
+  assertEquals(r.runs.map((x) => x.status), ["completed"]);
+  assertEquals(warningsOf(r, "W_PROJECT_UNTRUSTED").length, 0, JSON.stringify(r.warnings));
 });
 
 Deno.test("§2.4 feature switch: [features] hooks = false, codex_hooks alias, -c features.hooks=true wins", async () => {
@@ -258,13 +248,13 @@ Deno.test("§2.4 feature switch: [features] hooks = false, codex_hooks alias, -c
     dispatch(off, ev, [BYPASS, "-c", "features.hooks=true"]),
     dispatch(alias, ev, [BYPASS, "-c", "features.hooks=true"]),
   ]);
-  assert.deepEqual(offResult.runs, []);
-  assert.equal(offResult.decision, null);
-  assert.deepEqual(aliasResult.runs, []);
-  assert.ok(warningCodes(aliasResult).includes("W_DEPRECATED_ALIAS"), JSON.stringify(aliasResult.warnings));
-  assert.ok(!warningCodes(offResult).includes("W_DEPRECATED_ALIAS"));
-  assert.deepEqual(forcedOn.runs.map((r) => r.status), ["completed"]);
-  assert.deepEqual(aliasOn.runs.map((r) => r.status), ["completed"]);
+  assertEquals(offResult.runs, []);
+  assertEquals(offResult.decision, null);
+  assertEquals(aliasResult.runs, []);
+  assert(warningCodes(aliasResult).includes("W_DEPRECATED_ALIAS"), JSON.stringify(aliasResult.warnings));
+  assert(!warningCodes(offResult).includes("W_DEPRECATED_ALIAS"));
+  assertEquals(forcedOn.runs.map((r) => r.status), ["completed"]);
+  assertEquals(aliasOn.runs.map((r) => r.status), ["completed"]);
 });
 
 Deno.test("§2.2 fault tolerance: bad groups and handlers are skipped alone, with stable warning codes", async () => {
@@ -304,11 +294,11 @@ Deno.test("§2.2 fault tolerance: bad groups and handlers are skipped alone, wit
     '{\n  // c\n  "hooks": {\n    "Stop": [ { "hooks": [ } ] }\n}\n',
   );
   const result = await dispatch(home.path, event("PreToolUse"), [BYPASS, "--profile", "broken"]);
-  assert.deepEqual(runKeys(result), [
+  assertEquals(runKeys(result), [
     `user:${hooksPath}:PreToolUse:1:4`,
     `user:${hooksPath}:PreToolUse:1:7`,
   ]);
-  assert.deepEqual(result.runs.map((r) => r.status), ["completed", "completed"]);
+  assertEquals(result.runs.map((r) => r.status), ["completed", "completed"]);
 
   const codes = warningCodes(result);
   for (
@@ -322,25 +312,25 @@ Deno.test("§2.2 fault tolerance: bad groups and handlers are skipped alone, wit
       "W_TIMEOUT_CLAMPED",
       "W_PARSE",
     ]
-  ) assert.ok(codes.includes(code), `${code} missing from ${codes.join(", ")}`);
-  assert.equal(warningsOf(result, "W_BAD_MATCHER").length, 1);
-  assert.equal(warningsOf(result, "W_UNSUPPORTED_HANDLER").length, 2);
-  assert.equal(warningsOf(result, "W_EMPTY_COMMAND").length, 2);
-  assert.equal(warningsOf(result, "W_BAD_FIELD").length, 2);
-  assert.deepEqual(
+  ) assert(codes.includes(code), `${code} missing from ${codes.join(", ")}`);
+  assertEquals(warningsOf(result, "W_BAD_MATCHER").length, 1);
+  assertEquals(warningsOf(result, "W_UNSUPPORTED_HANDLER").length, 2);
+  assertEquals(warningsOf(result, "W_EMPTY_COMMAND").length, 2);
+  assertEquals(warningsOf(result, "W_BAD_FIELD").length, 2);
+  assertEquals(
     warningsOf(result, "W_UNKNOWN_FIELD").map((w) => /"(\w+)"/.exec(w.message)?.[1]).sort(),
     ["colour", "version"],
   );
-  assert.match(warningsOf(result, "W_UNKNOWN_EVENT")[0].message, /PreToolUze/);
-  assert.match(warningsOf(result, "W_TIMEOUT_CLAMPED")[0].message, /SessionEnd.*3/);
-  for (const w of result.warnings.filter((w) => w.code !== "W_PARSE")) assert.equal(w.source, hooksPath);
+  assertMatch(warningsOf(result, "W_UNKNOWN_EVENT")[0].message, /PreToolUze/);
+  assertMatch(warningsOf(result, "W_TIMEOUT_CLAMPED")[0].message, /SessionEnd.*3/);
+  for (const w of result.warnings.filter((w) => w.code !== "W_PARSE")) assertEquals(w.source, hooksPath);
 
   const parse = warningsOf(result, "W_PARSE");
   const toml = parse.find((w) => w.source === join(broken, "config.toml"));
   const json = parse.find((w) => w.source === join(broken, "hooks.json"));
-  assert.ok(toml && json, JSON.stringify(parse));
-  assert.deepEqual([toml.line, toml.column], [3, 9]);
-  assert.deepEqual([json.line, json.column], [4, 28]);
+  assert(toml && json, JSON.stringify(parse));
+  assertEquals([toml.line, toml.column], [3, 9]);
+  assertEquals([json.line, json.column], [4, 28]);
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -361,72 +351,72 @@ Deno.test("§3 trust statuses: untrusted, trusted, modified, disabled, re-trust,
   await t.step("new hooks are untrusted, skipped, and reported", async () => {
     await write(["echo A", "echo B"]);
     const r = await dispatch(home.path, ev);
-    assert.deepEqual(runKeys(r), [keyA, keyB]);
-    assert.deepEqual(summary(r), ["skipped:untrusted", "skipped:untrusted"]);
-    assert.deepEqual(r.additionalContext, []);
-    assert.deepEqual(r.systemMessages, ["2 hooks need review: run mind-hooks review"]);
+    assertEquals(runKeys(r), [keyA, keyB]);
+    assertEquals(summary(r), ["skipped:untrusted", "skipped:untrusted"]);
+    assertEquals(r.additionalContext, []);
+    assertEquals(r.systemMessages, ["2 hooks need review: run mind-hooks review"]);
   });
 
   await t.step("trust --all: trusted hooks run", async () => {
     const trusted = await trustAll(home.path);
     // The summary, then one line per hook: its key tail and command (SPEC §14 r3).
-    assert.equal(
+    assertEquals(
       trusted.stdout,
       `trusted 2 hooks on 1 event: UserPromptSubmit 2\n  from 1 file: ${hooksPath} (2)\n  no file pinned\n` +
         "  hooks.json:UserPromptSubmit:0:0  echo A\n  hooks.json:UserPromptSubmit:0:1  echo B\n",
     );
     const r = await dispatch(home.path, ev);
-    assert.deepEqual(summary(r), ["completed:", "completed:"]);
-    assert.deepEqual(r.additionalContext, ["A", "B"]);
-    assert.deepEqual(r.systemMessages, []);
+    assertEquals(summary(r), ["completed:", "completed:"]);
+    assertEquals(r.additionalContext, ["A", "B"]);
+    assertEquals(r.systemMessages, []);
   });
 
   await t.step("editing a trusted hook makes it modified (skipped)", async () => {
     await write(["echo A2", "echo B"]);
     const r = await dispatch(home.path, ev);
-    assert.deepEqual(summary(r), ["skipped:modified", "completed:"]);
-    assert.deepEqual(r.additionalContext, ["B"]);
-    assert.deepEqual(r.systemMessages, ["1 hook needs review: run mind-hooks review"]);
+    assertEquals(summary(r), ["skipped:modified", "completed:"]);
+    assertEquals(r.additionalContext, ["B"]);
+    assertEquals(r.systemMessages, ["1 hook needs review: run mind-hooks review"]);
   });
 
   await t.step("disable keeps trust but skips; it is not a review item", async () => {
     const res = await runCli(["disable", keyB, "--home", home.path]);
-    assert.equal(res.code, 0, res.stderr);
+    assertEquals(res.code, 0, res.stderr);
     const r = await dispatch(home.path, ev);
-    assert.deepEqual(summary(r), ["skipped:modified", "skipped:disabled"]);
-    assert.deepEqual(r.systemMessages, ["1 hook needs review: run mind-hooks review"]);
+    assertEquals(summary(r), ["skipped:modified", "skipped:disabled"]);
+    assertEquals(r.systemMessages, ["1 hook needs review: run mind-hooks review"]);
   });
 
   await t.step("re-trusting keeps a disabled hook disabled", async () => {
     const res = await runCli(["trust", keyA, keyB, "--home", home.path]);
-    assert.equal(res.code, 0, res.stderr);
+    assertEquals(res.code, 0, res.stderr);
     const r = await dispatch(home.path, ev);
-    assert.deepEqual(summary(r), ["completed:", "skipped:disabled"]);
-    assert.deepEqual(r.additionalContext, ["A2"]);
+    assertEquals(summary(r), ["completed:", "skipped:disabled"]);
+    assertEquals(r.additionalContext, ["A2"]);
   });
 
   await t.step("--dangerously-bypass-hook-trust runs untrusted and modified hooks, never disabled ones", async () => {
     await write(["echo A3", "echo B", "echo C"]);
     const plain = await dispatch(home.path, ev);
-    assert.deepEqual(summary(plain), ["skipped:modified", "skipped:disabled", "skipped:untrusted"]);
+    assertEquals(summary(plain), ["skipped:modified", "skipped:disabled", "skipped:untrusted"]);
     const r = await dispatch(home.path, ev, [BYPASS]);
-    assert.deepEqual(runKeys(r), [keyA, keyB, keyC]);
-    assert.deepEqual(summary(r), ["completed:", "skipped:disabled", "completed:"]);
-    assert.deepEqual(r.additionalContext, ["A3", "C"]);
+    assertEquals(runKeys(r), [keyA, keyB, keyC]);
+    assertEquals(summary(r), ["completed:", "skipped:disabled", "completed:"]);
+    assertEquals(r.additionalContext, ["A3", "C"]);
   });
 
   await t.step("enable brings the disabled hook back", async () => {
     const res = await runCli(["enable", keyB, "--home", home.path]);
-    assert.equal(res.code, 0, res.stderr);
+    assertEquals(res.code, 0, res.stderr);
     const r = await dispatch(home.path, ev);
-    assert.deepEqual(summary(r), ["skipped:modified", "completed:", "skipped:untrusted"]);
+    assertEquals(summary(r), ["skipped:modified", "completed:", "skipped:untrusted"]);
   });
 
   await t.step("§12 every run went to the observation log, without the hook input", async () => {
     const log = await Deno.readTextFile(join(home.path, "logs", "hooks.jsonl"));
     const entries = log.trim().split("\n").map((l) => JSON.parse(l));
     const runs = entries.filter((e) => e.kind === "run" && e.key === keyB).map((e) => `${e.status}:${e.reason ?? ""}`);
-    assert.deepEqual(runs, [
+    assertEquals(runs, [
       "skipped:untrusted",
       "completed:",
       "completed:",
@@ -436,7 +426,7 @@ Deno.test("§3 trust statuses: untrusted, trusted, modified, disabled, re-trust,
       "skipped:disabled",
       "completed:",
     ]);
-    assert.ok(!log.includes("PROMPT-TEXT-NEVER-LOGGED"));
+    assert(!log.includes("PROMPT-TEXT-NEVER-LOGGED"));
   });
 });
 
@@ -445,14 +435,14 @@ Deno.test("§3.3 state: ignored in project and profile files (W_STATE_NOT_AUTHOR
   await using project = await makeProject();
   const projectHooks = await writeHooksJson(project.mindDir, { Stop: [group([cmd("true")])] });
   const key = `project:${projectHooks}:Stop:0:0`;
-  assert.equal((await runCli(["project", "trust", project.path, "--home", home.path])).code, 0);
+  assertEquals((await runCli(["project", "trust", project.path, "--home", home.path])).code, 0);
   // Learn the hook's hash from a real trust, then take the trust back.
   const trusted = await runCli(["trust", key, "--home", home.path, "--cwd", project.path]);
-  assert.equal(trusted.code, 0, trusted.stderr);
+  assertEquals(trusted.code, 0, trusted.stderr);
   const hash = /sha256:[0-9a-f]{64}/.exec(trusted.stdout)?.[0];
-  assert.ok(hash, trusted.stdout);
+  assert(hash, trusted.stdout);
   const untrusted = await runCli(["untrust", key, "--home", home.path, "--cwd", project.path]);
-  assert.equal(untrusted.code, 0, untrusted.stderr);
+  assertEquals(untrusted.code, 0, untrusted.stderr);
 
   // The project (and a profile) claim the hook is trusted: a layer can never authorize itself.
   const stateToml = `[hooks.state."${key}"]\ntrusted_hash = "${hash}"\nenabled = true\n`;
@@ -462,19 +452,19 @@ Deno.test("§3.3 state: ignored in project and profile files (W_STATE_NOT_AUTHOR
   const ev = event("Stop", { cwd: project.path });
 
   const ignored = await dispatch(home.path, ev, ["--profile", "p"]);
-  assert.deepEqual(ignored.runs.map((r) => [r.key, r.status, r.reason]), [[key, "skipped", "untrusted"]]);
-  assert.deepEqual(
+  assertEquals(ignored.runs.map((r) => [r.key, r.status, r.reason]), [[key, "skipped", "untrusted"]]);
+  assertEquals(
     warningsOf(ignored, "W_STATE_NOT_AUTHORITATIVE").map((w) => w.source).sort(),
     [join(home.path, "profiles", "p", "config.toml"), join(project.mindDir, "config.toml")].sort(),
   );
   // A config.toml holding only [hooks.state] does not define hooks: no both-representations warning.
-  assert.equal(warningsOf(ignored, "W_BOTH_REPRESENTATIONS").length, 0);
+  assertEquals(warningsOf(ignored, "W_BOTH_REPRESENTATIONS").length, 0);
 
   const viaC = await dispatch(home.path, ev, ["-c", `hooks.state."${key}".trusted_hash="${hash}"`]);
-  assert.deepEqual(viaC.runs.map((r) => [r.status, r.reason]), [["completed", null]]);
+  assertEquals(viaC.runs.map((r) => [r.status, r.reason]), [["completed", null]]);
   const after = await dispatch(home.path, ev);
-  assert.deepEqual(after.runs.map((r) => [r.status, r.reason]), [["skipped", "untrusted"]]);
-  assert.equal(await Deno.readTextFile(join(home.path, "config.toml")), userConfigBefore);
+  assertEquals(after.runs.map((r) => [r.status, r.reason]), [["skipped", "untrusted"]]);
+  assertEquals(await Deno.readTextFile(join(home.path, "config.toml")), userConfigBefore);
 
   // -c can disable for one process too.
   const disabled = await dispatch(home.path, ev, [
@@ -483,267 +473,5 @@ Deno.test("§3.3 state: ignored in project and profile files (W_STATE_NOT_AUTHOR
     "-c",
     `hooks.state."${key}".enabled=false`,
   ]);
-  assert.deepEqual(disabled.runs.map((r) => [r.status, r.reason]), [["skipped", "disabled"]]);
-});
-
-// ---------------------------------------------------------------------------------------------
-// §4 Matching
-// ---------------------------------------------------------------------------------------------
-
-Deno.test("§4 matchers through dispatch: aliases, exact names, alternatives, regex, match-all, ignored matchers", async () => {
-  await using home = await makeHome();
-  const hooksPath = join(home.path, "hooks.json");
-  const matchers: (string | undefined)[] = [
-    "Bash", // 0
-    "Edit|Write", // 1
-    "mcp__fs__.*", // 2
-    "*", // 3
-    "", // 4
-    undefined, // 5
-    "Bash|exec_command|shell_command", // 6: several names match, runs once
-    "BashOutput", // 7
-    "^apply_patch$", // 8
-    "Agent", // 9
-  ];
-  await writeHooksJson(home.path, {
-    PreToolUse: matchers.map((m, i) => group([cmd(i === 6 ? "echo once >> ran6.log" : "true")], m)),
-    UserPromptSubmit: [group([cmd("true")], "never-matches-anything")],
-    Stop: [group([cmd("true")], "x")],
-    SessionStart: [group([cmd("true")], "resume"), group([cmd("true")], "startup|clear")],
-  });
-  await trustAll(home.path);
-  const groupsRun = (r: DispatchResult) =>
-    r.runs.map((run) => {
-      assert.equal(run.status, "completed", JSON.stringify(run));
-      return Number(run.key.split(":").at(-2));
-    });
-
-  const cases: [string, Json, number[]][] = [
-    ["exec_command", { cmd: "ls" }, [0, 3, 4, 5, 6]],
-    ["shell_command", { command: "ls" }, [0, 3, 4, 5, 6]],
-    ["write_stdin", { session_id: 1, chars: "y\n" }, [0, 3, 4, 5, 6]],
-    ["BashOutput", { bash_id: "1" }, [3, 4, 5, 7]],
-    ["apply_patch", { input: "*** Begin Patch\n*** End Patch" }, [1, 3, 4, 5, 8]],
-    ["mcp__fs__read_file", { path: "/x" }, [2, 3, 4, 5]],
-    ["mcp__fsx__read_file", { path: "/x" }, [3, 4, 5]],
-    ["spawn_agent", { prompt: "go" }, [3, 4, 5, 9]],
-  ];
-  const cwds = await Promise.all(cases.map(async (_, i) => {
-    const dir = join(home.path, `cwd${i}`);
-    await Deno.mkdir(dir);
-    return dir;
-  }));
-  const results = await Promise.all(
-    cases.map(([tool, input], i) =>
-      dispatch(home.path, event("PreToolUse", { tool_name: tool, tool_input: input, cwd: cwds[i] }))
-    ),
-  );
-  for (const [i, [tool, , expected]] of cases.entries()) {
-    assert.deepEqual(groupsRun(results[i]), expected, tool);
-    assert.ok(runKeys(results[i]).every((k) => k.startsWith(`user:${hooksPath}:PreToolUse:`)));
-    const log = await Deno.readTextFile(join(cwds[i], "ran6.log")).catch(() => "");
-    assert.equal(log, expected.includes(6) ? "once\n" : "", `${tool}: group 6 ran once`);
-  }
-
-  const [prompt, stop, startup, resume] = await Promise.all([
-    dispatch(home.path, event("UserPromptSubmit")),
-    dispatch(home.path, event("Stop")),
-    dispatch(home.path, event("SessionStart", { source: "startup" })),
-    dispatch(home.path, event("SessionStart", { source: "resume" })),
-  ]);
-  assert.deepEqual(prompt.runs.map((r) => r.status), ["completed"]);
-  assert.deepEqual(stop.runs.map((r) => r.status), ["completed"]);
-  const ignored = warningsOf(prompt, "W_MATCHER_IGNORED").map((w) => w.message).join("\n");
-  assert.match(ignored, /UserPromptSubmit/);
-  assert.match(ignored, /Stop/);
-  assert.deepEqual(runKeys(startup), [`user:${hooksPath}:SessionStart:1:0`]);
-  assert.deepEqual(runKeys(resume), [`user:${hooksPath}:SessionStart:0:0`]);
-});
-
-// ---------------------------------------------------------------------------------------------
-// §5 / §7.1 What the hook sees
-// ---------------------------------------------------------------------------------------------
-
-Deno.test("§5 tool normalization, unknown fields dropped, hook env and cwd; §7.1 updatedInput converted back", async (t) => {
-  await using home = await makeHome();
-  await using project = await makeProject();
-  assert.equal((await runCli(["project", "trust", project.path, "--home", home.path])).code, 0);
-  await writeHooksJson(home.path, {
-    PreToolUse: [group([cmd(shHook("capture_stdin.sh", ["captured.json"]))])],
-  });
-  await trustAll(home.path, project.path);
-  let n = 0;
-  const capture = async (toolName: string, toolInput: Json, extra: Json = {}, args: string[] = [], base?: string) => {
-    const dir = join(base ?? join(project.path, "work"), String(n++));
-    await Deno.mkdir(dir, { recursive: true });
-    const result = await dispatch(
-      home.path,
-      event("PreToolUse", { cwd: dir, tool_name: toolName, tool_input: toolInput, ...extra }),
-      args,
-      { env: { E2E_MARKER: "from-the-host" } },
-    );
-    assert.deepEqual(result.runs.map((r) => r.status), ["completed"], JSON.stringify(result.runs));
-    const input = JSON.parse(await Deno.readTextFile(join(dir, "captured.json")));
-    const env = Object.fromEntries(
-      (await Deno.readTextFile(join(dir, "captured.json.env"))).trim().split("\n").map((l) => {
-        const eq = l.indexOf("=");
-        return [l.slice(0, eq), l.slice(eq + 1)];
-      }),
-    );
-    return { result, input, env, dir };
-  };
-
-  await t.step("exec_command argv → Bash + shell-quoted command; unknown field dropped; env and cwd", async () => {
-    const { result, input, env, dir } = await capture(
-      "exec_command",
-      { cmd: ["git", "commit", "-m", "it's done"], workdir: "/w", yield_time_ms: 1000 },
-      { extra_field: 1 },
-    );
-    assert.equal(input.tool_name, "Bash");
-    assert.deepEqual(input.tool_input, {
-      command: `git commit -m 'it'"'"'s done'`,
-      workdir: "/w",
-      yield_time_ms: 1000,
-    });
-    assert.equal(Object.hasOwn(input, "extra_field"), false);
-    const unknown = warningsOf(result, "W_UNKNOWN_INPUT_FIELD");
-    assert.equal(unknown.length, 1);
-    assert.match(unknown[0].message, /extra_field/);
-    assert.equal(env.MIND_HOOK_EVENT, "PreToolUse");
-    assert.equal(env.MIND_PROJECT_DIR, project.path);
-    assert.equal(env.PWD, dir);
-    assert.equal(env.E2E_MARKER, "from-the-host");
-  });
-
-  await t.step("--cwd chooses where the project is searched; the hook still runs in the event's cwd", async () => {
-    const outside = join(home.path, "outside");
-    const [noProject, withCwd] = await Promise.all([
-      capture("exec_command", { cmd: "ls" }, {}, [], outside),
-      capture("exec_command", { cmd: "ls" }, {}, ["--cwd", project.path], outside),
-    ]);
-    assert.equal(noProject.env.MIND_PROJECT_DIR, "<unset>");
-    assert.equal(noProject.env.PWD, noProject.dir);
-    assert.equal(withCwd.env.MIND_PROJECT_DIR, project.path);
-    assert.equal(withCwd.env.PWD, withCwd.dir);
-  });
-
-  await t.step(
-    "exec_command string, shell_command, write_stdin → Bash; apply_patch → command; others unchanged",
-    async () => {
-      const patch = "*** Begin Patch\n*** Add File: a.txt\n+hi\n*** End Patch";
-      const [exec, shell, stdin, applyPatch, mcp] = await Promise.all([
-        capture("exec_command", { cmd: "ls -la | wc -l" }),
-        capture("shell_command", { command: "echo hi", timeout_ms: 5 }),
-        capture("write_stdin", { session_id: 7, chars: "y\n" }),
-        capture("apply_patch", { input: patch }),
-        capture("mcp__fs__read_file", { path: "/etc/hosts", cmd: "not-a-shell" }),
-      ]);
-      assert.deepEqual([exec.input.tool_name, exec.input.tool_input], ["Bash", { command: "ls -la | wc -l" }]);
-      assert.deepEqual([shell.input.tool_name, shell.input.tool_input], ["Bash", {
-        command: "echo hi",
-        timeout_ms: 5,
-      }]);
-      assert.deepEqual([stdin.input.tool_name, stdin.input.tool_input], ["Bash", { command: "y\n", session_id: 7 }]);
-      assert.deepEqual([applyPatch.input.tool_name, applyPatch.input.tool_input], ["apply_patch", { command: patch }]);
-      assert.deepEqual([mcp.input.tool_name, mcp.input.tool_input], [
-        "mcp__fs__read_file",
-        { path: "/etc/hosts", cmd: "not-a-shell" },
-      ]);
-      for (const c of [exec, shell, stdin, applyPatch, mcp]) {
-        assert.equal(warningsOf(c.result, "W_UNKNOWN_INPUT_FIELD").length, 0);
-      }
-    },
-  );
-
-  await t.step("updatedInput.command is converted back into the tool's own parameter", async () => {
-    const rewriter = await writeHooksJson(join(home.path, "rewrite"), {
-      PreToolUse: [group([cmd(pyHook("rewrite.py", ["{command} --dry-run"]))])],
-    });
-    const args = ["--hooks-file", rewriter, BYPASS];
-    const [exec, argv, patch, mcp] = await Promise.all([
-      dispatch(home.path, event("PreToolUse", { tool_input: { cmd: "make", workdir: "/w" } }), args),
-      dispatch(home.path, event("PreToolUse", { tool_input: { cmd: ["make", "all"] } }), args),
-      dispatch(home.path, event("PreToolUse", { tool_name: "apply_patch", tool_input: { input: "P" } }), args),
-      dispatch(home.path, event("PreToolUse", { tool_name: "mcp__x__y", tool_input: { command: "c", n: 1 } }), args),
-    ]);
-    for (const r of [exec, argv, patch, mcp]) assert.equal(r.decision, "allow", JSON.stringify(r));
-    assert.deepEqual(exec.updatedInput, { cmd: "make --dry-run", workdir: "/w" });
-    assert.deepEqual(argv.updatedInput, { cmd: ["bash", "-lc", "make all --dry-run"] });
-    assert.deepEqual(patch.updatedInput, { input: "P --dry-run" });
-    assert.deepEqual(mcp.updatedInput, { command: "c --dry-run", n: 1 });
-  });
-});
-
-// ---------------------------------------------------------------------------------------------
-// §7.1 The command runner
-// ---------------------------------------------------------------------------------------------
-
-Deno.test("§7.1 timeout kills the hook (SIGTERM, then SIGKILL); a grandchild holding stdout cannot stall dispatch", async () => {
-  await using home = await makeHome();
-  const timeoutPid = join(home.path, "timeout.pid");
-  const exitPid = join(home.path, "exit.pid");
-  const file = await writeHooksJson(home.path, {
-    PreToolUse: [group([
-      cmd(shHook("sleep_grandchild.sh", [timeoutPid]), { timeout: 1 }),
-      cmd(shHook("sleep_grandchild.sh", [exitPid, "exit"]), { timeout: 30 }),
-      // Ignores SIGTERM: the SIGKILL that follows 1 s later still ends it.
-      cmd("trap '' TERM; sleep 30", { timeout: 1 }),
-    ])],
-  }, "runner.json");
-  try {
-    const r = await dispatch(home.path, event("PreToolUse"), ["--hooks-file", file, BYPASS]);
-    const [timedOut, exited, stubborn] = r.runs;
-    assert.equal(timedOut.status, "failed");
-    assert.match(timedOut.reason ?? "", /^timeout/);
-    assert.equal(timedOut.exit_code, null);
-    assert.ok(timedOut.duration_ms! < 3000, `timed-out hook took ${timedOut.duration_ms} ms`);
-    assert.deepEqual([stubborn.status, stubborn.reason], ["failed", "timeout after 1s"]);
-    assert.ok(stubborn.duration_ms! < 3000, `SIGTERM-ignoring hook took ${stubborn.duration_ms} ms`);
-    assert.equal(exited.status, "completed");
-    assert.ok(exited.duration_ms! < 2500, `exited hook took ${exited.duration_ms} ms`);
-    assert.ok(r.systemMessages.some((m) => m.startsWith(`hook ${timedOut.key} failed: timeout`)), r.systemMessages[0]);
-    // The whole CLI (runtime start included) returns within timeout + 2 s, plus start-up slack.
-    assert.ok(r._cli.ms < 4500, `dispatch took ${Math.round(r._cli.ms)} ms`);
-  } finally {
-    for (const pidFile of [timeoutPid, exitPid]) {
-      const pid = Number(await Deno.readTextFile(pidFile).catch(() => ""));
-      if (pid > 0) {
-        try {
-          Deno.kill(pid, "SIGKILL");
-        } catch { /* already gone */ }
-      }
-    }
-  }
-});
-
-Deno.test("§7.1 handlers run concurrently: 8 × 1 s sleeps finish well under 8 s", async () => {
-  await using home = await makeHome();
-  const file = await writeHooksJson(home.path, {
-    SessionStart: [group(Array.from({ length: 8 }, (_, i) => cmd(shHook("sleep.sh", ["1", `h${i}`]))))],
-  }, "sleepers.json");
-  const r = await dispatch(home.path, event("SessionStart"), ["--hooks-file", file, BYPASS]);
-  assert.deepEqual(r.runs.map((x) => x.status), Array(8).fill("completed"));
-  assert.ok(r.runs.every((x) => x.duration_ms! >= 950), JSON.stringify(r.runs.map((x) => x.duration_ms)));
-  assert.deepEqual(r.additionalContext, Array.from({ length: 8 }, (_, i) => `h${i}`));
-  assert.ok(r._cli.ms < 4000, `8 concurrent 1 s hooks took ${Math.round(r._cli.ms)} ms`);
-});
-
-Deno.test("§7.1 capture is capped at 1 MiB: a 5 MB flood is bounded, JSON-looking floods fail", async () => {
-  await using home = await makeHome();
-  const file = await writeHooksJson(home.path, {
-    UserPromptSubmit: [group([
-      cmd(shHook("flood.sh", ["5000000", "a"])),
-      cmd(shHook("flood.sh", ["5000000", "{"])),
-      cmd(echoHook("after the floods")),
-    ])],
-  }, "flood.json");
-  const r = await dispatch(home.path, event("UserPromptSubmit"), ["--hooks-file", file, BYPASS]);
-  assert.deepEqual(r.runs.map((x) => x.status), ["completed", "failed", "completed"]);
-  assert.match(r.runs[1].reason ?? "", /^invalid JSON: .*1 MiB/);
-  assert.equal(r.additionalContext.length, 2);
-  // The flood's context is a spilled preview, not 5 MB (nor 1 MiB) of text.
-  assert.ok(r.additionalContext[0].length < 64 * 1024, `context length ${r.additionalContext[0].length}`);
-  assert.match(r.additionalContext[0], /omitted/);
-  assert.equal(r.additionalContext[1], "after the floods");
-  assert.ok(r._cli.stdout.length < 128 * 1024, `result is ${r._cli.stdout.length} bytes`);
+  assertEquals(disabled.runs.map((r) => [r.status, r.reason]), [["skipped", "disabled"]]);
 });

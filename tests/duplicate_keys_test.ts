@@ -7,7 +7,6 @@
 import { assert, assertEquals } from "./helpers/assert.ts";
 import { makeHome, runCli } from "./helpers/cli.ts";
 import { join } from "node:path";
-import { duplicateKeys } from "../src/config/duplicate_keys.ts";
 
 type ListJson = {
   hooks: { key: string; line: number | null; command?: string }[];
@@ -46,15 +45,6 @@ for (const [form, text] of [["strict JSON", TWICE], ["JSONC", "// a comment make
     assert(dups[1].message.includes('"command"'), dups[1].message);
   });
 }
-
-Deno.test("duplicateKeys: every repeated key at any depth, escapes decoded, strings and comments skipped", () => {
-  const text = `{"a": 1, /* "a": */ "b": {"x": "\\"x\\": 1", "x": [ {"k": 1, "k": 2} ]}, "\\u0061": 3, "c": "a",}`;
-  assertEquals(
-    duplicateKeys(text).map((d) => [d.key, d.path, text.slice(d.offset, d.offset + 3), d.firstOffset]),
-    [["x", "b", `"x"`, 26], ["k", "b.x[0]", `"k"`, 51], ["a", "", `"\\u`, 1]],
-  );
-  assertEquals(duplicateKeys(`{"a": {"a": {"a": 1}}, "b": [{"a": 1}, {"a": 2}]}`), []);
-});
 
 Deno.test("duplicate keys: validate names each one with file, line and column", async () => {
   await using home = await makeHome();

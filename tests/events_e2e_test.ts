@@ -6,7 +6,7 @@
  * aggregated result. Every result is also checked against §9's shape.
  */
 
-import assert from "node:assert/strict";
+import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { join } from "node:path";
 import { RESULT_SCHEMA } from "../src/generated/schemas.ts";
 import { formatIssue, validateJson } from "../src/schema/validate.ts";
@@ -34,12 +34,12 @@ let caseNo = 0;
 
 /** Asserts §9: exactly the documented fields, each with its documented type. */
 function assertResultShape(r: DispatchResult, event: string): void {
-  assert.deepEqual(Object.keys(r).sort(), [...RESULT_FIELDS].sort(), "result fields");
+  assertEquals(Object.keys(r).sort(), [...RESULT_FIELDS].sort(), "result fields");
   const issue = validateJson(RESULT_SCHEMA, r);
-  assert.equal(issue, null, issue ? formatIssue(issue) : "");
-  assert.equal(r.hook_event_name, event);
+  assertEquals(issue, null, issue ? formatIssue(issue) : "");
+  assertEquals(r.hook_event_name, event);
   for (const run of r.runs) {
-    assert.deepEqual(
+    assertEquals(
       Object.keys(run).sort(),
       ["duration_ms", "exit_code", "key", "layer", "reason", "status", "statusMessage"],
     );
@@ -66,7 +66,7 @@ async function run(
   ]);
   assertResultShape(r, name);
   const keys = handlers.map((_, i) => `cli:${file}:${name}:0:${i}`);
-  assert.deepEqual(r.runs.map((x) => x.key), keys, "runs in configuration order");
+  assertEquals(r.runs.map((x) => x.key), keys, "runs in configuration order");
   return Object.assign(r, { keys });
 }
 
@@ -92,15 +92,15 @@ async function steps(t: Deno.TestContext): Promise<void> {
       run("PreToolUse", [cmd(pyHook("deny_rm.py"), { statusMessage: "Checking the command" })], rmInput),
       run("PreToolUse", [cmd(pyHook("deny_rm.py"))], { tool_input: { cmd: "ls" } }),
     ]);
-    assert.equal(denied.runs[0].statusMessage, "Checking the command");
-    assert.equal(allowed.runs[0].statusMessage, null);
-    assert.equal(denied.decision, "deny");
-    assert.equal(denied.reason, "rm -rf is not allowed");
-    assert.deepEqual(statuses(denied), ["blocked"]);
-    assert.equal(denied.runs[0].exit_code, 0);
-    assert.equal(allowed.decision, null);
-    assert.equal(allowed.reason, null);
-    assert.deepEqual(statuses(allowed), ["completed"]);
+    assertEquals(denied.runs[0].statusMessage, "Checking the command");
+    assertEquals(allowed.runs[0].statusMessage, null);
+    assertEquals(denied.decision, "deny");
+    assertEquals(denied.reason, "rm -rf is not allowed");
+    assertEquals(statuses(denied), ["blocked"]);
+    assertEquals(denied.runs[0].exit_code, 0);
+    assertEquals(allowed.decision, null);
+    assertEquals(allowed.reason, null);
+    assertEquals(statuses(allowed), ["completed"]);
   });
 
   await t.step(
@@ -111,27 +111,27 @@ async function steps(t: Deno.TestContext): Promise<void> {
         cmd("sleep 0.7; " + pyHook("deny_rm.py", ["first"])),
         cmd(pyHook("deny_rm.py", ["second"])),
       ], rmInput);
-      assert.equal(r.decision, "deny");
-      assert.equal(r.reason, "first");
-      assert.deepEqual(statuses(r), ["blocked", "blocked"]);
+      assertEquals(r.decision, "deny");
+      assertEquals(r.reason, "first");
+      assertEquals(statuses(r), ["blocked", "blocked"]);
     },
   );
 
   await t.step("PreToolUse: deny without a reason fails (never silently) and blocks nothing", async () => {
     const r = await run("PreToolUse", [cmd(echoHook(pre({ permissionDecision: "deny" })))]);
-    assert.equal(r.decision, null);
-    assert.deepEqual(statuses(r), ["failed"]);
-    assert.match(r.runs[0].reason ?? "", /permissionDecisionReason/);
-    assert.equal(r.systemMessages.length, 1);
-    assert.match(r.systemMessages[0], new RegExp(`^hook ${r.keys[0]} failed: .*permissionDecisionReason`));
+    assertEquals(r.decision, null);
+    assertEquals(statuses(r), ["failed"]);
+    assertMatch(r.runs[0].reason ?? "", /permissionDecisionReason/);
+    assertEquals(r.systemMessages.length, 1);
+    assertMatch(r.systemMessages[0], new RegExp(`^hook ${r.keys[0]} failed: .*permissionDecisionReason`));
   });
 
   await t.step("PreToolUse: deny still delivers its additionalContext", async () => {
     const r = await run("PreToolUse", [
       cmd(echoHook(pre({ permissionDecision: "deny", permissionDecisionReason: "no", additionalContext: "why" }))),
     ]);
-    assert.equal(r.decision, "deny");
-    assert.deepEqual(r.additionalContext, ["why"]);
+    assertEquals(r.decision, "deny");
+    assertEquals(r.additionalContext, ["why"]);
   });
 
   await t.step("PreToolUse: allow + updatedInput — the handler that completes last wins, whole", async () => {
@@ -144,11 +144,11 @@ async function steps(t: Deno.TestContext): Promise<void> {
       run("PreToolUse", rewriters(true), input),
       run("PreToolUse", rewriters(false), input),
     ]);
-    assert.equal(firstLast.decision, "allow");
-    assert.deepEqual(firstLast.updatedInput, { cmd: "A make", workdir: "/w" });
-    assert.equal(secondLast.decision, "allow");
-    assert.deepEqual(secondLast.updatedInput, { cmd: "B make", workdir: "/w" });
-    assert.deepEqual(statuses(firstLast), ["completed", "completed"]);
+    assertEquals(firstLast.decision, "allow");
+    assertEquals(firstLast.updatedInput, { cmd: "A make", workdir: "/w" });
+    assertEquals(secondLast.decision, "allow");
+    assertEquals(secondLast.updatedInput, { cmd: "B make", workdir: "/w" });
+    assertEquals(statuses(firstLast), ["completed", "completed"]);
   });
 
   await t.step("PreToolUse: a deny beats an allow + updatedInput", async () => {
@@ -156,8 +156,8 @@ async function steps(t: Deno.TestContext): Promise<void> {
       cmd(pyHook("rewrite.py", ["safe {command}"])),
       cmd(pyHook("deny_rm.py")),
     ], rmInput);
-    assert.equal(r.decision, "deny");
-    assert.equal(r.updatedInput, null);
+    assertEquals(r.decision, "deny");
+    assertEquals(r.updatedInput, null);
   });
 
   await t.step("PreToolUse: legacy decision block = deny; ask, approve, allow without updatedInput fail", async () => {
@@ -168,14 +168,14 @@ async function steps(t: Deno.TestContext): Promise<void> {
       run("PreToolUse", [cmd(echoHook(pre({ permissionDecision: "allow" })))]),
       run("PreToolUse", [cmd(echoHook({ continue: false }))]),
     ]);
-    assert.equal(legacy.decision, "deny");
-    assert.equal(legacy.reason, "legacy no");
+    assertEquals(legacy.decision, "deny");
+    assertEquals(legacy.reason, "legacy no");
     for (const [r, pattern] of [[ask, /ask/], [approve, /approve/], [bareAllow, /updatedInput/], [stop, /continue/]]) {
       const result = r as DispatchResult;
-      assert.equal(result.decision, null);
-      assert.deepEqual(statuses(result), ["failed"]);
-      assert.match(result.runs[0].reason ?? "", pattern as RegExp);
-      assert.equal(result.systemMessages.length, 1);
+      assertEquals(result.decision, null);
+      assertEquals(statuses(result), ["failed"]);
+      assertMatch(result.runs[0].reason ?? "", pattern as RegExp);
+      assertEquals(result.systemMessages.length, 1);
     }
   });
 
@@ -187,18 +187,18 @@ async function steps(t: Deno.TestContext): Promise<void> {
         run("PreToolUse", [cmd(shHook("exit2.sh", [""]))]),
         run("SessionStart", [cmd(shHook("exit2.sh", ["please stop"]))]),
       ]);
-      assert.equal(blocked.decision, "deny");
-      assert.equal(blocked.reason, "blocked by exit 2");
-      assert.deepEqual(statuses(blocked), ["blocked"]);
-      assert.equal(blocked.runs[0].exit_code, 2);
-      assert.equal(empty.decision, null);
-      assert.deepEqual(statuses(empty), ["failed"]);
-      assert.match(empty.runs[0].reason ?? "", /exit 2/);
-      assert.equal(sessionStart.decision, null);
-      assert.equal(sessionStart.continue, true);
-      assert.deepEqual(statuses(sessionStart), ["failed"]);
-      assert.equal(sessionStart.runs[0].reason, "exit 2");
-      assert.match(sessionStart.systemMessages[0], /failed: exit 2 \(please stop\)/);
+      assertEquals(blocked.decision, "deny");
+      assertEquals(blocked.reason, "blocked by exit 2");
+      assertEquals(statuses(blocked), ["blocked"]);
+      assertEquals(blocked.runs[0].exit_code, 2);
+      assertEquals(empty.decision, null);
+      assertEquals(statuses(empty), ["failed"]);
+      assertMatch(empty.runs[0].reason ?? "", /exit 2/);
+      assertEquals(sessionStart.decision, null);
+      assertEquals(sessionStart.continue, true);
+      assertEquals(statuses(sessionStart), ["failed"]);
+      assertEquals(sessionStart.runs[0].reason, "exit 2");
+      assertMatch(sessionStart.systemMessages[0], /failed: exit 2 \(please stop\)/);
     },
   );
 
@@ -208,9 +208,9 @@ async function steps(t: Deno.TestContext): Promise<void> {
       run("UserPromptSubmit", [cmd(echoHook("[not json"))]),
     ]);
     for (const r of [pre, prompt]) {
-      assert.deepEqual(statuses(r), ["failed"]);
-      assert.match(r.runs[0].reason ?? "", /^invalid JSON/);
-      assert.deepEqual(r.additionalContext, []);
+      assertEquals(statuses(r), ["failed"]);
+      assertMatch(r.runs[0].reason ?? "", /^invalid JSON/);
+      assertEquals(r.additionalContext, []);
     }
   });
 
@@ -221,14 +221,14 @@ async function steps(t: Deno.TestContext): Promise<void> {
       cmd(echoHook({ hookSpecificOutput: { hookEventName: "PreToolUse", additionalContext: "x" } })),
       cmd(echoHook("still here")),
     ]);
-    assert.deepEqual(statuses(r), ["failed", "failed", "failed", "completed"]);
-    assert.equal(r.runs[0].reason, "exit 1");
-    assert.equal(r.runs[0].exit_code, 1);
-    assert.match(r.runs[1].reason ?? "", /extra/);
-    assert.match(r.runs[2].reason ?? "", /hookEventName/);
-    assert.deepEqual(r.additionalContext, ["still here"]);
-    assert.equal(r.systemMessages.length, 3);
-    r.systemMessages.forEach((m, i) => assert.ok(m.startsWith(`hook ${r.keys[i]} failed: `), m));
+    assertEquals(statuses(r), ["failed", "failed", "failed", "completed"]);
+    assertEquals(r.runs[0].reason, "exit 1");
+    assertEquals(r.runs[0].exit_code, 1);
+    assertMatch(r.runs[1].reason ?? "", /extra/);
+    assertMatch(r.runs[2].reason ?? "", /hookEventName/);
+    assertEquals(r.additionalContext, ["still here"]);
+    assertEquals(r.systemMessages.length, 3);
+    r.systemMessages.forEach((m, i) => assert(m.startsWith(`hook ${r.keys[i]} failed: `), m));
   });
 
   await t.step("PermissionRequest: deny wins over allow; default message; reserved fields fail", async () => {
@@ -243,16 +243,16 @@ async function steps(t: Deno.TestContext): Promise<void> {
       run("PermissionRequest", [cmd(echoHook(deny({ updatedInput: { cmd: "x" } })))]),
       run("PermissionRequest", [cmd(echoHook(""))]),
     ]);
-    assert.equal(mixed.decision, "deny");
-    assert.equal(mixed.reason, "Blocked by hook.");
-    assert.deepEqual(statuses(mixed), ["completed", "blocked", "completed"]);
-    assert.equal(allowOnly.decision, "allow");
-    assert.equal(allowOnly.reason, null);
-    assert.equal(withMessage.reason, "not on prod");
-    assert.equal(reserved.decision, null);
-    assert.deepEqual(statuses(reserved), ["failed"]);
-    assert.match(reserved.runs[0].reason ?? "", /updatedInput/);
-    assert.equal(none.decision, null);
+    assertEquals(mixed.decision, "deny");
+    assertEquals(mixed.reason, "Blocked by hook.");
+    assertEquals(statuses(mixed), ["completed", "blocked", "completed"]);
+    assertEquals(allowOnly.decision, "allow");
+    assertEquals(allowOnly.reason, null);
+    assertEquals(withMessage.reason, "not on prod");
+    assertEquals(reserved.decision, null);
+    assertEquals(statuses(reserved), ["failed"]);
+    assertMatch(reserved.runs[0].reason ?? "", /updatedInput/);
+    assertEquals(none.decision, null);
   });
 
   await t.step(
@@ -264,23 +264,23 @@ async function steps(t: Deno.TestContext): Promise<void> {
         cmd(echoHook({ updatedMCPToolOutput: "replaced" })),
         cmd(echoHook({ hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: "note" } })),
       ]);
-      assert.equal(r.decision, "block");
-      assert.equal(r.reason, "R1\n\nS2");
-      assert.equal(r.continue, false);
-      assert.equal(r.stopReason, "S2");
-      assert.deepEqual(statuses(r), ["blocked", "blocked", "failed", "completed"]);
-      assert.match(r.runs[2].reason ?? "", /updatedMCPToolOutput/);
-      assert.deepEqual(r.additionalContext, ["note"]);
-      assert.match(r.systemMessages.join("\n"), new RegExp(`hook ${r.keys[2]} failed`));
+      assertEquals(r.decision, "block");
+      assertEquals(r.reason, "R1\n\nS2");
+      assertEquals(r.continue, false);
+      assertEquals(r.stopReason, "S2");
+      assertEquals(statuses(r), ["blocked", "blocked", "failed", "completed"]);
+      assertMatch(r.runs[2].reason ?? "", /updatedMCPToolOutput/);
+      assertEquals(r.additionalContext, ["note"]);
+      assertMatch(r.systemMessages.join("\n"), new RegExp(`hook ${r.keys[2]} failed`));
 
       const [stopOnly, suppress] = await Promise.all([
         run("PostToolUse", [cmd(echoHook({ continue: false, reason: "tests broke" }))]),
         run("PostToolUse", [cmd(echoHook({ suppressOutput: true }))]),
       ]);
-      assert.equal(stopOnly.decision, "stop");
-      assert.equal(stopOnly.reason, "tests broke");
-      assert.equal(stopOnly.continue, false);
-      assert.deepEqual(statuses(suppress), ["failed"]);
+      assertEquals(stopOnly.decision, "stop");
+      assertEquals(stopOnly.reason, "tests broke");
+      assertEquals(stopOnly.continue, false);
+      assertEquals(statuses(suppress), ["failed"]);
     },
   );
 
@@ -290,14 +290,14 @@ async function steps(t: Deno.TestContext): Promise<void> {
       cmd(echoHook({ decision: "block", reason: "no secrets in prompts" })),
       cmd(echoHook({ hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: "ctx3" } })),
     ]);
-    assert.equal(r.decision, "block");
-    assert.equal(r.reason, "no secrets in prompts");
-    assert.deepEqual(r.additionalContext, ["ctx1", "ctx3"]);
-    assert.deepEqual(statuses(r), ["completed", "blocked", "completed"]);
+    assertEquals(r.decision, "block");
+    assertEquals(r.reason, "no secrets in prompts");
+    assertEquals(r.additionalContext, ["ctx1", "ctx3"]);
+    assertEquals(statuses(r), ["completed", "blocked", "completed"]);
 
     const exit2 = await run("UserPromptSubmit", [cmd(shHook("exit2.sh", ["prompt rejected"]))]);
-    assert.equal(exit2.decision, "block");
-    assert.equal(exit2.reason, "prompt rejected");
+    assertEquals(exit2.decision, "block");
+    assertEquals(exit2.reason, "prompt rejected");
   });
 
   await t.step(
@@ -307,19 +307,19 @@ async function steps(t: Deno.TestContext): Promise<void> {
         cmd(echoHook("welcome")),
         cmd(echoHook({ continue: false, stopReason: "maintenance window", systemMessage: "bye" })),
       ]);
-      assert.equal(r.decision, "stop");
-      assert.equal(r.continue, false);
-      assert.equal(r.stopReason, "maintenance window");
-      assert.deepEqual(r.additionalContext, ["welcome"]);
-      assert.deepEqual(r.systemMessages, ["bye"]);
+      assertEquals(r.decision, "stop");
+      assertEquals(r.continue, false);
+      assertEquals(r.stopReason, "maintenance window");
+      assertEquals(r.additionalContext, ["welcome"]);
+      assertEquals(r.systemMessages, ["bye"]);
     },
   );
 
   await t.step("SubagentStart: context for the subagent; continue:false does not stop it", async () => {
     const r = await run("SubagentStart", [cmd(echoHook("sub ctx")), cmd(echoHook({ continue: false }))]);
-    assert.equal(r.decision, null);
-    assert.equal(r.continue, true);
-    assert.deepEqual(r.additionalContext, ["sub ctx"]);
+    assertEquals(r.decision, null);
+    assertEquals(r.continue, true);
+    assertEquals(r.additionalContext, ["sub ctx"]);
   });
 
   await t.step("Stop: block reasons join with a blank line; continue:false wins; plain text fails", async () => {
@@ -336,19 +336,19 @@ async function steps(t: Deno.TestContext): Promise<void> {
       run("Stop", [cmd(echoHook("all done"))], { session_id: sessionId("stop") }),
       run("Stop", [cmd(shHook("exit2.sh", ["keep going"]))], { session_id: sessionId("stop") }),
     ]);
-    assert.equal(blocks.decision, "block");
-    assert.equal(blocks.continuationPrompt, "r1\n\nr2");
-    assert.equal(blocks.reason, "r1\n\nr2");
-    assert.deepEqual(statuses(blocks), ["blocked", "blocked", "completed"]);
-    assert.equal(stopWins.decision, "stop");
-    assert.equal(stopWins.continue, false);
-    assert.equal(stopWins.stopReason, "halt");
-    assert.equal(stopWins.continuationPrompt, null);
-    assert.equal(plain.decision, null);
-    assert.deepEqual(statuses(plain), ["failed"]);
-    assert.match(plain.runs[0].reason ?? "", /plain text/);
-    assert.equal(exit2.decision, "block");
-    assert.equal(exit2.continuationPrompt, "keep going");
+    assertEquals(blocks.decision, "block");
+    assertEquals(blocks.continuationPrompt, "r1\n\nr2");
+    assertEquals(blocks.reason, "r1\n\nr2");
+    assertEquals(statuses(blocks), ["blocked", "blocked", "completed"]);
+    assertEquals(stopWins.decision, "stop");
+    assertEquals(stopWins.continue, false);
+    assertEquals(stopWins.stopReason, "halt");
+    assertEquals(stopWins.continuationPrompt, null);
+    assertEquals(plain.decision, null);
+    assertEquals(statuses(plain), ["failed"]);
+    assertMatch(plain.runs[0].reason ?? "", /plain text/);
+    assertEquals(exit2.decision, "block");
+    assertEquals(exit2.continuationPrompt, "keep going");
   });
 
   await t.step("SubagentStop: same rules as Stop", async () => {
@@ -363,13 +363,13 @@ async function steps(t: Deno.TestContext): Promise<void> {
       ], { session_id: sessionId("sub") }),
       run("SubagentStop", [cmd(echoHook({ decision: "block" }))], { session_id: sessionId("sub") }),
     ]);
-    assert.equal(blocks.decision, "block");
-    assert.equal(blocks.continuationPrompt, "a\n\nb");
-    assert.equal(stopWins.decision, "stop");
-    assert.equal(stopWins.continue, false);
-    assert.equal(stopWins.continuationPrompt, null);
-    assert.equal(noReason.decision, null);
-    assert.deepEqual(statuses(noReason), ["failed"]);
+    assertEquals(blocks.decision, "block");
+    assertEquals(blocks.continuationPrompt, "a\n\nb");
+    assertEquals(stopWins.decision, "stop");
+    assertEquals(stopWins.continue, false);
+    assertEquals(stopWins.continuationPrompt, null);
+    assertEquals(noReason.decision, null);
+    assertEquals(statuses(noReason), ["failed"]);
   });
 
   await t.step(
@@ -396,23 +396,23 @@ async function steps(t: Deno.TestContext): Promise<void> {
       const capped = (r: DispatchResult) => r.warnings.some((w) => w.code === "W_STOP_LOOP_CAP");
       for (let i = 1; i <= 2; i++) {
         const r = await stop(blockFile);
-        assert.equal(r.decision, "block", `block ${i} stands`);
-        assert.equal(r.continuationPrompt, "again");
-        assert.ok(!capped(r));
+        assertEquals(r.decision, "block", `block ${i} stands`);
+        assertEquals(r.continuationPrompt, "again");
+        assert(!capped(r));
       }
       const third = await stop(blockFile);
-      assert.equal(third.decision, null);
-      assert.equal(third.continuationPrompt, null);
-      assert.ok(capped(third), JSON.stringify(third.warnings));
-      assert.ok(third.systemMessages.some((m) => /stop_block_cap = 2/.test(m)), third.systemMessages.join("\n"));
-      assert.deepEqual(statuses(third), ["blocked"]);
+      assertEquals(third.decision, null);
+      assertEquals(third.continuationPrompt, null);
+      assert(capped(third), JSON.stringify(third.warnings));
+      assert(third.systemMessages.some((m) => /stop_block_cap = 2/.test(m)), third.systemMessages.join("\n"));
+      assertEquals(statuses(third), ["blocked"]);
 
       const quiet = await stop(quietFile);
-      assert.equal(quiet.decision, null);
-      assert.ok(!capped(quiet));
+      assertEquals(quiet.decision, null);
+      assert(!capped(quiet));
       const again = await stop(blockFile);
-      assert.equal(again.decision, "block", "the counter was reset by the non-blocking dispatch");
-      assert.ok(!capped(again));
+      assertEquals(again.decision, "block", "the counter was reset by the non-blocking dispatch");
+      assert(!capped(again));
 
       // SubagentStop counts per agent_id: one agent at its cap does not cap another.
       const subFile = await writeHooksJson(join(home.path, "cases"), {
@@ -429,13 +429,13 @@ async function steps(t: Deno.TestContext): Promise<void> {
         assertResultShape(r, "SubagentStop");
         return r;
       };
-      assert.equal((await sub("agent-a")).decision, "block");
+      assertEquals((await sub("agent-a")).decision, "block");
       const cappedA = await sub("agent-a");
-      assert.equal(cappedA.decision, null);
-      assert.ok(capped(cappedA));
+      assertEquals(cappedA.decision, null);
+      assert(capped(cappedA));
       const otherAgent = await sub("agent-b");
-      assert.equal(otherAgent.decision, "block");
-      assert.ok(!capped(otherAgent));
+      assertEquals(otherAgent.decision, "block");
+      assert(!capped(otherAgent));
     },
   );
 
@@ -446,13 +446,13 @@ async function steps(t: Deno.TestContext): Promise<void> {
       run("Interrupt", [cmd(echoHook(""))]),
       run("Interrupt", [cmd(echoHook({ continue: false }))]),
     ]);
-    assert.deepEqual(statuses(plain), ["failed"]);
-    assert.match(plain.runs[0].reason ?? "", /plain text/);
-    assert.deepEqual(statuses(message), ["completed"]);
-    assert.deepEqual(message.systemMessages, ["saved your work"]);
-    assert.deepEqual(statuses(empty), ["completed"]);
-    assert.deepEqual(statuses(extra), ["failed"]);
-    for (const r of [plain, message, empty, extra]) assert.equal(r.decision, null);
+    assertEquals(statuses(plain), ["failed"]);
+    assertMatch(plain.runs[0].reason ?? "", /plain text/);
+    assertEquals(statuses(message), ["completed"]);
+    assertEquals(message.systemMessages, ["saved your work"]);
+    assertEquals(statuses(empty), ["completed"]);
+    assertEquals(statuses(extra), ["failed"]);
+    for (const r of [plain, message, empty, extra]) assertEquals(r.decision, null);
   });
 
   await t.step("PreCompact/PostCompact: continue:false stops; PostCompact rejects hookSpecificOutput", async () => {
@@ -462,16 +462,16 @@ async function steps(t: Deno.TestContext): Promise<void> {
       run("PostCompact", [cmd(echoHook({ hookSpecificOutput: { hookEventName: "PostCompact" } }))]),
       run("PreCompact", [cmd(echoHook("plain text is ignored here"))]),
     ]);
-    assert.equal(preStop.decision, "stop");
-    assert.equal(preStop.continue, false);
-    assert.equal(preStop.stopReason, "not now");
-    assert.equal(postStop.decision, "stop");
-    assert.equal(postStop.continue, false);
-    assert.deepEqual(statuses(postHso), ["failed"]);
-    assert.match(postHso.runs[0].reason ?? "", /hookSpecificOutput/);
-    assert.equal(postHso.decision, null);
-    assert.deepEqual(statuses(prePlain), ["completed"]);
-    assert.deepEqual(prePlain.additionalContext, []);
+    assertEquals(preStop.decision, "stop");
+    assertEquals(preStop.continue, false);
+    assertEquals(preStop.stopReason, "not now");
+    assertEquals(postStop.decision, "stop");
+    assertEquals(postStop.continue, false);
+    assertEquals(statuses(postHso), ["failed"]);
+    assertMatch(postHso.runs[0].reason ?? "", /hookSpecificOutput/);
+    assertEquals(postHso.decision, null);
+    assertEquals(statuses(prePlain), ["completed"]);
+    assertEquals(prePlain.additionalContext, []);
   });
 
   await t.step("SessionEnd: advisory — output steers nothing, exit 2 is a failure, default timeout 1 s", async () => {
@@ -480,20 +480,20 @@ async function steps(t: Deno.TestContext): Promise<void> {
       run("SessionEnd", [cmd(shHook("exit2.sh", ["no"]))]),
       run("SessionEnd", [cmd("sleep 5")]),
     ]);
-    assert.deepEqual(statuses(slow), ["failed"]);
-    assert.equal(slow.runs[0].reason, "timeout after 1s");
-    assert.ok(slow.runs[0].duration_ms! < 3000, `SessionEnd hook ran ${slow.runs[0].duration_ms} ms`);
-    assert.equal(steer.decision, null);
-    assert.equal(steer.continue, true);
-    assert.deepEqual(steer.systemMessages, ["bye"]);
-    assert.deepEqual(statuses(exit2), ["failed"]);
-    assert.equal(exit2.decision, null);
+    assertEquals(statuses(slow), ["failed"]);
+    assertEquals(slow.runs[0].reason, "timeout after 1s");
+    assert(slow.runs[0].duration_ms! < 3000, `SessionEnd hook ran ${slow.runs[0].duration_ms} ms`);
+    assertEquals(steer.decision, null);
+    assertEquals(steer.continue, true);
+    assertEquals(steer.systemMessages, ["bye"]);
+    assertEquals(statuses(exit2), ["failed"]);
+    assertEquals(exit2.decision, null);
   });
 
   await t.step("§9: an event with no hooks still returns every field", async () => {
     const r = await dispatch(home.path, event("PreCompact"));
     assertResultShape(r, "PreCompact");
-    assert.deepEqual(
+    assertEquals(
       { ...r, warnings: [] },
       {
         hook_event_name: "PreCompact",

@@ -8,7 +8,7 @@
  * compared with the table, so a drift of either side fails here.
  */
 
-import assert from "node:assert/strict";
+import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { join } from "node:path";
 import { INPUT_SCHEMAS } from "../src/generated/schemas.ts";
 import { type JsonSchema, validateJson } from "../src/schema/validate.ts";
@@ -115,20 +115,20 @@ function hasType(value: unknown, t: FieldType): boolean {
 /** Does the generated schema node declare exactly type `t`? */
 function assertSchemaType(node: JsonSchema, t: FieldType, where: string): void {
   if (t === "any") {
-    assert.equal(node.type, undefined, `${where}: any value`);
+    assertEquals(node.type, undefined, `${where}: any value`);
     return;
   }
   if (t === "string|null") {
-    assert.deepEqual([node.type].flat().sort(), ["null", "string"], where);
+    assertEquals([node.type].flat().sort(), ["null", "string"], where);
     return;
   }
   if (t === "string" || t === "boolean" || t === "object") {
-    assert.equal(node.type, t, where);
+    assertEquals(node.type, t, where);
     return;
   }
-  assert.equal(node.type, "string", where);
-  if ("const" in t) assert.equal(node.const, t.const, where);
-  else assert.deepEqual(node.enum, [...t.enum], where);
+  assertEquals(node.type, "string", where);
+  if ("const" in t) assertEquals(node.const, t.const, where);
+  else assertEquals(node.enum, [...t.enum], where);
 }
 
 /** The input each event is sent with: distinctive values, so a capture can be compared value for value. */
@@ -178,13 +178,13 @@ function expectedCapture(name: EventName, sent: Json, home: string): Json {
 Deno.test("§5 generated input schemas match the SPEC §5 table (Codex's published shape)", () => {
   for (const name of EVENT_NAMES) {
     const schema = INPUT_SCHEMAS[name] as JsonSchema;
-    assert.ok(schema, `${name}: schema exists`);
-    assert.equal(schema.type, "object", name);
-    assert.equal(schema.additionalProperties, false, `${name}: additionalProperties false at top level`);
+    assert(schema, `${name}: schema exists`);
+    assertEquals(schema.type, "object", name);
+    assertEquals(schema.additionalProperties, false, `${name}: additionalProperties false at top level`);
     const req = required(name);
-    assert.deepEqual([...(schema.required ?? [])].sort(), Object.keys(req).sort(), `${name}: required fields`);
+    assertEquals([...(schema.required ?? [])].sort(), Object.keys(req).sort(), `${name}: required fields`);
     const declared = { ...req, ...OPTIONAL_FIELDS };
-    assert.deepEqual(Object.keys(schema.properties ?? {}).sort(), Object.keys(declared).sort(), `${name}: properties`);
+    assertEquals(Object.keys(schema.properties ?? {}).sort(), Object.keys(declared).sort(), `${name}: properties`);
     for (const [field, t] of Object.entries(declared)) {
       assertSchemaType(schema.properties![field], t, `${name}.${field}`);
     }
@@ -212,8 +212,8 @@ Deno.test("§5 each event's hook reads exactly its documented fields, with the s
     await Promise.all(
       EVENT_NAMES.slice(i, i + 3).map(async (name) => {
         const r = await dispatch(home.path, sent[name]);
-        assert.deepEqual(r.runs.map((x) => x.status), ["completed"], `${name}: ${JSON.stringify(r.runs)}`);
-        assert.deepEqual(r.warnings, [], `${name}: no warnings`);
+        assertEquals(r.runs.map((x) => x.status), ["completed"], `${name}: ${JSON.stringify(r.runs)}`);
+        assertEquals(r.warnings, [], `${name}: no warnings`);
       }),
     );
   }
@@ -223,45 +223,45 @@ Deno.test("§5 each event's hook reads exactly its documented fields, with the s
 
     // 1. The generated schema accepts it.
     const issue = validateJson(INPUT_SCHEMAS[name] as JsonSchema, captured);
-    assert.equal(issue, null, `${name}: ${JSON.stringify(issue)}`);
+    assertEquals(issue, null, `${name}: ${JSON.stringify(issue)}`);
 
     // 2. Field for field against the table: every required field with its type, nothing undocumented.
     const req = required(name);
     for (const [field, t] of Object.entries(req)) {
-      assert.ok(Object.hasOwn(captured, field), `${name}: ${field} missing`);
-      assert.ok(
+      assert(Object.hasOwn(captured, field), `${name}: ${field} missing`);
+      assert(
         hasType(captured[field], t),
         `${name}.${field}: ${JSON.stringify(captured[field])} is not ${JSON.stringify(t)}`,
       );
     }
     for (const field of Object.keys(captured)) {
-      assert.ok(field in req || field in OPTIONAL_FIELDS, `${name}: undocumented field ${field}`);
-      if (field in OPTIONAL_FIELDS) assert.ok(hasType(captured[field], OPTIONAL_FIELDS[field]), `${name}.${field}`);
+      assert(field in req || field in OPTIONAL_FIELDS, `${name}: undocumented field ${field}`);
+      if (field in OPTIONAL_FIELDS) assert(hasType(captured[field], OPTIONAL_FIELDS[field]), `${name}.${field}`);
     }
-    assert.equal(captured.hook_event_name, name);
+    assertEquals(captured.hook_event_name, name);
 
     // 3. Value for value against what was sent.
     const want = expectedCapture(name, sent[name], home.path);
-    assert.deepEqual(Object.keys(captured).sort(), Object.keys(want).sort(), `${name}: field set`);
+    assertEquals(Object.keys(captured).sort(), Object.keys(want).sort(), `${name}: field set`);
     for (const [field, value] of Object.entries(want)) {
       if (value && typeof value === "object" && "startsWith" in value) {
         const got = String(captured[field]);
         const { startsWith, endsWith } = value as { startsWith: string; endsWith: string };
-        assert.ok(got.startsWith(startsWith) && got.endsWith(endsWith), `${name}.${field}: ${got}`);
+        assert(got.startsWith(startsWith) && got.endsWith(endsWith), `${name}.${field}: ${got}`);
       } else {
-        assert.deepEqual(captured[field], value, `${name}.${field}`);
+        assertEquals(captured[field], value, `${name}.${field}`);
       }
     }
 
     // The hook ran with the engine's environment additions (no project here, so no MIND_PROJECT_DIR).
     const env = await Deno.readTextFile(join(captures, `${name}.json.env`));
-    assert.match(env, new RegExp(`^MIND_HOOK_EVENT=${name}$`, "m"));
-    assert.match(env, /^MIND_PROJECT_DIR=<unset>$/m);
-    assert.match(env, new RegExp(`^PWD=${home.path}$`, "m"));
+    assertMatch(env, new RegExp(`^MIND_HOOK_EVENT=${name}$`, "m"));
+    assertMatch(env, /^MIND_PROJECT_DIR=<unset>$/m);
+    assertMatch(env, new RegExp(`^PWD=${home.path}$`, "m"));
 
     // 4. The schema is strict, as Codex's are: an extra or a missing field is refused.
-    assert.ok(validateJson(INPUT_SCHEMAS[name] as JsonSchema, { ...captured, surprise: 1 }), `${name}: extra field`);
+    assert(validateJson(INPUT_SCHEMAS[name] as JsonSchema, { ...captured, surprise: 1 }), `${name}: extra field`);
     const { session_id: _dropped, ...withoutSession } = captured;
-    assert.ok(validateJson(INPUT_SCHEMAS[name] as JsonSchema, withoutSession), `${name}: missing session_id`);
+    assert(validateJson(INPUT_SCHEMAS[name] as JsonSchema, withoutSession), `${name}: missing session_id`);
   }
 });

@@ -365,7 +365,7 @@ Deno.test("mcp scope: a plugin .mcp.json nested 100,000 deep is refused with a w
   const r = await dispatch(home.path, pre("/"));
   assertEquals(r.runs.map((x) => x.status), ["failed"]);
   // The file is refused when read (W_PARSE names its line); a table nested past the bound in a file that
-  // reads would be refused by the server reader (W_BAD_FIELD, tests/mcp_servers_test.ts).
+  // reads would be refused by the server reader (W_BAD_FIELD, src/config/mcp_servers_test.ts).
   assert(
     r.warnings.some((w) => w.code === "W_PARSE" && w.message.includes("deeper than 64")),
     JSON.stringify(r.warnings),

@@ -1,84 +1,16 @@
 /**
- * MCP-tool handlers (SPEC §7.3): the `${a.b}` expansion table, and end-to-end one-shot dispatches
- * of `mcp_tool` hooks against a real MCP server over Streamable HTTP (tests/helpers/mcp_server.ts).
+ * MCP-tool handlers (SPEC §7.3): end-to-end one-shot dispatches of `mcp_tool` hooks against a real
+ * MCP server over Streamable HTTP (tests/helpers/mcp_server.ts). The `${a.b}` expansion table is
+ * src/runner/mcp_input_test.ts.
  */
-import assert from "node:assert/strict";
-import { expandPlaceholders } from "../src/runner/mcp.ts";
+import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { startHttpServer, stdioServerConfig } from "./helpers/mcp_server.ts";
 
 const MAIN = decodeURIComponent(new URL("../main.ts", import.meta.url).pathname);
 const CONFIG = decodeURIComponent(new URL("../deno.json", import.meta.url).pathname);
 
 // ---------------------------------------------------------------------------------------------
-// Expansion (unit)
-
-const INPUT = {
-  session_id: "s1",
-  tool_name: "Bash",
-  tool_input: { file_path: "src/main.rs", count: 3, flag: false, none: null, args: ["a", "b"], nested: { k: [1, 2] } },
-  prompt: "hi",
-};
-
-const TABLE: { name: string; template: unknown; expected: unknown }[] = [
-  {
-    name: "the seed's example",
-    template: {
-      path: "${tool_input.file_path}",
-      count: "${tool_input.count}",
-      message: "Scanning ${tool_input.file_path}",
-    },
-    expected: { path: "src/main.rs", count: 3, message: "Scanning src/main.rs" },
-  },
-  { name: "whole string keeps a number", template: "${tool_input.count}", expected: 3 },
-  { name: "whole string keeps false", template: "${tool_input.flag}", expected: false },
-  { name: "whole string keeps null", template: "${tool_input.none}", expected: null },
-  { name: "whole string keeps an object", template: "${tool_input.nested}", expected: { k: [1, 2] } },
-  { name: "whole string keeps an array", template: "${tool_input.args}", expected: ["a", "b"] },
-  { name: "whole missing path is null", template: "${tool_input.nope}", expected: null },
-  { name: "missing below a scalar is null", template: "${tool_input.count.x}", expected: null },
-  { name: "array index", template: "${tool_input.args.1}", expected: "b" },
-  { name: "array index out of range", template: "${tool_input.args.5}", expected: null },
-  { name: "number inside text", template: "n=${tool_input.count}", expected: "n=3" },
-  { name: "boolean inside text", template: "f=${tool_input.flag}", expected: "f=false" },
-  { name: "object inside text is JSON", template: "o=${tool_input.nested}", expected: 'o={"k":[1,2]}' },
-  { name: "array inside text is JSON", template: "a=${tool_input.args}", expected: 'a=["a","b"]' },
-  { name: "missing inside text is empty", template: "[${tool_input.nope}]", expected: "[]" },
-  { name: "null inside text is empty", template: "[${tool_input.none}]", expected: "[]" },
-  { name: "several placeholders", template: "${tool_name}:${prompt}:${session_id}", expected: "Bash:hi:s1" },
-  {
-    name: "recursive arrays and objects",
-    template: [{ a: ["${prompt}", { b: "${tool_input.count}" }] }, 7],
-    expected: [{ a: ["hi", { b: 3 }] }, 7],
-  },
-  { name: "keys are not expanded", template: { "${prompt}": "${prompt}" }, expected: { "${prompt}": "hi" } },
-  {
-    name: "non-string leaves pass through",
-    template: { n: 1, b: true, z: null },
-    expected: { n: 1, b: true, z: null },
-  },
-  { name: "plain text is unchanged", template: "no placeholders $ { }", expected: "no placeholders $ { }" },
-  { name: "an unterminated placeholder stays literal", template: "${prompt", expected: "${prompt" },
-  { name: "empty path: whole is null", template: "${}", expected: null },
-  { name: "empty segment is missing", template: "x${tool_input..count}", expected: "x" },
-  { name: "inherited properties are not paths", template: "${constructor}", expected: null },
-  { name: "__proto__ is not a path", template: "${tool_input.__proto__}", expected: null },
-  { name: "a dollar before the placeholder stays", template: "$${prompt}", expected: "$hi" },
-];
-
-for (const { name, template, expected } of TABLE) {
-  Deno.test(`expandPlaceholders: ${name}`, () => {
-    assert.deepEqual(expandPlaceholders(template, INPUT), expected);
-  });
-}
-
-Deno.test("expandPlaceholders: the result never aliases the hook input", () => {
-  const out = expandPlaceholders({ n: "${tool_input.nested}" }, INPUT) as { n: { k: number[] } };
-  out.n.k.push(99);
-  assert.deepEqual(INPUT.tool_input.nested.k, [1, 2]);
-});
-
-// ---------------------------------------------------------------------------------------------
-// End to end (one-shot dispatch)
+// End to end (one-shot dispatch); the expansion's unit tests are src/runner/mcp_input_test.ts
 
 type RunRecord = { key: string; status: string; reason: string | null; exit_code: number | null; duration_ms: number };
 type Result = {
@@ -116,7 +48,7 @@ async function dispatch(home: string, event: Record<string, unknown>): Promise<R
   await w.close();
   const out = await child.output();
   const stderr = new TextDecoder().decode(out.stderr);
-  assert.equal(out.code, 0, `dispatch exited ${out.code}: ${stderr}`);
+  assertEquals(out.code, 0, `dispatch exited ${out.code}: ${stderr}`);
   return JSON.parse(new TextDecoder().decode(out.stdout));
 }
 
@@ -160,7 +92,7 @@ async function trustAll(home: string): Promise<void> {
     stdout: "piped",
     stderr: "piped",
   }).output();
-  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  assertEquals(out.code, 0, new TextDecoder().decode(out.stderr));
 }
 
 function preToolUse(command = "rm -rf /tmp/x"): Record<string, unknown> {
@@ -216,59 +148,59 @@ Deno.test("mcp_tool hooks end to end over Streamable HTTP (one-shot dispatch)", 
   try {
     await t.step("allow: completed, no decision", async () => {
       const r = await runOne(servers, preToolUse(), [mcpHook("allow")]);
-      assert.equal(r.runs.length, 1);
-      assert.equal(r.runs[0].status, "completed", JSON.stringify(r.runs[0]));
-      assert.equal(r.runs[0].exit_code, 0);
-      assert.equal(r.decision, null);
-      assert.deepEqual(r.systemMessages, []);
+      assertEquals(r.runs.length, 1);
+      assertEquals(r.runs[0].status, "completed", JSON.stringify(r.runs[0]));
+      assertEquals(r.runs[0].exit_code, 0);
+      assertEquals(r.decision, null);
+      assertEquals(r.systemMessages, []);
     });
 
     await t.step("deny as structuredContent: decision deny, reason expanded from the hook input", async () => {
       const r = await runOne(servers, preToolUse("rm -rf /tmp/x"), [
         mcpHook("deny", { input: { reason: "refusing `${tool_input.command}` in ${cwd}" } }),
       ]);
-      assert.equal(r.decision, "deny");
-      assert.equal(r.reason, "refusing `rm -rf /tmp/x` in /");
-      assert.equal(r.runs[0].status, "blocked");
+      assertEquals(r.decision, "deny");
+      assertEquals(r.reason, "refusing `rm -rf /tmp/x` in /");
+      assertEquals(r.runs[0].status, "blocked");
     });
 
     await t.step("rewrite: allow + updatedInput goes back to the host's parameter", async () => {
       const r = await runOne(servers, preToolUse("make"), [
         mcpHook("rewrite", { input: { command: "${tool_input.command}" } }),
       ]);
-      assert.equal(r.decision, "allow");
-      assert.deepEqual(r.updatedInput, { cmd: "make --dry-run" });
+      assertEquals(r.decision, "allow");
+      assertEquals(r.updatedInput, { cmd: "make --dry-run" });
     });
 
     await t.step("structuredContent wins over text content, and keeps the expanded JSON types", async () => {
       const r = await runOne(servers, userPrompt("hello"), [
         mcpHook("structured", { input: { event: "UserPromptSubmit", prompt: "${prompt}", turn: "${turn_id}", n: 1 } }),
       ]);
-      assert.equal(r.runs[0].status, "completed");
-      assert.deepEqual(r.additionalContext, [
+      assertEquals(r.runs[0].status, "completed");
+      assertEquals(r.additionalContext, [
         'structured:{"event":"UserPromptSubmit","prompt":"hello","turn":"t1","n":1}',
       ]);
     });
 
     await t.step("text content: concatenated, read as plain stdout (context on UserPromptSubmit)", async () => {
       const r = await runOne(servers, userPrompt("p"), [mcpHook("text", { input: { p: "${prompt}!" } })]);
-      assert.equal(r.runs[0].status, "completed");
-      assert.deepEqual(r.additionalContext, ['text:{"p":"p!"}']);
+      assertEquals(r.runs[0].status, "completed");
+      assertEquals(r.additionalContext, ['text:{"p":"p!"}']);
     });
 
     await t.step("text content on PreToolUse is ignored like a command's plain stdout", async () => {
       const r = await runOne(servers, preToolUse(), [mcpHook("text")]);
-      assert.equal(r.runs[0].status, "completed");
-      assert.equal(r.decision, null);
-      assert.deepEqual(r.additionalContext, []);
+      assertEquals(r.runs[0].status, "completed");
+      assertEquals(r.decision, null);
+      assertEquals(r.additionalContext, []);
     });
 
     await t.step("isError: failed, not blocked, and said so", async () => {
       const r = await runOne(servers, preToolUse(), [mcpHook("is_error")]);
-      assert.equal(r.runs[0].status, "failed");
-      assert.match(r.runs[0].reason!, /isError: the scanner broke/);
-      assert.equal(r.decision, null);
-      assert.ok(
+      assertEquals(r.runs[0].status, "failed");
+      assertMatch(r.runs[0].reason!, /isError: the scanner broke/);
+      assertEquals(r.decision, null);
+      assert(
         r.systemMessages.some((m) => m.includes(r.runs[0].key) && m.includes("isError")),
         r.systemMessages.join("|"),
       );
@@ -276,41 +208,41 @@ Deno.test("mcp_tool hooks end to end over Streamable HTTP (one-shot dispatch)", 
 
     await t.step("a deny still wins next to a failing mcp_tool handler", async () => {
       const r = await runOne(servers, preToolUse(), [mcpHook("is_error"), mcpHook("deny")]);
-      assert.deepEqual(r.runs.map((x) => x.status), ["failed", "blocked"]);
-      assert.equal(r.decision, "deny");
+      assertEquals(r.runs.map((x) => x.status), ["failed", "blocked"]);
+      assertEquals(r.decision, "deny");
     });
 
     await t.step("hang: the handler's timeout fails it", async () => {
       const started = performance.now();
       const r = await runOne(servers, preToolUse(), [mcpHook("hang", { timeout: 1 })]);
-      assert.equal(r.runs[0].status, "failed");
-      assert.equal(r.runs[0].reason, "timeout after 1s");
-      assert.equal(r.decision, null);
-      assert.ok(performance.now() - started < 8000, "a hung tool held the dispatch past its timeout");
+      assertEquals(r.runs[0].status, "failed");
+      assertEquals(r.runs[0].reason, "timeout after 1s");
+      assertEquals(r.decision, null);
+      assert(performance.now() - started < 8000, "a hung tool held the dispatch past its timeout");
     });
 
     await t.step("unknown tool: failed, not available", async () => {
       const r = await runOne(servers, preToolUse(), [mcpHook("no_such_tool")]);
-      assert.equal(r.runs[0].status, "failed");
-      assert.match(r.runs[0].reason!, /tool "no_such_tool" is not available on MCP server "scanner"/);
-      assert.equal(r.decision, null);
+      assertEquals(r.runs[0].status, "failed");
+      assertMatch(r.runs[0].reason!, /tool "no_such_tool" is not available on MCP server "scanner"/);
+      assertEquals(r.decision, null);
     });
 
     await t.step("missing server: failed, not configured", async () => {
       const r = await runOne(servers, preToolUse(), [mcpHook("deny", {}, "ghost")]);
-      assert.equal(r.runs[0].status, "failed");
-      assert.match(r.runs[0].reason!, /MCP server "ghost" is not configured/);
-      assert.equal(r.decision, null);
+      assertEquals(r.runs[0].status, "failed");
+      assertMatch(r.runs[0].reason!, /MCP server "ghost" is not configured/);
+      assertEquals(r.decision, null);
     });
 
     await t.step("stdio server in one-shot mode: failed, not connected, never started", async () => {
       const log = await Deno.makeTempFile();
       try {
         const r = await runOne({ local: stdioServerConfig({ log }) }, preToolUse(), [mcpHook("deny", {}, "local")]);
-        assert.equal(r.runs[0].status, "failed");
-        assert.match(r.runs[0].reason!, /stdio MCP server "local" is not connected/);
-        assert.equal(r.decision, null);
-        assert.equal(await Deno.readTextFile(log), "", "a one-shot dispatch started a stdio server");
+        assertEquals(r.runs[0].status, "failed");
+        assertMatch(r.runs[0].reason!, /stdio MCP server "local" is not connected/);
+        assertEquals(r.decision, null);
+        assertEquals(await Deno.readTextFile(log), "", "a one-shot dispatch started a stdio server");
       } finally {
         await Deno.remove(log);
       }
@@ -321,15 +253,15 @@ Deno.test("mcp_tool hooks end to end over Streamable HTTP (one-shot dispatch)", 
       const port = listener.addr.port;
       listener.close();
       const r = await runOne({ scanner: { url: `http://127.0.0.1:${port}/mcp` } }, preToolUse(), [mcpHook("deny")]);
-      assert.equal(r.runs[0].status, "failed");
-      assert.match(r.runs[0].reason!, /MCP server "scanner" \(http:\/\/127\.0\.0\.1:\d+\/mcp\): .*refused/i);
-      assert.equal(r.decision, null);
+      assertEquals(r.runs[0].status, "failed");
+      assertMatch(r.runs[0].reason!, /MCP server "scanner" \(http:\/\/127\.0\.0\.1:\d+\/mcp\): .*refused/i);
+      assertEquals(r.decision, null);
     });
 
     await t.step("an invalid server entry: failed with the entry's problem", async () => {
       const r = await runOne({ scanner: { url: "ftp://example.invalid/" } }, preToolUse(), [mcpHook("deny")]);
-      assert.equal(r.runs[0].status, "failed");
-      assert.match(r.runs[0].reason!, /url must be http/);
+      assertEquals(r.runs[0].status, "failed");
+      assertMatch(r.runs[0].reason!, /url must be http/);
     });
   } finally {
     await server.stop();
@@ -341,10 +273,10 @@ Deno.test("mcp_tool: a stateful server (sessions, JSON responses) works, and one
   const server = await startHttpServer({ stateful: true, json: true, log });
   try {
     const r = await runOne({ scanner: { url: server.url } }, preToolUse("rm -rf /"), [mcpHook("deny")]);
-    assert.equal(r.decision, "deny");
+    assertEquals(r.decision, "deny");
     const lines = (await Deno.readTextFile(log)).trim().split("\n");
-    assert.equal(lines.filter((l) => l.startsWith("http-initialize")).length, 1);
-    assert.equal(lines.filter((l) => l.startsWith("http-session-closed")).length, 1, lines.join("\n"));
+    assertEquals(lines.filter((l) => l.startsWith("http-initialize")).length, 1);
+    assertEquals(lines.filter((l) => l.startsWith("http-session-closed")).length, 1, lines.join("\n"));
   } finally {
     await server.stop();
     await Deno.remove(log);
@@ -355,10 +287,10 @@ Deno.test("mcp_tool: a server that crashes mid-call fails the handler, never blo
   const server = await startHttpServer();
   try {
     const r = await runOne({ scanner: { url: server.url } }, preToolUse(), [mcpHook("crash", { timeout: 20 })]);
-    assert.equal(r.runs[0].status, "failed");
-    assert.match(r.runs[0].reason!, /MCP server "scanner"/);
-    assert.equal(r.decision, null);
-    assert.ok(r.runs[0].duration_ms < 15000, `crash detected only after ${r.runs[0].duration_ms} ms`);
+    assertEquals(r.runs[0].status, "failed");
+    assertMatch(r.runs[0].reason!, /MCP server "scanner"/);
+    assertEquals(r.decision, null);
+    assert(r.runs[0].duration_ms < 15000, `crash detected only after ${r.runs[0].duration_ms} ms`);
   } finally {
     await server.stop();
   }

@@ -2,12 +2,10 @@
  * SPEC §15 (r2): an untrusted or modified hook's matcher cannot slow a dispatch by more than 50 ms,
  * and "N hooks need review" still appears. The matchers below backtrack catastrophically in
  * JavaScript's engine against the tool name the model picks; a dispatch on the old code never ends.
+ * The budget itself (unit): src/matching/safe_matcher_test.ts.
  */
 import { assert, assertEquals, assertStringIncludes } from "./helpers/assert.ts";
 import { cmd, event, group, makeHome, runCli, trustAll, writeHooksJson } from "./helpers/cli.ts";
-import { BUDGET_SPENT, SafeMatching } from "../src/matching/safe_matcher.ts";
-import { compileMatcher, type Matcher } from "../src/matching/matcher.ts";
-import { cpuTimeMs } from "../src/util/timer.ts";
 
 const REDOS = String.raw`^(\w|\w\w)*!`;
 /** Wall-time bound of one dispatch, process start included (generous: the machine may be loaded). */
@@ -87,38 +85,4 @@ Deno.test("redos: 300 untrusted regex hooks share one budget and one warning", a
   assert(ms < BOUND_MS, `dispatch took ${Math.round(ms)} ms`);
   const unchecked = result.warnings.filter((w: { code: string }) => w.code === "W_MATCHER_UNCHECKED");
   assert(unchecked.length <= 1, JSON.stringify(unchecked));
-});
-
-Deno.test("redos: the budget bounds many untrusted matchers together (unit)", async () => {
-  const m = (text: string) => compileMatcher(text) as Matcher;
-  const safe = new SafeMatching();
-  // The budget counts from the engine's load (a fixed cost, left out of it): loaded first here.
-  await safe.match(m("^load$"), ["x"]);
-  // The bound is on the engine's own work (its CPU time), whatever else the machine is doing.
-  const started = cpuTimeMs();
-  const outcomes = [];
-  for (let i = 0; i < 2000; i++) outcomes.push(await safe.match(m(`(.*a){${40 + (i % 50)}}x${i}`), ["a".repeat(256)]));
-  const ms = cpuTimeMs() - started;
-  assert(ms < 50, `2,000 untrusted matchers took ${Math.round(ms)} ms of CPU`);
-  assert(outcomes.some((o) => o.unchecked === BUDGET_SPENT), "the budget was never reached");
-  assertEquals(outcomes.filter((o) => o.unchecked === null && o.matched).length, 0);
-});
-
-Deno.test("redos: the budget counts from the engine's load, so a slow import spends none of it (unit)", async () => {
-  const safe = new SafeMatching();
-  // Time passing before the engine is ready (a loaded machine importing it) must not count.
-  const until = performance.now() + 60;
-  while (performance.now() < until) { /* the import's time, simulated */ }
-  const outcome = await safe.match(compileMatcher(String.raw`^(\w|\w\w)*!`) as Matcher, ["a".repeat(60)]);
-  assertEquals(outcome, { matched: false, unchecked: null });
-});
-
-Deno.test("redos: time other processes take (a busy machine) spends none of the budget (unit)", async () => {
-  const safe = new SafeMatching();
-  const m = (p: string) => compileMatcher(p) as Matcher;
-  assertEquals(await safe.match(m("^load$"), ["x"]), { matched: false, unchecked: null });
-  // 60 ms of wall time in which this process does nothing, as when two other processes hold both cores:
-  // counted in wall time, the 35 ms budget was spent and a cleared matcher was reported as matched.
-  await new Promise((resolve) => setTimeout(resolve, 60));
-  assertEquals(await safe.match(m(String.raw`^(\w|\w\w)*!`), ["a".repeat(60)]), { matched: false, unchecked: null });
 });

@@ -8,7 +8,7 @@
  *
  * Without tmux these tests are skipped with a printed reason.
  */
-import assert from "node:assert/strict";
+import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { cli, listJson, makeWorld, read, Tmux, tmuxAvailable, type World } from "../fixtures/review/harness.ts";
 
 const HAVE_TMUX = await tmuxAvailable();
@@ -34,7 +34,7 @@ async function guardWorld(): Promise<{ w: World; guard: string; fmt: string }> {
     ) + "\n",
   );
   const r = await cli(["project", "trust", w.repo, ...w.opts]);
-  assert.equal(r.code, 0, r.stderr);
+  assertEquals(r.code, 0, r.stderr);
   const file = `${w.repo}/.mind/hooks.json`;
   return { w, guard: `project:${file}:PreToolUse:0:0`, fmt: `project:${file}:PostToolUse:0:0` };
 }
@@ -59,37 +59,37 @@ Deno.test({
       const before = await state(w);
       await t.keys("t");
       let s = await t.waitFor((x) => x.includes("Trust 1 hook?"), "the confirmation");
-      assert.ok(s.includes("Trusted commands run with your permissions"), s);
+      assert(s.includes("Trusted commands run with your permissions"), s);
       // The summary first, then the hook's details.
-      assert.ok(s.includes("1 hook on 1 event: PreToolUse 1") && s.includes("2 pinned files"), s);
-      assert.ok(s.includes("1/1. sh .mind/guard.sh"), s);
-      assert.match(s, /Layer\s+project/);
-      assert.ok(s.includes(`File    .mind/hooks.json:`), s);
-      assert.match(s, /Runs on PreToolUse matching "Bash"/);
-      assert.match(s, /Pins\s+\.mind\/guard\.sh\s+sha256:[0-9a-f]{12}…/);
-      assert.match(s, /\s+\.mind\/lib\/rules\.sh\s+sha256:[0-9a-f]{12}…/);
-      assert.ok(s.includes("y or Enter trusts exactly this"), s);
+      assert(s.includes("1 hook on 1 event: PreToolUse 1") && s.includes("2 pinned files"), s);
+      assert(s.includes("1/1. sh .mind/guard.sh"), s);
+      assertMatch(s, /Layer\s+project/);
+      assert(s.includes(`File    .mind/hooks.json:`), s);
+      assertMatch(s, /Runs on PreToolUse matching "Bash"/);
+      assertMatch(s, /Pins\s+\.mind\/guard\.sh\s+sha256:[0-9a-f]{12}…/);
+      assertMatch(s, /\s+\.mind\/lib\/rules\.sh\s+sha256:[0-9a-f]{12}…/);
+      assert(s.includes("y or Enter trusts exactly this"), s);
       // n cancels: nothing is written.
       await t.keys("n");
       s = await t.waitFor((x) => x.includes("cancelled: nothing was trusted"), "the cancel message");
-      assert.equal(await state(w), before);
+      assertEquals(await state(w), before);
       // Esc cancels too.
       await t.keys("t");
       await t.waitFor((x) => x.includes("Trust 1 hook?"), "the confirmation again");
       await t.keys("Escape");
       await t.waitFor((x) => x.includes("cancelled: nothing was trusted"), "the cancel message");
-      assert.equal(await state(w), before);
+      assertEquals(await state(w), before);
       // y trusts: the hash and the pinned files shown.
       await t.keys("t");
       const shown = await t.waitFor((x) => x.includes("Trust 1 hook?"), "the confirmation once more");
       await t.keys("y");
       await t.waitFor((x) => x.includes(`trusted .mind/hooks.json:PreToolUse:0:0`), "the trust message");
       const listed = (await listJson(w)).hooks.find((h) => h.key === guard)!;
-      assert.equal(listed.status, "trusted");
+      assertEquals(listed.status, "trusted");
       const pinned = listed.pinnedFiles as { path: string; hash: string }[];
-      assert.deepEqual(pinned.map((f) => f.path), [".mind/guard.sh", ".mind/lib/rules.sh"]);
-      for (const f of pinned) assert.ok(shown.includes(`${f.path}  ${f.hash.slice(0, 19)}…`), shown);
-      assert.ok((await state(w)).includes(`trusted_files = { ".mind/guard.sh" = "${pinned[0].hash}"`));
+      assertEquals(pinned.map((f) => f.path), [".mind/guard.sh", ".mind/lib/rules.sh"]);
+      for (const f of pinned) assert(shown.includes(`${f.path}  ${f.hash.slice(0, 19)}…`), shown);
+      assert((await state(w)).includes(`trusted_files = { ".mind/guard.sh" = "${pinned[0].hash}"`));
       await t.keys("q");
       await t.waitFor((x) => x.includes("EXIT=0"), "the exit");
     } finally {
@@ -111,14 +111,14 @@ Deno.test({
       const s = await t.waitFor((x) => x.includes("Trust 2 hooks?"), "the confirmation");
       // The summary names the hook that fetches from the network by its full command, before any detail.
       const summary = s.slice(0, s.indexOf("1/2. "));
-      assert.ok(summary.includes("⚠ 1 hook fetches code from the network when run (not pinned):"), s);
-      assert.ok(summary.includes("npx -y prettier --check .   (npx)"), s);
-      assert.ok(s.includes("1/2. sh .mind/guard.sh") && s.includes("2/2. npx -y prettier --check ."), s);
-      assert.match(s, /Network fetches at run time \(npx\): what it fetches is not pinned/);
+      assert(summary.includes("⚠ 1 hook fetches code from the network when run (not pinned):"), s);
+      assert(summary.includes("npx -y prettier --check .   (npx)"), s);
+      assert(s.includes("1/2. sh .mind/guard.sh") && s.includes("2/2. npx -y prettier --check ."), s);
+      assertMatch(s, /Network fetches at run time \(npx\): what it fetches is not pinned/);
       await t.keys("Enter");
       await t.waitFor((x) => x.includes("trusted 2 hooks"), "the trust message");
       const hooks = (await listJson(w)).hooks;
-      assert.deepEqual(hooks.map((h) => [h.key, h.status, h.fetch]), [[guard, "trusted", null], [
+      assertEquals(hooks.map((h) => [h.key, h.status, h.fetch]), [[guard, "trusted", null], [
         fmt,
         "trusted",
         "npx",
@@ -148,12 +148,12 @@ Deno.test({
       );
       await t.keys("y");
       await t.waitFor((x) => x.includes("It changed on disk since it was shown"), "the re-shown confirmation");
-      assert.equal(await state(w), before, "neither version was trusted");
+      assertEquals(await state(w), before, "neither version was trusted");
       // The second y trusts what is shown now.
       await t.keys("y");
       await t.waitFor((x) => x.includes(`trusted .mind/hooks.json:PreToolUse:0:0`), "the trust message");
       const listed = (await listJson(w)).hooks.find((h) => h.key === guard)!;
-      assert.equal(listed.status, "trusted");
+      assertEquals(listed.status, "trusted");
     } finally {
       await t.kill();
       await w.cleanup();
@@ -167,21 +167,21 @@ Deno.test({
   async fn() {
     const { w, guard } = await guardWorld();
     const r = await cli(["trust", guard, ...w.opts], { cwd: w.repo });
-    assert.equal(r.code, 0, r.stderr);
+    assertEquals(r.code, 0, r.stderr);
     await Deno.writeTextFile(`${w.repo}/.mind/guard.sh`, `#!/bin/sh\n. .mind/lib/rules.sh\ncheck\nrm -rf ~/notes\n`);
     let t = await Tmux.start(w, ["review", ...w.opts]);
     try {
       const s = await t.waitFor((x) => x.includes("What changed since it was trusted"), "the change");
-      assert.match(s, /> \[modified\]\s+on\s+Bash/);
+      assertMatch(s, /> \[modified\]\s+on\s+Bash/);
       const lines = s.split("\n").map((l) => l.slice(l.indexOf("│") + 1).trim());
       const at = lines.findIndex((l) => l.startsWith("What changed"));
       // When it was trusted: local time and age.
-      assert.match(
+      assertMatch(
         lines[at + 2],
         /^\.mind\/guard\.sh: changed since trusted \d{4}-\d\d-\d\d \d\d:\d\d \(\d+ s ago\) {2}- trusted {3}\+ now$/,
       );
       lines[at + 2] = ".mind/guard.sh: changed  - trusted   + now";
-      assert.deepEqual(lines.slice(at, at + 8), [
+      assertEquals(lines.slice(at, at + 8), [
         "What changed since it was trusted — modified: .mind/guard.sh changed:",
         "",
         ".mind/guard.sh: changed  - trusted   + now",
@@ -191,7 +191,7 @@ Deno.test({
         "+ rm -rf ~/notes",
         "",
       ]);
-      assert.ok(at < lines.findIndex((l) => l.startsWith("Key ")), "the change comes before the rest");
+      assert(at < lines.findIndex((l) => l.startsWith("Key ")), "the change comes before the rest");
       // The pinned files' table is further down the details: End shows it.
       await t.keys("End");
       await t.waitFor((x) => /\.mind\/guard\.sh\s+sha256:[0-9a-f]{12}…\s+\(changed\)/.test(x), "the pinned file's row");
@@ -203,7 +203,7 @@ Deno.test({
     t = await Tmux.start(w, ["review", ...w.opts]);
     try {
       const s = await t.waitFor((x) => x.includes("diff unavailable"), "the unavailable diff");
-      assert.ok(s.includes("diff unavailable: no copy of the trusted file is kept"), s);
+      assert(s.includes("diff unavailable: no copy of the trusted file is kept"), s);
     } finally {
       await t.kill();
       await w.cleanup();
@@ -226,19 +226,19 @@ Deno.test({
     const t = await Tmux.start(w, ["review", ...w.opts]);
     try {
       let s = await t.waitFor((x) => x.includes("echo user-hook"), "the review screen");
-      assert.ok(
+      assert(
         s.includes(
           "config.toml does not parse at 3:18: trust state unreadable, only managed hooks can run — fix the file",
         ),
         s,
       );
-      assert.ok(!s.includes("p trusts it") && !s.includes("press p"), s);
+      assert(!s.includes("p trusts it") && !s.includes("press p"), s);
       for (const key of ["t", "A", "p"]) {
         await t.keys(key);
         s = await t.waitFor((x) => x.includes("; nothing written"), `the refusal of ${key}`);
-        assert.ok(!s.includes("Trust 1 hook?"), s);
+        assert(!s.includes("Trust 1 hook?"), s);
       }
-      assert.equal(await state(w), broken);
+      assertEquals(await state(w), broken);
     } finally {
       await t.kill();
       await w.cleanup();

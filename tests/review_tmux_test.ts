@@ -8,7 +8,7 @@
  *
  * Without tmux these tests are skipped with a printed reason (CI installs it).
  */
-import assert from "node:assert/strict";
+import { assert, assertEquals, assertMatch, assertNotMatch } from "./helpers/assert.ts";
 import { parse as parseToml } from "smol-toml";
 import { parseKeys } from "../src/review/keys.ts";
 import { cli, listJson, makeWorld, read, Tmux, tmuxAvailable, type World } from "../fixtures/review/harness.ts";
@@ -41,18 +41,18 @@ function waitExit(t: Tmux): Promise<string> {
 
 /** The terminal modes line printed after the CLI exits: canonical mode and echo are back on. */
 function assertTerminalRestored(screen: string, exit: number): void {
-  assert.ok(screen.includes(`EXIT=${exit}`), screen);
-  assert.ok(!screen.includes("mind-hooks review ·"), `still on the review screen:\n${screen}`);
+  assert(screen.includes(`EXIT=${exit}`), screen);
+  assert(!screen.includes("mind-hooks review ·"), `still on the review screen:\n${screen}`);
   const modes = screen.slice(screen.indexOf(`EXIT=${exit}`));
-  assert.match(modes, /(^|\s)icanon(\s|$)/);
-  assert.match(modes, /(^|\s)echo(\s|$)/);
-  assert.doesNotMatch(modes, /-icanon|(^|\s)-echo(\s|$)/);
+  assertMatch(modes, /(^|\s)icanon(\s|$)/);
+  assertMatch(modes, /(^|\s)echo(\s|$)/);
+  assertNotMatch(modes, /-icanon|(^|\s)-echo(\s|$)/);
 }
 
 Deno.test("review keys: arrows, pages, Home/End in both encodings; unknown sequences are swallowed whole", () => {
   const bytes = (s: string) => new TextEncoder().encode(s);
-  assert.deepEqual(parseKeys(bytes("\x1b[A\x1b[B\x1bOA\x1bOB")), ["up", "down", "up", "down"]);
-  assert.deepEqual(parseKeys(bytes("\x1b[5~\x1b[6~\x1b[H\x1b[F\x1b[1~\x1b[4~")), [
+  assertEquals(parseKeys(bytes("\x1b[A\x1b[B\x1bOA\x1bOB")), ["up", "down", "up", "down"]);
+  assertEquals(parseKeys(bytes("\x1b[5~\x1b[6~\x1b[H\x1b[F\x1b[1~\x1b[4~")), [
     "pageup",
     "pagedown",
     "home",
@@ -61,19 +61,19 @@ Deno.test("review keys: arrows, pages, Home/End in both encodings; unknown seque
     "end",
   ]);
   // Bracketed-paste markers and a mouse report must not read as `t`, `0` or `~`.
-  assert.deepEqual(parseKeys(bytes("\x1b[200~t\x1b[201~\x1b[<0;12;5M")), ["t"]);
-  assert.deepEqual(parseKeys(bytes("jkq\x03\x04\x1b")), ["j", "k", "q", "ctrl-c", "ctrl-d", "escape"]);
-  assert.deepEqual(parseKeys(bytes("é\x07")), [], "non-ASCII text and other controls mean nothing");
+  assertEquals(parseKeys(bytes("\x1b[200~t\x1b[201~\x1b[<0;12;5M")), ["t"]);
+  assertEquals(parseKeys(bytes("jkq\x03\x04\x1b")), ["j", "k", "q", "ctrl-c", "ctrl-d", "escape"]);
+  assertEquals(parseKeys(bytes("é\x07")), [], "non-ASCII text and other controls mean nothing");
 });
 
 Deno.test("review: without a terminal it exits 1 and points at list and trust", async () => {
   const w = await makeWorld();
   try {
     const r = await cli(["review", ...w.opts], { cwd: w.repo, stdin: "" });
-    assert.equal(r.code, 1);
-    assert.equal(r.stdout, "");
-    assert.equal(r.stderr.split("\n").length, 2, r.stderr);
-    assert.match(r.stderr, /^mind-hooks: review needs an interactive terminal; .*mind-hooks list.*mind-hooks trust/);
+    assertEquals(r.code, 1);
+    assertEquals(r.stdout, "");
+    assertEquals(r.stderr.split("\n").length, 2, r.stderr);
+    assertMatch(r.stderr, /^mind-hooks: review needs an interactive terminal; .*mind-hooks list.*mind-hooks trust/);
   } finally {
     await w.cleanup();
   }
@@ -115,22 +115,22 @@ hooks = [{ type = "mcp_tool", server = "notes", tool = "load" }]
       let s = await t.waitFor((x) => x.includes("mind-hooks review ·"), "the review screen");
       // The list names what runs (never "Hook 1..N"), with status badges, under its event and the
       // event's meaning; the managed hook comes first.
-      assert.match(s, /> \[managed\]\s+on\s+\*\s+echo managed-policy/);
-      assert.match(
+      assertMatch(s, /> \[managed\]\s+on\s+\*\s+echo managed-policy/);
+      assertMatch(
         s,
         /PreToolUse — before a tool runs; can deny or rewrite the call\n\s+\[untrusted\] on\s+Bash\s+echo first-hook/,
       );
-      assert.match(s, /PostToolUse — after a tool ran.*\n\s+\[untrusted\] on\s+Edit\|Write\s+echo second-hook/);
-      assert.match(s, /SessionStart — .*\n\s+\[untrusted\] on\s+\*\s+mcp_tool notes\/load/);
-      assert.doesNotMatch(s, /Hook \d/);
-      assert.ok(s.includes(`project ${w.repo}: NOT trusted`), s);
-      assert.ok(!s.includes("project-hook"), "an untrusted project's hooks are not loaded");
-      assert.ok(s.includes("3 hooks need review") || s.includes("3 need review"), s);
-      assert.ok(s.includes("t trust") && s.includes("A trust all") && s.includes("q quit"), s);
+      assertMatch(s, /PostToolUse — after a tool ran.*\n\s+\[untrusted\] on\s+Edit\|Write\s+echo second-hook/);
+      assertMatch(s, /SessionStart — .*\n\s+\[untrusted\] on\s+\*\s+mcp_tool notes\/load/);
+      assertNotMatch(s, /Hook \d/);
+      assert(s.includes(`project ${w.repo}: NOT trusted`), s);
+      assert(!s.includes("project-hook"), "an untrusted project's hooks are not loaded");
+      assert(s.includes("3 hooks need review") || s.includes("3 need review"), s);
+      assert(s.includes("t trust") && s.includes("A trust all") && s.includes("q quit"), s);
       // Details of the selected (managed) hook: file and line, status, coverage, hash.
-      assert.ok(s.includes(`File      ${req}:2`), s);
-      assert.match(s, /Status\s+managed/);
-      assert.match(s, /Coverage\s+client-only/);
+      assert(s.includes(`File      ${req}:2`), s);
+      assertMatch(s, /Status\s+managed/);
+      assertMatch(s, /Coverage\s+client-only/);
 
       // Managed hooks are read-only: a message, nothing written.
       await t.keys("t");
@@ -138,61 +138,61 @@ hooks = [{ type = "mcp_tool", server = "notes", tool = "load" }]
         (x) => x.includes("managed hooks (requirements.toml) are read-only"),
         "the read-only message",
       );
-      assert.equal((await userConfig(w)).hooks?.state, undefined);
+      assertEquals((await userConfig(w)).hooks?.state, undefined);
 
       // Trust the first user hook.
       const before = await listJson(w, ["--requirements", req]);
       const hash = (key: string) => before.hooks.find((h) => h.key === key)!.hash as string;
       await t.keys("Down");
       s = await t.waitFor((x) => x.includes("Command   echo first-hook"), "the first hook's details");
-      assert.ok(s.includes(`File      ${cfg}:4`), s);
-      assert.match(s, /Coverage\s+client-full/);
-      assert.ok(s.includes(`Hash      ${hash(k1)}`), s);
-      assert.match(s, /Trusted\s+\(none\)/);
+      assert(s.includes(`File      ${cfg}:4`), s);
+      assertMatch(s, /Coverage\s+client-full/);
+      assert(s.includes(`Hash      ${hash(k1)}`), s);
+      assertMatch(s, /Trusted\s+\(none\)/);
       await t.keys("t");
       await t.waitFor((x) => x.includes("Trust 1 hook?"), "the confirmation");
       await t.keys("y");
       // Keys show as their tails (the shortest one `trust` accepts).
       s = await t.waitFor((x) => x.includes(`trusted config.toml:PreToolUse:0:0`), "the trust message");
-      assert.match(s, /> \[trusted\]\s+on\s+Bash/);
-      assert.ok(s.includes(`Trusted   ${hash(k1)}`), s);
+      assertMatch(s, /> \[trusted\]\s+on\s+Bash/);
+      assert(s.includes(`Trusted   ${hash(k1)}`), s);
       let state = (await userConfig(w)).hooks!.state!;
-      assert.deepEqual(state, { [k1]: { trusted_hash: hash(k1) } });
-      assert.ok((await read(cfg)).startsWith("# keep this comment\n"), "the user's comment is kept");
+      assertEquals(state, { [k1]: { trusted_hash: hash(k1) } });
+      assert((await read(cfg)).startsWith("# keep this comment\n"), "the user's comment is kept");
 
       // Disable the second one.
       await t.keys("j", "d");
       s = await t.waitFor((x) => x.includes(`disabled config.toml:PostToolUse:0:0`), "the disable message");
-      assert.match(s, /> \[untrusted\] off Edit\|Write/);
+      assertMatch(s, /> \[untrusted\] off Edit\|Write/);
       state = (await userConfig(w)).hooks!.state!;
-      assert.deepEqual(state[k2], { enabled: false });
+      assertEquals(state[k2], { enabled: false });
 
       // Trust all needing review: the second (still disabled) and the third.
       await t.keys("A");
       await t.waitFor((x) => x.includes("Trust 2 hooks?"), "the confirmation");
       await t.keys("Enter");
       s = await t.waitFor((x) => x.includes("trusted 2 hooks"), "the trust-all message");
-      assert.ok(s.includes("0 need review"), s);
+      assert(s.includes("0 need review"), s);
       state = (await userConfig(w)).hooks!.state!;
-      assert.deepEqual(state, {
+      assertEquals(state, {
         [k1]: { trusted_hash: hash(k1) },
         [k2]: { enabled: false, trusted_hash: hash(k2) },
         [k3]: { trusted_hash: hash(k3) },
       });
-      assert.match(s, /\[trusted\]\s+off Edit\|Write/);
+      assertMatch(s, /\[trusted\]\s+off Edit\|Write/);
 
       // Trust the project: its hook appears, untrusted.
       await t.keys("p");
       s = await t.waitFor((x) => x.includes(`trusted project ${w.repo}`), "the project message");
-      assert.ok(s.includes(`project ${w.repo}: trusted`), s);
-      assert.match(s, /\[untrusted\] on\s+\*\s+echo project-hook/);
-      assert.ok(s.includes("p untrust project"), s);
+      assert(s.includes(`project ${w.repo}: trusted`), s);
+      assertMatch(s, /\[untrusted\] on\s+\*\s+echo project-hook/);
+      assert(s.includes("p untrust project"), s);
       const projects = (await userConfig(w)).projects!;
-      assert.deepEqual(projects, { [w.repo]: { trust_level: "trusted" } });
+      assertEquals(projects, { [w.repo]: { trust_level: "trusted" } });
 
       // What review shows is what list reads from disk.
       const after = await listJson(w, ["--requirements", req]);
-      assert.deepEqual(
+      assertEquals(
         after.hooks.map((h) => [h.key, h.status, h.enabled]),
         [
           [`managed:${req}:Stop:0:0`, "managed", true],
@@ -231,19 +231,19 @@ Deno.test({
       const lines = s.split("\n");
       // Stacked panes: the list row spans the width, the details are below a rule, the legend is at the bottom.
       // The hook a warning is about carries a `!` before its status.
-      assert.match(s, />!\[untrusted\] on\s+\*\s+echo narrow/);
-      assert.ok(lines.some((l) => /^── 1\/2 ─+ \/ search · n next to review ──$/.test(l.trimEnd())), s);
-      assert.ok(s.includes("Command   echo narrow"), s);
-      assert.ok(lines.slice(-4).join("\n").includes("q quit"), s);
-      assert.ok(s.includes("rm -rf ~\\x1b[2J\\x1b[HFAKE"), "escape sequences are shown, not obeyed");
+      assertMatch(s, />!\[untrusted\] on\s+\*\s+echo narrow/);
+      assert(lines.some((l) => /^── 1\/2 ─+ \/ search · n next to review ──$/.test(l.trimEnd())), s);
+      assert(s.includes("Command   echo narrow"), s);
+      assert(lines.slice(-4).join("\n").includes("q quit"), s);
+      assert(s.includes("rm -rf ~\\x1b[2J\\x1b[HFAKE"), "escape sequences are shown, not obeyed");
       // No colour under NO_COLOR (reverse video and bold are not colour and stay).
       const painted = await t.screen(true);
-      assert.doesNotMatch(painted, sgr("3[0-7]"));
-      assert.match(painted, sgr("7"));
+      assertNotMatch(painted, sgr("3[0-7]"));
+      assertMatch(painted, sgr("7"));
       // G / g / j / k move the selection (PgUp/PgDn and Home/End page the details: review_ux_tmux_test).
       await t.keys("G");
       s = await t.waitFor((x) => /> \[untrusted\] on\s+\*\s+rm -rf/.test(x), "G");
-      assert.match(s, /Command\s+rm -rf/);
+      assertMatch(s, /Command\s+rm -rf/);
       await t.keys("g");
       await t.waitFor((x) => />!\[untrusted\] on\s+\*\s+echo narrow/.test(x), "g");
       await t.keys("j");
@@ -254,8 +254,8 @@ Deno.test({
       await t.keys("w");
       s = await t.waitFor((x) => x.includes("Warnings (2)"), "the warnings view");
       const joined = s.replace(/\n\s+/g, " ");
-      assert.ok(joined.includes(`config.toml:2:55: Stop[0].hooks[0]: unknown field "colour"`), s);
-      assert.ok(joined.includes(`W_PROJECT_UNTRUSTED ${w.repo}/.mind: project ${w.repo} is not trusted`), s);
+      assert(joined.includes(`config.toml:2:55: Stop[0].hooks[0]: unknown field "colour"`), s);
+      assert(joined.includes(`W_PROJECT_UNTRUSTED ${w.repo}/.mind: project ${w.repo} is not trusted`), s);
       await t.keys("C-c");
       s = await waitExit(t);
       assertTerminalRestored(s, 130);
@@ -278,9 +278,9 @@ Deno.test({
     const t = await Tmux.start(w, ["review", ...w.opts]);
     try {
       await t.waitFor((x) => x.includes("mind-hooks review ·"), "the review screen");
-      assert.match(await t.screen(true), sgr("33"), "the untrusted badge is yellow");
+      assertMatch(await t.screen(true), sgr("33"), "the untrusted badge is yellow");
       const pid = await t.childPid();
-      assert.ok(pid !== null, "the review process was not found");
+      assert(pid !== null, "the review process was not found");
       Deno.kill(pid, "SIGTERM");
       const s = await waitExit(t);
       assertTerminalRestored(s, 143);

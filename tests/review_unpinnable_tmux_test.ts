@@ -3,7 +3,7 @@
  * (`⚠ cannot tell which files this runs: …`), and the confirmation says so before the user answers;
  * `y` records the construct beside the hash. Without tmux these tests are skipped with a printed reason.
  */
-import assert from "node:assert/strict";
+import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { cli, makeWorld, read, Tmux, tmuxAvailable } from "../fixtures/review/harness.ts";
 
 const HAVE_TMUX = await tmuxAvailable();
@@ -21,19 +21,19 @@ Deno.test({
       `${w.repo}/.mind/hooks.json`,
       JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: "sh .mind/$(printf check).sh" }] }] } }),
     );
-    assert.equal((await cli(["project", "trust", w.repo, ...w.opts])).code, 0);
+    assertEquals((await cli(["project", "trust", w.repo, ...w.opts])).code, 0);
     const t = await Tmux.start(w, ["review", ...w.opts]);
     try {
       const details = await t.waitFor((x) => x.includes("sh .mind/$(printf check).sh"), "the review screen");
-      assert.ok(details.includes(MARK), details);
-      assert.ok(!details.includes("no file (its command runs none inside the root)"), details);
+      assert(details.includes(MARK), details);
+      assert(!details.includes("no file (its command runs none inside the root)"), details);
       await t.keys("t");
       const s = await t.waitFor((x) => x.includes("Trust 1 hook?"), "the confirmation");
-      assert.ok(s.includes(`Pins    ${MARK}`), s);
-      assert.ok(!s.includes("no file (its command runs none inside the root)"), s);
+      assert(s.includes(`Pins    ${MARK}`), s);
+      assert(!s.includes("no file (its command runs none inside the root)"), s);
       await t.keys("y");
       await t.waitFor((x) => x.includes("trusted .mind/hooks.json:Stop:0:0"), "the trust message");
-      assert.match(await read(`${w.home}/config.toml`), /unpinnable = "\$\(printf check\)"/);
+      assertMatch(await read(`${w.home}/config.toml`), /unpinnable = "\$\(printf check\)"/);
       await t.keys("q");
       await t.waitFor((x) => x.includes("EXIT=0"), "the exit");
     } finally {

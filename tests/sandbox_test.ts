@@ -3,7 +3,7 @@
  * that enforces it (proved by `doctor`), the dispatch fast path, loader variables (LD_*), process-
  * group kills without `Deno.kill`, MCP hosts, and exit codes relayed from the Worker.
  */
-import { assert, assertEquals, assertStringIncludes } from "./helpers/assert.ts";
+import { assert, assertEquals, assertMatch, assertStringIncludes } from "./helpers/assert.ts";
 import {
   cmd,
   dispatch,
@@ -28,11 +28,6 @@ import { loadCatalog } from "../src/config/discovery.ts";
 import { signalGroup, signalProcess } from "../src/runner/shell.ts";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-
-/** Asserts that `text` matches `re`. */
-function assertMatch(text: string, re: RegExp, msg?: string): void {
-  assert(re.test(text), msg ?? `${re} does not match:\n${text}`);
-}
 
 const DENO_JSON = JSON.parse(await Deno.readTextFile(join(REPO, "deno.json")));
 

@@ -2,7 +2,7 @@
  * `mind-hooks schema [input|output|config|result] [EVENT]`: prints exactly the published
  * `schemas/*.json`, loads no zod, and refuses unknown kinds and events with one usage line.
  */
-import assert from "node:assert/strict";
+import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { EVENT_NAMES, eventFileStem } from "../src/events/names.ts";
 import { CONFIG_SCHEMA } from "../src/generated/schemas.ts";
 // A full JSON Schema implementation (Ajv, through the MCP SDK the project already depends on), as an
@@ -26,32 +26,32 @@ const published = (name: string) => Deno.readTextFileSync(`${ROOT}/schemas/${nam
 
 Deno.test("schema: --help is an index of kinds and events; without a kind, a usage error", async () => {
   const help = await schema("--help");
-  assert.equal(help.code, 0, help.stderr);
+  assertEquals(help.code, 0, help.stderr);
   for (const kind of ["input", "output", "config", "result"]) {
-    assert.match(help.stdout, new RegExp(`^  ${kind}\\b`, "m"));
+    assertMatch(help.stdout, new RegExp(`^  ${kind}\\b`, "m"));
   }
-  for (const e of EVENT_NAMES) assert.ok(help.stdout.includes(e), `index misses ${e}`);
+  for (const e of EVENT_NAMES) assert(help.stdout.includes(e), `index misses ${e}`);
   const bare = await schema();
-  assert.deepEqual([bare.code, bare.stdout], [1, ""]);
-  assert.match(bare.stderr, /^mind-hooks: schema needs a kind: input, output, config or result\nusage: /);
+  assertEquals([bare.code, bare.stdout], [1, ""]);
+  assertMatch(bare.stderr, /^mind-hooks: schema needs a kind: input, output, config or result\nusage: /);
 });
 
 Deno.test("schema: each kind prints the published file, byte for byte", async () => {
-  assert.equal((await schema("config")).stdout, published("hooks.schema.json"));
-  assert.equal((await schema("result")).stdout, published("dispatch-result.schema.json"));
-  assert.equal((await schema("input", "PreToolUse")).stdout, published("pre-tool-use.input.schema.json"));
+  assertEquals((await schema("config")).stdout, published("hooks.schema.json"));
+  assertEquals((await schema("result")).stdout, published("dispatch-result.schema.json"));
+  assertEquals((await schema("input", "PreToolUse")).stdout, published("pre-tool-use.input.schema.json"));
   // The file-name form of an event is accepted too.
-  assert.equal((await schema("output", "subagent-stop")).stdout, published("subagent-stop.output.schema.json"));
+  assertEquals((await schema("output", "subagent-stop")).stdout, published("subagent-stop.output.schema.json"));
 });
 
 Deno.test("schema: input and output without EVENT give every event's schema", async () => {
   for (const kind of ["input", "output"] as const) {
     const r = await schema(kind);
-    assert.equal(r.code, 0, r.stderr);
+    assertEquals(r.code, 0, r.stderr);
     const all = JSON.parse(r.stdout) as Record<string, unknown>;
-    assert.deepEqual(Object.keys(all), [...EVENT_NAMES]);
+    assertEquals(Object.keys(all), [...EVENT_NAMES]);
     for (const e of EVENT_NAMES) {
-      assert.deepEqual(all[e], JSON.parse(published(`${eventFileStem(e)}.${kind}.schema.json`)), `${kind} ${e}`);
+      assertEquals(all[e], JSON.parse(published(`${eventFileStem(e)}.${kind}.schema.json`)), `${kind} ${e}`);
     }
   }
 });
@@ -71,28 +71,28 @@ Deno.test("schema: unknown kinds, unknown events and extra arguments are one-lin
   ];
   for (const [args, expected] of cases) {
     const r = await schema(...args);
-    assert.equal(r.code, 1, `${args.join(" ")}: exit ${r.code}`);
-    assert.equal(r.stdout, "", `${args.join(" ")} printed to stdout`);
-    assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
-    assert.match(r.stderr.trim(), expected);
+    assertEquals(r.code, 1, `${args.join(" ")}: exit ${r.code}`);
+    assertEquals(r.stdout, "", `${args.join(" ")} printed to stdout`);
+    assertEquals(r.stderr.trim().split("\n").length, 1, r.stderr);
+    assertMatch(r.stderr.trim(), expected);
   }
 });
 
 Deno.test("schema config: usable as $schema for a hooks.json, and it catches mistakes", async () => {
   const r = await schema("config");
   const config = JSON.parse(r.stdout);
-  assert.equal(config.$schema, "https://json-schema.org/draft/2020-12/schema");
-  assert.deepEqual(config, CONFIG_SCHEMA);
+  assertEquals(config.$schema, "https://json-schema.org/draft/2020-12/schema");
+  assertEquals(config, CONFIG_SCHEMA);
   const validate = new AjvJsonSchemaValidator().getValidator(config);
   const ok = (v: unknown) => validate(v).valid;
 
   for (const fixture of ["plugins/claude-style/hooks/hooks.json", "plugins/codex-inline/extra/hooks.json"]) {
     const file = JSON.parse(Deno.readTextFileSync(`${ROOT}/fixtures/${fixture}`));
-    assert.ok(ok(file), `${fixture}: ${validate(file).errorMessage}`);
-    assert.ok(ok({ $schema: "./schemas/hooks.schema.json", ...file }), "a $schema key must be accepted");
+    assert(ok(file), `${fixture}: ${validate(file).errorMessage}`);
+    assert(ok({ $schema: "./schemas/hooks.schema.json", ...file }), "a $schema key must be accepted");
   }
   const mcp = { type: "mcp_tool", server: "scanner", tool: "scan", input: { patch: "${tool_input.command}" } };
-  assert.ok(ok({ hooks: { PreToolUse: [{ matcher: "Edit|Write", hooks: [mcp] }] } }));
+  assert(ok({ hooks: { PreToolUse: [{ matcher: "Edit|Write", hooks: [mcp] }] } }));
 
   const wrong: [string, unknown][] = [
     ["unknown event", { hooks: { PreToolUsed: [] } }],
@@ -104,7 +104,7 @@ Deno.test("schema config: usable as $schema for a hooks.json, and it catches mis
     ["timeout of zero", { hooks: { Stop: [{ hooks: [{ type: "command", command: "x", timeout: 0 }] }] } }],
     ["group without hooks", { hooks: { Stop: [{ matcher: "x" }] } }],
   ];
-  for (const [what, value] of wrong) assert.equal(ok(value), false, `${what} was accepted`);
+  for (const [what, value] of wrong) assertEquals(ok(value), false, `${what} was accepted`);
 });
 
 Deno.test("schema: the command's module graph holds no zod (it prints pre-generated schemas)", async () => {
@@ -113,9 +113,9 @@ Deno.test("schema: the command's module graph holds no zod (it prints pre-genera
     stdout: "piped",
     stderr: "piped",
   }).output();
-  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  assertEquals(out.code, 0, new TextDecoder().decode(out.stderr));
   const graph = JSON.parse(new TextDecoder().decode(out.stdout)) as { modules: { specifier: string }[] };
   const specifiers = graph.modules.map((m) => m.specifier);
-  assert.ok(specifiers.some((s) => s.endsWith("/src/generated/schemas.ts")));
-  assert.deepEqual(specifiers.filter((s) => s.startsWith("npm:")), []);
+  assert(specifiers.some((s) => s.endsWith("/src/generated/schemas.ts")));
+  assertEquals(specifiers.filter((s) => s.startsWith("npm:")), []);
 });

@@ -4,9 +4,10 @@
  * lines answered while serving goes on, stdio MCP servers opened once through the pool, async hooks
  * (semaphore, notification + next dispatch, exactly once), session end, shutdown and end of input.
  */
-import assert from "node:assert/strict";
+import { assert, assertEquals, assertMatch, assertRejects } from "./helpers/assert.ts";
 import { stdioServerConfig } from "./helpers/mcp_server.ts";
 import { HookServer } from "../src/serve/server.ts";
+import { processGone } from "../fixtures/async/harness.ts";
 
 const MAIN = decodeURIComponent(new URL("../main.ts", import.meta.url).pathname);
 const CONFIG = decodeURIComponent(new URL("../deno.json", import.meta.url).pathname);
@@ -62,7 +63,7 @@ class ServeClient {
         for (const w of this.#waiters.splice(0)) w();
       }
     }
-    assert.equal(buf, "", "serve ended with a partial line");
+    assertEquals(buf, "", "serve ended with a partial line");
   }
 
   /** Sends raw text (a line break is added). */
@@ -73,7 +74,7 @@ class ServeClient {
   /** Sends a request without waiting; the promise settles with its response. */
   request(method: string, params?: unknown, id: string | number = this.#nextId++): Promise<Message> {
     const key = JSON.stringify(id);
-    assert.ok(!this.#pending.has(key), `duplicate id ${key}`);
+    assert(!this.#pending.has(key), `duplicate id ${key}`);
     const answered = new Promise<Message>((resolve) => this.#pending.set(key, resolve));
     return this.sendRaw(JSON.stringify({ jsonrpc: "2.0", id, method, ...(params === undefined ? {} : { params }) }))
       .then(() => answered);
@@ -82,7 +83,7 @@ class ServeClient {
   /** A request whose response must be a result. */
   async call(method: string, params?: unknown): Promise<Json> {
     const res = await this.request(method, params);
-    assert.ok(res.error === undefined, `${method} failed: ${JSON.stringify(res.error)}`);
+    assert(res.error === undefined, `${method} failed: ${JSON.stringify(res.error)}`);
     return res.result as Json;
   }
 
@@ -91,7 +92,7 @@ class ServeClient {
     const deadline = Date.now() + timeoutMs;
     while (!pred(this.received)) {
       const left = deadline - Date.now();
-      assert.ok(left > 0, "timed out waiting for serve");
+      assert(left > 0, "timed out waiting for serve");
       let timer: ReturnType<typeof setTimeout> | undefined;
       await Promise.race([
         new Promise<void>((r) => this.#waiters.push(r)),
@@ -170,22 +171,6 @@ function preTool(sessionId: string, toolName: string, extra: Json = {}): Json {
   };
 }
 
-/** True when the process exists and is not a zombie waiting to be reaped. */
-function pidAlive(pid: number): boolean {
-  try {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-    return !/^\d+ \(.*\) Z/.test(stat);
-  } catch (e) {
-    if (!(e instanceof Deno.errors.NotFound) || Deno.build.os === "linux") return false;
-  }
-  try {
-    Deno.kill(pid, "SIGCONT");
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 async function readPids(dir: string): Promise<number[]> {
   const pids: number[] = [];
   for await (const e of Deno.readDir(dir)) {
@@ -228,24 +213,24 @@ Deno.test("serve: 1,000 pipelined dispatches, each result matched to its id", as
     const responses = await Promise.all(requests);
     for (let i = 0; i < 1000; i++) {
       const res = responses[i];
-      assert.deepEqual(res.id, i % 2 ? i : `req-${i}`);
-      assert.equal(res.error, undefined, JSON.stringify(res.error));
+      assertEquals(res.id, i % 2 ? i : `req-${i}`);
+      assertEquals(res.error, undefined, JSON.stringify(res.error));
       const r = res.result as Json & { warnings: { code: string; message: string }[]; additionalContext: string[] };
       const fingerprints = r.warnings.filter((w) => w.code === "W_UNKNOWN_INPUT_FIELD").map((w) => w.message);
-      assert.equal(fingerprints.length, 1);
-      assert.match(fingerprints[0], new RegExp(`"extra_${i}"`));
+      assertEquals(fingerprints.length, 1);
+      assertMatch(fingerprints[0], new RegExp(`"extra_${i}"`));
       if (i % 20 === 0) {
-        assert.equal(r.hook_event_name, "UserPromptSubmit");
-        assert.equal(r.additionalContext.length, 1);
-        assert.match(r.additionalContext[0], new RegExp(`"prompt":"prompt-${i}"`));
+        assertEquals(r.hook_event_name, "UserPromptSubmit");
+        assertEquals(r.additionalContext.length, 1);
+        assertMatch(r.additionalContext[0], new RegExp(`"prompt":"prompt-${i}"`));
       } else {
-        assert.deepEqual(r.additionalContext, []);
+        assertEquals(r.additionalContext, []);
       }
     }
     // Exactly one response per request, nothing else.
-    assert.equal(client.received.length, 1000);
+    assertEquals(client.received.length, 1000);
     const end = await client.end();
-    assert.equal(end.code, 0, end.stderr);
+    assertEquals(end.code, 0, end.stderr);
   } finally {
     await Deno.remove(home, { recursive: true });
   }
@@ -258,16 +243,16 @@ Deno.test("serve: a trust done by another process applies to the next event", as
   const client = new ServeClient(args);
   try {
     const before = await client.call("dispatch", prompt("s1", "a"));
-    assert.deepEqual((before.runs as Json[]).map((r) => [r.status, r.reason]), [["skipped", "untrusted"]]);
-    assert.deepEqual(before.additionalContext, []);
-    assert.match((before.systemMessages as string[]).join("\n"), /1 hook needs review/);
+    assertEquals((before.runs as Json[]).map((r) => [r.status, r.reason]), [["skipped", "untrusted"]]);
+    assertEquals(before.additionalContext, []);
+    assertMatch((before.systemMessages as string[]).join("\n"), /1 hook needs review/);
 
     const trusted = await cli(["trust", "--all", ...args]);
-    assert.equal(trusted.code, 0, trusted.stderr);
+    assertEquals(trusted.code, 0, trusted.stderr);
 
     const after = await client.call("dispatch", prompt("s1", "b"));
-    assert.deepEqual((after.runs as Json[]).map((r) => r.status), ["completed"]);
-    assert.deepEqual(after.additionalContext, ["from-the-hook"]);
+    assertEquals((after.runs as Json[]).map((r) => r.status), ["completed"]);
+    assertEquals(after.additionalContext, ["from-the-hook"]);
 
     // Editing the hook makes it `modified`: skipped again, at the very next event.
     await Deno.writeTextFile(
@@ -275,17 +260,17 @@ Deno.test("serve: a trust done by another process applies to the next event", as
       JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: "echo changed" }] }] } }),
     );
     const modified = await client.call("dispatch", prompt("s1", "c"));
-    assert.deepEqual((modified.runs as Json[]).map((r) => [r.status, r.reason]), [["skipped", "modified"]]);
+    assertEquals((modified.runs as Json[]).map((r) => [r.status, r.reason]), [["skipped", "modified"]]);
 
     // hooks/list sees the same catalog, in the same shape as `mind-hooks list --json`.
     const list = await client.call("hooks/list");
-    assert.equal((list.hooks as Json[]).length, 1);
-    assert.equal((list.hooks as Json[])[0].status, "modified");
-    assert.equal((list.hooks as Json[])[0].command, "echo changed");
+    assertEquals((list.hooks as Json[]).length, 1);
+    assertEquals((list.hooks as Json[])[0].status, "modified");
+    assertEquals((list.hooks as Json[])[0].command, "echo changed");
     const cliList = await cli(["list", "--json", ...args]);
-    assert.equal(cliList.code, 0, cliList.stderr);
-    assert.deepEqual(list, JSON.parse(cliList.stdout));
-    assert.equal((await client.end()).code, 0);
+    assertEquals(cliList.code, 0, cliList.stderr);
+    assertEquals(list, JSON.parse(cliList.stdout));
+    assertEquals((await client.end()).code, 0);
   } finally {
     await Deno.remove(home, { recursive: true });
   }
@@ -311,18 +296,18 @@ Deno.test("serve: bad lines get JSON-RPC errors and serving continues", async ()
     const badParams = await client.request("transcript/append", { session_id: "s" }, 8);
     const ok = await client.request("dispatch", prompt("s", "fine"), 9);
 
-    assert.equal(unknown.error?.code, -32601);
-    assert.equal(badEvent.error?.code, -32602);
-    assert.match(badEvent.error!.message, /unknown event "Bogus"/);
-    assert.equal(missing.error?.code, -32602);
-    assert.match(missing.error!.message, /prompt/);
-    assert.equal(badOptions.error?.code, -32602);
-    assert.match(badOptions.error!.message, /unknown option "colour"/);
-    assert.equal(badParams.error?.code, -32602);
-    assert.equal((ok.result as Json).hook_event_name, "UserPromptSubmit");
+    assertEquals(unknown.error?.code, -32601);
+    assertEquals(badEvent.error?.code, -32602);
+    assertMatch(badEvent.error!.message, /unknown event "Bogus"/);
+    assertEquals(missing.error?.code, -32602);
+    assertMatch(missing.error!.message, /prompt/);
+    assertEquals(badOptions.error?.code, -32602);
+    assertMatch(badOptions.error!.message, /unknown option "colour"/);
+    assertEquals(badParams.error?.code, -32602);
+    assertEquals((ok.result as Json).hook_event_name, "UserPromptSubmit");
 
     const early = client.received.slice(0, 7).map((m) => [m.id, m.error?.code]);
-    assert.deepEqual(early, [
+    assertEquals(early, [
       [null, -32700],
       [null, -32600],
       [null, -32600],
@@ -332,8 +317,8 @@ Deno.test("serve: bad lines get JSON-RPC errors and serving continues", async ()
       [3, -32600],
     ]);
     // The empty line and the unknown notification got no answer; every other line got one.
-    assert.equal(client.received.length, 13);
-    assert.equal((await client.end()).code, 0);
+    assertEquals(client.received.length, 13);
+    assertEquals((await client.end()).code, 0);
   } finally {
     await Deno.remove(home, { recursive: true });
   }
@@ -361,7 +346,7 @@ Deno.test("serve: stdio MCP server opened once through the pool, never restarted
     ],
   }, toml);
   const trusted = await cli(["trust", "--all", ...args]);
-  assert.equal(trusted.code, 0, trusted.stderr);
+  assertEquals(trusted.code, 0, trusted.stderr);
   const client = new ServeClient(args);
   try {
     const results = await Promise.all(
@@ -371,23 +356,23 @@ Deno.test("serve: stdio MCP server opened once through the pool, never restarted
       ),
     );
     results.forEach((r, i) => {
-      assert.equal(r.decision, "deny", JSON.stringify(r.runs));
-      assert.equal(r.reason, `no rm ${i}`);
+      assertEquals(r.decision, "deny", JSON.stringify(r.runs));
+      assertEquals(r.reason, `no rm ${i}`);
     });
     const again = await client.call("dispatch", preTool("s-later", "danger"));
-    assert.equal(again.decision, "deny");
+    assertEquals(again.decision, "deny");
     const opened = (await Deno.readTextFile(log)).trim().split("\n");
-    assert.equal(opened.length, 1, `the stdio server was started ${opened.length} times`);
+    assertEquals(opened.length, 1, `the stdio server was started ${opened.length} times`);
 
     // The server dies mid-call: that handler fails, and later calls fail too — a hook never restarts it.
     const crashed = await client.call("dispatch", preTool("s-boom", "boom"));
-    assert.equal((crashed.runs as Json[])[0].status, "failed");
-    assert.equal(crashed.decision, null);
+    assertEquals((crashed.runs as Json[])[0].status, "failed");
+    assertEquals(crashed.decision, null);
     const after = await client.call("dispatch", preTool("s-after", "danger"));
-    assert.equal(after.decision, null);
-    assert.equal((after.runs as Json[])[0].status, "failed");
-    assert.match(String((after.runs as Json[])[0].reason), /closed the connection/);
-    assert.equal((await Deno.readTextFile(log)).trim().split("\n").length, 1);
+    assertEquals(after.decision, null);
+    assertEquals((after.runs as Json[])[0].status, "failed");
+    assertMatch(String((after.runs as Json[])[0].reason), /closed the connection/);
+    assertEquals((await Deno.readTextFile(log)).trim().split("\n").length, 1);
 
     // A one-shot dispatch in the same home does not start it either.
     const oneShot = new Deno.Command(Deno.execPath(), {
@@ -401,9 +386,9 @@ Deno.test("serve: stdio MCP server opened once through the pool, never restarted
     await w.close();
     const out = await oneShot.output();
     const r = JSON.parse(new TextDecoder().decode(out.stdout));
-    assert.match(r.runs[0].reason, /not connected/);
-    assert.equal((await Deno.readTextFile(log)).trim().split("\n").length, 1);
-    assert.equal((await client.end()).code, 0);
+    assertMatch(r.runs[0].reason, /not connected/);
+    assertEquals((await Deno.readTextFile(log)).trim().split("\n").length, 1);
+    assertEquals((await client.end()).code, 0);
   } finally {
     await Deno.remove(home, { recursive: true });
     await Deno.remove(log);
@@ -427,15 +412,15 @@ Deno.test("serve: async hooks — at most 8 at once per session, each result del
   try {
     const started = performance.now();
     const first = await client.call("dispatch", prompt("sa", "go"));
-    assert.ok(performance.now() - started < 2000, "dispatch waited for its async hooks");
-    assert.deepEqual((first.runs as Json[]).map((r) => r.status), Array(12).fill("started"));
-    assert.deepEqual(first.asyncResults, []);
+    assert(performance.now() - started < 2000, "dispatch waited for its async hooks");
+    assertEquals((first.runs as Json[]).map((r) => r.status), Array(12).fill("started"));
+    assertEquals(first.asyncResults, []);
 
     await client.until(() => client.asyncNotifications().length === 12);
     const notified = client.asyncNotifications();
-    assert.ok(notified.every((n) => n.session_id === "sa" && (n.results as Json[]).length === 1));
+    assert(notified.every((n) => n.session_id === "sa" && (n.results as Json[]).length === 1));
     const messages = notified.map((n) => (n.results as Json[])[0].systemMessage).sort();
-    assert.deepEqual(messages, Array.from({ length: 12 }, (_, i) => `async ${i} done`).sort());
+    assertEquals(messages, Array.from({ length: 12 }, (_, i) => `async ${i} done`).sort());
 
     // At most 8 ran at once, and the 8 slots were really used.
     let running = 0;
@@ -444,24 +429,24 @@ Deno.test("serve: async hooks — at most 8 at once per session, each result del
       running += line === "start" ? 1 : -1;
       peak = Math.max(peak, running);
     }
-    assert.equal(peak, 8);
+    assertEquals(peak, 8);
 
     // Another session gets nothing; this session's next dispatch gets all 12, the one after none.
     const other = await client.call("dispatch", prompt("sb", "x"));
-    assert.deepEqual(other.asyncResults, []);
+    assertEquals(other.asyncResults, []);
     await Deno.writeTextFile(`${home}/hooks.json`, JSON.stringify({ hooks: {} }));
     const second = await client.call("dispatch", prompt("sa", "again"));
     const delivered = second.asyncResults as Json[];
-    assert.equal(delivered.length, 12);
-    assert.deepEqual(
+    assertEquals(delivered.length, 12);
+    assertEquals(
       delivered.map((r) => r.additionalContext).sort(),
       Array.from({ length: 12 }, (_, i) => `ctx ${i}`).sort(),
     );
-    assert.ok(delivered.every((r) => r.status === "completed"));
+    assert(delivered.every((r) => r.status === "completed"));
     const third = await client.call("dispatch", prompt("sa", "once more"));
-    assert.deepEqual(third.asyncResults, []);
-    assert.equal(client.asyncNotifications().length, 12);
-    assert.equal((await client.end()).code, 0);
+    assertEquals(third.asyncResults, []);
+    assertEquals(client.asyncNotifications().length, 12);
+    assertEquals((await client.end()).code, 0);
   } finally {
     await Deno.remove(home, { recursive: true });
   }
@@ -489,27 +474,27 @@ Deno.test("serve: session/end kills the session's async hooks, deletes its spill
       await new Promise((r) => setTimeout(r, 50));
       pids = await readPids(home);
     }
-    assert.equal(pids.length, 2);
+    assertEquals(pids.length, 2);
     await Deno.mkdir(`${temp}/hook_outputs/doomed`, { recursive: true });
     await Deno.writeTextFile(`${temp}/hook_outputs/doomed/x.txt`, "spilled");
     await Deno.mkdir(`${temp}/hook_outputs/survivor`, { recursive: true });
 
     const ended = await client.call("session/end", { session_id: "doomed" });
-    assert.equal(ended.killed, 1);
-    await assert.rejects(Deno.stat(`${temp}/hook_outputs/doomed`));
+    assertEquals(ended.killed, 1);
+    await assertRejects(Deno.stat(`${temp}/hook_outputs/doomed`));
     await Deno.stat(`${temp}/hook_outputs/survivor`);
-    assert.equal(pids.filter(pidAlive).length, 1, "exactly the ended session's hook is gone");
+    assertEquals(pids.filter((pid) => !processGone(pid)).length, 1, "exactly the ended session's hook is gone");
     // Its result is discarded: no notification ever comes for it.
     await new Promise((r) => setTimeout(r, 300));
-    assert.equal(client.asyncNotifications().length, 0);
+    assertEquals(client.asyncNotifications().length, 0);
 
     // Shutdown ends the remaining session: its async hook dies too, and the process exits 0.
     const bye = await client.request("shutdown");
-    assert.equal(bye.result, null);
+    assertEquals(bye.result, null);
     const { code, stderr } = await client.exit();
-    assert.equal(code, 0, stderr);
-    assert.equal(pids.filter(pidAlive).length, 0, "an async hook survived shutdown");
-    await assert.rejects(Deno.stat(`${temp}/hook_outputs/survivor`));
+    assertEquals(code, 0, stderr);
+    assertEquals(pids.filter((pid) => !processGone(pid)).length, 0, "an async hook survived shutdown");
+    await assertRejects(Deno.stat(`${temp}/hook_outputs/survivor`));
   } finally {
     for (const pid of await readPids(home).catch(() => [])) {
       try {
@@ -538,22 +523,22 @@ Deno.test("serve: end of input answers what is pending, then exits 0; transcript
         payload: { content: "hello" },
       }),
     ]);
-    assert.equal(appended[0].path, appended[1].path);
+    assertEquals(appended[0].path, appended[1].path);
     const bad = await client.request("transcript/append", { session_id: sid, event: "no.such.event", payload: {} });
-    assert.equal(bad.error?.code, -32602);
+    assertEquals(bad.error?.code, -32602);
 
     const pending = client.request("dispatch", prompt(sid, "last"));
     const { code, stderr } = await client.end();
-    assert.equal(code, 0, stderr);
+    assertEquals(code, 0, stderr);
     const res = await pending;
-    assert.deepEqual((res.result as Json).additionalContext, ["slow-context"]);
+    assertEquals((res.result as Json).additionalContext, ["slow-context"]);
 
     const lines = (await Deno.readTextFile(String(appended[0].path))).trim().split("\n").map((l) => JSON.parse(l));
-    assert.deepEqual(lines.map((l) => [l.event, l.actor, l.payload]), [
+    assertEquals(lines.map((l) => [l.event, l.actor, l.payload]), [
       ["session.started", null, {}],
       ["message.created", "user", { content: "hello" }],
     ]);
-    assert.match(String(appended[0].path), /sessions\/2024\/07\/15\/session-/);
+    assertMatch(String(appended[0].path), /sessions\/2024\/07\/15\/session-/);
   } finally {
     await Deno.remove(home, { recursive: true });
   }
@@ -581,27 +566,27 @@ Deno.test("serve (in process): configuration is read once, and again only when a
     const me = ++id;
     await server.handleLine(JSON.stringify({ jsonrpc: "2.0", id: me, method: "dispatch", params: prompt("c", text) }));
     const line = out.map((l) => JSON.parse(l)).find((m) => m.id === me);
-    assert.ok(line?.result, JSON.stringify(line));
+    assert(line?.result, JSON.stringify(line));
     return line.result as { additionalContext: string[] };
   };
   try {
-    for (let i = 0; i < 10; i++) assert.deepEqual((await ask(`p${i}`)).additionalContext, ["one"]);
-    assert.equal(server.configLoads, 1);
+    for (let i = 0; i < 10; i++) assertEquals((await ask(`p${i}`)).additionalContext, ["one"]);
+    assertEquals(server.configLoads, 1);
 
     await Deno.writeTextFile(
       `${home}/hooks.json`,
       JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: "echo two" }] }] } }),
     );
-    assert.deepEqual((await ask("after")).additionalContext, ["two"]);
+    assertEquals((await ask("after")).additionalContext, ["two"]);
     const loads = server.configLoads;
-    assert.ok(loads >= 2);
+    assert(loads >= 2);
     // Once the change is older than the racy window, the cache holds again.
     await new Promise((r) => setTimeout(r, 120));
     await ask("settle");
     const settled = server.configLoads;
     for (let i = 0; i < 5; i++) await ask(`q${i}`);
-    assert.equal(server.configLoads, settled);
-    assert.ok(settled <= loads + 1);
+    assertEquals(server.configLoads, settled);
+    assert(settled <= loads + 1);
   } finally {
     await server.shutdown();
     await Deno.remove(home, { recursive: true });

@@ -2,6 +2,7 @@
  * Tests of src/runner/shell.ts: the pure parts for both platforms on every OS, and the process-tree
  * kill and the shell quoting for real on the OS the tests run on.
  */
+import { assertEquals, assertThrows } from "./helpers/assert.ts";
 import {
   buildShellInvocation,
   DEFAULT_KILL_GRACE_MS,
@@ -10,25 +11,6 @@ import {
   type ShellInvocation,
 } from "../src/runner/shell.ts";
 import { ancestorDirs, currentPlatform, normalizeKeyPath } from "../src/util/paths.ts";
-
-function assertEquals(actual: unknown, expected: unknown, msg = ""): void {
-  const a = JSON.stringify(actual);
-  const e = JSON.stringify(expected);
-  if (a !== e) throw new Error(`${msg}\n  actual:   ${a}\n  expected: ${e}`);
-}
-
-function assertThrows(
-  fn: () => unknown,
-  type: new (...a: never[]) => Error,
-): void {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof type) return;
-    throw new Error(`expected ${type.name}, got ${e}`);
-  }
-  throw new Error(`expected ${type.name}, nothing was thrown`);
-}
 
 const IS_WINDOWS = Deno.build.os === "windows";
 // Printed once so a Windows run says why these tests show as "ignored".

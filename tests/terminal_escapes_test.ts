@@ -2,12 +2,12 @@
  * Terminal escapes (SPEC §15): every line printed for people shows control (C0, DEL, C1), bidi and
  * line-separator characters as visible escapes — whatever file names, keys, hook commands,
  * session ids and transcript payloads hold — while machine-readable output (`list --json`, the
- * `dispatch` result) stays exact JSON. Driven through the real CLI with hostile names.
+ * `dispatch` result) stays exact JSON. Driven through the real CLI with hostile names; `sanitize`
+ * itself is src/util/terminal_text_test.ts.
  */
 import { assert, assertEquals, assertStringIncludes } from "./helpers/assert.ts";
 import { cmd, dispatch, event, group, makeHome, runCli, shq, trustAll, writeHooksJson } from "./helpers/cli.ts";
 import { join } from "node:path";
-import { sanitize } from "../src/util/terminal_text.ts";
 import { loadCatalog } from "../src/config/discovery.ts";
 import { ReviewApp } from "../src/review/app.ts";
 import { renderFrame } from "../src/review/render.ts";
@@ -31,17 +31,6 @@ const HOSTILE_SHOWN = "repo\\x1b]0;pwned\\x07\\x1b[2J\\x9b31m";
 
 /** A hook command holding BEL, a right-to-left override, an Arabic letter mark and both separators. */
 const HOSTILE_COMMAND = "echo ok \u0007 #\u202e gnp.txt \u061c x\u2028y\u2029z";
-
-Deno.test("unit: sanitize escapes C0, DEL, C1, bidi and separators; leaves other text alone", () => {
-  assertEquals(sanitize("a\u0000\u001b\u007f\u0085\u009f\n\t\r"), "a\\x00\\x1b\\x7f\\x85\\x9f\\n\\t\\r");
-  assertEquals(
-    sanitize("\u061c\u200e\u200f\u202a\u202e\u2066\u2069\u2028\u2029"),
-    "\\u061c\\u200e\\u200f\\u202a\\u202e\\u2066\\u2069\\u2028\\u2029",
-  );
-  assertEquals(sanitize("é 🎉 日本 \u200b"), "é 🎉 日本 \u200b");
-  // Idempotent: an escape's backslash is not escaped again.
-  assertEquals(sanitize(sanitize("\u001b")), "\\x1b");
-});
 
 Deno.test("project trust|status, trust, untrust and usage errors show a hostile project path escaped", async () => {
   await using home = await makeHome();

@@ -17,7 +17,7 @@ import {
   trustAll,
   writeHooksJson,
 } from "./helpers/cli.ts";
-import { renderTranscriptLine } from "../src/session/transcript.ts";
+import { renderTranscriptLine } from "../src/session/transcript_line.ts";
 import { TranscriptLine } from "../src/session/transcript_schema.ts";
 
 /** Runs `transcript ARGS... --home HOME`, optionally with a payload on stdin. */

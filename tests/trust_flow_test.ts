@@ -10,7 +10,7 @@
  * another file, a trusted hash copied from another hook, a reordered file,
  * and a symlinked hooks.json swapped after trust. None may run.
  */
-import assert from "node:assert/strict";
+import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import {
   cli,
   dispatchStop,
@@ -42,17 +42,17 @@ function stopHooks(...commands: string[]): string {
 
 async function trustProject(w: World): Promise<void> {
   const r = await cli(["project", "trust", w.repo, ...w.opts]);
-  assert.equal(r.code, 0, r.stderr);
+  assertEquals(r.code, 0, r.stderr);
 }
 
 async function trust(w: World, ...keys: string[]): Promise<void> {
   const r = await cli(["trust", ...keys, ...w.opts], { cwd: w.repo });
-  assert.equal(r.code, 0, r.stderr);
+  assertEquals(r.code, 0, r.stderr);
 }
 
 async function hashOf(w: World, key: string, extra: string[] = []): Promise<string> {
   const h = (await listJson(w, extra)).hooks.find((x) => x.key === key);
-  assert.ok(h, `${key} is not in the list`);
+  assert(h, `${key} is not in the list`);
   return h.hash as string;
 }
 
@@ -86,9 +86,9 @@ Deno.test({
 
       // 1. dispatch: the new hook is skipped, and the result says so.
       let res = await dispatchStop(w);
-      assert.deepEqual(res.runs.map((r) => [r.key, r.status, r.reason]), [[key, "skipped", "untrusted"]]);
-      assert.ok(res.systemMessages.includes("1 hook needs review: run mind-hooks review"), res.systemMessages.join());
-      assert.equal(await ran(w, "story-v1"), false);
+      assertEquals(res.runs.map((r) => [r.key, r.status, r.reason]), [[key, "skipped", "untrusted"]]);
+      assert(res.systemMessages.includes("1 hook needs review: run mind-hooks review"), res.systemMessages.join());
+      assertEquals(await ran(w, "story-v1"), false);
 
       // 2. review trusts it.
       let t = await Tmux.start(w, ["review", ...w.opts]);
@@ -106,35 +106,35 @@ Deno.test({
 
       // 3. dispatch runs it.
       res = await dispatchStop(w);
-      assert.deepEqual(res.runs.map((r) => [r.key, r.status]), [[key, "completed"]]);
-      assert.equal(res.systemMessages.length, 0, res.systemMessages.join());
-      assert.equal(await ran(w, "story-v1"), true);
+      assertEquals(res.runs.map((r) => [r.key, r.status]), [[key, "completed"]]);
+      assertEquals(res.systemMessages.length, 0, res.systemMessages.join());
+      assertEquals(await ran(w, "story-v1"), true);
       const input = JSON.parse(await Deno.readTextFile(`${w.marks}/story-v1`));
-      assert.equal(input.hook_event_name, "Stop");
+      assertEquals(input.hook_event_name, "Stop");
 
       // 4. The hook file is edited: dispatch reports modified and skips it.
       await Deno.writeTextFile(`${w.repo}/.mind/hooks.json`, stopHooks("sh mark.sh ../marks/story-v2"));
       res = await dispatchStop(w);
-      assert.deepEqual(res.runs.map((r) => [r.key, r.status, r.reason]), [[key, "skipped", "modified"]]);
-      assert.ok(res.systemMessages.includes("1 hook needs review: run mind-hooks review"));
-      assert.equal(await ran(w, "story-v2"), false);
+      assertEquals(res.runs.map((r) => [r.key, r.status, r.reason]), [[key, "skipped", "modified"]]);
+      assert(res.systemMessages.includes("1 hook needs review: run mind-hooks review"));
+      assertEquals(await ran(w, "story-v2"), false);
 
       // 5. review shows what changed since it was trusted (side by side: 180 columns and more).
       t = await Tmux.start(w, ["review", ...w.opts], { cols: 200, rows: 48 });
       try {
         const s = await t.waitFor((x) => x.includes("Changed since trusted"), "the diff");
-        assert.match(s, /> \[modified\]\s+on\s+\*\s+sh mark\.sh \.\.\/marks\/story-v2/);
+        assertMatch(s, /> \[modified\]\s+on\s+\*\s+sh mark\.sh \.\.\/marks\/story-v2/);
         const d = details(s);
-        assert.ok(d.includes(`-     "command": "sh mark.sh ../marks/story-v1",`), d);
-        assert.ok(d.includes(`+     "command": "sh mark.sh ../marks/story-v2",`), d);
-        assert.ok(d.includes(`      "type": "command"`), "unchanged lines are shown as context");
-        assert.match(d, /Status\s+modified/);
+        assert(d.includes(`-     "command": "sh mark.sh ../marks/story-v1",`), d);
+        assert(d.includes(`+     "command": "sh mark.sh ../marks/story-v2",`), d);
+        assert(d.includes(`      "type": "command"`), "unchanged lines are shown as context");
+        assertMatch(d, /Status\s+modified/);
         await t.keys("q");
         await t.waitFor((x) => x.includes("EXIT=0"), "the exit");
       } finally {
         await t.kill();
       }
-      assert.equal(await ran(w, "story-v2"), false);
+      assertEquals(await ran(w, "story-v2"), false);
     } finally {
       await w.cleanup();
     }
@@ -159,12 +159,12 @@ Deno.test("bypass: hook state in the project layer is ignored (W_STATE_NOT_AUTHO
       append: true,
     });
     const res = await dispatchStop(w);
-    assert.ok(
+    assert(
       res.warnings.some((x) => x.code === "W_STATE_NOT_AUTHORITATIVE" && x.source === cfg),
       JSON.stringify(res),
     );
-    assert.deepEqual(res.runs.map((r) => [r.key, r.status, r.reason]), [[key, "skipped", "untrusted"]]);
-    assert.equal(await ran(w, "p"), false);
+    assertEquals(res.runs.map((r) => [r.key, r.status, r.reason]), [[key, "skipped", "untrusted"]]);
+    assertEquals(await ran(w, "p"), false);
   } finally {
     await w.cleanup();
   }
@@ -186,9 +186,9 @@ Deno.test("bypass: hook state in the profile layer is ignored (W_STATE_NOT_AUTHO
     const hash = await hashOf(w, key, ["--profile", "work"]);
     await Deno.writeTextFile(cfg, `[hooks.state."${key}"]\ntrusted_hash = "${hash}"\n`, { append: true });
     const res = await dispatchStop(w, ["--profile", "work"]);
-    assert.ok(res.warnings.some((x) => x.code === "W_STATE_NOT_AUTHORITATIVE" && x.source === cfg));
-    assert.deepEqual(res.runs.map((r) => [r.key, r.status, r.reason]), [[key, "skipped", "untrusted"]]);
-    assert.equal(await ran(w, "prof"), false);
+    assert(res.warnings.some((x) => x.code === "W_STATE_NOT_AUTHORITATIVE" && x.source === cfg));
+    assertEquals(res.runs.map((r) => [r.key, r.status, r.reason]), [[key, "skipped", "untrusted"]]);
+    assertEquals(await ran(w, "prof"), false);
   } finally {
     await w.cleanup();
   }
@@ -212,8 +212,8 @@ Deno.test("bypass: a forged key naming another file, another spelling of the pat
     ];
     await appendUserConfig(w, forged.map((k) => `[hooks.state."${k}"]\ntrusted_hash = "${hash}"\n`).join("\n"));
     const res = await dispatchStop(w);
-    assert.deepEqual(res.runs.map((r) => [r.key, r.status, r.reason]), [[real, "skipped", "untrusted"]]);
-    assert.equal(await ran(w, "forged"), false);
+    assertEquals(res.runs.map((r) => [r.key, r.status, r.reason]), [[real, "skipped", "untrusted"]]);
+    assertEquals(await ran(w, "forged"), false);
   } finally {
     await w.cleanup();
   }
@@ -232,12 +232,12 @@ Deno.test(
       await trust(w, good);
       await appendUserConfig(w, `\n[hooks.state."${evil}"]\ntrusted_hash = "${await hashOf(w, good)}"\n`);
       const res = await dispatchStop(w);
-      assert.deepEqual(res.runs.map((r) => [r.key, r.status, r.reason]), [
+      assertEquals(res.runs.map((r) => [r.key, r.status, r.reason]), [
         [good, "completed", null],
         [evil, "skipped", "modified"],
       ]);
-      assert.equal(await ran(w, "good"), true);
-      assert.equal(await ran(w, "evil"), false);
+      assertEquals(await ran(w, "good"), true);
+      assertEquals(await ran(w, "evil"), false);
     } finally {
       await w.cleanup();
     }
@@ -257,20 +257,20 @@ Deno.test(
       const k1 = `project:${file}:Stop:1:0`;
       await trust(w, k0);
       let res = await dispatchStop(w);
-      assert.deepEqual(res.runs.map((r) => r.status), ["completed", "skipped"]);
-      assert.equal(await ran(w, "first"), true);
+      assertEquals(res.runs.map((r) => r.status), ["completed", "skipped"]);
+      assertEquals(await ran(w, "first"), true);
       await Deno.remove(`${w.marks}/first`);
 
       // The untrusted hook moves into the trusted slot (and the trusted one out of it).
       await Deno.writeTextFile(file, stopHooks(markCommand(w, "second"), markCommand(w, "first")));
       res = await dispatchStop(w);
-      assert.deepEqual(res.runs.map((r) => [r.key, r.status, r.reason]), [
+      assertEquals(res.runs.map((r) => [r.key, r.status, r.reason]), [
         [k0, "skipped", "modified"],
         [k1, "skipped", "untrusted"],
       ]);
-      assert.equal(await ran(w, "second"), false);
-      assert.equal(await ran(w, "first"), false);
-      assert.ok(res.systemMessages.includes("2 hooks need review: run mind-hooks review"));
+      assertEquals(await ran(w, "second"), false);
+      assertEquals(await ran(w, "first"), false);
+      assert(res.systemMessages.includes("2 hooks need review: run mind-hooks review"));
     } finally {
       await w.cleanup();
     }
@@ -297,18 +297,18 @@ Deno.test(
       const ka = `project:${defs}/a.json:Stop:0:0`;
       await trust(w, ka);
       let res = await dispatchStop(w);
-      assert.deepEqual(res.runs.map((r) => [r.key, r.status]), [[ka, "completed"]]);
-      assert.equal(await ran(w, "a"), true);
+      assertEquals(res.runs.map((r) => [r.key, r.status]), [[ka, "completed"]]);
+      assertEquals(await ran(w, "a"), true);
       await Deno.remove(`${w.marks}/a`);
 
       for (const [target, marker] of [["b.json", "b"], ["c.json", "a"]]) {
         await Deno.remove(link);
         await Deno.symlink(`${defs}/${target}`, link);
         res = await dispatchStop(w);
-        assert.deepEqual(res.runs.map((r) => [r.key, r.status, r.reason]), [
+        assertEquals(res.runs.map((r) => [r.key, r.status, r.reason]), [
           [`project:${defs}/${target}:Stop:0:0`, "skipped", "untrusted"],
         ]);
-        assert.equal(await ran(w, marker), false, `${target} ran after the swap`);
+        assertEquals(await ran(w, marker), false, `${target} ran after the swap`);
       }
     } finally {
       await w.cleanup();

@@ -4,7 +4,7 @@
  * when a file has an error, and — without FILE — every file the catalog would
  * read, including an untrusted project's (read, never run).
  */
-import assert from "node:assert/strict";
+import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { cli, makeWorld, markCommand, ran } from "../fixtures/review/harness.ts";
 
 /** These tests build POSIX paths and run `sh` hooks; on Windows they are skipped (and say so). */
@@ -28,9 +28,9 @@ Deno.test(
         `{\n  // comments and trailing commas are fine\n  "description": "d",\n  "hooks": { "Stop": [ { "hooks": [ { "type": "command", "command": "true", }, ], }, ], },\n}\n`,
       );
       const r = await cli(["validate", toml, json]);
-      assert.equal(r.stderr, "");
-      assert.equal(r.stdout, "2 files checked: 0 errors, 0 warnings — ok\n");
-      assert.equal(r.code, 0);
+      assertEquals(r.stderr, "");
+      assertEquals(r.stdout, "2 files checked: 0 errors, 0 warnings — ok\n");
+      assertEquals(r.code, 0);
     } finally {
       await w.cleanup();
     }
@@ -58,10 +58,10 @@ Deno.test("validate FILE: warnings only → exit 0, each with file, line and col
 `,
     );
     const r = await cli(["validate", json]);
-    assert.equal(r.code, 0, r.stderr);
-    assert.equal(r.stdout, "1 file checked: 0 errors, 4 warnings — ok\n");
+    assertEquals(r.code, 0, r.stderr);
+    assertEquals(r.stdout, "1 file checked: 0 errors, 4 warnings — ok\n");
     const lines = r.stderr.trimEnd().split("\n");
-    assert.deepEqual(lines, [
+    assertEquals(lines, [
       `W_UNKNOWN_FIELD ${json}:11:3: unknown root field "extra" ignored (hooks.json accepts description and hooks)`,
       `W_MATCHER_IGNORED ${json}:5:9: Stop[0]: Stop ignores matchers; "ignored" dropped`,
       `W_UNKNOWN_FIELD ${json}:6:59: Stop[0].hooks[0]: unknown field "colour" ignored`,
@@ -94,20 +94,20 @@ hooks = [
 `,
     );
     const r = await cli(["validate", toml]);
-    assert.equal(r.code, 1);
-    assert.equal(r.stdout, "1 file checked: 4 errors, 0 warnings\n");
+    assertEquals(r.code, 1);
+    assertEquals(r.stdout, "1 file checked: 4 errors, 0 warnings\n");
     const lines = r.stderr.trimEnd().split("\n");
-    assert.equal(lines.length, 4, r.stderr);
-    assert.match(lines[0], new RegExp(`^W_BAD_MATCHER ${toml}:2:1: PreToolUse\\[0\\]: invalid matcher "\\(unclosed"`));
-    assert.equal(
+    assertEquals(lines.length, 4, r.stderr);
+    assertMatch(lines[0], new RegExp(`^W_BAD_MATCHER ${toml}:2:1: PreToolUse\\[0\\]: invalid matcher "\\(unclosed"`));
+    assertEquals(
       lines[1],
       `W_EMPTY_COMMAND ${toml}:7:23: PostToolUse[0].hooks[0]: empty or missing command; handler skipped`,
     );
-    assert.equal(
+    assertEquals(
       lines[2],
       `W_UNSUPPORTED_HANDLER ${toml}:8:3: PostToolUse[0].hooks[1]: handler type "prompt" is not supported; skipped`,
     );
-    assert.equal(
+    assertEquals(
       lines[3],
       `W_BAD_FIELD ${toml}:9:41: PostToolUse[0].hooks[2]: timeout must be an integer ≥ 1; handler skipped`,
     );
@@ -126,12 +126,12 @@ Deno.test("validate FILE: unparseable TOML and JSONC name line and column; a mis
     await Deno.writeTextFile(toml, `[hooks]\nstop_block_cap = 3\nthis is not toml\n`);
     await Deno.writeTextFile(json, `{\n  "hooks": {\n    "Stop": [ }\n}\n`);
     const r = await cli(["validate", toml, json, `${w.root}/missing.json`]);
-    assert.equal(r.code, 1);
-    assert.equal(r.stdout, "3 files checked: 3 errors, 0 warnings\n");
+    assertEquals(r.code, 1);
+    assertEquals(r.stdout, "3 files checked: 3 errors, 0 warnings\n");
     const lines = r.stderr.trimEnd().split("\n");
-    assert.match(lines[0], new RegExp(`^W_PARSE ${toml}:3:\\d+: TOML does not parse`));
-    assert.match(lines[1], new RegExp(`^W_PARSE ${json}:3:\\d+: JSON does not parse: `));
-    assert.equal(lines[2], `W_UNREADABLE ${w.root}/missing.json: file not found`);
+    assertMatch(lines[0], new RegExp(`^W_PARSE ${toml}:3:\\d+: TOML does not parse`));
+    assertMatch(lines[1], new RegExp(`^W_PARSE ${json}:3:\\d+: JSON does not parse: `));
+    assertEquals(lines[2], `W_UNREADABLE ${w.root}/missing.json: file not found`);
   } finally {
     await w.cleanup();
   }
@@ -166,30 +166,30 @@ Deno.test(
         }"\n`,
       );
       const r = await cli(["validate", ...w.opts], { cwd: w.repo });
-      assert.equal(r.code, 1, r.stderr);
-      assert.equal(r.stdout, "4 files checked: 2 errors, 4 warnings\n", r.stderr);
+      assertEquals(r.code, 1, r.stderr);
+      assertEquals(r.stdout, "4 files checked: 2 errors, 4 warnings\n", r.stderr);
       const err = r.stderr;
-      assert.ok(
+      assert(
         err.includes(`W_UNKNOWN_FIELD ${w.home}/config.toml:3:48: Stop[0].hooks[0]: unknown field "extra" ignored`),
         err,
       );
-      assert.ok(
+      assert(
         err.includes(
           `W_UNSUPPORTED_HANDLER ${w.home}/profiles/work/hooks.json:1:32: Stop[0].hooks[0]: handler type "agent"`,
         ),
         err,
       );
-      assert.ok(err.includes(`W_PROJECT_UNTRUSTED ${w.repo}/.mind:`), err);
-      assert.ok(
+      assert(err.includes(`W_PROJECT_UNTRUSTED ${w.repo}/.mind:`), err);
+      assert(
         err.includes(`W_BAD_MATCHER ${w.repo}/.mind/hooks.json:3:22: PreToolUse[0]: matcher must be a string`),
         err,
       );
-      assert.ok(err.includes(`W_UNKNOWN_EVENT ${w.repo}/.mind/hooks.json:4:5: unknown event "Bogus"`), err);
-      assert.ok(
+      assert(err.includes(`W_UNKNOWN_EVENT ${w.repo}/.mind/hooks.json:4:5: unknown event "Bogus"`), err);
+      assert(
         err.includes(`W_STATE_NOT_AUTHORITATIVE ${w.repo}/.mind/config.toml:1:1: hook state in the project layer`),
         err,
       );
-      assert.equal(await ran(w, "project"), false);
+      assertEquals(await ran(w, "project"), false);
     } finally {
       await w.cleanup();
     }
@@ -201,9 +201,9 @@ Deno.test("validate: without FILE and nothing configured → 0 files, exit 0", {
   try {
     await Deno.remove(`${w.repo}/.mind`);
     const r = await cli(["validate", ...w.opts], { cwd: w.repo });
-    assert.equal(r.code, 0);
-    assert.equal(r.stdout, "0 files checked: 0 errors, 0 warnings — ok\n");
-    assert.equal(r.stderr, "");
+    assertEquals(r.code, 0);
+    assertEquals(r.stdout, "0 files checked: 0 errors, 0 warnings — ok\n");
+    assertEquals(r.stderr, "");
   } finally {
     await w.cleanup();
   }
@@ -237,9 +237,9 @@ type = "command"
 `,
     );
     const r = await cli(["validate", toml]);
-    assert.equal(r.code, 1);
+    assertEquals(r.code, 1);
     const lines = r.stderr.trimEnd().split("\n");
-    assert.deepEqual(lines.map((l) => l.split(": ")[0]), [
+    assertEquals(lines.map((l) => l.split(": ")[0]), [
       `W_UNSUPPORTED_HANDLER ${toml}:1:34`,
       `W_BAD_MATCHER ${toml}:3:5`,
       `W_EMPTY_COMMAND ${toml}:8:27`,

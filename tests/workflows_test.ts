@@ -11,6 +11,7 @@
  * from drifting away from deno.json and scripts/release.ts between releases.
  */
 import { parse as parseYaml } from "yaml";
+import { assert, assertEquals } from "./helpers/assert.ts";
 import { parse as parseJsonc } from "jsonc-parser";
 import { TARGETS } from "../scripts/release.ts";
 import { entryModule } from "../main.ts";
@@ -73,15 +74,6 @@ const needsOf = (job: Job): string[] => [job.needs ?? []].flat();
 
 function denoJson(): Any {
   return parseJsonc(read("deno.json"));
-}
-
-function assert(cond: unknown, msg: string): asserts cond {
-  if (!cond) throw new Error(msg);
-}
-function assertEquals(actual: unknown, expected: unknown, msg = ""): void {
-  const a = JSON.stringify(actual);
-  const e = JSON.stringify(expected);
-  if (a !== e) throw new Error(`${msg}\n  actual:   ${a}\n  expected: ${e}`);
 }
 
 /** Tasks deno.json must define whether or not a workflow calls them (the local CI entry points). */

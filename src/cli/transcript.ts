@@ -13,13 +13,8 @@
  */
 import { MissingArgument, type ParsedArgs, UsageError } from "../util/args.ts";
 import { cliSettings } from "./context.ts";
-import {
-  appendTranscript,
-  renderTranscriptLine,
-  subagentTranscriptPath,
-  TRANSCRIPT_EVENTS,
-  transcriptPath,
-} from "../session/transcript.ts";
+import { appendTranscript, subagentTranscriptPath, TRANSCRIPT_EVENTS, transcriptPath } from "../session/transcript.ts";
+import { renderTranscriptLine } from "../session/transcript_line.ts";
 import { writeStdout } from "../util/stdio.ts";
 import { followFile, printFile } from "../util/follow.ts";
 import { didYouMean } from "../util/suggest.ts";

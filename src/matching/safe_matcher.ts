@@ -13,6 +13,7 @@
  */
 import type { Matcher } from "./matcher.ts";
 import { cpuTimeMs } from "../util/timer.ts";
+import { fail, ok, type Result } from "../util/result.ts";
 
 type Re2 = typeof import("re2js").RE2JS;
 type Re2Pattern = ReturnType<Re2["compile"]>;
@@ -40,7 +41,7 @@ export type SafeOutcome = { matched: boolean; unchecked: string | null };
 
 let engine: Promise<Re2> | null = null;
 /** Compiled patterns per matcher (a `serve` catalog keeps its matchers across events). */
-const compiled = new WeakMap<Matcher, Re2Pattern | { error: string }>();
+const compiled = new WeakMap<Matcher, Result<Re2Pattern>>();
 
 /** The linear-time engine, imported on first use. */
 export function loadSafeEngine(): Promise<Re2> {
@@ -48,13 +49,14 @@ export function loadSafeEngine(): Promise<Re2> {
   return engine;
 }
 
-function compile(re2: Re2, m: Extract<Matcher, { kind: "regex" }>): Re2Pattern | { error: string } {
+/** `m` compiled for the linear-time engine (once per matcher), or why it cannot be. */
+function compile(re2: Re2, m: Extract<Matcher, { kind: "regex" }>): Result<Re2Pattern> {
   let c = compiled.get(m);
   if (!c) {
     try {
-      c = re2.compile(re2.translateRegExp(m.re.source));
+      c = ok(re2.compile(re2.translateRegExp(m.re.source)));
     } catch {
-      c = { error: "it uses syntax the linear-time engine lacks (lookaround or backreferences)" };
+      c = fail("it uses syntax the linear-time engine lacks (lookaround or backreferences)");
     }
     compiled.set(m, c);
   }
@@ -91,8 +93,9 @@ export class SafeMatching {
       }
       this.#deadline = cpuTimeMs() + SAFE_BUDGET_MS;
     }
-    const pattern = compile(this.#re2, m);
-    if ("error" in pattern) return { matched: true, unchecked: pattern.error };
+    const compiledPattern = compile(this.#re2, m);
+    if (!compiledPattern.ok) return { matched: true, unchecked: compiledPattern.error };
+    const pattern = compiledPattern.value;
     try {
       return { matched: subjects.some((s) => pattern.matcher(s).find()), unchecked: null };
     } catch {

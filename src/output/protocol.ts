@@ -11,6 +11,7 @@ import { isObject, type JsonObject } from "../util/json.ts";
 import type { RawCompletion } from "../runner/types.ts";
 import { formatIssue, type JsonSchema, validateJson } from "../schema/validate.ts";
 import { nestsTooDeep, TOO_DEEP } from "../util/nesting.ts";
+import { fail, ok, type Result } from "../util/result.ts";
 
 function firstLine(text: string, max = 200): string {
   const line = text.trim().split(/[\r\n\u2028\u2029]/, 1)[0] ?? "";
@@ -61,7 +62,7 @@ export function readCompletion(
   if (trimmed === "") return { status: "completed", effect: {} };
   if (trimmed[0] === "{" || trimmed[0] === "[") {
     const parsed = parseObject(trimmed, raw);
-    if ("failed" in parsed) return parsed.failed;
+    if (!parsed.ok) return { status: "failed", reason: parsed.error };
     const issue = validateJson(outputSchema, parsed.value);
     if (issue) return { status: "failed", reason: `invalid ${event.name} output: ${formatIssue(issue)}` };
     return event.interpret(parsed.value, "mind");
@@ -84,20 +85,19 @@ function exitFailure(raw: RawCompletion): HandlerOutcome {
   return { status: "failed", reason: `exit ${raw.exitCode}`, systemMessage: stderrHint(raw) };
 }
 
-/** JSON stdout as an object, or the failure it is (never downgraded to text). */
-function parseObject(trimmed: string, raw: RawCompletion): { value: JsonObject } | { failed: HandlerOutcome } {
-  const failed = (reason: string) => ({ failed: { status: "failed" as const, reason } });
-  if (raw.stdoutTruncated) return failed(JSON_TRUNCATED);
+/** JSON stdout as an object, or the reason it fails the handler (never downgraded to text). */
+function parseObject(trimmed: string, raw: RawCompletion): Result<JsonObject> {
+  if (raw.stdoutTruncated) return fail(JSON_TRUNCATED);
   let parsed: unknown;
   try {
     parsed = JSON.parse(trimmed);
   } catch (e) {
-    return failed(`invalid JSON: ${jsonErrorWhere(e)}`);
+    return fail(`invalid JSON: ${jsonErrorWhere(e)}`);
   }
   // What reads it next (rewrites, the adapter's mappings, logging) must never meet such depth.
-  if (nestsTooDeep(parsed)) return failed(`invalid JSON: ${TOO_DEEP}`);
-  if (!isObject(parsed)) return failed(JSON_NOT_OBJECT);
-  return { value: parsed };
+  if (nestsTooDeep(parsed)) return fail(`invalid JSON: ${TOO_DEEP}`);
+  if (!isObject(parsed)) return fail(JSON_NOT_OBJECT);
+  return ok(parsed);
 }
 
 /** Plain (non-JSON) stdout of a completion that exited 0, by the event's rule (SPEC §8). */
@@ -185,10 +185,10 @@ function readAsync(event: EventModule, raw: RawCompletion, dialect: Dialect): Ha
   if (trimmed === "") return { status: "completed", effect: {} };
   if (trimmed[0] === "{" || trimmed[0] === "[") {
     const parsed = parseObject(trimmed, raw);
-    if ("failed" in parsed) {
+    if (!parsed.ok) {
       // Claude Code reads stdout that does not parse as plain text.
       if (dialect === "claude" && !raw.stdoutTruncated) return plainText(event, raw.stdout, dialect);
-      return parsed.failed;
+      return { status: "failed", reason: parsed.error };
     }
     const effect = informational(parsed.value);
     if (event.contextLimit !== "context") delete effect.additionalContext;

@@ -30,7 +30,7 @@ export type JsonSchema = {
 
 /**
  * Every keyword {@link validateJson} (and {@link validateAll}) enforces. A generated schema may use no other keyword except
- * the {@link ANNOTATION_KEYWORDS} (tests/schema_test.ts), so a constraint zod emits can never be
+ * the {@link ANNOTATION_KEYWORDS} (src/schema/generate_test.ts), so a constraint zod emits can never be
  * silently skipped at run time.
  */
 export const VALIDATED_KEYWORDS: readonly string[] = [

@@ -39,12 +39,12 @@ import {
 } from "../engine/settings.ts";
 import type { DispatchResult } from "../schema/result.ts";
 import { EVENTS } from "../events/registry.ts";
-import { McpPool } from "../runner/mcp.ts";
+import { McpPool } from "../runner/mcp_pool.ts";
 import { killRunning } from "../runner/running.ts";
 import { delay } from "../util/timer.ts";
 import { resolvedServers } from "../config/mcp_servers.ts";
 import { endSession } from "../session/end.ts";
-import type { TranscriptWriter } from "../session/transcript.ts";
+import type { TranscriptWriter } from "../session/transcript_writer.ts";
 import { AsyncRunner } from "./async_runner.ts";
 import { CatalogCache } from "./config_cache.ts";
 import {
@@ -410,7 +410,7 @@ export class HookServer {
     if (!isObject(p.payload)) throw new RpcError(INVALID_PARAMS, "transcript/append needs payload (an object)");
     let writer = this.#writers.get(place.home);
     if (!writer) {
-      const { TranscriptWriter } = await import("../session/transcript.ts");
+      const { TranscriptWriter } = await import("../session/transcript_writer.ts");
       writer = this.#writers.get(place.home) ?? new TranscriptWriter(place.home);
       this.#writers.set(place.home, writer);
     }

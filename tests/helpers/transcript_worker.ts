@@ -10,7 +10,9 @@
  * @module
  */
 
-import { appendTranscript, type TranscriptEntry, TranscriptWriter } from "../../src/session/transcript.ts";
+import { appendTranscript } from "../../src/session/transcript.ts";
+import type { TranscriptEntry } from "../../src/session/transcript_line.ts";
+import { TranscriptWriter } from "../../src/session/transcript_writer.ts";
 
 const [home, sessionId, workerText, countText, mode] = Deno.args;
 const worker = Number(workerText);

@@ -9,7 +9,7 @@
  * Run with `deno task test:interop`; skipped, with the reason printed, when the packages cannot be had.
  * @module
  */
-import assert from "node:assert/strict";
+import { assertEquals } from "../helpers/assert.ts";
 import { cli, ensurePackages, hostEnv, launcher, makeRunDirs, REPO, type RunDirs, runHost } from "./harness.ts";
 import type { DriverReport } from "./driver.ts";
 
@@ -150,9 +150,9 @@ async function runCase(c: Case, via: "claude" | "mind"): Promise<Observed> {
     await Deno.writeTextFile(`${plugin}/hooks/hooks.json`, JSON.stringify({ hooks }, null, 2));
     await Deno.writeTextFile(`${dirs.mind}/config.toml`, `[plugins.dialect]\nenabled = true\n`);
     const t = await cli(["trust", "--all", "--home", dirs.mind], env);
-    assert.equal(t.code, 0, t.stderr);
+    assertEquals(t.code, 0, t.stderr);
     const inst = await cli(["install", "claude", "--user", "--command", launcher()], env);
-    assert.equal(inst.code, 0, inst.stderr);
+    assertEquals(inst.code, 0, inst.stderr);
   }
   const r = await runHost("claude", dirs, {
     command: c.command ?? TOOL_COMMAND,
@@ -160,7 +160,7 @@ async function runCase(c: Case, via: "claude" | "mind"): Promise<Observed> {
     prompt: "Run the shell command, then stop.",
     allowBash: c.allowBash,
   });
-  assert.equal(r.code, 0, describe(r));
+  assertEquals(r.code, 0, describe(r));
   return observe(
     r,
     await read(`${dirs.work}/ran.txt`),
@@ -182,21 +182,21 @@ const CASES: Case[] = [
       deny: print({ ...hso({ permissionDecision: "deny", permissionDecisionReason: "DENY-MARKER" }), extra: { a: 1 } }),
     },
     hooks: pre([sh("deny")]),
-    expect: (o) => assert.deepEqual([o.ran, o.markers], [null, ["DENY-MARKER"]]),
+    expect: (o) => assertEquals([o.ran, o.markers], [null, ["DENY-MARKER"]]),
   },
   {
     rule: "allow without updatedInput is accepted (and is Claude Code's own allow)",
     scripts: { allow: print(hso({ permissionDecision: "allow" })) },
     hooks: pre([sh("allow")]),
     allowBash: false,
-    expect: (o) => assert.deepEqual([o.ran, o.hookErrors], ["hello-from-tool", []]),
+    expect: (o) => assertEquals([o.ran, o.hookErrors], ["hello-from-tool", []]),
   },
   {
     // r3: Claude Code asks; without a terminal (-p) it refuses the call with the hook's reason.
     rule: "ask is a decision",
     scripts: { ask: print(hso({ permissionDecision: "ask", permissionDecisionReason: "ASK-MARKER: confirm" })) },
     hooks: pre([sh("ask")]),
-    expect: (o) => assert.deepEqual([o.ran, o.markers, o.hookErrors], [null, ["ASK-MARKER"], []]),
+    expect: (o) => assertEquals([o.ran, o.markers, o.hookErrors], [null, ["ASK-MARKER"], []]),
   },
   {
     // The same through a real guard: block-dangerous-commands in its documented ask mode.
@@ -204,7 +204,7 @@ const CASES: Case[] = [
     scripts: {},
     hooks: pre([{ type: "command", command: `HOOK_ASK_HIGH=true node ${GUARD}` }]),
     command: "git reset --hard 2>/dev/null; echo hello-from-tool > ran.txt",
-    expect: (o) => assert.deepEqual([o.ran, o.markers], [null, ["[git-reset-hard]"]]),
+    expect: (o) => assertEquals([o.ran, o.markers], [null, ["[git-reset-hard]"]]),
   },
   {
     rule: "deny beats ask",
@@ -213,7 +213,7 @@ const CASES: Case[] = [
       deny: print(hso({ permissionDecision: "deny", permissionDecisionReason: "DENY-MARKER" })),
     },
     hooks: pre([sh("ask"), sh("deny")]),
-    expect: (o) => assert.deepEqual([o.ran, o.markers], [null, ["DENY-MARKER"]]),
+    expect: (o) => assertEquals([o.ran, o.markers], [null, ["DENY-MARKER"]]),
   },
   {
     // r3: an installer run twice appends the same entry; Claude Code runs it once (and adds its context once).
@@ -223,14 +223,14 @@ const CASES: Case[] = [
         `printf '%s\\n' '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"ONCE-MARKER"}}'\n`,
     },
     hooks: { PostToolUse: [{ matcher: "Bash", hooks: [sh("notify")] }, { matcher: "Bash", hooks: [sh("notify")] }] },
-    expect: (o) => assert.deepEqual([o.ran, o.count, o.once], ["hello-from-tool", 1, 1]),
+    expect: (o) => assertEquals([o.ran, o.count, o.once], ["hello-from-tool", 1, 1]),
   },
   {
     rule: "legacy decision approve means allow",
     scripts: { approve: print({ decision: "approve" }) },
     hooks: pre([sh("approve")]),
     allowBash: false,
-    expect: (o) => assert.equal(o.ran, "hello-from-tool"),
+    expect: (o) => assertEquals(o.ran, "hello-from-tool"),
   },
   {
     rule: "updatedInput replaces the tool input",
@@ -238,26 +238,26 @@ const CASES: Case[] = [
       rewrite: print(hso({ permissionDecision: "allow", updatedInput: { command: "echo rewritten > ran.txt" } })),
     },
     hooks: pre([sh("rewrite")]),
-    expect: (o) => assert.equal(o.ran, "rewritten"),
+    expect: (o) => assertEquals(o.ran, "rewritten"),
   },
   {
     // Claude Code runs the call, then ends the turn: no further model request.
     rule: "continue false stops the turn",
     scripts: { stop: print({ continue: false, stopReason: "STOP-MARKER" }) },
     hooks: pre([sh("stop")]),
-    expect: (o) => assert.deepEqual([o.ran, o.requests], ["hello-from-tool", 1]),
+    expect: (o) => assertEquals([o.ran, o.requests], ["hello-from-tool", 1]),
   },
   {
     rule: "plain stdout on Stop is ignored",
     scripts: { stop: "cat >/dev/null\necho 'All checks passed.'\n" },
     hooks: { Stop: [{ hooks: [sh("stop")] }] },
-    expect: (o) => assert.deepEqual([o.ran, o.hookErrors], ["hello-from-tool", []]),
+    expect: (o) => assertEquals([o.ran, o.hookErrors], ["hello-from-tool", []]),
   },
   {
     rule: "exit 2 with an empty stderr blocks",
     scripts: { block: "cat >/dev/null\nexit 2\n" },
     hooks: pre([sh("block")]),
-    expect: (o) => assert.deepEqual([o.ran, o.markers], [null, []]),
+    expect: (o) => assertEquals([o.ran, o.markers], [null, []]),
     same: ["ran", "shell", "hookErrors", "requests"],
     differs: `the model is told "[<command>]: No stderr output" by Claude Code, "Blocked by hook" by mind (SPEC §8.1)`,
   },
@@ -265,7 +265,7 @@ const CASES: Case[] = [
     rule: "a deny without a reason blocks",
     scripts: { deny: print(hso({ permissionDecision: "deny" })) },
     hooks: pre([sh("deny")]),
-    expect: (o) => assert.deepEqual([o.ran, o.markers], [null, []]),
+    expect: (o) => assertEquals([o.ran, o.markers], [null, []]),
     same: ["ran", "shell", "hookErrors", "requests"],
     differs:
       `the model is told "Hook PreToolUse:Bash denied this tool" by Claude Code, "Blocked by hook" by mind (SPEC §8.1)`,
@@ -274,7 +274,7 @@ const CASES: Case[] = [
     rule: "a JSON answer is read whatever the exit code",
     scripts: { deny: print(hso({ permissionDecision: "deny", permissionDecisionReason: "DENY-MARKER" }), "exit 1") },
     hooks: pre([sh("deny")]),
-    expect: (o) => assert.deepEqual([o.ran, o.markers], [null, ["DENY-MARKER"]]),
+    expect: (o) => assertEquals([o.ran, o.markers], [null, ["DENY-MARKER"]]),
   },
   {
     rule: "the if filter runs only the handlers whose rule matches",
@@ -283,7 +283,7 @@ const CASES: Case[] = [
       echo: print(hso({ permissionDecision: "deny", permissionDecisionReason: "DENY-ECHO" })),
     },
     hooks: pre([sh("git", { if: "Bash(git *)" }), sh("echo", { if: "Bash(echo *)" })]),
-    expect: (o) => assert.deepEqual([o.ran, o.markers], [null, ["DENY-ECHO"]]),
+    expect: (o) => assertEquals([o.ran, o.markers], [null, ["DENY-ECHO"]]),
   },
   {
     // Inline (a pipeline, so the shell does not exec away): $$ is the shell the hook was started with.
@@ -293,14 +293,14 @@ const CASES: Case[] = [
       type: "command",
       command: `cat >/dev/null; tr '\\000' ' ' < /proc/$$/cmdline | cut -d' ' -f1,2 > "$CLAUDE_PROJECT_DIR/shell.txt"`,
     }]),
-    expect: (o) => assert.deepEqual([o.shell, o.ran], ["/bin/sh -c", "hello-from-tool"]),
+    expect: (o) => assertEquals([o.shell, o.ran], ["/bin/sh -c", "hello-from-tool"]),
   },
   {
     rule: "SessionStart hooks write CLAUDE_ENV_FILE for later commands",
     scripts: { env: `cat >/dev/null\nset -u\necho 'export INTEROP_ENV=from-env-file' >> "$CLAUDE_ENV_FILE"\n` },
     hooks: { SessionStart: [{ hooks: [sh("env")] }] },
     command: `echo "$INTEROP_ENV" > ran.txt`,
-    expect: (o) => assert.equal(o.ran, "from-env-file"),
+    expect: (o) => assertEquals(o.ran, "from-env-file"),
   },
 ];
 
@@ -381,13 +381,13 @@ for (const { rule, command, fires, mind, why } of IF_RULES) {
     hooks: pre([sh("deny", { if: rule })]),
     command,
     expect: (o) =>
-      assert.equal(o.markers.includes("DENY-MARKER"), fires, `Claude Code ${fires ? "did not run" : "ran"} it`),
+      assertEquals(o.markers.includes("DENY-MARKER"), fires, `Claude Code ${fires ? "did not run" : "ran"} it`),
     ...(mind !== undefined && mind !== fires
       ? {
         same: ["shell", "hookErrors"] as (keyof Observed)[],
         differs: why,
         mind: (o: Observed) =>
-          assert.equal(o.markers.includes("DENY-MARKER"), mind, `mind ${mind ? "did not run" : "ran"} it`),
+          assertEquals(o.markers.includes("DENY-MARKER"), mind, `mind ${mind ? "did not run" : "ran"} it`),
       }
       : {}),
   });
@@ -400,7 +400,7 @@ Deno.test({
   ...opts,
 }, async () => {
   const o = await runCase({ rule: "control", scripts: {}, hooks: {}, allowBash: false, expect: () => {} }, "claude");
-  assert.equal(o.ran, null);
+  assertEquals(o.ran, null);
 });
 
 for (const c of CASES) {
@@ -411,7 +411,7 @@ for (const c of CASES) {
     c.mind?.(mind);
     const same = c.same ?? ["ran", "markers", "shell", "hookErrors", "requests", "count", "once"];
     const pick = (o: Observed) => Object.fromEntries(same.map((k) => [k, o[k]]));
-    assert.deepEqual(pick(mind), pick(native), c.differs);
+    assertEquals(pick(mind), pick(native), c.differs);
   });
 }
 
@@ -433,16 +433,16 @@ async function runUserGuard(via: "claude" | "mind"): Promise<{ observed: Observe
   const env = { ...hostEnv("claude", dirs), MIND_HOME: dirs.mind };
   if (via === "mind") {
     const inst = await cli(["install", "claude", "--user", "--command", launcher()], env);
-    assert.equal(inst.code, 0, inst.stderr);
+    assertEquals(inst.code, 0, inst.stderr);
     const t = await cli(["trust", "--all", "--home", dirs.mind], env);
-    assert.equal(t.code, 0, t.stderr);
+    assertEquals(t.code, 0, t.stderr);
   }
   const r = await runHost("claude", dirs, {
     command: "git push origin main > ran.txt",
     finalText: FINAL,
     prompt: "Push the branch, then stop.",
   });
-  assert.equal(r.code, 0, describe(r));
+  assertEquals(r.code, 0, describe(r));
   const count = ((await read(`${dirs.home}/guard-count`)) ?? "").split("\n").filter((l) => l !== "").length;
   const observed = observe(r, await read(`${dirs.work}/ran.txt`), null, await hookErrors(dirs), null);
   return { observed, count };
@@ -454,10 +454,10 @@ Deno.test({
   ...opts,
 }, async () => {
   const native = await runUserGuard("claude");
-  assert.deepEqual(
+  assertEquals(
     [native.count, native.observed.ran, native.observed.markers],
     [1, null, ["BLOCKED: Use feature branches"]],
   );
   const mind = await runUserGuard("mind");
-  assert.deepEqual(mind, native);
+  assertEquals(mind, native);
 });

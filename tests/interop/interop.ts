@@ -8,7 +8,7 @@
  * printed, only when the packages cannot be installed.
  * @module
  */
-import assert from "node:assert/strict";
+import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import {
   canIsolateNetwork,
   cli,
@@ -58,10 +58,10 @@ async function setup(host: Host, label: string, hooksJson: string, trusted = tru
   const env = { ...hostEnv(host, dirs), MIND_HOME: dirs.mind };
   if (trusted) {
     const t = await cli(["trust", "--all", "--home", dirs.mind], env);
-    assert.equal(t.code, 0, t.stderr);
+    assertEquals(t.code, 0, t.stderr);
   }
   const inst = await cli(["install", host, "--user", "--command", launcher()], env);
-  assert.equal(inst.code, 0, inst.stderr);
+  assertEquals(inst.code, 0, inst.stderr);
   return dirs;
 }
 
@@ -142,9 +142,9 @@ async function askingSetup(host: Host, label: string): Promise<RunDirs> {
   await Deno.writeTextFile(`${dirs.mind}/config.toml`, `[plugins.guard]\nenabled = true\n`);
   const env = { ...hostEnv(host, dirs), MIND_HOME: dirs.mind };
   const t = await cli(["trust", "--all", "--home", dirs.mind], env);
-  assert.equal(t.code, 0, t.stderr);
+  assertEquals(t.code, 0, t.stderr);
   const inst = await cli(["install", host, "--user", "--command", launcher()], env);
-  assert.equal(inst.code, 0, inst.stderr);
+  assertEquals(inst.code, 0, inst.stderr);
   return dirs;
 }
 
@@ -166,11 +166,11 @@ for (const host of ["claude", "codex"] as const) {
         prompt: "Run the shell command, then stop.",
         extraArgs: host === "codex" ? ["--dangerously-bypass-hook-trust"] : [],
       });
-      assert.equal(r.code, 0, describe(r));
-      assert.equal(await ranFile(dirs), null, "the command the hook asks about ran");
+      assertEquals(r.code, 0, describe(r));
+      assertEquals(await ranFile(dirs), null, "the command the hook asks about ran");
       const seen = laterRequests(r).join("\n");
-      assert.ok(seen.includes("[git-reset-hard] git reset --hard loses uncommitted work"), describe(r));
-      if (host === "codex") assert.ok(seen.includes("(this hook asks for your approval)"), describe(r));
+      assert(seen.includes("[git-reset-hard] git reset --hard loses uncommitted work"), describe(r));
+      if (host === "codex") assert(seen.includes("(this hook asks for your approval)"), describe(r));
     },
   );
 
@@ -189,8 +189,8 @@ for (const host of ["claude", "codex"] as const) {
         `(untrusted): run mind-hooks review`;
       if (host === "claude") {
         const r = await run(host, dirs);
-        assert.equal(r.code, 0, describe(r));
-        assert.ok((await userMessages(host, dirs, r)).includes(line), describe(r));
+        assertEquals(r.code, 0, describe(r));
+        assert((await userMessages(host, dirs, r)).includes(line), describe(r));
         return;
       }
       const tui = await runHostTui("codex", dirs, {
@@ -200,8 +200,8 @@ for (const host of ["claude", "codex"] as const) {
         args: ["--dangerously-bypass-hook-trust"],
         waitFor: /Hook · mind-hooks: 1 hook will not run until reviewed/,
       });
-      assert.ok(tui.matched, `the session-start line was not shown:\n${tui.screen}`);
-      assert.ok(tui.screen.replaceAll("\n", "").includes(line), tui.screen);
+      assert(tui.matched, `the session-start line was not shown:\n${tui.screen}`);
+      assert(tui.screen.replaceAll("\n", "").includes(line), tui.screen);
     },
   );
 
@@ -210,9 +210,9 @@ for (const host of ["claude", "codex"] as const) {
     async () => {
       const dirs = await setup(host, "deny", mindHooks("PreToolUse", "deny.sh", "Bash"));
       const r = await run(host, dirs);
-      assert.equal(r.code, 0, describe(r));
-      assert.equal(await ranFile(dirs), null, "the denied command ran");
-      assert.ok(
+      assertEquals(r.code, 0, describe(r));
+      assertEquals(await ranFile(dirs), null, "the denied command ran");
+      assert(
         laterRequests(r).some((b) => b.includes("DENY-MARKER")),
         `the model never saw the reason\n${describe(r)}`,
       );
@@ -222,17 +222,17 @@ for (const host of ["claude", "codex"] as const) {
   Deno.test({ name: `${host}: a rewriting mind hook changes the command that runs`, ...opts }, async () => {
     const dirs = await setup(host, "rewrite", mindHooks("PreToolUse", "rewrite.sh", "Bash"));
     const r = await run(host, dirs);
-    assert.equal(r.code, 0, describe(r));
-    assert.equal(await ranFile(dirs), "rewritten", describe(r));
-    assert.ok(laterRequests(r).length >= 1, describe(r));
+    assertEquals(r.code, 0, describe(r));
+    assertEquals(await ranFile(dirs), "rewritten", describe(r));
+    assert(laterRequests(r).length >= 1, describe(r));
   });
 
   Deno.test({ name: `${host}: a mind hook's additionalContext reaches the model`, ...opts }, async () => {
     const dirs = await setup(host, "context", mindHooks("PostToolUse", "context.sh", "Bash"));
     const r = await run(host, dirs);
-    assert.equal(r.code, 0, describe(r));
-    assert.equal(await ranFile(dirs), "hello-from-tool");
-    assert.ok(laterRequests(r).some((b) => b.includes("CTX-MARKER")), `no context in the next request\n${describe(r)}`);
+    assertEquals(r.code, 0, describe(r));
+    assertEquals(await ranFile(dirs), "hello-from-tool");
+    assert(laterRequests(r).some((b) => b.includes("CTX-MARKER")), `no context in the next request\n${describe(r)}`);
   });
 
   Deno.test(
@@ -240,13 +240,13 @@ for (const host of ["claude", "codex"] as const) {
     async () => {
       const dirs = await setup(host, "stop", mindHooks("Stop", "stop_continue.sh"));
       const r = await run(host, dirs);
-      assert.equal(r.code, 0, describe(r));
-      assert.equal(await ranFile(dirs), "hello-from-tool");
+      assertEquals(r.code, 0, describe(r));
+      assertEquals(await ranFile(dirs), "hello-from-tool");
       const later = laterRequests(r);
       const at = later.findIndex((b) => b.includes("CONTINUE-MARKER"));
-      assert.ok(at >= 0, `the continuation prompt never reached the model\n${describe(r)}`);
+      assert(at >= 0, `the continuation prompt never reached the model\n${describe(r)}`);
       // The turn after the tool result ended once, then the continuation came as one more request.
-      assert.ok(at >= 1, `continuation arrived before the turn ended\n${describe(r)}`);
+      assert(at >= 1, `continuation arrived before the turn ended\n${describe(r)}`);
     },
   );
 
@@ -262,11 +262,11 @@ for (const host of ["claude", "codex"] as const) {
     async () => {
       const dirs = await setup(host, "untrusted", mindHooks("PreToolUse", "deny.sh", "Bash"), false);
       const r = await run(host, dirs);
-      assert.equal(r.code, 0, describe(r));
-      assert.equal(await ranFile(dirs), "hello-from-tool", "the untrusted hook blocked the command");
-      assert.ok(!laterRequests(r).some((b) => b.includes("DENY-MARKER")), "the untrusted hook ran");
+      assertEquals(r.code, 0, describe(r));
+      assertEquals(await ranFile(dirs), "hello-from-tool", "the untrusted hook blocked the command");
+      assert(!laterRequests(r).some((b) => b.includes("DENY-MARKER")), "the untrusted hook ran");
       if (host === "claude") {
-        assert.match(await userMessages(host, dirs, r), /1 hook needs review: run mind-hooks review/, describe(r));
+        assertMatch(await userMessages(host, dirs, r), /1 hook needs review: run mind-hooks review/, describe(r));
       }
     },
   );
@@ -274,13 +274,13 @@ for (const host of ["claude", "codex"] as const) {
   Deno.test({ name: `${host}: a failing mind hook lets the host proceed`, ...opts }, async () => {
     const dirs = await setup(host, "failing", mindHooks("PreToolUse", "fail.sh", "Bash"));
     const r = await run(host, dirs);
-    assert.equal(r.code, 0, describe(r));
-    assert.equal(await ranFile(dirs), "hello-from-tool", describe(r));
+    assertEquals(r.code, 0, describe(r));
+    assertEquals(await ranFile(dirs), "hello-from-tool", describe(r));
     const later = laterRequests(r);
-    assert.ok(later.length >= 1 && !later.some((b) => b.includes("broken on purpose")), describe(r));
-    assert.match(await Deno.readTextFile(`${dirs.mind}/logs/hooks.jsonl`), /"status":"failed"[^}]*"reason":"exit 1"/);
+    assert(later.length >= 1 && !later.some((b) => b.includes("broken on purpose")), describe(r));
+    assertMatch(await Deno.readTextFile(`${dirs.mind}/logs/hooks.jsonl`), /"status":"failed"[^}]*"reason":"exit 1"/);
     if (host === "claude") {
-      assert.match(await userMessages(host, dirs, r), /hook user:.*:PreToolUse:0:0 failed: exit 1/, describe(r));
+      assertMatch(await userMessages(host, dirs, r), /hook user:.*:PreToolUse:0:0 failed: exit 1/, describe(r));
     }
   });
 }

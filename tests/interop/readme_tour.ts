@@ -7,7 +7,7 @@
  * the machine's, as for a user. Part of `deno task test:interop` (network isolated when `unshare -n` works).
  * @module
  */
-import assert from "node:assert/strict";
+import { assert, assertEquals } from "../helpers/assert.ts";
 import { BIN, canIsolateNetwork, ensurePackages, hostEnv, makeRunDirs, PACKAGES, REPO, runDriver } from "./harness.ts";
 import type { DriverSpec } from "./driver.ts";
 import {
@@ -33,7 +33,7 @@ Deno.test({
   sanitizeOps: false,
   async fn() {
     const blocks = shellBlocks(await Deno.readTextFile(`${REPO}/README.md`), TOUR_HEADING);
-    assert.equal(blocks.length, TOUR_BLOCKS);
+    assertEquals(blocks.length, TOUR_BLOCKS);
     const caches = await userCaches();
     // Inside the loopback-only namespace nothing can be fetched: what the tour starts must be cached first, as it
     // is for a user who ran the set-up (npx's Deno, and the modules main.ts loads).
@@ -47,7 +47,7 @@ Deno.test({
         stderr: "piped",
       })
         .output();
-      assert.ok(warm.success, new TextDecoder().decode(warm.stderr));
+      assert(warm.success, new TextDecoder().decode(warm.stderr));
     }
 
     const dirs = await makeRunDirs("claude", "tour");
@@ -79,22 +79,22 @@ Deno.test({
     const describe = `exit ${r.code}, ${r.requests.length} model requests, network ${
       await canIsolateNetwork() ? "isolated" : "NOT isolated"
     }, ${PACKAGES.claude}\n--- stdout\n${r.stdout.slice(-4000)}\n--- stderr\n${r.stderr.slice(-4000)}`;
-    assert.equal(r.code, 0, describe);
+    assertEquals(r.code, 0, describe);
 
     const agent = tourStep(r.stdout, 8);
-    assert.ok(agent.includes(FINAL), `Claude Code's answer is missing\n${describe}`);
-    assert.ok(agent.trimEnd().endsWith("\nbuild"), `ls -d build: ${agent}`);
+    assert(agent.includes(FINAL), `Claude Code's answer is missing\n${describe}`);
+    assert(agent.trimEnd().endsWith("\nbuild"), `ls -d build: ${agent}`);
     await Deno.stat(`${dirs.home}/my-repo/build`); // still there
     // The model asked for the call and got the guard's reason back as its result.
     const model = r.requests.filter((q) => q.path.endsWith("/messages")).map((q) => JSON.stringify(q.body));
-    assert.ok(model.some((b) => b.includes('"tool_use"') && b.includes("rm -rf build")), describe);
-    assert.ok(model.some((b) => b.includes("rm -rf is not allowed")), `the model never got the reason\n${describe}`);
+    assert(model.some((b) => b.includes('"tool_use"') && b.includes("rm -rf build")), describe);
+    assert(model.some((b) => b.includes("rm -rf is not allowed")), `the model never got the reason\n${describe}`);
     // The observation log has the run, under Claude Code's session, not the tour's s1.
     const logged = (await Deno.readTextFile(`${dirs.home}/.mind/logs/hooks.jsonl`)).trim().split("\n").map((l) =>
       JSON.parse(l)
     );
     const viaClaude = logged.filter((e) => e.kind === "run" && e.session_id !== "s1");
-    assert.deepEqual(
+    assertEquals(
       viaClaude.map((e) => [e.event, e.status, e.key]),
       [["PreToolUse", "blocked", `project:${dirs.home}/my-repo/.mind/hooks.json:PreToolUse:0:0`]],
       describe,

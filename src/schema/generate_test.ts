@@ -3,29 +3,29 @@
  * the published JSON files must equal what zod produces today, and the
  * run-time validator must agree with zod on what it accepts.
  */
-import { assert, assertEquals } from "./helpers/assert.ts";
-import { generatedModuleText, publishedFiles } from "../src/schema/generate.ts";
-import { zodSchemas } from "../src/schema/build.ts";
-import * as GENERATED from "../src/generated/schemas.ts";
+import { assert, assertEquals } from "../../tests/helpers/assert.ts";
+import { generatedModuleText, publishedFiles } from "./generate.ts";
+import { zodSchemas } from "./build.ts";
+import * as GENERATED from "../generated/schemas.ts";
 import {
   CLAUDE_OUTPUT_SCHEMAS,
   CONFIG_SCHEMA,
   INPUT_SCHEMAS,
   OUTPUT_SCHEMAS,
   RESULT_SCHEMA,
-} from "../src/generated/schemas.ts";
+} from "../generated/schemas.ts";
 import {
   ANNOTATION_KEYWORDS,
   type JsonSchema,
   type SchemaIssue,
   VALIDATED_KEYWORDS,
   validateJson,
-} from "../src/schema/validate.ts";
-import { hooksFileSchema } from "../src/schema/hooks_file.ts";
+} from "./validate.ts";
+import { hooksFileSchema } from "./hooks_file.ts";
 import * as z from "zod";
-import { EVENT_NAMES, type EventName } from "../src/events/names.ts";
+import { EVENT_NAMES, type EventName } from "../events/names.ts";
 
-const root = new URL("../", import.meta.url);
+const root = new URL("../../", import.meta.url);
 
 Deno.test("src/generated/schemas.ts is up to date (run: deno task schema:gen)", async () => {
   assertEquals(await Deno.readTextFile(new URL("src/generated/schemas.ts", root)), generatedModuleText());

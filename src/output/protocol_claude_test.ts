@@ -3,12 +3,12 @@
  * plugin or of the `claude-project` layer are read the way Claude Code reads them. Each rule is also
  * checked against the real Claude Code CLI in tests/interop/interop.ts.
  */
-import { assertEquals } from "./helpers/assert.ts";
-import { EVENTS } from "../src/events/registry.ts";
-import type { EventName } from "../src/events/names.ts";
-import { CLAUDE_OUTPUT_SCHEMAS } from "../src/generated/schemas.ts";
-import { readCompletion } from "../src/output/protocol.ts";
-import type { RawCompletion } from "../src/runner/types.ts";
+import { assertEquals } from "../../tests/helpers/assert.ts";
+import { EVENTS } from "../events/registry.ts";
+import type { EventName } from "../events/names.ts";
+import { CLAUDE_OUTPUT_SCHEMAS } from "../generated/schemas.ts";
+import { readCompletion } from "./protocol.ts";
+import type { RawCompletion } from "../runner/types.ts";
 
 function claude(event: EventName, stdout: unknown, over: Partial<RawCompletion> = {}) {
   const text = typeof stdout === "string" ? stdout : JSON.stringify(stdout);

@@ -3,18 +3,11 @@
  * (`src/util/session_id.ts`).
  */
 
-import assert from "node:assert/strict";
+import { assert, assertEquals, assertMatch, assertRejects } from "../../tests/helpers/assert.ts";
 import { dirname, join, resolve } from "node:path";
-import { DEFAULT_CONTEXT_LIMIT } from "../src/config/handlers.ts";
-import {
-  estimateTokens,
-  removeSessionSpill,
-  spillDir,
-  spillIfLarge,
-  type SpillResult,
-  utf8Length,
-} from "../src/output/spill.ts";
-import { MAX_SEGMENT_LENGTH, safeSessionSegment, sha256Hex } from "../src/util/session_id.ts";
+import { DEFAULT_CONTEXT_LIMIT } from "../config/handlers.ts";
+import { estimateTokens, removeSessionSpill, spillDir, spillIfLarge, type SpillResult, utf8Length } from "./spill.ts";
+import { MAX_SEGMENT_LENGTH, safeSessionSegment, sha256Hex } from "../util/session_id.ts";
 
 const encoder = new TextEncoder();
 const bytesOf = (text: string) => encoder.encode(text).length;
@@ -24,14 +17,14 @@ const MIDDLE =
 /** Splits a preview into head, the middle line's numbers and path, and tail. */
 function parsePreview(preview: string) {
   const match = MIDDLE.exec(preview);
-  assert.ok(match, `no middle line in preview: ${preview.slice(0, 200)}`);
+  assert(match, `no middle line in preview: ${preview.slice(0, 200)}`);
   // joinPreview puts exactly one line break between a non-empty side and the middle line.
   const before = preview.slice(0, match.index);
   const after = preview.slice(match.index + match[0].length);
   const head = before === "" ? "" : before.slice(0, -1);
   const tail = after === "" ? "" : after.slice(1);
-  assert.ok(before === "" || before.endsWith("\n"));
-  assert.ok(after === "" || after.startsWith("\n"));
+  assert(before === "" || before.endsWith("\n"));
+  assert(after === "" || after.startsWith("\n"));
   return {
     head,
     tail,
@@ -47,14 +40,14 @@ async function assertSpilled(
   result: SpillResult,
   limit: number,
 ): Promise<void> {
-  assert.equal(result.spilled, true);
-  assert.equal(result.tokens, Math.ceil(bytesOf(text) / 4));
-  assert.ok(
+  assertEquals(result.spilled, true);
+  assertEquals(result.tokens, Math.ceil(bytesOf(text) / 4));
+  assert(
     estimateTokens(result.text) <= limit,
     `preview has ${estimateTokens(result.text)} tokens, limit ${limit}`,
   );
-  assert.ok(!result.text.includes("\uFFFD"), "preview holds U+FFFD");
-  assert.ok(
+  assert(!result.text.includes("\uFFFD"), "preview holds U+FFFD");
+  assert(
     !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
       .test(result.text),
     "preview holds a lone surrogate",
@@ -62,13 +55,13 @@ async function assertSpilled(
   const { head, tail, omittedBytes, omittedTokens, path } = parsePreview(
     result.text,
   );
-  assert.ok(text.startsWith(head), "head is not a prefix of the text");
-  assert.ok(text.endsWith(tail), "tail is not a suffix of the text");
-  assert.equal(omittedBytes, bytesOf(text) - bytesOf(head) - bytesOf(tail));
-  assert.equal(omittedTokens, Math.ceil(omittedBytes / 4));
-  assert.equal(path, result.path);
+  assert(text.startsWith(head), "head is not a prefix of the text");
+  assert(text.endsWith(tail), "tail is not a suffix of the text");
+  assertEquals(omittedBytes, bytesOf(text) - bytesOf(head) - bytesOf(tail));
+  assertEquals(omittedTokens, Math.ceil(omittedBytes / 4));
+  assertEquals(path, result.path);
   if (result.path !== null) {
-    assert.equal(await Deno.readTextFile(result.path), text);
+    assertEquals(await Deno.readTextFile(result.path), text);
   }
 }
 
@@ -82,14 +75,14 @@ async function withTempDir(fn: (dir: string) => Promise<void>): Promise<void> {
 }
 
 Deno.test("estimateTokens is ceil(UTF-8 bytes / 4)", () => {
-  assert.equal(DEFAULT_CONTEXT_LIMIT, 2500);
-  assert.equal(estimateTokens(""), 0);
-  assert.equal(estimateTokens("abcd"), 1);
-  assert.equal(estimateTokens("abcde"), 2);
-  assert.equal(estimateTokens("é"), 1); // 2 bytes
-  assert.equal(estimateTokens("中文字"), 3); // 9 bytes
-  assert.equal(estimateTokens("😀😀"), 2); // 8 bytes
-  assert.equal(estimateTokens("😀a"), 2); // 5 bytes
+  assertEquals(DEFAULT_CONTEXT_LIMIT, 2500);
+  assertEquals(estimateTokens(""), 0);
+  assertEquals(estimateTokens("abcd"), 1);
+  assertEquals(estimateTokens("abcde"), 2);
+  assertEquals(estimateTokens("é"), 1); // 2 bytes
+  assertEquals(estimateTokens("中文字"), 3); // 9 bytes
+  assertEquals(estimateTokens("😀😀"), 2); // 8 bytes
+  assertEquals(estimateTokens("😀a"), 2); // 5 bytes
 });
 
 Deno.test("utf8Length matches TextEncoder, lone surrogates included", () => {
@@ -103,7 +96,7 @@ Deno.test("utf8Length matches TextEncoder, lone surrogates included", () => {
     "\u07FF\u0800\uFFFF",
   ];
   for (const sample of samples) {
-    assert.equal(utf8Length(sample), bytesOf(sample), JSON.stringify(sample));
+    assertEquals(utf8Length(sample), bytesOf(sample), JSON.stringify(sample));
   }
 });
 
@@ -116,7 +109,7 @@ Deno.test("text at or below the limit comes back unchanged and nothing is writte
         tempDir,
         sessionId: "s1",
       });
-      assert.deepEqual(result, {
+      assertEquals(result, {
         text,
         spilled: false,
         path: null,
@@ -124,7 +117,7 @@ Deno.test("text at or below the limit comes back unchanged and nothing is writte
         refused: null,
       });
     }
-    assert.deepEqual([...Deno.readDirSync(tempDir)], []);
+    assertEquals([...Deno.readDirSync(tempDir)], []);
   });
 });
 
@@ -138,10 +131,10 @@ Deno.test("one byte over the limit spills: preview within the limit, full text o
       sessionId: "s1",
     });
     await assertSpilled(text, result, limit);
-    assert.ok(result.path);
-    assert.equal(dirname(result.path), spillDir(tempDir, "s1"));
-    assert.match(result.path, /[0-9a-f-]{36}\.txt$/);
-    assert.equal(
+    assert(result.path);
+    assertEquals(dirname(result.path), spillDir(tempDir, "s1"));
+    assertMatch(result.path, /[0-9a-f-]{36}\.txt$/);
+    assertEquals(
       dirname(dirname(result.path)),
       resolve(tempDir, "hook_outputs"),
     );
@@ -161,14 +154,14 @@ Deno.test("a large text keeps a head and a tail near half the budget each", asyn
     });
     await assertSpilled(text, result, DEFAULT_CONTEXT_LIMIT);
     const { head, tail } = parsePreview(result.text);
-    assert.ok(head.startsWith("line 0 "));
-    assert.ok(tail.endsWith(`line 4999 ${"x".repeat(4999 % 50)}`));
+    assert(head.startsWith("line 0 "));
+    assert(tail.endsWith(`line 4999 ${"x".repeat(4999 % 50)}`));
     for (const part of [head, tail]) {
-      assert.ok(bytesOf(part) > 4000, `part too small: ${bytesOf(part)}`);
+      assert(bytesOf(part) > 4000, `part too small: ${bytesOf(part)}`);
     }
     // Cuts land on line boundaries when one is near: whole lines on both sides.
-    assert.equal(text[head.length], "\n");
-    assert.equal(text[text.length - tail.length - 1], "\n");
+    assertEquals(text[head.length], "\n");
+    assertEquals(text[text.length - tail.length - 1], "\n");
   });
 });
 
@@ -205,12 +198,12 @@ Deno.test("cuts keep emoji ZWJ sequences whole", async () => {
       });
       await assertSpilled(text, result, 60);
       const { head, tail } = parsePreview(result.text);
-      assert.equal(
+      assertEquals(
         (head.length - pad) % family.length,
         0,
         "head cut a ZWJ sequence",
       );
-      assert.equal(tail.length % family.length, 0, "tail cut a ZWJ sequence");
+      assertEquals(tail.length % family.length, 0, "tail cut a ZWJ sequence");
     }
   });
 });
@@ -223,10 +216,10 @@ Deno.test("limit 0 never spills", async () => {
       tempDir,
       sessionId: "s",
     });
-    assert.equal(result.spilled, false);
-    assert.equal(result.text, text);
-    assert.equal(result.tokens, 250_000);
-    assert.deepEqual([...Deno.readDirSync(tempDir)], []);
+    assertEquals(result.spilled, false);
+    assertEquals(result.text, text);
+    assertEquals(result.tokens, 250_000);
+    assertEquals([...Deno.readDirSync(tempDir)], []);
   });
 });
 
@@ -241,9 +234,9 @@ Deno.test("an unwritable temp dir still yields a bounded preview, without a path
       sessionId: "s",
     });
     await assertSpilled(text, result, 100);
-    assert.equal(result.path, null);
-    assert.match(result.text, /the full output could not be saved/);
-    assert.ok(!result.text.includes(notADir));
+    assertEquals(result.path, null);
+    assertMatch(result.text, /the full output could not be saved/);
+    assert(!result.text.includes(notADir));
   });
 });
 
@@ -255,12 +248,12 @@ Deno.test("a limit too small for the middle line gives just that line", async ()
       tempDir,
       sessionId: "s",
     });
-    assert.equal(result.spilled, true);
+    assertEquals(result.spilled, true);
     const parsed = parsePreview(result.text);
-    assert.equal(parsed.head, "");
-    assert.equal(parsed.tail, "");
-    assert.equal(parsed.omittedBytes, 100);
-    assert.equal(await Deno.readTextFile(result.path!), text);
+    assertEquals(parsed.head, "");
+    assertEquals(parsed.tail, "");
+    assertEquals(parsed.omittedBytes, 100);
+    assertEquals(await Deno.readTextFile(result.path!), text);
   });
 });
 
@@ -305,15 +298,15 @@ Deno.test("safeSessionSegment: safe, deterministic and collision-free on hostile
   const seen = new Map<string, string>();
   for (const id of HOSTILE_IDS) {
     const segment = safeSessionSegment(id);
-    assert.match(segment, /^[A-Za-z0-9._~-]+$/, JSON.stringify(id));
-    assert.ok(segment.length <= MAX_SEGMENT_LENGTH);
-    assert.ok(
+    assertMatch(segment, /^[A-Za-z0-9._~-]+$/, JSON.stringify(id));
+    assert(segment.length <= MAX_SEGMENT_LENGTH);
+    assert(
       !segment.startsWith("."),
       `dot-led segment for ${JSON.stringify(id)}`,
     );
-    assert.equal(safeSessionSegment(id), segment);
+    assertEquals(safeSessionSegment(id), segment);
     const previous = seen.get(segment);
-    assert.equal(
+    assertEquals(
       previous,
       undefined,
       `${JSON.stringify(id.slice(0, 30))} and ${JSON.stringify(previous?.slice(0, 30))} share ${segment}`,
@@ -328,7 +321,7 @@ Deno.test("safeSessionSegment: safe, deterministic and collision-free on hostile
       "01ARZ3NDEKTSV4RRFFQ69G5FAV",
     ]
   ) {
-    assert.equal(safeSessionSegment(id), id);
+    assertEquals(safeSessionSegment(id), id);
   }
 });
 
@@ -343,18 +336,18 @@ Deno.test("hostile session ids spill inside their own folder only", async () => 
         tempDir,
         sessionId,
       });
-      assert.ok(
+      assert(
         result.path,
         `not saved for ${JSON.stringify(sessionId.slice(0, 30))}`,
       );
       const folder = dirname(result.path);
-      assert.equal(dirname(folder), root);
-      assert.equal(folder, spillDir(tempDir, sessionId));
-      assert.equal(await Deno.readTextFile(result.path), text);
+      assertEquals(dirname(folder), root);
+      assertEquals(folder, spillDir(tempDir, sessionId));
+      assertEquals(await Deno.readTextFile(result.path), text);
       folders.add(folder);
     }
-    assert.equal(folders.size, HOSTILE_IDS.length);
-    assert.deepEqual([...Deno.readDirSync(tempDir)].map((e) => e.name), [
+    assertEquals(folders.size, HOSTILE_IDS.length);
+    assertEquals([...Deno.readDirSync(tempDir)].map((e) => e.name), [
       "hook_outputs",
     ]);
   });
@@ -370,8 +363,8 @@ Deno.test("removeSessionSpill deletes only that session's folder and tolerates a
     });
     const b = await spillIfLarge(text, { limit: 10, tempDir, sessionId: "b" });
     await removeSessionSpill(tempDir, "../a");
-    await assert.rejects(Deno.stat(dirname(a.path!)), Deno.errors.NotFound);
-    assert.equal(await Deno.readTextFile(b.path!), text);
+    await assertRejects(Deno.stat(dirname(a.path!)), Deno.errors.NotFound);
+    assertEquals(await Deno.readTextFile(b.path!), text);
     await removeSessionSpill(tempDir, "../a");
     await removeSessionSpill(join(tempDir, "missing"), "x");
   });
@@ -386,15 +379,15 @@ Deno.test("spilled files are private to their owner", {
       tempDir,
       sessionId: "p",
     });
-    assert.equal((await Deno.stat(result.path!)).mode! & 0o077, 0);
-    assert.equal((await Deno.stat(dirname(result.path!))).mode! & 0o077, 0);
+    assertEquals((await Deno.stat(result.path!)).mode! & 0o077, 0);
+    assertEquals((await Deno.stat(dirname(result.path!))).mode! & 0o077, 0);
   });
 });
 
 Deno.test("safeSessionSegment: the hash suffix is SHA-256 of the id's UTF-16LE code units, fixed values", () => {
   // Segments name transcript, spill and async folders on disk, so they must never change between versions.
   // Expected values computed independently (Python: hashlib.sha256(id.encode("utf-16-le", "surrogatepass"))).
-  assert.deepEqual(
+  assertEquals(
     ["a/b", "../../etc/passwd", "中文", "a\uD800", "x".repeat(97)].map(safeSessionSegment),
     [
       "a_b~6df7cee24c7627c8",
@@ -412,7 +405,7 @@ Deno.test("sha256Hex matches Web Crypto across padding boundaries", async () => 
     const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", data));
     const expected = [...digest].map((b) => b.toString(16).padStart(2, "0"))
       .join("");
-    assert.equal(sha256Hex(data), expected, `length ${length}`);
+    assertEquals(sha256Hex(data), expected, `length ${length}`);
   }
 });
 
@@ -424,7 +417,7 @@ Deno.test(
   async () => {
     await withTempDir(async (tempDir) => {
       const script = join(tempDir, "probe.ts");
-      const spill = new URL("../src/output/spill.ts", import.meta.url).href;
+      const spill = new URL("./spill.ts", import.meta.url).href;
       await Deno.writeTextFile(
         script,
         `import { spillIfLarge } from ${JSON.stringify(spill)};
@@ -438,10 +431,10 @@ Deno.test(
         stdout: "piped",
         stderr: "piped",
       }).output();
-      assert.ok(out.success, new TextDecoder().decode(out.stderr));
+      assert(out.success, new TextDecoder().decode(out.stderr));
       const r = JSON.parse(new TextDecoder().decode(out.stdout));
-      assert.equal(r.path, null);
-      assert.match(r.refused, /cannot be checked/);
+      assertEquals(r.path, null);
+      assertMatch(r.refused, /cannot be checked/);
     });
   },
 );

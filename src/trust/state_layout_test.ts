@@ -3,10 +3,10 @@
  * writer reads from it (src/trust/state_layout.ts): offsets by value path, the byte-order mark,
  * and strings too long for the parser to build (it spreads every code point into one call).
  */
-import { assert, assertEquals } from "./helpers/assert.ts";
-import { parseTomlTree, pathKey, valueOffsets } from "../src/util/toml_tree.ts";
-import { tomlLayout } from "../src/trust/state_layout.ts";
-import { patchHookStatesText } from "../src/trust/state_writer.ts";
+import { assert, assertEquals } from "../../tests/helpers/assert.ts";
+import { parseTomlTree, pathKey, valueOffsets } from "../util/toml_tree.ts";
+import { tomlLayout } from "./state_layout.ts";
+import { patchHookStatesText } from "./state_writer.ts";
 import { parse as smolParse } from "smol-toml";
 
 /** The offsets of `text` as `[path, line:column]` pairs, in the map's order. */

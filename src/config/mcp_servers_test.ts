@@ -2,10 +2,9 @@
  * Server scoping as pure logic (src/config/mcp_servers.ts, SPEC §2.7): which definition a hook
  * resolves, and what a stranger's definition loses (environment secrets) or gains (plugin paths).
  */
-import { assertEquals } from "./helpers/assert.ts";
-import { noServers, readServers, resolveServer, type ServerDef } from "../src/config/mcp_servers.ts";
-import type { Warning } from "../src/config/warnings.ts";
-import { serverSpec } from "../src/runner/mcp.ts";
+import { assertEquals } from "../../tests/helpers/assert.ts";
+import { noServers, readServers, resolveServer, type ServerDef } from "./mcp_servers.ts";
+import type { Warning } from "./warnings.ts";
 
 const def = (name: string, source: string): ServerDef => ({
   name,
@@ -102,26 +101,4 @@ Deno.test("readServers: a table nested past 64 levels is refused with a warning,
   assertEquals(warnings.map((w) => [w.code, w.message]), [
     ["W_BAD_FIELD", "[mcp_servers.deep] nests deeper than 64 levels; ignored"],
   ]);
-});
-
-Deno.test("serverSpec: a user-side definition takes env_http_headers and env_vars from the environment", () => {
-  Deno.env.set("MIND_TEST_ORG", "org-7");
-  Deno.env.set("MIND_TEST_CACHE", "/c");
-  try {
-    assertEquals(
-      serverSpec("web", {
-        url: "http://127.0.0.1:9/mcp",
-        env_http_headers: { "X-Org": "MIND_TEST_ORG", "X-No": "UNSET_X" },
-      }),
-      { kind: "http", url: "http://127.0.0.1:9/mcp", headers: { "X-Org": "org-7" }, toolTimeoutSec: null },
-    );
-    const stdio = serverSpec("local", { command: "srv", env: { A: "1" }, env_vars: ["MIND_TEST_CACHE", "UNSET_X"] });
-    assertEquals("env" in stdio ? stdio.env : null, { A: "1", MIND_TEST_CACHE: "/c" });
-    assertEquals(serverSpec("bad", { command: "srv", env_vars: "MIND_TEST_CACHE" }), {
-      error: "[mcp_servers.bad] env_vars must be a list of variable names",
-    });
-  } finally {
-    Deno.env.delete("MIND_TEST_ORG");
-    Deno.env.delete("MIND_TEST_CACHE");
-  }
 });

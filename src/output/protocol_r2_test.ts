@@ -3,13 +3,13 @@
  * mixed PreToolUse/PostToolUse fields, text followed by JSON on stdout, async output read for its
  * informational fields only, and the exact text of every failure reason the protocol produces.
  */
-import { assertEquals } from "./helpers/assert.ts";
-import { EVENTS } from "../src/events/registry.ts";
-import { EVENT_NAMES, type EventName } from "../src/events/names.ts";
-import { OUTPUT_SCHEMAS } from "../src/generated/schemas.ts";
-import { endsWithJsonObject, readCompletion, type ReadOptions } from "../src/output/protocol.ts";
-import type { RawCompletion } from "../src/runner/types.ts";
-import type { HandlerOutcome } from "../src/events/types.ts";
+import { assertEquals } from "../../tests/helpers/assert.ts";
+import { EVENTS } from "../events/registry.ts";
+import { EVENT_NAMES, type EventName } from "../events/names.ts";
+import { OUTPUT_SCHEMAS } from "../generated/schemas.ts";
+import { endsWithJsonObject, readCompletion, type ReadOptions } from "./protocol.ts";
+import type { RawCompletion } from "../runner/types.ts";
+import type { HandlerOutcome } from "../events/types.ts";
 
 function raw(stdout: string, over: Partial<RawCompletion> = {}): RawCompletion {
   return {

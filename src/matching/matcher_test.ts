@@ -1,6 +1,6 @@
-import { assert, assertEquals } from "./helpers/assert.ts";
-import { compileMatcher, type Matcher, matcherMatches } from "../src/matching/matcher.ts";
-import { fromCompatInput, joinArgv, toCompatTool, toolMatchSubjects } from "../src/matching/tool_names.ts";
+import { assert, assertEquals } from "../../tests/helpers/assert.ts";
+import { compileMatcher, type Matcher, matcherMatches } from "./matcher.ts";
+import { fromCompatInput, joinArgv, toCompatTool, toolMatchSubjects } from "./tool_names.ts";
 
 function m(text: string | null): Matcher {
   const c = compileMatcher(text);

@@ -3,13 +3,13 @@
  * stdout. What each event accepts in a JSON answer, and how it aggregates (SPEC §9), is tested beside
  * its module (src/events/<event>_test.ts).
  */
-import { assert, assertEquals } from "./helpers/assert.ts";
-import { EVENTS } from "../src/events/registry.ts";
-import { EVENT_NAMES, type EventName } from "../src/events/names.ts";
-import { OUTPUT_SCHEMAS } from "../src/generated/schemas.ts";
-import { readCompletion } from "../src/output/protocol.ts";
-import type { RawCompletion } from "../src/runner/types.ts";
-import type { HandlerEffect, HandlerOutcome } from "../src/events/types.ts";
+import { assert, assertEquals } from "../../tests/helpers/assert.ts";
+import { EVENTS } from "../events/registry.ts";
+import { EVENT_NAMES, type EventName } from "../events/names.ts";
+import { OUTPUT_SCHEMAS } from "../generated/schemas.ts";
+import { readCompletion } from "./protocol.ts";
+import type { RawCompletion } from "../runner/types.ts";
+import type { HandlerEffect, HandlerOutcome } from "../events/types.ts";
 
 function raw(stdout: string, exitCode: number | null = 0, stderr = ""): RawCompletion {
   return {

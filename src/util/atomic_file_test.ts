@@ -2,11 +2,11 @@
  * Unit tests of the one atomic writer (src/util/atomic_file.ts): content, modes, the temp file
  * (never left behind, a fixed name's leftover replaced, fresh names for concurrent writers), and
  * a failed replace that leaves the target as it was. The state writer's kill -9 test
- * (tests/state_writer_test.ts) covers the crash side through the same function.
+ * (tests/state_writer_files_test.ts) covers the crash side through the same function.
  */
-import { assert, assertEquals } from "./helpers/assert.ts";
-import { OWNER_ONLY, tempNamePrefix, writeFileAtomic } from "../src/util/atomic_file.ts";
-import { atomicTempPath } from "../src/util/paths.ts";
+import { assert, assertEquals } from "../../tests/helpers/assert.ts";
+import { OWNER_ONLY, tempNamePrefix, writeFileAtomic } from "./atomic_file.ts";
+import { atomicTempPath } from "./paths.ts";
 
 const WINDOWS = Deno.build.os === "windows";
 

@@ -6,9 +6,9 @@
  * the rest match (`W_IF_BUDGET`). The end-to-end guard runs are in tests/if_filter_e2e_test.ts; the
  * cases Claude Code's own CLI can show are compared with it in tests/interop/claude_dialect.ts.
  */
-import { assert, assertEquals } from "./helpers/assert.ts";
-import { IfFilter, ruleMatchesToolCall } from "../src/matching/permission_rule.ts";
-import { bashSubjects, simpleCommands } from "../src/matching/bash_split.ts";
+import { assert, assertEquals } from "../../tests/helpers/assert.ts";
+import { IfFilter, ruleMatchesToolCall } from "./permission_rule.ts";
+import { bashSubjects, simpleCommands } from "./bash_split.ts";
 
 const bash = (rule: string, command: string) =>
   ruleMatchesToolCall(rule, { toolName: "Bash", toolInput: { command }, cwd: "/repo" });
