@@ -1,11 +1,12 @@
 /**
  * SPEC §15 (r2): "when the engine itself fails internally during dispatch, any deny already
  * decided is still returned", and every handler is isolated. The failures are injected into
- * `dispatchEvent` (a catalog or context field that throws when the engine reads it after the hooks
+ * `dispatchLoaded` (a catalog or context field that throws when the engine reads it after the hooks
  * ran, a runner that throws); the hooks themselves are mcp_tool handlers answered by a fake runner.
  */
 import { assertEquals } from "./helpers/assert.ts";
-import { type DispatchContext, dispatchEvent } from "../src/dispatch/dispatch.ts";
+import { dispatchLoaded } from "../src/engine/dispatch.ts";
+import type { Dispatching, DispatchIo } from "../src/engine/io.ts";
 import type { Catalog, HookHandler } from "../src/config/discovery.ts";
 import type { EventName } from "../src/events/names.ts";
 import type { JsonObject } from "../src/events/types.ts";
@@ -17,7 +18,7 @@ import {
   failSafeDecision,
   HANDLER_INTERNAL_ERROR,
   REWRITE_LOST,
-} from "../src/dispatch/fail_safe.ts";
+} from "../src/engine/fail_safe.ts";
 import { EVENTS } from "../src/events/registry.ts";
 import { noServers } from "../src/config/mcp_servers.ts";
 
@@ -109,16 +110,19 @@ const TOOLS: Record<string, unknown> = {
   block: { decision: "block", reason: "keep going" },
 };
 
-function context(extra: Partial<DispatchContext> = {}): DispatchContext {
+function context(extra: Partial<DispatchIo> = {}): Dispatching {
   return {
     tempDir: "/nonexistent/mind-hooks-fail-safe-spill",
-    log: false,
-    runMcp: (h) => {
-      const tool = h.handler.type === "mcp_tool" ? h.handler.tool : "";
-      if (tool === "throw") return Promise.reject(new Error("the runner blew up"));
-      return Promise.resolve(answered(TOOLS[tool]));
+    io: {
+      log: false,
+      takeAsync: null,
+      runMcp: (h) => {
+        const tool = h.handler.type === "mcp_tool" ? h.handler.tool : "";
+        if (tool === "throw") return Promise.reject(new Error("the runner blew up"));
+        return Promise.resolve(answered(TOOLS[tool]));
+      },
+      ...extra,
     },
-    ...extra,
   };
 }
 
@@ -143,7 +147,7 @@ function preToolUse(): { event: "PreToolUse"; input: JsonObject; warnings: [] } 
 
 Deno.test("fail-safe: a deny survives an internal failure after the hooks ran (the catalog read throws)", async () => {
   const cat = failOn(catalog([handler("PreToolUse", "context", 0), handler("PreToolUse", "deny", 1)]), "project");
-  const r = await dispatchEvent(preToolUse(), cat, context());
+  const r = await dispatchLoaded(preToolUse(), cat, context());
   assertEquals([r.decision, r.reason, r.additionalContext], ["deny", "no rm", []]);
   assertEquals(r.systemMessages, [ENGINE_FAILED]);
   assertEquals(r.runs.map((x) => x.status), ["completed", "blocked"]);
@@ -151,7 +155,7 @@ Deno.test("fail-safe: a deny survives an internal failure after the hooks ran (t
 
 Deno.test("fail-safe: a deny survives a failure while spilling another hook's context", async () => {
   const ctx = failOn(context(), "tempDir");
-  const r = await dispatchEvent(
+  const r = await dispatchLoaded(
     preToolUse(),
     catalog([handler("PreToolUse", "context", 0), handler("PreToolUse", "deny", 1)]),
     ctx,
@@ -175,19 +179,19 @@ Deno.test("fail-safe: a Stop block survives a failing loop guard; a rewrite that
     },
     warnings: [] as [],
   };
-  const stop = await dispatchEvent(
+  const stop = await dispatchLoaded(
     stopEvent,
     failOn(catalog([handler("Stop", "block", 0)]), "stopBlockCap"),
     context(),
   );
   assertEquals([stop.decision, stop.continuationPrompt], ["block", "keep going"]);
   const cat = failOn(catalog([handler("PreToolUse", "rewrite", 0)]), "project");
-  const r = await dispatchEvent(preToolUse(), cat, context());
+  const r = await dispatchLoaded(preToolUse(), cat, context());
   assertEquals([r.decision, r.updatedInput], ["allow", { cmd: "ls -l" }]);
 });
 
 Deno.test("fail-safe: a runner that throws fails only its own handler, with the fixed sentence", async () => {
-  const r = await dispatchEvent(
+  const r = await dispatchLoaded(
     preToolUse(),
     catalog([handler("PreToolUse", "throw", 0), handler("PreToolUse", "deny", 1)]),
     context(),

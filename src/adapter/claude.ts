@@ -29,7 +29,7 @@ import {
   noHostHints,
   resultTexts,
 } from "./host.ts";
-import type { HostHints } from "../dispatch/dispatch.ts";
+import type { HostHints } from "../engine/io.ts";
 
 /**
  * Events on which Claude Code and Codex show `hookSpecificOutput.additionalContext` to the model: mind's

@@ -13,7 +13,7 @@ import { CODEX } from "./codex.ts";
 import { COPILOT } from "./copilot.ts";
 import { GEMINI } from "./gemini.ts";
 import { type Host, type HostAdapter, hostEvents, type MappedInput, noHostHints, perHost } from "./host.ts";
-import type { HostHints } from "../dispatch/dispatch.ts";
+import type { HostHints } from "../engine/io.ts";
 
 export type { Host, MappedInput } from "./host.ts";
 

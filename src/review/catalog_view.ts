@@ -9,7 +9,7 @@
  * for `serve`'s `hooks/list`).
  * @module
  */
-import { duplicateCopies } from "../dispatch/matching.ts";
+import { duplicateCopies } from "../engine/matching.ts";
 import type { Catalog, HookHandler, ProjectInfo, TrustStatus } from "../config/discovery.ts";
 import { DROPPING_CODES, type Warning } from "../config/warnings.ts";
 import type { ValuePath } from "../util/json.ts";

@@ -14,10 +14,17 @@ import type { AggregationItem, EventDecision, EventModule, JsonObject } from "..
 import { NO_DECISION } from "../events/types.ts";
 import type { EventName } from "../events/names.ts";
 import { EVENTS } from "../events/registry.ts";
+import type { AnyCatalog } from "../config/discovery.ts";
+import type { Warning } from "../config/warnings.ts";
+import type { AsyncResult, DispatchResult } from "../schema/result.ts";
+import { deliveredRewrite, effectItems } from "./fold.ts";
+import { logDispatch, resultOf } from "./finish.ts";
+import type { EventInput } from "./input.ts";
+import type { Dispatching } from "./io.ts";
+import { closingLines, systemMessages } from "./messages.ts";
+import type { Ran } from "./run.ts";
 
-/** The system message of a dispatch answered by {@link failSafeDecision}. */
-export const ENGINE_FAILED =
-  "mind-hooks failed internally while finishing this dispatch; the hooks' deny, block and stop decisions were kept, their context was dropped";
+export { ENGINE_FAILED } from "./messages.ts";
 
 /** The failure reason of a handler whose run or output made the engine itself fail (SPEC §15: handlers are isolated). */
 export const HANDLER_INTERNAL_ERROR = "mind-hooks failed internally while running this hook or reading its output";
@@ -93,4 +100,54 @@ export function failSafeDecision(
     stopReason: bounded(d.stopReason),
     continuationPrompt: bounded(d.continuationPrompt),
   };
+}
+
+/** What a dispatch knows once its handlers completed: all its fail-safe answer is made from. */
+export type Settled = {
+  readonly problems: readonly string[];
+  readonly noHome: boolean;
+  readonly ran: Ran;
+  readonly asyncResults: readonly AsyncResult[];
+  /** The warnings said up to the failure. */
+  readonly warnings: readonly Warning[];
+};
+
+/**
+ * The answer of a dispatch whose finishing failed: the {@link failSafeDecision}, and the messages a
+ * normal dispatch would give (what can still be said of them) with the engine-failure line last.
+ */
+export async function failSafeResult(
+  ev: EventInput,
+  catalog: AnyCatalog,
+  d: Dispatching,
+  s: Settled,
+): Promise<DispatchResult> {
+  const module = EVENTS[ev.event];
+  const { runs, envFile, cwdMissing, asyncFailed } = s.ran;
+  const decision = failSafeDecision(module, effectItems(module, runs), (updated) => deliveredRewrite(ev, updated));
+  const closing = await closingLines(catalog, module, runs, d.delegatingHost, true);
+  const messages = systemMessages({
+    problems: s.problems,
+    noHome: s.noHome,
+    cwdMissing,
+    asyncFailed,
+    module,
+    runs,
+    // The loop guard's block is not ignored here: its line would say it was.
+    stopLoop: null,
+    closing,
+    engineFailed: true,
+  });
+  const { asyncResults, warnings } = s;
+  const out = resultOf(ev.event, {
+    decision,
+    additionalContext: [],
+    systemMessages: messages,
+    asyncResults,
+    envFile,
+    runs,
+    warnings,
+  });
+  await logDispatch(catalog, out, String(ev.input.session_id), d).catch(() => {});
+  return out;
 }

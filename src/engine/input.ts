@@ -15,6 +15,12 @@ import { toCompatTool } from "../matching/tool_names.ts";
 import { formatValuePath, TOO_DEEP, tooDeepPath } from "../util/nesting.ts";
 import { oneLine, sanitize } from "../util/terminal_text.ts";
 import { closest } from "../util/suggest.ts";
+import type { EventFacts } from "../events/types.ts";
+import type { DispatchResult } from "../schema/result.ts";
+import { fail, ok, type Result } from "../util/result.ts";
+import { emptyResult } from "./finish.ts";
+import type { EngineDispatchOutcome } from "./io.ts";
+import type { DispatchTrace } from "./trace.ts";
 
 /** A validated event, in the host's form. */
 export type EventInput = {
@@ -173,4 +179,44 @@ export function transcriptFiller(home: string | null): (sessionId: string, agent
       ? await t.transcriptPath(home, sessionId)
       : await t.subagentTranscriptPath(home, sessionId, agentId);
   };
+}
+
+/**
+ * The input stage of a dispatch: the event validated (SPEC §5), its transcript path filled under
+ * `home`. A failure is the outcome the dispatch answers with: the input's one problem, or — for a
+ * tool event refused for its nesting — the refusal (recorded in `trace` when one is kept).
+ */
+export async function readInput(
+  raw: unknown,
+  home: string | null,
+  trace?: DispatchTrace,
+): Promise<Result<EventInput, EngineDispatchOutcome>> {
+  const validated = await validateEvent(raw, transcriptFiller(home));
+  if (validated.ok) return ok(validated.value);
+  const refused = validated.refused;
+  if (!refused || !gatesToolCall(EVENTS[refused.event])) return fail({ ok: false, error: validated.error });
+  const result = refusal(refused.event, validated.error);
+  if (trace) [trace.event, trace.refused] = [refused.event, result.reason];
+  return fail({ ok: true, event: refusedInput(refused.event, refused.value), catalog: null, result });
+}
+
+/** A tool call the event's decision gates: refusing the event must deny the call, never let it through. */
+function gatesToolCall(facts: EventFacts): boolean {
+  return facts.control === "tool-permission" || facts.control === "permission-request";
+}
+
+/** The identity of a refused event, as far as it can be read (the result names the session it came from). */
+function refusedInput(event: EventName, value: JsonObject): EventInput {
+  const sessionId = typeof value.session_id === "string" ? value.session_id : "";
+  return { event, input: { hook_event_name: event, session_id: sessionId }, warnings: [] };
+}
+
+/**
+ * The result for a tool event refused before its hooks could see it (SPEC §15, nesting past the
+ * bound): the host reads a failed dispatch as "no hooks ran" and would run the call unchecked, so a
+ * prompt-injected model could skip every guard by nesting its arguments; the call is denied instead.
+ */
+function refusal(event: EventName, why: string): DispatchResult {
+  const reason = `mind-hooks refused this ${event}: ${why}; the tool call is denied unseen by hooks`;
+  return { ...emptyResult(event, []), decision: "deny", reason, systemMessages: [reason] };
 }
