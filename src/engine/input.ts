@@ -97,6 +97,22 @@ export async function validateEvent(
     };
   }
   const schema = INPUT_SCHEMAS[name] as JsonSchema;
+  const { input, warnings, typos } = knownFields(name, obj, schema);
+  const transcriptFilled = await fillTranscriptPath(name, input, fillTranscript);
+  const issues = validateAll(schema, input, MAX_COUNTED);
+  if (issues.length > 0) {
+    // Every problem at once: a host author fixes the event in one go, not one field per try.
+    return { ok: false, error: `invalid ${name} event: ${issueList(issues, typos)}` };
+  }
+  return { ok: true, value: { event: name, input, warnings, transcriptFilled } };
+}
+
+/** The event's known fields; each unknown one dropped with `W_UNKNOWN_INPUT_FIELD`, and the field it likely meant. */
+function knownFields(
+  name: EventName,
+  obj: JsonObject,
+  schema: JsonSchema,
+): { input: JsonObject; warnings: Warning[]; typos: Map<string, string> } {
   const props = schema.properties ?? {};
   const warnings: Warning[] = [];
   const input: JsonObject = {};
@@ -119,25 +135,24 @@ export async function validateEvent(
       ),
     );
   }
-  let transcriptFilled = false;
-  if (
-    (!Object.hasOwn(input, "transcript_path") || input.transcript_path === null) &&
-    typeof input.session_id === "string"
-  ) {
-    // An event raised inside a subagent points at the subagent's own transcript (§11); the
-    // Subagent* events themselves are raised by the parent and point at the parent's.
-    const inSubagent = typeof input.agent_id === "string" && EVENTS[name].subagentTranscript;
-    const filled = await fillTranscript(input.session_id, inSubagent ? input.agent_id as string : undefined);
-    // Without a home (SPEC §1 r3) there is no transcript to point at: the path stays null.
-    transcriptFilled = filled !== null;
-    input.transcript_path = filled;
-  }
-  const issues = validateAll(schema, input, MAX_COUNTED);
-  if (issues.length > 0) {
-    // Every problem at once: a host author fixes the event in one go, not one field per try.
-    return { ok: false, error: `invalid ${name} event: ${issueList(issues, typos)}` };
-  }
-  return { ok: true, value: { event: name, input, warnings, transcriptFilled } };
+  return { input, warnings, typos };
+}
+
+/** Fills a missing or null `transcript_path` (§11) in place; true when the engine filled it. */
+async function fillTranscriptPath(
+  name: EventName,
+  input: JsonObject,
+  fillTranscript: (sessionId: string, agentId?: string) => Promise<string | null>,
+): Promise<boolean> {
+  if (Object.hasOwn(input, "transcript_path") && input.transcript_path !== null) return false;
+  if (typeof input.session_id !== "string") return false;
+  // An event raised inside a subagent points at the subagent's own transcript (§11); the
+  // Subagent* events themselves are raised by the parent and point at the parent's.
+  const inSubagent = typeof input.agent_id === "string" && EVENTS[name].subagentTranscript;
+  const filled = await fillTranscript(input.session_id, inSubagent ? input.agent_id as string : undefined);
+  input.transcript_path = filled;
+  // Without a home (SPEC §1 r3) there is no transcript to point at: the path stays null.
+  return filled !== null;
 }
 
 /** Problems shown in one error; the rest are counted (up to {@link MAX_COUNTED}). */
