@@ -108,6 +108,7 @@ const TOOLS: Record<string, unknown> = {
     },
   },
   block: { decision: "block", reason: "keep going" },
+  message: { systemMessage: "the hook's own word" },
 };
 
 function context(extra: Partial<DispatchIo> = {}): Dispatching {
@@ -201,6 +202,35 @@ Deno.test("fail-safe: a runner that throws fails only its own handler, with the 
   assertEquals(r.systemMessages, [
     `hook managed:/etc/mind/requirements.toml:PreToolUse:0:0 failed: ${HANDLER_INTERNAL_ERROR}`,
   ]);
+});
+
+Deno.test("fail-safe: its messages are the normal dispatch's whole, plus the engine-failure line", async () => {
+  // A failing hook, a hook's own systemMessage, an untrusted project with hooks, a hook that needs review.
+  const stranger: HookHandler = {
+    ...handler("PreToolUse", "deny", 3),
+    key: "user:/nonexistent/home/hooks.toml:PreToolUse:0:3",
+    layer: "user",
+    status: "untrusted",
+    definitionStatus: "untrusted",
+  };
+  const handlers = [
+    handler("PreToolUse", "throw", 0),
+    handler("PreToolUse", "message", 1),
+    handler("PreToolUse", "context", 2),
+    stranger,
+  ];
+  const project = { root: "/nonexistent/repo", trusted: false, trustLevel: null, hasHookFiles: true, foreignDirs: [] };
+  const normal = await dispatchLoaded(preToolUse(), { ...catalog(handlers), project }, context());
+  assertEquals(normal.systemMessages, [
+    `hook managed:/etc/mind/requirements.toml:PreToolUse:0:0 failed: ${HANDLER_INTERNAL_ERROR}`,
+    "the hook's own word",
+    "project /nonexistent/repo has hooks but is not trusted: run mind-hooks project trust /nonexistent/repo",
+    "1 hook needs review: run mind-hooks review",
+  ]);
+  // The same dispatch, its engine failing while it spills the context (after every hook ran).
+  const failed = await dispatchLoaded(preToolUse(), { ...catalog(handlers), project }, failOn(context(), "tempDir"));
+  assertEquals(failed.systemMessages, [...normal.systemMessages, ENGINE_FAILED]);
+  assertEquals([failed.runs, failed.warnings], [normal.runs, normal.warnings]);
 });
 
 Deno.test("fail-safe decision: a failing aggregator falls back to the blocking fold; an undeliverable rewrite denies", () => {
