@@ -3,7 +3,7 @@
 // deno-lint-ignore-file
 // @ts-nocheck
 // built-with: deno 2.9.6
-// inputs-sha256: d9eedf0fff7af79365457dd0b0411ade38ceebe9e9e61fefea6a47ab7ecf1a4e
+// inputs-sha256: f4ee84b2be93b0bfae488e28776f8314af56e99a5e64543eb84ca324a8e59e5f
 // input: deno.json
 // input: deno.lock
 // input: src/adapter/claude.ts
