@@ -8,12 +8,12 @@ import { type AnyCatalog, loadCatalog } from "../config/discovery.ts";
 import { EVENTS } from "../events/registry.ts";
 import { NO_DECISION } from "../events/types.ts";
 import type { DispatchResult } from "../schema/result.ts";
-import { failSafeResult, type Settled } from "./fail_safe.ts";
-import { finish, logDispatch, resultOf } from "./finish.ts";
+import { failSafeResult } from "./fail_safe.ts";
+import { finish, logDispatch, outcomeOf, resultOf, type Settled } from "./finish.ts";
 import { fold, type Folded, spillerOf } from "./fold.ts";
 import { type EventInput, readInput } from "./input.ts";
 import { type Dispatching, dispatchingOf, type DispatchIo, type EngineDispatchOutcome } from "./io.ts";
-import { catalogProblems, closingLines, quietFacts, systemMessages } from "./messages.ts";
+import { catalogProblems, closingLines, quietFacts, settledFacts, systemMessages } from "./messages.ts";
 import { runHandlers } from "./run.ts";
 import { decideVerdicts, select } from "./select.ts";
 import { configOptionsOf, type EngineSettings } from "./settings.ts";
@@ -48,23 +48,19 @@ export async function dispatchLoaded(ev: EventInput, catalog: AnyCatalog, d: Dis
   const problems = await catalogProblems(catalog);
   const ran = await runHandlers(ev, catalog, d, runs, selection.where);
   const warnings = [...catalog.warnings, ...ev.warnings, ...selection.warnings, ...ran.warnings];
+  const settled: Settled = { problems, noHome, ran, asyncResults, warnings };
   const spiller = spillerOf(d, String(ev.input.session_id));
   let folded: Folded | undefined;
   // From here on the handlers' effects are known: an internal failure must not lose a deny (SPEC §15).
   try {
     folded = await fold(ev, catalog, d, ran.runs, spiller);
     const closing = await closingLines(catalog, module, ran.runs, d.delegatingHost);
-    const { cwdMissing, asyncFailed } = ran;
-    const facts = { problems, noHome, cwdMissing, asyncFailed, module, runs: ran.runs, stopLoop: folded.stopLoop };
-    const messages = systemMessages({ ...facts, closing, engineFailed: false });
-    const all = [...warnings, ...folded.warnings];
-    const { decision, additionalContext } = folded;
-    const outcome = { decision, additionalContext, systemMessages: messages, asyncResults, envFile: ran.envFile };
-    return await finish(ev, catalog, d, resultOf(ev.event, { ...outcome, runs: ran.runs, warnings: all }));
+    const facts = { ...settledFacts(settled, module), stopLoop: folded.stopLoop, closing };
+    return await finish(ev, catalog, d, resultOf(ev.event, outcomeOf(settled, folded, systemMessages(facts))));
   } catch {
+    // What was said before the failure stands: the spill's warning, or the fold's whole.
     const said = [...warnings, ...(folded?.warnings ?? spiller.warnings)];
-    const settled: Settled = { problems, noHome, ran, asyncResults, warnings: said };
-    return await failSafeResult(ev, catalog, d, settled);
+    return await failSafeResult(ev, catalog, d, { ...settled, warnings: said });
   }
 }
 

@@ -15,14 +15,12 @@ import { NO_DECISION } from "../events/types.ts";
 import type { EventName } from "../events/names.ts";
 import { EVENTS } from "../events/registry.ts";
 import type { AnyCatalog } from "../config/discovery.ts";
-import type { Warning } from "../config/warnings.ts";
-import type { AsyncResult, DispatchResult } from "../schema/result.ts";
+import type { DispatchResult } from "../schema/result.ts";
 import { deliveredRewrite, effectItems } from "./fold.ts";
-import { logDispatch, resultOf } from "./finish.ts";
+import { logDispatch, resultOf, type Settled } from "./finish.ts";
 import type { EventInput } from "./input.ts";
 import type { Dispatching } from "./io.ts";
-import { closingLines, systemMessages } from "./messages.ts";
-import type { Ran } from "./run.ts";
+import { closingLines, settledFacts, systemMessages } from "./messages.ts";
 
 export { ENGINE_FAILED } from "./messages.ts";
 
@@ -102,16 +100,6 @@ export function failSafeDecision(
   };
 }
 
-/** What a dispatch knows once its handlers completed: all its fail-safe answer is made from. */
-export type Settled = {
-  readonly problems: readonly string[];
-  readonly noHome: boolean;
-  readonly ran: Ran;
-  readonly asyncResults: readonly AsyncResult[];
-  /** The warnings said up to the failure. */
-  readonly warnings: readonly Warning[];
-};
-
 /**
  * The answer of a dispatch whose finishing failed: the {@link failSafeDecision}, and the messages a
  * normal dispatch would give (what can still be said of them) with the engine-failure line last.
@@ -123,21 +111,11 @@ export async function failSafeResult(
   s: Settled,
 ): Promise<DispatchResult> {
   const module = EVENTS[ev.event];
-  const { runs, envFile, cwdMissing, asyncFailed } = s.ran;
+  const { runs, envFile } = s.ran;
   const decision = failSafeDecision(module, effectItems(module, runs), (updated) => deliveredRewrite(ev, updated));
   const closing = await closingLines(catalog, module, runs, d.delegatingHost, true);
-  const messages = systemMessages({
-    problems: s.problems,
-    noHome: s.noHome,
-    cwdMissing,
-    asyncFailed,
-    module,
-    runs,
-    // The loop guard's block is not ignored here: its line would say it was.
-    stopLoop: null,
-    closing,
-    engineFailed: true,
-  });
+  // The loop guard's block is not ignored here (no stopLoop line): its line would say it was.
+  const messages = systemMessages({ ...settledFacts(s, module), closing, engineFailed: true });
   const { asyncResults, warnings } = s;
   const out = resultOf(ev.event, {
     decision,

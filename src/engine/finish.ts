@@ -12,6 +12,8 @@ import { appendLog, dispatchLogEntries } from "../log/observation.ts";
 import type { AsyncResult, DispatchResult } from "../schema/result.ts";
 import type { EventInput } from "./input.ts";
 import type { Dispatching } from "./io.ts";
+import type { Folded } from "./fold.ts";
+import type { Ran } from "./run.ts";
 import type { HandlerRun } from "./select.ts";
 
 /** A result with nothing decided: every field present, empty. */
@@ -38,6 +40,32 @@ export type Outcome = {
   readonly runs: readonly HandlerRun[];
   readonly warnings: readonly Warning[];
 };
+
+/** What a dispatch knows once its handlers completed: what its answer is made from, normal or fail-safe. */
+export type Settled = {
+  /** The configuration problem lines (SPEC §6). */
+  readonly problems: readonly string[];
+  /** The dispatch has no home (SPEC §1 r3). */
+  readonly noHome: boolean;
+  readonly ran: Ran;
+  /** The async results that were waiting for the session (SPEC §7.2). */
+  readonly asyncResults: readonly AsyncResult[];
+  /** The warnings said so far: the catalog's, the event's, matching's and the run's. */
+  readonly warnings: readonly Warning[];
+};
+
+/** The outcome of a dispatch that finished normally: the fold's decision and the ordered messages. */
+export function outcomeOf(s: Settled, folded: Folded, systemMessages: readonly string[]): Outcome {
+  return {
+    decision: folded.decision,
+    additionalContext: folded.additionalContext,
+    systemMessages,
+    asyncResults: s.asyncResults,
+    envFile: s.ran.envFile,
+    runs: s.ran.runs,
+    warnings: [...s.warnings, ...folded.warnings],
+  };
+}
 
 /** The SPEC §9 result of an outcome (its fields in the one order `emptyResult` gives them). */
 export function resultOf(event: EventName, o: Outcome): DispatchResult {

@@ -9,6 +9,7 @@ import { problemLines } from "../config/problems.ts";
 import { NO_HOME_DISPATCH } from "../config/warnings.ts";
 import type { EventModule, HandlerOutcome } from "../events/types.ts";
 import { effectOf } from "./fold.ts";
+import type { Settled } from "./finish.ts";
 import type { HandlerRun } from "./select.ts";
 
 /** The last system message of a dispatch answered by the fail-safe (fail_safe.ts, SPEC §15). */
@@ -48,6 +49,12 @@ export function systemMessages(f: MessageFacts): string[] {
     ...f.closing,
     ...(f.engineFailed ? [ENGINE_FAILED] : []),
   ];
+}
+
+/** The facts a settled dispatch already knows (the closing lines, the loop guard's and a failure come after). */
+export function settledFacts(s: Settled, module: EventModule): MessageFacts {
+  const { problems, noHome, ran: { cwdMissing, asyncFailed, runs } } = s;
+  return { ...quietFacts(module), problems, noHome, cwdMissing, asyncFailed, runs };
 }
 
 /** The facts of a dispatch that ran nothing and has nothing to say (yet). */
