@@ -50,6 +50,8 @@ type RunContext = {
   readonly seq: { n: number };
   /** The async jobs to start once every handler was looked at. */
   readonly jobs: AsyncJob[];
+  /** Their plugins' PLUGIN_DATA being made (the sync path makes its own in runOne). */
+  readonly pluginData: Promise<void>[];
 };
 
 /** The run stage: runs what the verdicts let run and waits for every synchronous handler. */
@@ -77,15 +79,11 @@ export async function runHandlers(
     stdin: JSON.stringify(hookInput),
     seq: { n: 0 },
     jobs: [],
+    pluginData: [],
   };
   const done = runs.map((r) => startRun(r, c));
-  // Async plugin hooks get their PLUGIN_DATA too (the sync path creates it in runOne).
-  const startedPlugins = done.filter((r): r is HandlerRun =>
-    !(r instanceof Promise) && Boolean(r.handler.plugin) && r.record.status === "started"
-  );
-  await Promise.all(
-    startedPlugins.map((r) => Deno.mkdir(r.handler.env.PLUGIN_DATA, { recursive: true }).catch(() => {})),
-  );
+  // The async jobs start once their plugins' PLUGIN_DATA is there, while the others run.
+  await Promise.all(c.pluginData);
   const [ran, asyncFailed] = await Promise.all([Promise.all(done), startJobs(c)]);
   const warnings = cwdMissing === null ? [] : [warning("W_CWD_MISSING", cwdMissing, String(ev.input.cwd))];
   return { runs: ran, envFile, cwdMissing, asyncFailed, warnings };
@@ -113,6 +111,7 @@ function startRun(r: HandlerRun, c: RunContext): HandlerRun | Promise<HandlerRun
       // A queued hook may start seconds later: its runner checks the pins again (SPEC §3.5 r3).
       pins: c.catalog.bypassTrust ? null : pinRecheckOf(h.pins, c.cwd),
     });
+    if (h.plugin) c.pluginData.push(Deno.mkdir(h.env.PLUGIN_DATA, { recursive: true }).catch(() => {}));
     return { ...r, record: { ...r.record, status: "started", reason: "async" } };
   }
   return runSync(r, c);
