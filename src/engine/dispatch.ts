@@ -6,15 +6,14 @@
  */
 import { type AnyCatalog, loadCatalog } from "../config/discovery.ts";
 import { EVENTS } from "../events/registry.ts";
-import { NO_DECISION } from "../events/types.ts";
 import type { DispatchResult } from "../schema/result.ts";
 import { failSafeResult } from "./fail_safe.ts";
-import { finish, logDispatch, outcomeOf, resultOf, type Settled } from "./finish.ts";
+import { finish, hooksOffResult, outcomeOf, resultOf, type Settled } from "./finish.ts";
 import { fold, type Folded, spillerOf } from "./fold.ts";
 import { type EventInput, readInput } from "./input.ts";
 import { type Dispatching, dispatchingOf, type DispatchIo, type EngineDispatchOutcome } from "./io.ts";
-import { catalogProblems, closingLines, quietFacts, settledFacts, systemMessages } from "./messages.ts";
-import { runHandlers } from "./run.ts";
+import { catalogProblems, closingLines, settledFacts, systemMessages } from "./messages.ts";
+import { runHandlers, waitingResults } from "./run.ts";
 import { decideVerdicts, select } from "./select.ts";
 import { configOptionsOf, type EngineSettings } from "./settings.ts";
 
@@ -42,7 +41,7 @@ export async function dispatchLoaded(ev: EventInput, catalog: AnyCatalog, d: Dis
   const noHome = catalog.home === null;
   const asyncResults = await waitingResults(ev, catalog, d);
   d.trace?.catalog(catalog, ev.event);
-  if (!catalog.hooksEnabled) return await hooksOff(ev, catalog, d, asyncResults);
+  if (!catalog.hooksEnabled) return await finish(ev, catalog, d, hooksOffResult(ev, catalog, asyncResults));
   const selection = await select(ev, catalog, d);
   const runs = await decideVerdicts(selection, catalog, d);
   const problems = await catalogProblems(catalog);
@@ -62,39 +61,4 @@ export async function dispatchLoaded(ev: EventInput, catalog: AnyCatalog, d: Dis
     const said = [...warnings, ...(folded?.warnings ?? spiller.warnings)];
     return await failSafeResult(ev, catalog, d, { ...settled, warnings: said });
   }
-}
-
-/** The async results waiting for the session (SPEC §7.2); without a home none wait anywhere (SPEC §1 r3). */
-async function waitingResults(ev: EventInput, catalog: AnyCatalog, d: Dispatching) {
-  const take = d.io.takeAsync;
-  const home = catalog.home;
-  if (take === null || (take === undefined && home === null)) return [];
-  const sessionId = String(ev.input.session_id);
-  // Async runners spill each result with its handler's limit before storing it (SPEC §10).
-  if (take) return await take(sessionId);
-  return await (await import("../session/async.ts")).takeAsyncResults(home!, sessionId);
-}
-
-/** Hooks turned off (SPEC §2.7): nothing runs; a SessionEnd still ends the session. */
-async function hooksOff(
-  ev: EventInput,
-  catalog: AnyCatalog,
-  d: Dispatching,
-  asyncResults: DispatchResult["asyncResults"],
-): Promise<DispatchResult> {
-  const module = EVENTS[ev.event];
-  const result = resultOf(ev.event, {
-    decision: NO_DECISION,
-    additionalContext: [],
-    systemMessages: systemMessages({ ...quietFacts(module), noHome: catalog.home === null }),
-    asyncResults,
-    envFile: null,
-    runs: [],
-    warnings: [...catalog.warnings, ...ev.warnings],
-  });
-  if (module.endsSession) {
-    await (await import("../session/end.ts")).endSession(catalog.home, d.tempDir, String(ev.input.session_id));
-  }
-  await logDispatch(catalog, result, String(ev.input.session_id), d);
-  return result;
 }

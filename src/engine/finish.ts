@@ -13,6 +13,7 @@ import type { AsyncResult, DispatchResult } from "../schema/result.ts";
 import type { EventInput } from "./input.ts";
 import type { Dispatching } from "./io.ts";
 import type { Folded } from "./fold.ts";
+import { quietFacts, systemMessages } from "./messages.ts";
 import type { Ran } from "./run.ts";
 import type { HandlerRun } from "./select.ts";
 
@@ -78,6 +79,23 @@ export function resultOf(event: EventName, o: Outcome): DispatchResult {
     envFile: o.envFile,
     runs: o.runs.map((r) => r.record),
   };
+}
+
+/** The result of a dispatch with hooks turned off (SPEC §2.4): nothing ran; only a missing home is said. */
+export function hooksOffResult(
+  ev: EventInput,
+  catalog: AnyCatalog,
+  asyncResults: readonly AsyncResult[],
+): DispatchResult {
+  return resultOf(ev.event, {
+    decision: NO_DECISION,
+    additionalContext: [],
+    systemMessages: systemMessages({ ...quietFacts(EVENTS[ev.event]), noHome: catalog.home === null }),
+    asyncResults,
+    envFile: null,
+    runs: [],
+    warnings: [...catalog.warnings, ...ev.warnings],
+  });
 }
 
 /** The finish stage: ends the session after a SessionEnd (its hooks ran), then logs the result. */

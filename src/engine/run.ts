@@ -12,6 +12,7 @@ import type { EventName } from "../events/names.ts";
 import { EVENTS } from "../events/registry.ts";
 import type { EventModule, HandlerOutcome, JsonObject } from "../events/types.ts";
 import type { AsyncJob, CommandSpec, RawCompletion } from "../runner/types.ts";
+import type { AsyncResult } from "../schema/result.ts";
 import type { JsonSchema } from "../schema/validate.ts";
 import { join } from "../util/paths.ts";
 import { HANDLER_INTERNAL_ERROR } from "./fail_safe.ts";
@@ -87,6 +88,17 @@ export async function runHandlers(
   const [ran, asyncFailed] = await Promise.all([Promise.all(done), startJobs(c)]);
   const warnings = cwdMissing === null ? [] : [warning("W_CWD_MISSING", cwdMissing, String(ev.input.cwd))];
   return { runs: ran, envFile, cwdMissing, asyncFailed, warnings };
+}
+
+/** The async results waiting for the session (SPEC §7.2); without a home none wait anywhere (SPEC §1 r3). */
+export async function waitingResults(ev: EventInput, catalog: AnyCatalog, d: Dispatching): Promise<AsyncResult[]> {
+  const take = d.io.takeAsync;
+  const home = catalog.home;
+  if (take === null || (take === undefined && home === null)) return [];
+  const sessionId = String(ev.input.session_id);
+  // Async runners spill each result with its handler's limit before storing it (SPEC §10).
+  if (take) return await take(sessionId);
+  return await (await import("../session/async.ts")).takeAsyncResults(home!, sessionId);
 }
 
 /** Starts one run: unchanged when it does not run, started when async, else its completion. */
