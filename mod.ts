@@ -10,7 +10,7 @@
  * @module
  */
 import type { Catalog, ConfigOptions } from "./src/config/discovery.ts";
-import type { DispatchContext } from "./src/dispatch/dispatch.ts";
+import type { DispatchIo } from "./src/engine/io.ts";
 import type { DispatchResult } from "./src/schema/result.ts";
 import { engineDispatch } from "./src/engine/dispatch.ts";
 import { type EngineSettings, resolveSettings } from "./src/engine/settings.ts";
@@ -25,6 +25,9 @@ export type { Warning, WarningCode } from "./src/config/warnings.ts";
 export type { EventName } from "./src/events/names.ts";
 export { EVENT_NAMES } from "./src/events/names.ts";
 export { loadCatalog } from "./src/config/discovery.ts";
+export type { DispatchIo, HostHints } from "./src/engine/io.ts";
+export type { DispatchTrace, FileTrace, HandlerTrace } from "./src/engine/trace.ts";
+export { newTrace } from "./src/engine/trace.ts";
 /**
  * The trust verdicts on a catalog's hooks (SPEC §3.4, §3.5): status, modified reason, hash and whether
  * each may run — `assessTrust(catalog, catalog.handlers, await checkPins(catalog.handlers))`. Without
@@ -55,8 +58,11 @@ export type DispatchOptions = Omit<ConfigOptions, "home" | "cwd" | "overrides" |
   tempDir?: string;
   /** A catalog already loaded (hosts that cache it); else it is loaded for this event. */
   catalog?: Catalog;
-  /** Extra dispatch hooks (MCP runner, async starter). */
-  context?: Partial<Omit<DispatchContext, "tempDir">>;
+  /**
+   * Extra dispatch hooks (MCP runner, async starter, …); a `trace` (from {@link newTrace}) is filled
+   * with why each hook ran or not, as `dispatch --explain` shows it.
+   */
+  context?: Omit<DispatchIo, "catalog">;
 };
 
 /** Thrown by {@link dispatch} for input that is not a valid event (the CLI's exit 1). */

@@ -16,7 +16,7 @@
  * @module
  */
 import fc from "fast-check";
-import { hookInputFor, parseEventText, validateEvent } from "../src/dispatch/input.ts";
+import { hookInputFor, parseEventText, validateEvent } from "../src/engine/input.ts";
 import { parseJsoncText, parseTomlText } from "../src/config/files.ts";
 import { collectHandlers } from "../src/config/handlers.ts";
 import { readCompletion } from "../src/output/protocol.ts";

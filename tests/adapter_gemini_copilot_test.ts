@@ -12,7 +12,7 @@
 import { assert, assertEquals } from "./helpers/assert.ts";
 import { cmd, group, makeHome, REPO, runCli, trustAll, writeConfigToml, writeHooksJson } from "./helpers/cli.ts";
 import { mapHostInput, mapResultToHost, UNKNOWN } from "../src/adapter/hosts.ts";
-import { validateEvent } from "../src/dispatch/input.ts";
+import { validateEvent } from "../src/engine/input.ts";
 import type { DispatchResult } from "../src/schema/result.ts";
 import type { EventName } from "../src/events/names.ts";
 import { HOSTS } from "../src/adapter/host_names.ts";

@@ -11,7 +11,7 @@ import { parse as parseJsonc } from "jsonc-parser";
 import { type Host, HOST_EVENTS, mapHostInput, mapResultToHost, UNKNOWN } from "../src/adapter/hosts.ts";
 import { delegatingCommand, planEdit } from "../src/adapter/settings.ts";
 import { unifiedDiff } from "../src/util/line_diff.ts";
-import { validateEvent } from "../src/dispatch/input.ts";
+import { validateEvent } from "../src/engine/input.ts";
 import type { DispatchResult } from "../src/schema/result.ts";
 import type { EventName } from "../src/events/names.ts";
 

@@ -147,12 +147,12 @@ Deno.test("dispatch --explain: without it, the trace and its rendering are never
   await writeHooksJson(home.path, { Stop: [group([cmd("true")])] });
   await trustAll(home.path);
   const input = JSON.stringify(event("Stop"));
-  const traceCode = (modules: string[]) => modules.filter((m) => m === "dispatch/trace.ts" || m === "cli/explain.ts");
+  const traceCode = (modules: string[]) => modules.filter((m) => m === "engine/trace.ts" || m === "cli/explain.ts");
   const plain = await modulesEvaluated(["dispatch", "--home", home.path], input);
-  assert(plain.includes("dispatch/dispatch.ts"), plain.join(" "));
+  assert(plain.includes("engine/dispatch.ts"), plain.join(" "));
   assertEquals(traceCode(plain), []);
   assertEquals(traceCode(await modulesEvaluated(["dispatch", "--explain", "--home", home.path], input)), [
     "cli/explain.ts",
-    "dispatch/trace.ts",
+    "engine/trace.ts",
   ]);
 });

@@ -1,11 +1,12 @@
 /**
  * SPEC §15 (r2): "when the engine itself fails internally during dispatch, any deny already
  * decided is still returned", and every handler is isolated. The failures are injected into
- * `dispatchEvent` (a catalog or context field that throws when the engine reads it after the hooks
+ * `dispatchLoaded` (a catalog or context field that throws when the engine reads it after the hooks
  * ran, a runner that throws); the hooks themselves are mcp_tool handlers answered by a fake runner.
  */
 import { assertEquals } from "./helpers/assert.ts";
-import { type DispatchContext, dispatchEvent } from "../src/dispatch/dispatch.ts";
+import { dispatchLoaded } from "../src/engine/dispatch.ts";
+import type { Dispatching, DispatchIo } from "../src/engine/io.ts";
 import type { Catalog, HookHandler } from "../src/config/discovery.ts";
 import type { EventName } from "../src/events/names.ts";
 import type { JsonObject } from "../src/util/json.ts";
@@ -17,7 +18,7 @@ import {
   failSafeDecision,
   HANDLER_INTERNAL_ERROR,
   REWRITE_LOST,
-} from "../src/dispatch/fail_safe.ts";
+} from "../src/engine/fail_safe.ts";
 import { EVENTS } from "../src/events/registry.ts";
 import { noServers } from "../src/config/mcp_servers.ts";
 
@@ -102,18 +103,22 @@ const TOOLS: Record<string, unknown> = {
     },
   },
   block: { decision: "block", reason: "keep going" },
+  message: { systemMessage: "the hook's own word" },
 };
 
-function context(extra: Partial<DispatchContext> = {}): DispatchContext {
+function context(extra: Partial<DispatchIo> = {}): Dispatching {
   return {
     tempDir: "/nonexistent/mind-hooks-fail-safe-spill",
-    log: false,
-    runMcp: (h) => {
-      const tool = h.handler.type === "mcp_tool" ? h.handler.tool : "";
-      if (tool === "throw") return Promise.reject(new Error("the runner blew up"));
-      return Promise.resolve(answered(TOOLS[tool]));
+    io: {
+      log: false,
+      takeAsync: null,
+      runMcp: (h) => {
+        const tool = h.handler.type === "mcp_tool" ? h.handler.tool : "";
+        if (tool === "throw") return Promise.reject(new Error("the runner blew up"));
+        return Promise.resolve(answered(TOOLS[tool]));
+      },
+      ...extra,
     },
-    ...extra,
   };
 }
 
@@ -138,7 +143,7 @@ function preToolUse(): { event: "PreToolUse"; input: JsonObject; warnings: [] } 
 
 Deno.test("fail-safe: a deny survives an internal failure after the hooks ran (the catalog read throws)", async () => {
   const cat = failOn(catalog([handler("PreToolUse", "context", 0), handler("PreToolUse", "deny", 1)]), "project");
-  const r = await dispatchEvent(preToolUse(), cat, context());
+  const r = await dispatchLoaded(preToolUse(), cat, context());
   assertEquals([r.decision, r.reason, r.additionalContext], ["deny", "no rm", []]);
   assertEquals(r.systemMessages, [ENGINE_FAILED]);
   assertEquals(r.runs.map((x) => x.status), ["completed", "blocked"]);
@@ -146,7 +151,7 @@ Deno.test("fail-safe: a deny survives an internal failure after the hooks ran (t
 
 Deno.test("fail-safe: a deny survives a failure while spilling another hook's context", async () => {
   const ctx = failOn(context(), "tempDir");
-  const r = await dispatchEvent(
+  const r = await dispatchLoaded(
     preToolUse(),
     catalog([handler("PreToolUse", "context", 0), handler("PreToolUse", "deny", 1)]),
     ctx,
@@ -170,19 +175,19 @@ Deno.test("fail-safe: a Stop block survives a failing loop guard; a rewrite that
     },
     warnings: [] as [],
   };
-  const stop = await dispatchEvent(
+  const stop = await dispatchLoaded(
     stopEvent,
     failOn(catalog([handler("Stop", "block", 0)]), "stopBlockCap"),
     context(),
   );
   assertEquals([stop.decision, stop.continuationPrompt], ["block", "keep going"]);
   const cat = failOn(catalog([handler("PreToolUse", "rewrite", 0)]), "project");
-  const r = await dispatchEvent(preToolUse(), cat, context());
+  const r = await dispatchLoaded(preToolUse(), cat, context());
   assertEquals([r.decision, r.updatedInput], ["allow", { cmd: "ls -l" }]);
 });
 
 Deno.test("fail-safe: a runner that throws fails only its own handler, with the fixed sentence", async () => {
-  const r = await dispatchEvent(
+  const r = await dispatchLoaded(
     preToolUse(),
     catalog([handler("PreToolUse", "throw", 0), handler("PreToolUse", "deny", 1)]),
     context(),
@@ -192,6 +197,34 @@ Deno.test("fail-safe: a runner that throws fails only its own handler, with the 
   assertEquals(r.systemMessages, [
     `hook managed:/etc/mind/requirements.toml:PreToolUse:0:0 failed: ${HANDLER_INTERNAL_ERROR}`,
   ]);
+});
+
+Deno.test("fail-safe: its messages are the normal dispatch's whole, plus the engine-failure line", async () => {
+  // A failing hook, a hook's own systemMessage, an untrusted project with hooks, a hook that needs review.
+  const stranger: HookHandler = {
+    ...handler("PreToolUse", "deny", 3),
+    key: "user:/nonexistent/home/hooks.toml:PreToolUse:0:3",
+    layer: "user",
+    trustedHash: null,
+  };
+  const handlers = [
+    handler("PreToolUse", "throw", 0),
+    handler("PreToolUse", "message", 1),
+    handler("PreToolUse", "context", 2),
+    stranger,
+  ];
+  const project = { root: "/nonexistent/repo", trusted: false, trustLevel: null, hasHookFiles: true, foreignDirs: [] };
+  const normal = await dispatchLoaded(preToolUse(), { ...catalog(handlers), project }, context());
+  assertEquals(normal.systemMessages, [
+    `hook managed:/etc/mind/requirements.toml:PreToolUse:0:0 failed: ${HANDLER_INTERNAL_ERROR}`,
+    "the hook's own word",
+    "project /nonexistent/repo has hooks but is not trusted: run mind-hooks project trust /nonexistent/repo",
+    "1 hook needs review: run mind-hooks review",
+  ]);
+  // The same dispatch, its engine failing while it spills the context (after every hook ran).
+  const failed = await dispatchLoaded(preToolUse(), { ...catalog(handlers), project }, failOn(context(), "tempDir"));
+  assertEquals(failed.systemMessages, [...normal.systemMessages, ENGINE_FAILED]);
+  assertEquals([failed.runs, failed.warnings], [normal.runs, normal.warnings]);
 });
 
 Deno.test("fail-safe decision: a failing aggregator falls back to the blocking fold; an undeliverable rewrite denies", () => {

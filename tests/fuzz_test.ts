@@ -6,7 +6,7 @@
  */
 import { assertOneLine, fuzzTarget, type Target, TARGETS } from "../bench/fuzz.ts";
 import { assert, assertThrows } from "./helpers/assert.ts";
-import { parseEventText } from "../src/dispatch/input.ts";
+import { parseEventText } from "../src/engine/input.ts";
 import { parseJsoncText } from "../src/config/files.ts";
 
 /** Inputs per target: enough to find shallow bugs in well under a second each. */

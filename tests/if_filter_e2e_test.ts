@@ -10,7 +10,7 @@ import { assert, assertEquals } from "./helpers/assert.ts";
 import { cmd, event, group, type Json, makeHome, runCli, sessionId, trustAll } from "./helpers/cli.ts";
 import { dispatchEveryPath } from "./helpers/every_path.ts";
 import { loadCatalog } from "../src/config/discovery.ts";
-import { matchingHandlers } from "../src/dispatch/matching.ts";
+import { matchingHandlers } from "../src/engine/matching.ts";
 
 /** A guard that denies whatever it is asked about, naming the command. */
 const DENY =

@@ -672,7 +672,7 @@ for (const protocol of ["mind", "claude"] as const) {
       probe,
       `
       import { runInSandbox } from ${JSON.stringify(join(REPO, "src/sandbox/launch.ts"))};
-      import { dispatchCommand } from ${JSON.stringify(join(REPO, "src/cli/dispatch.ts"))};
+      import { dispatchCommand } from ${JSON.stringify(join(REPO, "src/cli/dispatch_command.ts"))};
       import { parseCommandLine } from ${JSON.stringify(join(REPO, "src/cli/commands.ts"))};
       const [name, ...rest] = Deno.args;
       const parsed = parseCommandLine(name, rest);

@@ -11,7 +11,7 @@ import { INPUT_SCHEMAS } from "../generated/schemas.ts";
 import { PERMISSION_MODES } from "../events/common.ts";
 import { type JsonSchema, validateJson } from "../schema/validate.ts";
 import type { DispatchResult } from "../schema/result.ts";
-import type { HostHints } from "../dispatch/dispatch.ts";
+import type { HostHints } from "../engine/io.ts";
 import { isObject, type JsonObject } from "../util/json.ts";
 import { type Host, HOSTS } from "./host_names.ts";
 

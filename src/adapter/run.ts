@@ -8,7 +8,7 @@
  * proceeds, and says why in one stderr line.
  * @module
  */
-import { parseEventText } from "../dispatch/input.ts";
+import { parseEventText } from "../engine/input.ts";
 import { engineDispatch } from "../engine/dispatch.ts";
 import { type EngineOptions, resolveSettings } from "../engine/settings.ts";
 import { writeStdout } from "../util/stdio.ts";

@@ -115,7 +115,7 @@ camelCase events).`,
       },
       event: { type: "string", value: "text", arg: "NAME", about: "the host's event, when its payload names none" },
     },
-    load: async () => (await import("./dispatch.ts")).dispatchCommand,
+    load: async () => (await import("./dispatch_command.ts")).dispatchCommand,
   }],
   ["serve", {
     about: "JSON-RPC 2.0 over stdio",

@@ -1,11 +1,11 @@
 /**
- * `dispatch --explain`: the trace of one dispatch (src/dispatch/trace.ts) as lines for people, on
+ * `dispatch --explain`: the trace of one dispatch (src/engine/trace.ts) as lines for people, on
  * stderr: the files read, layer by layer, then one line per hook of the event — matched or not —
  * with its key, matcher result, trust status, outcome, duration and how its output was read, and
  * the decision. stdout keeps the exact result.
  * @module
  */
-import type { DispatchTrace, HandlerTrace } from "../dispatch/trace.ts";
+import type { DispatchTrace, HandlerTrace } from "../engine/trace.ts";
 import type { DispatchResult } from "../schema/result.ts";
 import { terminalLines } from "../util/terminal_text.ts";
 

@@ -25,7 +25,7 @@ import {
 import { COVERAGE_NOTE } from "../review/coverage.ts";
 import { terminalLines } from "../util/terminal_text.ts";
 import { peoplePath } from "../review/display.ts";
-import { duplicateCopies } from "../dispatch/matching.ts";
+import { duplicateCopies } from "../engine/matching.ts";
 
 /** The text form of the list, safe for a terminal (SPEC §15). */
 export function renderList(view: CatalogView): string {

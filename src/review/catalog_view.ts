@@ -9,7 +9,7 @@
  * for `serve`'s `hooks/list`).
  * @module
  */
-import { duplicateCopies } from "../dispatch/matching.ts";
+import { duplicateCopies } from "../engine/matching.ts";
 import type { Catalog, HookHandler, ProjectInfo } from "../config/discovery.ts";
 import { assessTrust, type TrustStatus, type TrustVerdict } from "../trust/verdict.ts";
 import { DROPPING_CODES, type Warning } from "../config/warnings.ts";

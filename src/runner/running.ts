@@ -5,7 +5,7 @@
  * `dispatch` ended by SIGTERM or Ctrl-C would leave a hung hook running on its own, and a `serve`
  * shut down by its host would wait for every running hook's full timeout.
  *
- * `dispatch` kills them on SIGTERM/SIGINT before it exits (src/cli/dispatch.ts); `serve` kills them
+ * `dispatch` kills them on SIGTERM/SIGINT before it exits (src/cli/dispatch_command.ts); `serve` kills them
  * when its shutdown grace runs out (src/serve/server.ts).
  * @module
  */

@@ -17,7 +17,7 @@ import type { ParsedArgs } from "../util/args.ts";
 import { fromCliValues, resolveSettings } from "../engine/settings.ts";
 import { launcherCandidates, launcherProgram } from "../util/launcher.ts";
 import { HOSTS, isHost } from "../adapter/host_names.ts";
-import { runDirectoryPaths } from "../dispatch/run_cwd.ts";
+import { runDirectoryPaths } from "../engine/run_cwd.ts";
 import { type PathFacts, pathFactsOf } from "../util/path_facts.ts";
 
 /** One permission of the plan: `true` = unrestricted, `false` = none, a list = only those. */

@@ -15,6 +15,12 @@ import { toCompatTool } from "../matching/tool_names.ts";
 import { formatValuePath, TOO_DEEP, tooDeepPath } from "../util/nesting.ts";
 import { oneLine, sanitize } from "../util/terminal_text.ts";
 import { closest } from "../util/suggest.ts";
+import type { EventFacts } from "../events/types.ts";
+import type { DispatchResult } from "../schema/result.ts";
+import { fail, ok, type Result } from "../util/result.ts";
+import { emptyResult } from "./finish.ts";
+import type { EngineDispatchOutcome } from "./io.ts";
+import type { DispatchTrace } from "./trace.ts";
 
 /** A validated event, in the host's form. */
 export type EventInput = {
@@ -91,6 +97,22 @@ export async function validateEvent(
     };
   }
   const schema = INPUT_SCHEMAS[name] as JsonSchema;
+  const { input, warnings, typos } = knownFields(name, obj, schema);
+  const transcriptFilled = await fillTranscriptPath(name, input, fillTranscript);
+  const issues = validateAll(schema, input, MAX_COUNTED);
+  if (issues.length > 0) {
+    // Every problem at once: a host author fixes the event in one go, not one field per try.
+    return { ok: false, error: `invalid ${name} event: ${issueList(issues, typos)}` };
+  }
+  return { ok: true, value: { event: name, input, warnings, transcriptFilled } };
+}
+
+/** The event's known fields; each unknown one dropped with `W_UNKNOWN_INPUT_FIELD`, and the field it likely meant. */
+function knownFields(
+  name: EventName,
+  obj: JsonObject,
+  schema: JsonSchema,
+): { input: JsonObject; warnings: Warning[]; typos: Map<string, string> } {
   const props = schema.properties ?? {};
   const warnings: Warning[] = [];
   const input: JsonObject = {};
@@ -113,25 +135,24 @@ export async function validateEvent(
       ),
     );
   }
-  let transcriptFilled = false;
-  if (
-    (!Object.hasOwn(input, "transcript_path") || input.transcript_path === null) &&
-    typeof input.session_id === "string"
-  ) {
-    // An event raised inside a subagent points at the subagent's own transcript (§11); the
-    // Subagent* events themselves are raised by the parent and point at the parent's.
-    const inSubagent = typeof input.agent_id === "string" && EVENTS[name].subagentTranscript;
-    const filled = await fillTranscript(input.session_id, inSubagent ? input.agent_id as string : undefined);
-    // Without a home (SPEC §1 r3) there is no transcript to point at: the path stays null.
-    transcriptFilled = filled !== null;
-    input.transcript_path = filled;
-  }
-  const issues = validateAll(schema, input, MAX_COUNTED);
-  if (issues.length > 0) {
-    // Every problem at once: a host author fixes the event in one go, not one field per try.
-    return { ok: false, error: `invalid ${name} event: ${issueList(issues, typos)}` };
-  }
-  return { ok: true, value: { event: name, input, warnings, transcriptFilled } };
+  return { input, warnings, typos };
+}
+
+/** Fills a missing or null `transcript_path` (§11) in place; true when the engine filled it. */
+async function fillTranscriptPath(
+  name: EventName,
+  input: JsonObject,
+  fillTranscript: (sessionId: string, agentId?: string) => Promise<string | null>,
+): Promise<boolean> {
+  if (Object.hasOwn(input, "transcript_path") && input.transcript_path !== null) return false;
+  if (typeof input.session_id !== "string") return false;
+  // An event raised inside a subagent points at the subagent's own transcript (§11); the
+  // Subagent* events themselves are raised by the parent and point at the parent's.
+  const inSubagent = typeof input.agent_id === "string" && EVENTS[name].subagentTranscript;
+  const filled = await fillTranscript(input.session_id, inSubagent ? input.agent_id as string : undefined);
+  input.transcript_path = filled;
+  // Without a home (SPEC §1 r3) there is no transcript to point at: the path stays null.
+  return filled !== null;
 }
 
 /** Problems shown in one error; the rest are counted (up to {@link MAX_COUNTED}). */
@@ -173,4 +194,44 @@ export function transcriptFiller(home: string | null): (sessionId: string, agent
       ? await t.transcriptPath(home, sessionId)
       : await t.subagentTranscriptPath(home, sessionId, agentId);
   };
+}
+
+/**
+ * The input stage of a dispatch: the event validated (SPEC §5), its transcript path filled under
+ * `home`. A failure is the outcome the dispatch answers with: the input's one problem, or — for a
+ * tool event refused for its nesting — the refusal (recorded in `trace` when one is kept).
+ */
+export async function readInput(
+  raw: unknown,
+  home: string | null,
+  trace?: DispatchTrace,
+): Promise<Result<EventInput, EngineDispatchOutcome>> {
+  const validated = await validateEvent(raw, transcriptFiller(home));
+  if (validated.ok) return ok(validated.value);
+  const refused = validated.refused;
+  if (!refused || !gatesToolCall(EVENTS[refused.event])) return fail({ ok: false, error: validated.error });
+  const result = refusal(refused.event, validated.error);
+  if (trace) [trace.event, trace.refused] = [refused.event, result.reason];
+  return fail({ ok: true, event: refusedInput(refused.event, refused.value), catalog: null, result });
+}
+
+/** A tool call the event's decision gates: refusing the event must deny the call, never let it through. */
+function gatesToolCall(facts: EventFacts): boolean {
+  return facts.control === "tool-permission" || facts.control === "permission-request";
+}
+
+/** The identity of a refused event, as far as it can be read (the result names the session it came from). */
+function refusedInput(event: EventName, value: JsonObject): EventInput {
+  const sessionId = typeof value.session_id === "string" ? value.session_id : "";
+  return { event, input: { hook_event_name: event, session_id: sessionId }, warnings: [] };
+}
+
+/**
+ * The result for a tool event refused before its hooks could see it (SPEC §15, nesting past the
+ * bound): the host reads a failed dispatch as "no hooks ran" and would run the call unchecked, so a
+ * prompt-injected model could skip every guard by nesting its arguments; the call is denied instead.
+ */
+function refusal(event: EventName, why: string): DispatchResult {
+  const reason = `mind-hooks refused this ${event}: ${why}; the tool call is denied unseen by hooks`;
+  return { ...emptyResult(event, []), decision: "deny", reason, systemMessages: [reason] };
 }

@@ -4,16 +4,18 @@
  * not) with its matcher result, trust status, run outcome, duration and how its output was read —
  * built by the pipeline as it goes (through a {@link TraceSink}) and rendered by the CLI
  * (src/cli/explain.ts). A dispatch that was not asked for a trace gets none and pays nothing: every
- * call site is `ctx.trace?.…`, and this module is loaded only for a trace.
+ * call site is `d.trace?.…`, and this module is loaded only for a trace.
  * @module
  */
 import type { EventName } from "../events/names.ts";
 import type { EventModule, HandlerEffect, HandlerOutcome } from "../events/types.ts";
 import type { AnyCatalog, HookHandler } from "../config/discovery.ts";
-import type { HookKey, Layer } from "../trust/hash.ts";
-import { definitionStatusOf, type TrustStatus, type TrustVerdict } from "../trust/verdict.ts";
+import type { Layer } from "../schema/handler.ts";
+import { definitionStatusOf, type TrustStatus } from "../trust/verdict.ts";
 import type { RawCompletion } from "../runner/types.ts";
 import { oneLine } from "../util/terminal_text.ts";
+import { dirname, isInside, join, realPathOr } from "../util/paths.ts";
+import type { EngineSettings } from "./settings.ts";
 
 /** What the matcher said about one handler. */
 export type MatchTrace =
@@ -78,7 +80,7 @@ export function newTrace(): DispatchTrace {
 }
 
 /**
- * What the pipeline calls as it goes (`ctx.trace?.…`). Modules on the dispatch path import this
+ * What the stages call as they go (`d.trace?.…`). Modules on the dispatch path import this
  * type only, so a dispatch without `--explain` never even loads this module.
  */
 export type TraceSink = {
@@ -88,21 +90,24 @@ export type TraceSink = {
   subjects(subjects: string[] | null): void;
   /** What the matcher said about `h`. */
   match(h: HookHandler, match: MatchTrace): void;
-  /** The matched hooks' trust, their pins checked: the status the records below show. */
-  trust(verdicts: ReadonlyMap<HookKey, TrustVerdict>): void;
-  /** `h` matched and did not run: why. */
-  skip(h: HookHandler, reason: string): void;
+  /** `h` matched and did not run: its trust status once its pins were checked, and why. */
+  skip(h: HookHandler, status: TrustStatus, reason: string): void;
   /** `h` was started in the background (async). */
-  started(h: HookHandler): void;
+  started(h: HookHandler, status: TrustStatus): void;
   /** `h` ran: its raw completion (null when the engine failed on it) and how it was read. */
-  run(h: HookHandler, module: EventModule, raw: RawCompletion | null, outcome: HandlerOutcome, ms: number | null): void;
+  run(
+    h: HookHandler,
+    status: TrustStatus,
+    module: EventModule,
+    raw: RawCompletion | null,
+    outcome: HandlerOutcome,
+    ms: number | null,
+  ): void;
 };
 
 /** A sink that fills `trace`. */
 export function traceSink(trace: DispatchTrace): TraceSink {
   const byKey = new Map<string, HandlerTrace>();
-  let verdicts: ReadonlyMap<HookKey, TrustVerdict> = new Map();
-  const statusOf = (h: HookHandler) => verdicts.get(h.key)?.status ?? definitionStatusOf(h);
   return {
     catalog(catalog, event) {
       trace.event = event;
@@ -137,22 +142,19 @@ export function traceSink(trace: DispatchTrace): TraceSink {
       const t = byKey.get(h.key);
       if (t) t.match = match;
     },
-    trust(given) {
-      verdicts = given;
-    },
-    skip(h, reason) {
+    skip(h, status, reason) {
       const t = byKey.get(h.key);
-      if (t) [t.status, t.skipped] = [statusOf(h), reason];
+      if (t) [t.status, t.skipped] = [status, reason];
     },
-    started(h) {
+    started(h, status) {
       const t = byKey.get(h.key);
-      if (t) t.status = statusOf(h);
+      if (t) t.status = status;
       if (t) [t.outcome, t.reading] = ["started", "async: runs in the background; its output comes with a later event"];
     },
-    run(h, module, raw, outcome, ms) {
+    run(h, status, module, raw, outcome, ms) {
       const t = byKey.get(h.key);
       if (!t) return;
-      t.status = statusOf(h);
+      t.status = status;
       t.outcome = outcome.status;
       t.durationMs = ms;
       t.exitCode = raw?.exitCode ?? null;
@@ -200,4 +202,54 @@ export function readingOf(module: EventModule, raw: RawCompletion, outcome: Hand
   return module.plainStdout === "context"
     ? `exit 0, plain text read as context (${outcome.effect.additionalContext?.length ?? 0} characters)`
     : "exit 0, plain text ignored";
+}
+
+/** The layer a file of `catalog.files` belongs to, from where it is. */
+function layerOfFile(path: string, catalog: AnyCatalog, settings: EngineSettings): Layer | null {
+  if (path === settings.requirements) return "managed";
+  if (settings.hooksFiles.includes(path)) return "cli";
+  if (catalog.home !== null) {
+    if (isInside(join(catalog.home, "profiles"), path)) return "profile";
+    if (isInside(join(catalog.home, "plugins"), path)) return "plugin";
+    if (dirname(path) === catalog.home) return "user";
+  }
+  if (catalog.userHome !== null && dirname(path) === join(catalog.userHome, ".claude")) return "claude-user";
+  if (catalog.userHome !== null && dirname(path) === join(catalog.userHome, ".codex")) return "codex-user";
+  if (catalog.project && isInside(join(catalog.project.root, ".mind"), path)) return "project";
+  // The project's foreign folders, the root's and the nested ones below it (SPEC §2.8 r3).
+  const folder = dirname(path);
+  if (catalog.project && isInside(catalog.project.root, path)) {
+    if (folder.endsWith("/.claude")) return "claude-project";
+    if (folder.endsWith("/.codex")) return "codex-project";
+  }
+  return null;
+}
+
+/** The files the dispatch read or looked for, each with its layer, whether it is there and its hooks. */
+export async function traceFiles(catalog: AnyCatalog, settings: EngineSettings): Promise<FileTrace[]> {
+  const out: FileTrace[] = [];
+  for (const path of new Set(catalog.files)) {
+    let present = false;
+    try {
+      present = (await Deno.stat(path)).isFile;
+    } catch {
+      // absent, or not readable here: said as absent
+    }
+    const real = await realPathOr(path);
+    const hooks = catalog.handlers.filter((h) => h.sourcePath === real || h.sourcePath.startsWith(`${real}#`));
+    const layer = layerOfFile(path, catalog, settings) ?? hooks[0]?.layer ?? null;
+    // An untrusted project's files are not read at all (SPEC §2.3); discovery still names them.
+    const unread = (layer === "project" || layer === "claude-project" || layer === "codex-project") &&
+      catalog.project !== null && !catalog.project.trusted;
+    out.push({ layer, path, state: !present ? "absent" : unread ? "not read" : "read", hooks: hooks.length });
+  }
+  if (catalog.handlers.some((h) => h.sourcePath === "cli-override")) {
+    out.push({
+      layer: "cli",
+      path: "-c overrides",
+      state: "read",
+      hooks: catalog.handlers.filter((h) => h.sourcePath === "cli-override").length,
+    });
+  }
+  return out;
 }

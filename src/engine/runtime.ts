@@ -1,7 +1,7 @@
 /**
  * What a dispatch needs only when some handler runs (or a Stop-like event
  * needs its loop guard): the runners, the output protocol, spilling and the
- * output schemas. `dispatch.ts` imports this module lazily, so a dispatch with
+ * output schemas. The run and fold stages import this module lazily, so a dispatch with
  * no matching hook does not load it (start-up budget, SPEC §15).
  * @module
  */

@@ -15,10 +15,15 @@ import type { AggregationItem, EventDecision, EventModule } from "../events/type
 import { NO_DECISION } from "../events/types.ts";
 import type { EventName } from "../events/names.ts";
 import { EVENTS } from "../events/registry.ts";
+import type { AnyCatalog } from "../config/discovery.ts";
+import type { DispatchResult } from "../schema/result.ts";
+import { deliveredRewrite, effectItems } from "./fold.ts";
+import { logDispatch, resultOf, type Settled } from "./finish.ts";
+import type { EventInput } from "./input.ts";
+import type { Dispatching } from "./io.ts";
+import { closingLines, settledFacts, systemMessages } from "./messages.ts";
 
-/** The system message of a dispatch answered by {@link failSafeDecision}. */
-export const ENGINE_FAILED =
-  "mind-hooks failed internally while finishing this dispatch; the hooks' deny, block and stop decisions were kept, their context was dropped";
+export { ENGINE_FAILED } from "./messages.ts";
 
 /** The failure reason of a handler whose run or output made the engine itself fail (SPEC §15: handlers are isolated). */
 export const HANDLER_INTERNAL_ERROR = "mind-hooks failed internally while running this hook or reading its output";
@@ -94,4 +99,34 @@ export function failSafeDecision(
     stopReason: bounded(d.stopReason),
     continuationPrompt: bounded(d.continuationPrompt),
   };
+}
+
+/**
+ * The answer of a dispatch whose finishing failed: the {@link failSafeDecision}, and the messages a
+ * normal dispatch would give (what can still be said of them) with the engine-failure line last.
+ */
+export async function failSafeResult(
+  ev: EventInput,
+  catalog: AnyCatalog,
+  d: Dispatching,
+  s: Settled,
+): Promise<DispatchResult> {
+  const module = EVENTS[ev.event];
+  const { runs, envFile } = s.ran;
+  const decision = failSafeDecision(module, effectItems(module, runs), (updated) => deliveredRewrite(ev, updated));
+  const closing = await closingLines(catalog, module, runs, d.delegatingHost, true);
+  // The loop guard's block is not ignored here (no stopLoop line): its line would say it was.
+  const messages = systemMessages({ ...settledFacts(s, module), closing, engineFailed: true });
+  const { asyncResults, warnings } = s;
+  const out = resultOf(ev.event, {
+    decision,
+    additionalContext: [],
+    systemMessages: messages,
+    asyncResults,
+    envFile,
+    runs,
+    warnings,
+  });
+  await logDispatch(catalog, out, String(ev.input.session_id), d).catch(() => {});
+  return out;
 }

@@ -50,34 +50,16 @@ export async function matchingHandlers(
   ifOptions?: IfFilterOptions,
 ): Promise<{ handlers: HookHandler[]; warnings: Warning[] }> {
   const subjects = matchSubjects(EVENTS[event], input);
-  const toolEvent = EVENTS[event].matcher.kind === "tool";
-  // One filter per dispatch: each rule compiled once, the call read once, a budget over all (SPEC §2.2 r3).
-  let filter: IfFilter | null = null;
-  const ifMatches = (h: HookHandler, rule: string): boolean => {
-    // Claude Code evaluates `if` only on tool events; elsewhere such a handler never runs (SPEC §2.2).
-    if (!toolEvent) return false;
-    // A stranger's rule is not evaluated: the hook is reported (and skipped) either way (SPEC §15).
-    if (!runsOwnMatcher(h, catalog.bypassTrust)) return true;
-    if (filter === null) {
-      const compat = toCompatTool(String(input.tool_name), input.tool_input as JsonObject);
-      filter = new IfFilter({
-        toolName: compat.tool_name,
-        toolInput: compat.tool_input,
-        cwd: String(input.cwd),
-        home: catalog.userHome ?? undefined,
-      }, ifOptions);
-    }
-    return filter.matches(rule);
-  };
+  const ifs = ifRules(catalog, input, EVENTS[event].matcher.kind === "tool", ifOptions);
+  const handlers: HookHandler[] = [];
   // A Claude-dialect handler whose `if` does not match is not matched (SPEC §2.2).
   const keep = (h: HookHandler): boolean => {
     const rule = h.handler.if;
-    if (rule !== undefined && !ifMatches(h, rule)) return false;
+    if (rule !== undefined && !ifs.matches(h, rule)) return false;
     handlers.push(h);
     return true;
   };
   trace?.subjects(subjects);
-  const handlers: HookHandler[] = [];
   const warnings: Warning[] = [];
   let safe: import("../matching/safe_matcher.ts").SafeMatching | null = null;
   let overBudget = 0;
@@ -86,14 +68,7 @@ export async function matchingHandlers(
     const m = h.compiledMatcher;
     if (subjects === null || m.kind !== "regex" || runsOwnMatcher(h, catalog.bypassTrust)) {
       const matched = subjects === null || matcherMatches(m, subjects);
-      const kept = matched && keep(h);
-      const note = subjects === null
-        ? "no matcher (the event has none)" as const
-        : m.kind === "all"
-        ? "matches every call" as const
-        : "matched" as const;
-      if (!matched) trace?.match(h, "not matched");
-      else trace?.match(h, kept ? note : `${note}; its if rule ${JSON.stringify(h.handler.if)} did not match`);
+      traceOwnMatch(h, subjects, matched, matched && keep(h), trace);
       continue;
     }
     const engine = await import("../matching/safe_matcher.ts");
@@ -113,6 +88,61 @@ export async function matchingHandlers(
     }
     if (outcome.matched) keep(h);
   }
+  return { handlers, warnings: [...warnings, ...await budgetWarnings(overBudget, ifs.unchecked())] };
+}
+
+/**
+ * The `if` rules of one dispatch: one filter, made when the first rule is tested, each rule compiled
+ * once, the call read once, a budget over all (SPEC §2.2 r3).
+ */
+function ifRules(
+  catalog: AnyCatalog,
+  input: JsonObject,
+  toolEvent: boolean,
+  ifOptions?: IfFilterOptions,
+): { matches(h: HookHandler, rule: string): boolean; unchecked(): number } {
+  let filter: IfFilter | null = null;
+  return {
+    matches(h, rule) {
+      // Claude Code evaluates `if` only on tool events; elsewhere such a handler never runs (SPEC §2.2).
+      if (!toolEvent) return false;
+      // A stranger's rule is not evaluated: the hook is reported (and skipped) either way (SPEC §15).
+      if (!runsOwnMatcher(h, catalog.bypassTrust)) return true;
+      if (filter === null) {
+        const compat = toCompatTool(String(input.tool_name), input.tool_input as JsonObject);
+        filter = new IfFilter({
+          toolName: compat.tool_name,
+          toolInput: compat.tool_input,
+          cwd: String(input.cwd),
+          home: catalog.userHome ?? undefined,
+        }, ifOptions);
+      }
+      return filter.matches(rule);
+    },
+    unchecked: () => filter?.unchecked ?? 0,
+  };
+}
+
+/** What the trace says of a handler whose own matcher ran (`kept`: its `if` rule matched too). */
+function traceOwnMatch(
+  h: HookHandler,
+  subjects: string[] | null,
+  matched: boolean,
+  kept: boolean,
+  trace?: TraceSink,
+): void {
+  const note = subjects === null
+    ? "no matcher (the event has none)" as const
+    : h.compiledMatcher.kind === "all"
+    ? "matches every call" as const
+    : "matched" as const;
+  if (!matched) trace?.match(h, "not matched");
+  else trace?.match(h, kept ? note : `${note}; its if rule ${JSON.stringify(h.handler.if)} did not match`);
+}
+
+/** The budget warnings of one dispatch's matching: strangers' matchers and `if` filters not evaluated. */
+async function budgetWarnings(overBudget: number, unchecked: number): Promise<Warning[]> {
+  const warnings: Warning[] = [];
   if (overBudget > 0) {
     const { BUDGET_SPENT } = await import("../matching/safe_matcher.ts");
     warnings.push(warning(
@@ -121,7 +151,6 @@ export async function matchingHandlers(
       "dispatch",
     ));
   }
-  const unchecked = (filter as IfFilter | null)?.unchecked ?? 0;
   if (unchecked > 0) {
     warnings.push(warning(
       "W_IF_BUDGET",
@@ -131,7 +160,7 @@ export async function matchingHandlers(
       "dispatch",
     ));
   }
-  return { handlers, warnings };
+  return warnings;
 }
 
 /** True when the hook's definition is trusted, so its matcher is as trusted as its command. (Its

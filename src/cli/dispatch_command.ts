@@ -5,7 +5,7 @@
  * @module
  */
 import { type ParsedArgs, UsageError } from "../util/args.ts";
-import { parseEventText } from "../dispatch/input.ts";
+import { parseEventText } from "../engine/input.ts";
 import { engineDispatch } from "../engine/dispatch.ts";
 import { fromCliValues, resolveSettings } from "../engine/settings.ts";
 import { writeAll, writeStdout } from "../util/stdio.ts";
@@ -58,15 +58,16 @@ async function dispatchOnce({ options, positionals }: ParsedArgs, io: RunIo): Pr
   const parsed = parseEventText(new TextDecoder().decode(await io.stdin()));
   if (!parsed.ok) throw new UsageError(parsed.error);
   const settings = resolveSettings(fromCliValues(options), Deno.env.toObject(), Deno.cwd());
-  const explain = options.explain === true;
-  const outcome = await engineDispatch(parsed.value, settings, { explain });
+  // Loaded only for --explain: a dispatch without it records nothing.
+  const trace = options.explain === true ? (await import("../engine/trace.ts")).newTrace() : undefined;
+  const outcome = await engineDispatch(parsed.value, settings, { trace });
   if (!outcome.ok) throw new UsageError(outcome.error);
   const { result } = outcome;
   await writeStdout((options.pretty ? JSON.stringify(result, null, 2) : JSON.stringify(result)) + "\n");
-  if (outcome.trace) {
-    // Loaded only for --explain; on stderr, so stdout stays exactly the result.
+  if (trace) {
+    // On stderr, so stdout stays exactly the result.
     const { renderTrace } = await import("./explain.ts");
-    await writeAll(Deno.stderr, new TextEncoder().encode(renderTrace(outcome.trace, result)));
+    await writeAll(Deno.stderr, new TextEncoder().encode(renderTrace(trace, result)));
   }
   return 0;
 }

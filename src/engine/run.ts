@@ -1,0 +1,275 @@
+/**
+ * The run stage of a dispatch (SPEC §7): every handler the verdict lets run is started at once —
+ * command and mcp_tool handlers awaited, async ones handed to the async runner — and each run's
+ * completion read by the event's protocol (SPEC §8). Every handler is isolated (SPEC §15).
+ * @module
+ */
+import type { AnyCatalog, HookHandler } from "../config/discovery.ts";
+import { runsAsync } from "../config/handlers.ts";
+import { pinRecheckOf } from "../config/pinning.ts";
+import { type Warning, warning } from "../config/warnings.ts";
+import type { EventName } from "../events/names.ts";
+import { EVENTS } from "../events/registry.ts";
+import type { EventModule, HandlerOutcome } from "../events/types.ts";
+import type { JsonObject } from "../util/json.ts";
+import type { AsyncJob, CommandSpec, RawCompletion } from "../runner/types.ts";
+import type { AsyncResult } from "../schema/result.ts";
+import type { JsonSchema } from "../schema/validate.ts";
+import { join } from "../util/paths.ts";
+import { HANDLER_INTERNAL_ERROR } from "./fail_safe.ts";
+import { type EventInput, hookInputFor } from "./input.ts";
+import type { Dispatching } from "./io.ts";
+import { cwdMissingLine, type RunDirectory } from "./run_cwd.ts";
+import { type HandlerRun, runnable } from "./select.ts";
+
+/** Why an async hook of a dispatch without a home did not start (SPEC §1 r3, §7.2). */
+const ASYNC_NEEDS_HOME = "not started: an async hook needs a home (no home: set MIND_HOME or HOME, or pass --home DIR)";
+
+/** What the run stage gives the later ones. */
+export type Ran = {
+  /** The runs, in configuration order, each with its outcome once it completed. */
+  readonly runs: readonly HandlerRun[];
+  /** The env file SessionStart command hooks got, or null. */
+  readonly envFile: string | null;
+  /** The `W_CWD_MISSING` line when the event's cwd was not there, or null. */
+  readonly cwdMissing: string | null;
+  /** Why the async hooks could not be started, or null. */
+  readonly asyncFailed: string | null;
+  readonly warnings: readonly Warning[];
+};
+
+/** What every handler of one dispatch runs with. */
+type RunContext = {
+  readonly ev: EventInput;
+  readonly module: EventModule;
+  readonly catalog: AnyCatalog;
+  readonly d: Dispatching;
+  readonly cwd: string;
+  readonly envFile: string | null;
+  readonly hookInput: JsonObject;
+  readonly stdin: string;
+  /** Counts completions: a handler's `completedSeq` (aggregation reads it, SPEC §9). */
+  readonly seq: { n: number };
+  /** The async jobs to start once every handler was looked at. */
+  readonly jobs: AsyncJob[];
+  /** Their plugins' PLUGIN_DATA being made (the sync path makes its own in runOne). */
+  readonly pluginData: Promise<void>[];
+};
+
+/** The run stage: runs what the verdicts let run and waits for every synchronous handler. */
+export async function runHandlers(
+  ev: EventInput,
+  catalog: AnyCatalog,
+  d: Dispatching,
+  runs: readonly HandlerRun[],
+  where: RunDirectory,
+): Promise<Ran> {
+  const { cwd, cwdMissing } = commandDirectory(String(ev.input.cwd), runs, where);
+  const module = EVENTS[ev.event];
+  // What every hook about to run may rely on (SPEC §5, §7.1): the filled transcript exists, and
+  // SessionStart command hooks have the session's env file.
+  const envFile = await prepareRun(ev, catalog, d, module, runnable(runs).map((r) => r.handler));
+  const hookInput = hookInputFor(ev.event, ev.input);
+  const c: RunContext = {
+    ev,
+    module,
+    catalog,
+    d,
+    cwd,
+    envFile,
+    hookInput,
+    stdin: JSON.stringify(hookInput),
+    seq: { n: 0 },
+    jobs: [],
+    pluginData: [],
+  };
+  const done = runs.map((r) => startRun(r, c));
+  // The async jobs start once their plugins' PLUGIN_DATA is there, while the others run.
+  await Promise.all(c.pluginData);
+  const [ran, asyncFailed] = await Promise.all([Promise.all(done), startJobs(c)]);
+  const warnings = cwdMissing === null ? [] : [warning("W_CWD_MISSING", cwdMissing, String(ev.input.cwd))];
+  return { runs: ran, envFile, cwdMissing, asyncFailed, warnings };
+}
+
+/** The async results waiting for the session (SPEC §7.2); without a home none wait anywhere (SPEC §1 r3). */
+export async function waitingResults(ev: EventInput, catalog: AnyCatalog, d: Dispatching): Promise<AsyncResult[]> {
+  const take = d.io.takeAsync;
+  const home = catalog.home;
+  if (take === null || (take === undefined && home === null)) return [];
+  const sessionId = String(ev.input.session_id);
+  // Async runners spill each result with its handler's limit before storing it (SPEC §10).
+  if (take) return await take(sessionId);
+  return await (await import("../session/async.ts")).takeAsyncResults(home!, sessionId);
+}
+
+/** Starts one run: unchanged when it does not run, started when async, else its completion. */
+function startRun(r: HandlerRun, c: RunContext): HandlerRun | Promise<HandlerRun> {
+  if (!r.verdict.runs) return r;
+  const h = r.handler;
+  if (h.handler.type === "command" && runsAsync(h) && !c.d.io.startAsync && c.catalog.home === null) {
+    // The detached runner keeps its jobs and results in the home (SPEC §7.2): without one it cannot start.
+    const outcome: HandlerOutcome = { status: "failed", reason: ASYNC_NEEDS_HOME };
+    const record = { ...r.record, status: "failed" as const, reason: ASYNC_NEEDS_HOME };
+    return { ...r, outcome, record, completedSeq: ++c.seq.n };
+  }
+  if (h.handler.type === "command" && runsAsync(h)) {
+    c.d.trace?.started(h, r.verdict.status);
+    c.jobs.push({
+      ...commandSpecOf(h, c),
+      key: h.key,
+      event: c.ev.event,
+      additionalContextLimit: h.handler.additionalContextLimit,
+      dialect: h.dialect,
+      tempDir: c.d.tempDir,
+      // A queued hook may start seconds later: its runner checks the pins again (SPEC §3.5 r3).
+      pins: c.catalog.bypassTrust ? null : pinRecheckOf(h.pins, c.cwd),
+    });
+    if (h.plugin) c.pluginData.push(Deno.mkdir(h.env.PLUGIN_DATA, { recursive: true }).catch(() => {}));
+    return { ...r, record: { ...r.record, status: "started", reason: "async" } };
+  }
+  return runSync(r, c);
+}
+
+/** Runs one synchronous handler and reads its completion; the engine failing on it is its failure. */
+async function runSync(r: HandlerRun, c: RunContext): Promise<HandlerRun> {
+  const h = r.handler;
+  const started = performance.now();
+  let outcome: HandlerOutcome;
+  let record = r.record;
+  try {
+    const rt = await import("./runtime.ts");
+    const raw = await runOne(rt.runCommand, h, c);
+    const schemas = h.dialect === "claude" ? rt.CLAUDE_OUTPUT_SCHEMAS : rt.OUTPUT_SCHEMAS;
+    outcome = rt.readCompletion(c.module, schemas[c.ev.event] as JsonSchema, raw, { dialect: h.dialect });
+    record = { ...record, exit_code: raw.exitCode, duration_ms: Math.round(raw.durationMs) };
+    c.d.trace?.run(h, r.verdict.status, c.module, raw, outcome, record.duration_ms);
+  } catch {
+    // Every handler is isolated (SPEC §15): the engine failing on one is that handler's failure.
+    outcome = { status: "failed", reason: HANDLER_INTERNAL_ERROR };
+    record = { ...record, duration_ms: Math.round(performance.now() - started) };
+    c.d.trace?.run(h, r.verdict.status, c.module, null, outcome, record.duration_ms);
+  }
+  const completedSeq = ++c.seq.n;
+  record = { ...record, status: outcome.status, reason: outcome.status === "failed" ? outcome.reason : record.reason };
+  return { ...r, outcome, record, completedSeq };
+}
+
+/** Starts the dispatch's async jobs; resolves to the system message when they could not be started. */
+async function startJobs(c: RunContext): Promise<string | null> {
+  if (c.jobs.length === 0) return null;
+  const start = c.d.io.startAsync ??
+    (await import("../session/async.ts")).startDetachedAsync(c.catalog.home!);
+  try {
+    await start(c.jobs, String(c.ev.input.session_id));
+    return null;
+  } catch (e) {
+    return `async hooks could not be started: ${e instanceof Error ? e.message : String(e)}`;
+  }
+}
+
+async function runOne(
+  runCommand: (spec: CommandSpec) => Promise<RawCompletion>,
+  h: HookHandler,
+  c: RunContext,
+): Promise<RawCompletion> {
+  if (h.handler.type === "mcp_tool") {
+    const run = c.d.io.runMcp ?? (await import("../runner/mcp.ts")).runMcpOneShot;
+    return await run(h, c.hookInput, c.catalog);
+  }
+  if (h.plugin) {
+    await Deno.mkdir(h.env.PLUGIN_DATA, { recursive: true }).catch(() => {});
+  }
+  return await runCommand(commandSpecOf(h, c));
+}
+
+/** What runs for a command handler (SPEC §7.1), synchronously or as an async job. */
+function commandSpecOf(h: HookHandler, c: RunContext): CommandSpec {
+  if (h.handler.type !== "command") throw new Error(`${h.key} is not a command handler`);
+  return {
+    command: h.handler.command,
+    commandWindows: h.handler.commandWindows,
+    cwd: c.cwd,
+    stdin: c.stdin,
+    env: handlerEnv(h, c.ev.event, c.catalog, c.cwd, c.envFile),
+    timeoutSec: h.handler.timeout,
+    shell: h.dialect === "claude" ? "sh" : "login",
+  };
+}
+
+/** The environment additions a handler's command gets (SPEC §7.1, §2.6). */
+export function handlerEnv(
+  h: HookHandler,
+  event: EventName,
+  catalog: AnyCatalog,
+  cwd: string,
+  envFile: string | null = null,
+): Record<string, string> {
+  const env: Record<string, string> = { ...pycachePrefix(catalog.home), MIND_HOOK_EVENT: event, ...h.env };
+  if (catalog.project) env.MIND_PROJECT_DIR = catalog.project.root;
+  // Hooks written for Claude Code read CLAUDE_PROJECT_DIR; give them the same answer.
+  env.CLAUDE_PROJECT_DIR = catalog.project?.root ?? cwd;
+  if (envFile !== null) {
+    env.CLAUDE_ENV_FILE = envFile;
+    env.MIND_ENV_FILE = envFile;
+  }
+  return env;
+}
+
+/**
+ * `PYTHONPYCACHEPREFIX` under the home unless the user's environment sets it (SPEC §3.5 r3): Python
+ * then never reads bytecode from the repository, so a planted `__pycache__/*.pyc` is never loaded.
+ */
+function pycachePrefix(home: string | null): Record<string, string> {
+  // No home (SPEC §1 r3): no project or plugin hook is loaded, so no repository's bytecode is in reach.
+  if (home === null) return {};
+  let own: string | undefined;
+  try {
+    own = Deno.env.get("PYTHONPYCACHEPREFIX");
+  } catch {
+    own = undefined;
+  }
+  return own !== undefined && own !== "" ? {} : { PYTHONPYCACHEPREFIX: join(home, "cache", "pycache") };
+}
+
+/**
+ * Where this dispatch's command handlers run (SPEC §7.1 r3): the event's cwd, or — when it is not an
+ * existing directory — the project root, else its nearest existing ancestor, said once
+ * (`W_CWD_MISSING`). Looked at only when a command handler is about to run.
+ */
+function commandDirectory(
+  cwd: string,
+  runs: readonly HandlerRun[],
+  where: RunDirectory,
+): { cwd: string; cwdMissing: string | null } {
+  if (!runs.some((r) => r.handler.handler.type === "command" && r.verdict.runs)) return { cwd, cwdMissing: null };
+  return { cwd: where.dir, cwdMissing: where.missing ? cwdMissingLine(cwd, where.dir) : null };
+}
+
+/**
+ * Before any hook of this dispatch runs: creates the transcript the engine filled in (SPEC §5), and
+ * on an event that hands out the env file (SessionStart) with a command handler about to run, the
+ * session's env file (SPEC §7.1). Returns the env file, or null.
+ */
+async function prepareRun(
+  ev: EventInput,
+  catalog: AnyCatalog,
+  d: Dispatching,
+  module: EventModule,
+  toRun: readonly HookHandler[],
+): Promise<string | null> {
+  if (toRun.length === 0) return null;
+  if (ev.transcriptFilled && typeof ev.input.transcript_path === "string") {
+    const { ensureTranscriptFile } = await import("../session/transcript.ts");
+    try {
+      ensureTranscriptFile(ev.input.transcript_path);
+    } catch {
+      // A home that cannot be written is reported by the writers; the hooks still run.
+    }
+  }
+  if (!module.envFile || !toRun.some((h) => h.handler.type === "command")) return null;
+  if (d.io.envFile !== undefined) return d.io.envFile;
+  // Without a home nothing is written (SPEC §1 r3): no env file.
+  if (catalog.home === null) return null;
+  const { ensureSessionEnvFile } = await import("../session/env_file.ts");
+  return await ensureSessionEnvFile(catalog.home, String(ev.input.session_id)).catch(() => null);
+}

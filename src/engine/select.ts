@@ -1,0 +1,115 @@
+/**
+ * The select and verdict stages of a dispatch (SPEC §4, §6): which handlers of the event match, and
+ * for each, whether trust and its enabled flag let it run — one {@link HandlerRun} per handler that
+ * the later stages (run, fold, messages) work on.
+ * @module
+ */
+import type { AnyCatalog, HookHandler } from "../config/discovery.ts";
+import { checkPins } from "../config/pinning.ts";
+import { assessTrust, skipWords, type TrustStatus, type TrustVerdict } from "../trust/verdict.ts";
+import type { Warning } from "../config/warnings.ts";
+import type { HandlerOutcome } from "../events/types.ts";
+import type { RunRecord } from "../schema/result.ts";
+import type { EventInput } from "./input.ts";
+import type { Dispatching } from "./io.ts";
+import { collapseIdentical, matchingHandlers } from "./matching.ts";
+import { type RunDirectory, runDirectory } from "./run_cwd.ts";
+
+/** What trust and the enabled flag decided about one matched handler (SPEC §3, §6). */
+export type Verdict =
+  | { readonly runs: true; readonly status: TrustStatus }
+  | {
+    readonly runs: false;
+    readonly status: TrustStatus;
+    readonly skip: "untrusted" | "modified" | "disabled";
+    /** The run record's reason: the skip, or for a modified hook which definition or pinned file changed. */
+    readonly reason: string;
+    /** Trusted before mind-hooks pinned the files it runs (SPEC §3.5): one review pins them. */
+    readonly unpinned: boolean;
+  };
+
+/** One matched handler through the stages of a dispatch. */
+export type HandlerRun = {
+  readonly handler: HookHandler;
+  readonly verdict: Verdict;
+  readonly record: RunRecord;
+  /** How its run ended; absent while it did not run (skipped) or runs in the background (async). */
+  readonly outcome?: HandlerOutcome;
+  /** The order in which it completed among this dispatch's handlers (0: it did not). */
+  readonly completedSeq: number;
+};
+
+/** The handlers that matched the event and where their commands would run. */
+export type Selection = {
+  readonly matched: readonly HookHandler[];
+  readonly warnings: readonly Warning[];
+  readonly where: RunDirectory;
+};
+
+/** The select stage: the event's handlers whose matcher (and `if` rule) match (SPEC §4). */
+export async function select(ev: EventInput, catalog: AnyCatalog, d: Dispatching): Promise<Selection> {
+  const { handlers: matched, warnings } = await matchingHandlers(catalog, ev.event, ev.input, d.trace);
+  // Where command hooks run (SPEC §7.1 r3: a missing cwd falls back to the root or an ancestor), looked at
+  // only when a command hook matched.
+  const where = matched.some((h) => h.handler.type === "command")
+    ? runDirectory(String(ev.input.cwd), catalog.project?.root ?? null)
+    : { dir: String(ev.input.cwd), missing: false };
+  return { matched, warnings, where };
+}
+
+/**
+ * The verdict stage: the matched hooks' pins checked (SPEC §3.5), identical Claude-dialect copies
+ * run once (SPEC §8.1 r3), and each handler's {@link Verdict}.
+ */
+export async function decideVerdicts(s: Selection, catalog: AnyCatalog, d: Dispatching): Promise<HandlerRun[]> {
+  // Only the matched hooks' pinned files are read and hashed (SPEC §3.5), and only when trust decides:
+  // against what this run executes, from where it runs and its PATH (SPEC §3.5 r3).
+  const pins = catalog.bypassTrust ? undefined : await checkPins(s.matched, {
+    cache: catalog.pinCache,
+    home: catalog.home ?? undefined,
+    run: { cwd: s.where.dir },
+  });
+  // Trust is decided once, here, for the matched hooks (src/trust/verdict.ts); the later stages read the runs.
+  const verdicts = assessTrust(catalog, s.matched, pins);
+  const { handlers, copies } = collapseIdentical(s.matched, verdicts);
+  for (const c of copies) {
+    const why = `identical to ${c.of}: runs once, as Claude Code runs it`;
+    d.trace?.skip(c.copy, verdicts.get(c.copy.key)!.status, why);
+  }
+  return handlers.map((h) => {
+    const verdict = runVerdictOf(verdicts.get(h.key)!);
+    if (!verdict.runs) d.trace?.skip(h, verdict.status, verdict.skip);
+    return { handler: h, verdict, record: recordOf(h, verdict), completedSeq: 0 };
+  });
+}
+
+/** What a dispatch does with a hook's trust verdict: whether it runs and, when not, why. */
+export function runVerdictOf(v: TrustVerdict): Verdict {
+  if (v.skip === null) return { runs: true, status: v.status };
+  return {
+    runs: false,
+    status: v.status,
+    skip: v.skip,
+    // A modified hook says why: its definition, or which pinned file (SPEC §3.5).
+    reason: skipWords(v) ?? v.skip,
+    unpinned: v.skip === "modified" && v.pins?.check.unrecorded === true,
+  };
+}
+
+/** A handler's run record before it ran: skipped, with its verdict's reason when it does not run. */
+function recordOf(h: HookHandler, verdict: Verdict): RunRecord {
+  return {
+    key: h.key,
+    layer: h.layer,
+    status: "skipped",
+    reason: verdict.runs ? null : verdict.reason,
+    exit_code: null,
+    duration_ms: null,
+    statusMessage: h.handler.statusMessage ?? null,
+  };
+}
+
+/** The runs that trust lets run. */
+export function runnable(runs: readonly HandlerRun[]): HandlerRun[] {
+  return runs.filter((r) => r.verdict.runs);
+}
