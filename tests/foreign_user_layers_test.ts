@@ -26,7 +26,7 @@ import {
 import { dispatchEveryPath } from "./helpers/every_path.ts";
 import { buildPlan } from "../src/sandbox/plan.ts";
 import { sandboxReason } from "../src/sandbox/launch.ts";
-import { parseCommandLine } from "../src/cli/commands.ts";
+import { COMMANDS, parseCommandLine } from "../src/cli/commands.ts";
 import { asFastPath } from "../src/config/fast_path_guard.ts";
 import { loadCatalog } from "../src/config/discovery.ts";
 
@@ -192,7 +192,14 @@ Deno.test("foreign user layers: the user's own mind-hooks entry in ~/.claude/set
 Deno.test("foreign user layers: the fast path parses them (user-side), the Worker may read exactly their files", async () => {
   await using u = await userWithForeignHooks();
   const args = parseCommandLine("dispatch", ["--home", u.home]);
-  const plan = await buildPlan({ command: "dispatch", args, env: u.env, processCwd: u.work, eventCwd: u.work });
+  const plan = await buildPlan({
+    command: "dispatch",
+    needs: COMMANDS.get("dispatch")!.sandbox,
+    args,
+    env: u.env,
+    processCwd: u.work,
+    eventCwd: u.work,
+  });
   assertEquals(await sandboxReason(plan, args), null);
   const catalog = await asFastPath(() => loadCatalog({ home: u.home, cwd: u.work, env: u.env }));
   assert(!("error" in catalog));

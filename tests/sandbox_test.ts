@@ -18,7 +18,7 @@ import {
   writeHooksJson,
 } from "./helpers/cli.ts";
 import { buildPlan, loaderVariables } from "../src/sandbox/plan.ts";
-import { COMMON_OPTIONS, parseCommandLine } from "../src/cli/commands.ts";
+import { COMMANDS, COMMON_OPTIONS, parseCommandLine } from "../src/cli/commands.ts";
 import { parseArgs } from "../src/util/args.ts";
 import { permissionLines } from "../src/cli/doctor.ts";
 import { netTarget } from "../src/sandbox/mcp_plan.ts";
@@ -83,6 +83,7 @@ Deno.test("plan: dispatch reads the home, the .mind chain, requirements and spil
   await using proj = await makeProject();
   const plan = await buildPlan({
     command: "dispatch",
+    needs: COMMANDS.get("dispatch")!.sandbox,
     args: parseCommandLine("dispatch", ["--home", home.path, "--requirements", "/nonexistent/req.toml"]),
     env: { SHELL: "/bin/bash", MIND_TEMP_DIR: "/tmp/spill-root" },
     processCwd: "/",
@@ -98,6 +99,7 @@ Deno.test("plan: dispatch reads the home, the .mind chain, requirements and spil
   assertEquals(plan.write, [home.path, "/tmp/spill-root/hook_outputs", "/tmp/spill-root"]);
   const existing = await buildPlan({
     command: "dispatch",
+    needs: COMMANDS.get("dispatch")!.sandbox,
     args: parseCommandLine("dispatch", ["--home", home.path, "--temp-dir", home.path]),
     env: { SHELL: "/bin/bash" },
     processCwd: "/",
@@ -114,6 +116,7 @@ Deno.test("plan: dispatch reads the home, the .mind chain, requirements and spil
 Deno.test("plan: schema reads and writes nothing; serve reads anywhere but writes only home and spill", async () => {
   const schema = await buildPlan({
     command: "schema",
+    needs: COMMANDS.get("schema")!.sandbox,
     args: parseCommandLine("schema", ["config"]),
     env: {},
     processCwd: "/",
@@ -121,6 +124,7 @@ Deno.test("plan: schema reads and writes nothing; serve reads anywhere but write
   assertEquals([schema.read, schema.write, schema.run, schema.net], [false, false, false, false]);
   const serve = await buildPlan({
     command: "serve",
+    needs: COMMANDS.get("serve")!.sandbox,
     args: parseCommandLine("serve", ["--home", "/h"]),
     env: { TMPDIR: "/t" },
     processCwd: "/",
@@ -129,6 +133,7 @@ Deno.test("plan: schema reads and writes nothing; serve reads anywhere but write
   assertEquals(serve.write, ["/h", "/t/hook_outputs", "/t"]);
   const list = await buildPlan({
     command: "list",
+    needs: COMMANDS.get("list")!.sandbox,
     args: parseCommandLine("list", ["--home", "/h"]),
     env: {},
     processCwd: "/",
@@ -144,6 +149,7 @@ Deno.test("plan: a loader variable (LD_*, DYLD_*) makes run unrestricted, with a
   ]);
   const plan = await buildPlan({
     command: "dispatch",
+    needs: COMMANDS.get("dispatch")!.sandbox,
     args: parseCommandLine("dispatch", ["--home", "/h"]),
     env: { LD_LIBRARY_PATH: "/opt/lib" },
     processCwd: "/",
@@ -171,6 +177,7 @@ Deno.test("fast path: only without a trusted project layer, plugins or --hooks-f
     const plan = (cwd: string) =>
       buildPlan({
         command: "dispatch",
+        needs: COMMANDS.get("dispatch")!.sandbox,
         args: parseCommandLine("dispatch", ["--home", home.path]),
         env: {},
         processCwd: "/",
@@ -228,6 +235,7 @@ Deno.test("fast path: decided from the parsed configuration — a trusted projec
     await writeHooksJson(join(dir, ".mind"), { UserPromptSubmit: [group([cmd("echo hi")])] });
     const plan = await buildPlan({
       command: "dispatch",
+      needs: COMMANDS.get("dispatch")!.sandbox,
       args: parseCommandLine("dispatch", ["--home", home.path]),
       env: {},
       processCwd: "/",
@@ -247,6 +255,7 @@ Deno.test("fast path: decided from the parsed configuration — a trusted projec
     );
     const emojiPlan = await buildPlan({
       command: "dispatch",
+      needs: COMMANDS.get("dispatch")!.sandbox,
       args: parseCommandLine("dispatch", ["--home", home.path]),
       env: {},
       processCwd: "/",
@@ -515,7 +524,7 @@ Deno.test("fast path: dispatch without strangers' files keeps the static set min
       return 0;
     };
     const args = { options: { home: ${JSON.stringify(home.path)} }, positionals: [] };
-    Deno.exitCode = await runInSandbox("dispatch", args, probe);
+    Deno.exitCode = await runInSandbox("dispatch", { reads: "config", event: true }, args, probe);
   `;
   const file = join(home.path, "probe.ts");
   await Deno.writeTextFile(file, script);
@@ -559,6 +568,7 @@ Deno.test({
       // The plan grants the target, its lock and this process's temp file, and only to commands that write state.
       const plan = await buildPlan({
         command: "trust",
+        needs: COMMANDS.get("trust")!.sandbox,
         args: parseCommandLine("trust", ["--home", home.path]),
         env: {},
         processCwd: "/",
@@ -566,6 +576,7 @@ Deno.test({
       assertEquals(plan.write, [home.path, target, `${target}.lock`, join(dots, `.mind.toml.${Deno.pid}.tmp`)]);
       const list = await buildPlan({
         command: "list",
+        needs: COMMANDS.get("list")!.sandbox,
         args: parseCommandLine("list", ["--home", home.path]),
         env: {},
         processCwd: "/",
@@ -678,10 +689,10 @@ for (const protocol of ["mind", "claude"] as const) {
       `
       import { runInSandbox } from ${JSON.stringify(join(REPO, "src/sandbox/launch.ts"))};
       import { dispatchCommand } from ${JSON.stringify(join(REPO, "src/cli/dispatch.ts"))};
-      import { parseCommandLine } from ${JSON.stringify(join(REPO, "src/cli/commands.ts"))};
+      import { COMMANDS, parseCommandLine } from ${JSON.stringify(join(REPO, "src/cli/commands.ts"))};
       const [name, ...rest] = Deno.args;
       const parsed = parseCommandLine(name, rest);
-      Deno.exitCode = await runInSandbox(name, parsed, async (io) => {
+      Deno.exitCode = await runInSandbox(name, COMMANDS.get(name).sandbox, parsed, async (io) => {
         await Deno.writeTextFile(${JSON.stringify(join(home.path, "config.toml"))}, ${JSON.stringify(trustedConfig)});
         const code = await dispatchCommand(parsed, io);
         console.error("the fast path parsed a stranger's file");
@@ -764,6 +775,7 @@ Deno.test("doctor prints exactly the grants the Worker holds (Deno.permissions.q
   });
   const plan = await buildPlan({
     command: "doctor",
+    needs: COMMANDS.get("doctor")!.sandbox,
     args: parseCommandLine("doctor", ["--home", home.path]),
     env,
     processCwd: proj.path,
@@ -819,4 +831,19 @@ Deno.test("doctor prints exactly the grants the Worker holds (Deno.permissions.q
   } finally {
     worker.terminate();
   }
+});
+
+Deno.test("sandbox: plans are made from each command's declared needs, never from its name (no command name in src/sandbox/)", async () => {
+  const found: string[] = [];
+  for await (const e of Deno.readDir(join(REPO, "src/sandbox"))) {
+    if (!e.name.endsWith(".ts")) continue;
+    const text = await Deno.readTextFile(join(REPO, "src/sandbox", e.name));
+    // A name compared with, looked up in or listed in a set (`"logs"` as a folder's name is no command).
+    for (const name of COMMANDS.keys()) {
+      const quoted = JSON.stringify(name).replace(/[-_]/g, "\\$&");
+      const decided = new RegExp(`(?:[=!]==\\s*|\\.has\\(|new Set\\(\\[[^\\]]*)${quoted}`);
+      if (decided.test(text)) found.push(`${e.name}: ${JSON.stringify(name)}`);
+    }
+  }
+  assertEquals(found, []);
 });

@@ -24,6 +24,7 @@ import { asFastPath, FastPathRefused } from "../config/fast_path_guard.ts";
 import { readStdinBytes, readStdinBytesSync } from "../util/stdio.ts";
 import type { ParsedArgs } from "../util/args.ts";
 import { setLauncherPathFacts } from "../util/path_facts.ts";
+import type { SandboxNeeds } from "./needs.ts";
 
 /**
  * The I/O a command gets from the sandbox: its stdin (bytes the launcher may have read already), and
@@ -72,13 +73,14 @@ export function sandboxDisabled(env: Record<string, string | undefined> = Deno.e
 }
 
 /**
- * Runs `run` (the command `name`, parsed as `args`) in the sandbox: in the launcher, starts the Worker
- * and returns its exit code; inside the Worker, runs the command. `mainModule` is the URL of the module
- * that calls this (the command line's, src/cli/main.ts or its bundle): the Worker runs it again. Throws
- * only what `run` throws inside.
+ * Runs `run` (the command `name`, parsed as `args`, with the sandbox `needs` its entry declares) in
+ * the sandbox: in the launcher, starts the Worker and returns its exit code; inside the Worker, runs
+ * the command. `mainModule` is the URL of the module that calls this (the command line's,
+ * src/cli/main.ts or its bundle): the Worker runs it again. Throws only what `run` throws inside.
  */
 export async function runInSandbox(
   name: string,
+  needs: SandboxNeeds,
   args: ParsedArgs,
   run: (io: RunIo) => Promise<number>,
   mainModule: string,
@@ -86,7 +88,7 @@ export async function runInSandbox(
   if (insideSandbox()) return await runInside(args, run);
   if (sandboxDisabled()) return await run(processIo(null));
   workerModule = mainModule;
-  return await launch(name, args, run);
+  return await launch(name, needs, args, run);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -146,11 +148,6 @@ function eventCwd(bytes: Uint8Array): string | undefined {
   }
 }
 
-/** Commands whose plan may include MCP servers (net for HTTP ones; run for stdio ones in serve). */
-const MCP_COMMANDS = new Set(["dispatch", "doctor", "serve"]);
-/** Commands that read a trusted project's pinned files (SPEC §3.5): they need its root. */
-const PIN_COMMANDS = new Set(["dispatch", "doctor", "list", "review", "trust", "__async-run"]);
-
 /** The options the sandbox Worker of `plan` is started with: its permissions are exactly
  * {@link workerPermissions} of the plan, the one function `doctor` prints from. */
 export function workerOptions(plan: SandboxPlan): WorkerOptions {
@@ -205,31 +202,36 @@ export const DISPATCH_AT_TERMINAL =
     Deno.build.os === "windows" ? "Ctrl-Z and Enter" : "Ctrl-D"
   }; an agent host pipes it in (see mind-hooks dispatch --help)`;
 
-async function launch(name: string, args: ParsedArgs, run: (io: RunIo) => Promise<number>): Promise<number> {
+async function launch(
+  name: string,
+  needs: SandboxNeeds,
+  args: ParsedArgs,
+  run: (io: RunIo) => Promise<number>,
+): Promise<number> {
   const env = Deno.env.toObject();
   const processCwd = Deno.cwd();
   let stdin: Uint8Array | null = null;
   let evCwd: string | undefined;
-  if (name === "dispatch" && !args.options.help) {
+  if (needs.event && !args.options.help) {
     // Typed at a terminal, a dispatch would wait for input without a word: say what it waits for.
     if (Deno.stdin.isTerminal()) console.error(DISPATCH_AT_TERMINAL);
     stdin = readStdinBytesSync();
     evCwd = eventCwd(stdin);
   }
-  const input = { command: name, args, env, processCwd, eventCwd: evCwd, pinRoots: [] as string[] };
+  const input = { command: name, needs, args, env, processCwd, eventCwd: evCwd, pinRoots: [] as string[] };
   const facts = resolveFacts(input);
   const decide = async () => {
-    const r = MCP_COMMANDS.has(name) || PIN_COMMANDS.has(name)
+    const r = needs.mcp !== undefined || needs.pins !== undefined
       // `review` can trust the project while it runs (p), and then pin its hooks' files (A, t): it
       // reads the project's tree from the start. What it reads is shown to the user, never run.
-      ? await (await import("./reach.ts")).reach(facts, args, env, { anyProject: name === "review" })
+      ? await (await import("./reach.ts")).reach(facts, args, env, { anyProject: needs.pins === "any-project" })
       : { sandbox: null, mcp: false, pinRoot: null };
     input.pinRoots = r.pinRoot !== null ? [r.pinRoot] : [];
     return r;
   };
   const reached = await decide();
   const mcp = reached.mcp;
-  if (name === "dispatch" && env.MIND_HOOKS_SANDBOX !== "always" && reached.sandbox === null) {
+  if (needs.event && env.MIND_HOOKS_SANDBOX !== "always" && reached.sandbox === null) {
     // The fast path (SECURITY.md): only the user's and the administrator's files are parsed, so the
     // Worker's start (~20 ms, as much as the runtime's own) is not paid. What the run provably does
     // not need is still revoked from the process: the network, unless an MCP server is configured.
@@ -250,9 +252,7 @@ async function launch(name: string, args: ParsedArgs, run: (io: RunIo) => Promis
   }
   let plan = await buildPlan(input);
   if (mcp) {
-    const needs = await planMcp(plan);
-    if (name !== "serve") needs.programs = [];
-    plan = await buildPlan({ ...input, mcp: needs });
+    plan = await buildPlan({ ...input, mcp: await planMcp(plan) });
   }
   let worker: Worker;
   try {
