@@ -27,7 +27,6 @@ import { dispatchEveryPath } from "./helpers/every_path.ts";
 import { buildPlan } from "../src/sandbox/plan.ts";
 import { sandboxReason } from "../src/sandbox/launch.ts";
 import { COMMANDS, parseCommandLine } from "../src/cli/commands.ts";
-import { asFastPath } from "../src/config/fast_path_guard.ts";
 import { loadCatalog } from "../src/config/discovery.ts";
 
 const FIXTURES = join(REPO, "fixtures", "foreign_user");
@@ -201,7 +200,7 @@ Deno.test("foreign user layers: the fast path parses them (user-side), the Worke
     eventCwd: u.work,
   });
   assertEquals(await sandboxReason(plan, args), null);
-  const catalog = await asFastPath(() => loadCatalog({ home: u.home, cwd: u.work, env: u.env }));
+  const catalog = await loadCatalog({ home: u.home, cwd: u.work, env: u.env, strangerFiles: "refuse" });
   assert(!("error" in catalog));
   assertEquals(catalog.handlers.map((h) => h.layer), ["claude-user", "claude-user", "codex-user", "codex-user"]);
   const reads = plan.read as string[];

@@ -23,7 +23,6 @@ import { parseArgs } from "../src/util/args.ts";
 import { permissionLines } from "../src/cli/doctor.ts";
 import { netTarget } from "../src/sandbox/mcp_plan.ts";
 import { sandboxReason, workerOptions } from "../src/sandbox/launch.ts";
-import { asFastPath, FastPathRefused } from "../src/config/fast_path_guard.ts";
 import { loadCatalog } from "../src/config/discovery.ts";
 import { signalGroup, signalProcess } from "../src/runner/shell.ts";
 import { join } from "node:path";
@@ -646,7 +645,7 @@ Deno.test({
   },
 });
 
-Deno.test("fast path guard: discovery refuses every stranger's layer while the fast path runs", async () => {
+Deno.test("fast path guard: discovery refuses plugins and --hooks-file on the fast path, parses a trusted project", async () => {
   await using home = await makeHome();
   await using proj = await makeProject();
   await writeHooksJson(proj.mindDir, { Stop: [group([cmd("echo hi")])] });
@@ -654,21 +653,19 @@ Deno.test("fast path guard: discovery refuses every stranger's layer while the f
   const base = { home: home.path, cwd: proj.path, requirements: "/nonexistent/r.toml" };
   const trusted = [`projects.${JSON.stringify(proj.path)}.trust_level="trusted"`];
   const refused = async (opts: Parameters<typeof loadCatalog>[0]) => {
-    try {
-      await asFastPath(() => loadCatalog(opts));
-      return null;
-    } catch (e) {
-      return e instanceof FastPathRefused ? e.what : `unexpected ${e}`;
-    }
+    const catalog = await loadCatalog({ ...opts, strangerFiles: "refuse" });
+    if (!("error" in catalog)) return null;
+    return "sandbox" in catalog ? catalog.error : `unexpected ${catalog.error}`;
   };
-  // The user's own files, an untrusted project: loaded on the fast path as usual.
+  // The user's own files, an untrusted project, a trusted project (its hooks run only in the Worker):
+  // loaded on the fast path as usual.
   assertEquals(await refused(base), null);
-  assertMatch((await refused({ ...base, overrides: trusted }))!, /^the project layer /);
-  assertMatch((await refused({ ...base, overrides: ["plugins.p.enabled=true"] }))!, /^plugins$/);
-  assertMatch((await refused({ ...base, hooksFiles: [hooksFile] }))!, /^--hooks-file /);
-  // Outside the fast path the same catalog loads the project's hook.
-  const catalog = await loadCatalog({ ...base, overrides: trusted });
-  assert(!("error" in catalog) && catalog.handlers.some((h) => h.layer === "project"));
+  assertEquals(await refused({ ...base, overrides: trusted }), null);
+  assertMatch((await refused({ ...base, overrides: ["plugins.p.enabled=true"] }))!, /\(plugins\)/);
+  assertMatch((await refused({ ...base, hooksFiles: [hooksFile] }))!, /\(--hooks-file /);
+  // Outside the fast path the same catalog loads the plugin's and the file's hooks.
+  const catalog = await loadCatalog({ ...base, hooksFiles: [hooksFile] });
+  assert(!("error" in catalog) && catalog.handlers.some((h) => h.layer === "cli"));
 });
 
 for (const protocol of ["mind", "claude"] as const) {
@@ -695,7 +692,7 @@ for (const protocol of ["mind", "claude"] as const) {
       Deno.exitCode = await runInSandbox(name, COMMANDS.get(name).sandbox, parsed, async (io) => {
         await Deno.writeTextFile(${JSON.stringify(join(home.path, "config.toml"))}, ${JSON.stringify(trustedConfig)});
         const code = await dispatchCommand(parsed, io);
-        console.error("the fast path parsed a stranger's file");
+        if (typeof code === "number") console.error("the fast path ran a stranger's hook");
         return code;
       }, ${JSON.stringify(pathToFileURL(join(REPO, "src/cli/main.ts")).href)});
     `,
@@ -717,7 +714,7 @@ for (const protocol of ["mind", "claude"] as const) {
     const out = await child.output();
     const stderr = new TextDecoder().decode(out.stderr);
     assertEquals(out.code, 0, stderr);
-    assert(!stderr.includes("the fast path parsed"), stderr);
+    assert(!stderr.includes("the fast path ran"), stderr);
     assert(!stderr.includes("internal error"), stderr);
     // The Worker (the command line's module, the same arguments) ran the dispatch with the project now trusted.
     const result = JSON.parse(new TextDecoder().decode(out.stdout));
@@ -846,4 +843,69 @@ Deno.test("sandbox: plans are made from each command's declared needs, never fro
     }
   }
   assertEquals(found, []);
+});
+
+Deno.test("fast path: a trusted project's event that matches nothing is answered without the Worker", async () => {
+  await using home = await makeHome();
+  await using proj = await makeProject();
+  await writeHooksJson(home.path, { UserPromptSubmit: [group([cmd("echo from-the-user")])] });
+  await writeHooksJson(proj.mindDir, { Stop: [group([cmd("true")])] });
+  assertEquals((await runCli(["project", "trust", proj.path, "--home", home.path])).code, 0);
+  await trustAll(home.path, proj.path);
+  // The launcher's own run says where it ran: "refuse" is the fast path; a run it hands over goes to the Worker.
+  const probe = join(home.path, "probe.ts");
+  await Deno.writeTextFile(
+    probe,
+    `
+    import { runInSandbox } from ${JSON.stringify(join(REPO, "src/sandbox/launch.ts"))};
+    import { dispatchCommand } from ${JSON.stringify(join(REPO, "src/cli/dispatch.ts"))};
+    import { COMMANDS, parseCommandLine } from ${JSON.stringify(join(REPO, "src/cli/commands.ts"))};
+    const [name, ...rest] = Deno.args;
+    const parsed = parseCommandLine(name, rest);
+    Deno.exitCode = await runInSandbox(name, COMMANDS.get(name).sandbox, parsed, async (io) => {
+      const code = await dispatchCommand(parsed, io);
+      console.error(typeof code === "number" ? "answered on the fast path" : "handed to the Worker");
+      return code;
+    }, ${JSON.stringify(pathToFileURL(join(REPO, "src/cli/main.ts")).href)});
+  `,
+  );
+  const dispatch = async (name: "SessionEnd" | "UserPromptSubmit" | "Stop") => {
+    const child = new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-q",
+        "-P",
+        "--no-prompt",
+        "--config",
+        join(REPO, "deno.json"),
+        probe,
+        "dispatch",
+        "--home",
+        home.path,
+      ],
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+      env: { SHELL: "/bin/sh", MIND_REQUIREMENTS: "/nonexistent/r.toml" },
+    }).spawn();
+    const w = child.stdin.getWriter();
+    await w.write(new TextEncoder().encode(JSON.stringify(event(name, { cwd: proj.path }))));
+    await w.close();
+    const out = await child.output();
+    const stderr = new TextDecoder().decode(out.stderr).trim();
+    assertEquals(out.code, 0, stderr);
+    return { stderr, result: JSON.parse(new TextDecoder().decode(out.stdout)) };
+  };
+  // Nothing matches, or only the user's own hook: the launcher answers.
+  const none = await dispatch("SessionEnd");
+  assertEquals([none.stderr, none.result.runs], ["answered on the fast path", []]);
+  const user = await dispatch("UserPromptSubmit");
+  assertEquals([user.stderr, user.result.additionalContext], ["answered on the fast path", ["from-the-user"]]);
+  // The project's hook matches: nothing ran on the fast path; the Worker ran it, once.
+  const stop = await dispatch("Stop");
+  assertEquals(stop.stderr, "handed to the Worker");
+  assertEquals(stop.result.runs.map((r: { layer: string; status: string }) => [r.layer, r.status]), [[
+    "project",
+    "completed",
+  ]]);
 });

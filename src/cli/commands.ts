@@ -14,9 +14,13 @@ import { TRANSCRIPT_EVENTS } from "../session/transcript_events.ts";
 import { didYouMean } from "../util/suggest.ts";
 import type { RunIo } from "../sandbox/launch.ts";
 import type { SandboxNeeds } from "../sandbox/needs.ts";
+import type { SandboxNeeded } from "../config/fast_path_guard.ts";
 
-/** A command's body: the parsed command line and the run's I/O in, the exit code out. */
-export type Command = (args: ParsedArgs, io: RunIo) => Promise<number>;
+/**
+ * A command's body: the parsed command line and the run's I/O in, the exit code out — or, on the
+ * dispatch fast path (`io.strangers === "refuse"`), that the run needs the sandbox Worker.
+ */
+export type Command = (args: ParsedArgs, io: RunIo) => Promise<number | SandboxNeeded>;
 
 /** One command of the CLI. */
 export type CommandEntry = {

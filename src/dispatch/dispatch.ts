@@ -27,6 +27,7 @@ import { checkPins, pinRecheckOf } from "../config/pinning.ts";
 import { problemLines } from "../config/problems.ts";
 import { cwdMissingLine, type RunDirectory, runDirectory } from "./run_cwd.ts";
 import { join } from "../util/paths.ts";
+import { type SandboxNeeded, type StrangerFiles, strangerWrote } from "../config/fast_path_guard.ts";
 
 /** The lazily loaded part of dispatch. */
 type Runtime = typeof import("./runtime.ts");
@@ -62,6 +63,8 @@ export type DispatchContext = {
   trace?: TraceSink;
   /** Adapter mode: the host that delegates to mind-hooks (`--protocol <host>`), which runs its own layers. */
   delegatingHost?: string;
+  /** `"refuse"` on the fast path: a matched hook a stranger wrote makes the outcome {@link SandboxNeeded}. */
+  strangerHooks?: StrangerFiles;
 };
 
 /**
@@ -178,12 +181,21 @@ function limitOf(h: HookHandler): number {
   return h.handler.type === "command" ? h.handler.additionalContextLimit : DEFAULT_CONTEXT_LIMIT;
 }
 
-/** Dispatches one validated event against a loaded catalog. */
+/**
+ * Dispatches one validated event against a loaded catalog; with `strangerHooks: "refuse"` (the fast
+ * path), a matched hook a stranger wrote makes the outcome {@link SandboxNeeded} instead.
+ */
+export async function dispatchEvent(
+  ev: EventInput,
+  catalog: AnyCatalog,
+  ctx: DispatchContext & { strangerHooks: StrangerFiles },
+): Promise<DispatchResult | SandboxNeeded>;
+export async function dispatchEvent(ev: EventInput, catalog: AnyCatalog, ctx: DispatchContext): Promise<DispatchResult>;
 export async function dispatchEvent(
   ev: EventInput,
   catalog: AnyCatalog,
   ctx: DispatchContext,
-): Promise<DispatchResult> {
+): Promise<DispatchResult | SandboxNeeded> {
   const { event, input } = ev;
   const sessionId = String(input.session_id);
   const result = emptyResult(event, [...catalog.warnings, ...ev.warnings]);
@@ -205,12 +217,19 @@ export async function dispatchEvent(
     return r;
   };
 
+  const module = EVENTS[event];
+  ctx.trace?.catalog(catalog, event);
+  const selected = catalog.hooksEnabled
+    ? await matchingHandlers(catalog, event, input, ctx.trace)
+    : { handlers: [], warnings: [] };
+  // The fast path's one stop (src/config/fast_path_guard.ts): after matching, before anything is run,
+  // written, logged or taken, a stranger's matched hook sends the whole run to the sandbox Worker.
+  const stranger = ctx.strangerHooks === "refuse" ? selected.handlers.find(strangerWrote) : undefined;
+  if (stranger) return { sandbox: `a hook a stranger wrote matched (${stranger.key})` };
   if (ctx.takeAsync) {
     // Async runners spill each result with its handler's limit before storing it (SPEC §10).
     result.asyncResults.push(...await ctx.takeAsync(sessionId));
   }
-  const module = EVENTS[event];
-  ctx.trace?.catalog(catalog, event);
   if (!catalog.hooksEnabled) {
     if (module.endsSession) {
       await (await import("../session/end.ts")).endSession(catalog.home, ctx.tempDir, sessionId);
@@ -219,7 +238,7 @@ export async function dispatchEvent(
     return result;
   }
 
-  const { handlers: allMatched, warnings: matchWarnings } = await matchingHandlers(catalog, event, input, ctx.trace);
+  const { handlers: allMatched, warnings: matchWarnings } = selected;
   result.warnings.push(...matchWarnings);
   // Where command hooks run (SPEC §7.1 r3: a missing cwd falls back to the root or an ancestor), looked at
   // only when a command hook matched.

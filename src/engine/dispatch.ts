@@ -15,6 +15,7 @@ import { configOptionsOf, type EngineSettings } from "./settings.ts";
 import type { DispatchTrace, FileTrace } from "../dispatch/trace.ts";
 import type { Layer } from "../trust/hash.ts";
 import { dirname, isInside, join, realPathOr } from "../util/paths.ts";
+import type { StrangerFiles } from "../config/fast_path_guard.ts";
 
 /** What a front end plugs into a dispatch; every field has the one-shot default. */
 export type EngineIo = {
@@ -34,6 +35,11 @@ export type EngineIo = {
   hostHints?: HostHints;
   /** Build the trace of `dispatch --explain` (default false: nothing is recorded). */
   explain?: boolean;
+  /**
+   * `"refuse"` on the fast path (src/config/fast_path_guard.ts): the outcome is `sandbox` instead of
+   * parsing a plugin or a `--hooks-file`, or of running a matched hook a stranger wrote. Default `"parse"`.
+   */
+  strangers?: StrangerFiles;
 };
 
 /**
@@ -42,7 +48,7 @@ export type EngineIo = {
  */
 export type EngineDispatchOutcome =
   | { ok: true; event: EventInput; catalog: AnyCatalog | null; result: DispatchResult; trace?: DispatchTrace }
-  | { ok: false; error: string };
+  | { ok: false; error: string; sandbox?: true };
 
 /** A tool call the event's decision gates: refusing the event must deny the call, never let it through. */
 function gatesToolCall(facts: EventFacts): boolean {
@@ -83,8 +89,11 @@ export async function engineDispatch(
   }
   const event = validated.value;
   const opts = configOptionsOf(settings, settings.cwd ?? String(event.input.cwd));
-  const catalog = await (io.catalog ?? loadCatalog)(opts);
-  if ("error" in catalog) return { ok: false, error: catalog.error };
+  const refuse = io.strangers === "refuse";
+  const catalog = await (io.catalog ?? loadCatalog)(refuse ? { ...opts, strangerFiles: "refuse" } : opts);
+  if ("error" in catalog) {
+    return { ok: false, error: catalog.error, ...("sandbox" in catalog ? { sandbox: true } : {}) };
+  }
   const home = catalog.home;
   // Without a home no async results wait anywhere (SPEC §1 r3).
   const takeAsync = io.takeAsync === null || (io.takeAsync === undefined && home === null)
@@ -106,7 +115,9 @@ export async function engineDispatch(
     hostHints: io.hostHints,
     trace: trace && tracing!.traceSink(trace),
     delegatingHost: settings.delegatingHost,
+    strangerHooks: refuse ? "refuse" : "parse",
   });
+  if ("sandbox" in result) return { ok: false, error: result.sandbox, sandbox: true };
   if (trace) trace.files = await traceFiles(catalog, settings);
   return { ok: true, event, catalog, result, ...(trace ? { trace } : {}) };
 }

@@ -11,8 +11,9 @@
  * parsed here; to see whether it defines MCP servers its text is only searched.
  *
  * This decision is an optimisation, not the guard: on the fast path discovery itself refuses to
- * parse a stranger's file (src/sandbox/fast_path.ts), so a decision overtaken by a change (TOCTOU)
- * only costs a second start, in the Worker.
+ * parse a plugin or a `--hooks-file`, and the dispatch stops before a stranger's matched hook
+ * (src/config/fast_path_guard.ts), so a decision overtaken by a change (TOCTOU) only costs a second
+ * start, in the Worker.
  * @module
  */
 import { isObject } from "../util/json.ts";
@@ -24,8 +25,14 @@ import type { PlanFacts } from "./plan.ts";
 
 /** What a run from here reaches. */
 export type Reach = {
-  /** Why the run must be sandboxed (a stranger's file will be parsed), or null for the fast path. */
+  /** Why the run is sandboxed (a stranger's file will be parsed), or null: none is in reach. */
   sandbox: string | null;
+  /**
+   * Why the run must start in the Worker (a plugin or a `--hooks-file` will be parsed), or null: it
+   * may start on the fast path. A trusted project's files alone do not send it there (the user trusted
+   * them, and the parsers are pure); its hooks run only in the Worker (src/config/fast_path_guard.ts).
+   */
+  workerFirst: string | null;
   /** Whether an MCP server may be configured: then a planning pass finds what to grant. */
   mcp: boolean;
   /**
@@ -99,7 +106,7 @@ export async function reach(
     import("../config/discovery.ts"),
   ]);
   const overrides = buildOverrides(cfg.overrides ?? []);
-  if ("error" in overrides) return { sandbox: null, mcp: false, pinRoot: null }; // discovery stops there too
+  if ("error" in overrides) return { sandbox: null, workerFirst: null, mcp: false, pinRoot: null }; // so does discovery
   const cli = overrides.data;
   const loaded = home === null ? null : await loadConfigFile(join(home, "config.toml"), "toml");
   const user = loaded?.ok ? loaded.data : undefined;
@@ -130,12 +137,11 @@ export async function reach(
     ? await discovery.findProjectRoot(facts.searchFrom, home, { foreign, userHome: osUserHome(env) })
     : null;
   const trusted = root !== null && discovery.projectTrustLevel(user, cli, root) === "trusted";
-  if (trusted) {
-    reasons.push(`a trusted project layer is in reach (${root})`);
-    strangers.push(join(root, ".mind", "config.toml"));
-  }
+  if (trusted) strangers.push(join(root, ".mind", "config.toml"));
 
   let mcp = userSide.some(definesServers);
   for (const f of strangers) if (!mcp) mcp = await mentionsServers(f);
-  return { sandbox: reasons[0] ?? null, mcp, pinRoot: trusted || opts.anyProject ? root : null };
+  const workerFirst = reasons[0] ?? null;
+  if (trusted) reasons.push(`a trusted project layer is in reach (${root})`);
+  return { sandbox: reasons[0] ?? null, workerFirst, mcp, pinRoot: trusted || opts.anyProject ? root : null };
 }
