@@ -108,17 +108,19 @@ export async function reach(
   const overrides = buildOverrides(cfg.overrides ?? []);
   if ("error" in overrides) return { sandbox: null, workerFirst: null, mcp: false, pinRoot: null }; // so does discovery
   const cli = overrides.data;
-  const loaded = home === null ? null : await loadConfigFile(join(home, "config.toml"), "toml");
+  // Kept for the fast path's discovery, which then does not parse the same bytes again.
+  const keep = { handOver: true };
+  const loaded = home === null ? null : await loadConfigFile(join(home, "config.toml"), "toml", keep);
   const user = loaded?.ok ? loaded.data : undefined;
 
   const userSide: (JsonObject | undefined)[] = [user, cli];
   const { profile } = discovery.selectedProfile(cfg, env, user);
   if (profile !== null && home !== null) {
-    const p = await loadConfigFile(join(home, "profiles", profile, "config.toml"), "toml");
+    const p = await loadConfigFile(join(home, "profiles", profile, "config.toml"), "toml", keep);
     if (p.ok) userSide.push(p.data);
   }
   // The administrator's requirements.toml (not a stranger's either) may define servers for managed hooks.
-  const managed = await loadConfigFile(facts.requirements, "toml");
+  const managed = await loadConfigFile(facts.requirements, "toml", keep);
   if (managed.ok) userSide.push(managed.data);
 
   const strangers: string[] = [];
