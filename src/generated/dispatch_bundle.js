@@ -3,7 +3,7 @@
 // deno-lint-ignore-file
 // @ts-nocheck
 // built-with: deno 2.9.6
-// inputs-sha256: fdfb9f523837151f89f2c179cd4b3003854c0b35bb94c5286caba1998f0d2337
+// inputs-sha256: 11376d1d0e3ac3dac72f495da72fe084d6f1fb6690fd4adec8182b1258c0901a
 // input: deno.json
 // input: deno.lock
 // input: src/adapter/claude.ts

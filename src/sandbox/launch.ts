@@ -15,6 +15,12 @@
  * chain the project search may read, and the Worker's `io.stdin()` hands it those bytes; a Worker's
  * `io.exit()` asks the launcher to end the process (a Worker cannot end it itself).
  *
+ * Which commands, and what each is granted, come from the needs its entry in the command table
+ * declares (src/sandbox/needs.ts); where a run starts is one pure decision ({@link runStart}): a
+ * dispatch may start on the fast path, in this thread, and comes back with {@link SandboxNeeded}
+ * (having written nothing) when a stranger's hook matched or a plugin or `--hooks-file` appeared;
+ * then it runs again in the Worker (src/config/fast_path_guard.ts, SECURITY.md).
+ *
  * `MIND_HOOKS_SANDBOX=off` runs commands without the Worker (measurement and diagnosis only;
  * `doctor` says so loudly).
  * @module
