@@ -3,7 +3,7 @@
 // deno-lint-ignore-file
 // @ts-nocheck
 // built-with: deno 2.9.6
-// inputs-sha256: 11376d1d0e3ac3dac72f495da72fe084d6f1fb6690fd4adec8182b1258c0901a
+// inputs-sha256: 946637084fed4970343b80d11dba904a58f545058cffd146cff89e34bd976521
 // input: deno.json
 // input: deno.lock
 // input: src/adapter/claude.ts
