@@ -188,7 +188,7 @@ const rows: Row[] = [
   ],
   [
     "P1b",
-    "no-match dispatch, trusted project (sandboxed), vs hello",
+    "no-match dispatch, trusted project (no Worker: none of its hooks matches), vs hello",
     `${(m("P1b") / hello).toFixed(2)}× (${ms(m("P1b"))})`,
     "≤ 2.0×",
     m("P1b") / hello <= 2.0,

@@ -26,8 +26,7 @@ import {
 import { dispatchEveryPath } from "./helpers/every_path.ts";
 import { buildPlan } from "../src/sandbox/plan.ts";
 import { sandboxReason } from "../src/sandbox/launch.ts";
-import { parseCommandLine } from "../src/cli/commands.ts";
-import { asFastPath } from "../src/config/fast_path_guard.ts";
+import { COMMANDS, parseCommandLine } from "../src/cli/commands.ts";
 import { loadCatalog } from "../src/config/discovery.ts";
 
 const FIXTURES = join(REPO, "fixtures", "foreign_user");
@@ -192,9 +191,16 @@ Deno.test("foreign user layers: the user's own mind-hooks entry in ~/.claude/set
 Deno.test("foreign user layers: the fast path parses them (user-side), the Worker may read exactly their files", async () => {
   await using u = await userWithForeignHooks();
   const args = parseCommandLine("dispatch", ["--home", u.home]);
-  const plan = await buildPlan({ command: "dispatch", args, env: u.env, processCwd: u.work, eventCwd: u.work });
+  const plan = await buildPlan({
+    command: "dispatch",
+    needs: COMMANDS.get("dispatch")!.sandbox,
+    args,
+    env: u.env,
+    processCwd: u.work,
+    eventCwd: u.work,
+  });
   assertEquals(await sandboxReason(plan, args), null);
-  const loaded = await asFastPath(() => loadCatalog({ home: u.home, cwd: u.work, env: u.env }));
+  const loaded = await loadCatalog({ home: u.home, cwd: u.work, env: u.env, strangerFiles: "refuse" });
   assert(loaded.ok);
   const catalog = loaded.value;
   assertEquals(catalog.handlers.map((h) => h.layer), ["claude-user", "claude-user", "codex-user", "codex-user"]);

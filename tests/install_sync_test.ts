@@ -10,7 +10,7 @@ import { cmd, denoDir, group, type Json, runCli, sessionId, writeHooksJson } fro
 import { hostSessionStart, PROTOCOL_HOSTS, viaProtocol } from "./helpers/front_ends.ts";
 import { makeWorld, Tmux, tmuxAvailable } from "../fixtures/review/harness.ts";
 import { buildPlan } from "../src/sandbox/plan.ts";
-import { parseCommandLine } from "../src/cli/commands.ts";
+import { COMMANDS, parseCommandLine } from "../src/cli/commands.ts";
 import { atomicTempPath } from "../src/util/paths.ts";
 
 const POSIX = Deno.build.os !== "windows";
@@ -87,6 +87,7 @@ Deno.test({
     // credentials are in ~/.claude).
     const plan = await buildPlan({
       command: "trust",
+      needs: COMMANDS.get("trust")!.sandbox,
       args: parseCommandLine("trust", ["--all", "--home", t.mind]),
       env: t.env,
       processCwd: `${t.root}/home`,

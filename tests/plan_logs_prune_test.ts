@@ -6,12 +6,13 @@
  */
 import { assertEquals } from "./helpers/assert.ts";
 import { buildPlan } from "../src/sandbox/plan.ts";
-import { parseCommandLine } from "../src/cli/commands.ts";
+import { COMMANDS, parseCommandLine } from "../src/cli/commands.ts";
 import { makeHome, runCli } from "./helpers/cli.ts";
 
 Deno.test("plan: logs reads the log folder only; prune reads anywhere, writes the home only", async () => {
   const logs = await buildPlan({
     command: "logs",
+    needs: COMMANDS.get("logs")!.sandbox,
     args: parseCommandLine("logs", ["--home", "/h", "--follow"]),
     env: {},
     processCwd: "/",
@@ -19,6 +20,7 @@ Deno.test("plan: logs reads the log folder only; prune reads anywhere, writes th
   assertEquals([logs.read, logs.write, logs.run, logs.net, logs.sys], [["/h/logs"], false, false, false, false]);
   const prune = await buildPlan({
     command: "prune",
+    needs: COMMANDS.get("prune")!.sandbox,
     args: parseCommandLine("prune", ["--home", "/h", "--yes"]),
     env: {},
     processCwd: "/",

@@ -18,12 +18,11 @@ import {
   writeHooksJson,
 } from "./helpers/cli.ts";
 import { buildPlan, loaderVariables } from "../src/sandbox/plan.ts";
-import { COMMON_OPTIONS, parseCommandLine } from "../src/cli/commands.ts";
+import { COMMANDS, COMMON_OPTIONS, parseCommandLine } from "../src/cli/commands.ts";
 import { parseArgs } from "../src/util/args.ts";
 import { permissionLines } from "../src/cli/doctor.ts";
 import { netTarget } from "../src/sandbox/mcp_plan.ts";
 import { sandboxReason, workerOptions } from "../src/sandbox/launch.ts";
-import { asFastPath, FastPathRefused } from "../src/config/fast_path_guard.ts";
 import { loadCatalog } from "../src/config/discovery.ts";
 import { signalGroup, signalProcess } from "../src/runner/shell.ts";
 import { join } from "node:path";
@@ -78,6 +77,7 @@ Deno.test("plan: dispatch reads the home, the .mind chain, requirements and spil
   await using proj = await makeProject();
   const plan = await buildPlan({
     command: "dispatch",
+    needs: COMMANDS.get("dispatch")!.sandbox,
     args: parseCommandLine("dispatch", ["--home", home.path, "--requirements", "/nonexistent/req.toml"]),
     env: { SHELL: "/bin/bash", MIND_TEMP_DIR: "/tmp/spill-root" },
     processCwd: "/",
@@ -93,6 +93,7 @@ Deno.test("plan: dispatch reads the home, the .mind chain, requirements and spil
   assertEquals(plan.write, [home.path, "/tmp/spill-root/hook_outputs", "/tmp/spill-root"]);
   const existing = await buildPlan({
     command: "dispatch",
+    needs: COMMANDS.get("dispatch")!.sandbox,
     args: parseCommandLine("dispatch", ["--home", home.path, "--temp-dir", home.path]),
     env: { SHELL: "/bin/bash" },
     processCwd: "/",
@@ -109,6 +110,7 @@ Deno.test("plan: dispatch reads the home, the .mind chain, requirements and spil
 Deno.test("plan: schema reads and writes nothing; serve reads anywhere but writes only home and spill", async () => {
   const schema = await buildPlan({
     command: "schema",
+    needs: COMMANDS.get("schema")!.sandbox,
     args: parseCommandLine("schema", ["config"]),
     env: {},
     processCwd: "/",
@@ -116,6 +118,7 @@ Deno.test("plan: schema reads and writes nothing; serve reads anywhere but write
   assertEquals([schema.read, schema.write, schema.run, schema.net], [false, false, false, false]);
   const serve = await buildPlan({
     command: "serve",
+    needs: COMMANDS.get("serve")!.sandbox,
     args: parseCommandLine("serve", ["--home", "/h"]),
     env: { TMPDIR: "/t" },
     processCwd: "/",
@@ -124,6 +127,7 @@ Deno.test("plan: schema reads and writes nothing; serve reads anywhere but write
   assertEquals(serve.write, ["/h", "/t/hook_outputs", "/t"]);
   const list = await buildPlan({
     command: "list",
+    needs: COMMANDS.get("list")!.sandbox,
     args: parseCommandLine("list", ["--home", "/h"]),
     env: {},
     processCwd: "/",
@@ -139,6 +143,7 @@ Deno.test("plan: a loader variable (LD_*, DYLD_*) makes run unrestricted, with a
   ]);
   const plan = await buildPlan({
     command: "dispatch",
+    needs: COMMANDS.get("dispatch")!.sandbox,
     args: parseCommandLine("dispatch", ["--home", "/h"]),
     env: { LD_LIBRARY_PATH: "/opt/lib" },
     processCwd: "/",
@@ -166,6 +171,7 @@ Deno.test("fast path: only without a trusted project layer, plugins or --hooks-f
     const plan = (cwd: string) =>
       buildPlan({
         command: "dispatch",
+        needs: COMMANDS.get("dispatch")!.sandbox,
         args: parseCommandLine("dispatch", ["--home", home.path]),
         env: {},
         processCwd: "/",
@@ -223,6 +229,7 @@ Deno.test("fast path: decided from the parsed configuration — a trusted projec
     await writeHooksJson(join(dir, ".mind"), { UserPromptSubmit: [group([cmd("echo hi")])] });
     const plan = await buildPlan({
       command: "dispatch",
+      needs: COMMANDS.get("dispatch")!.sandbox,
       args: parseCommandLine("dispatch", ["--home", home.path]),
       env: {},
       processCwd: "/",
@@ -242,6 +249,7 @@ Deno.test("fast path: decided from the parsed configuration — a trusted projec
     );
     const emojiPlan = await buildPlan({
       command: "dispatch",
+      needs: COMMANDS.get("dispatch")!.sandbox,
       args: parseCommandLine("dispatch", ["--home", home.path]),
       env: {},
       processCwd: "/",
@@ -510,7 +518,7 @@ Deno.test("fast path: dispatch without strangers' files keeps the static set min
       return 0;
     };
     const args = { options: { home: ${JSON.stringify(home.path)} }, positionals: [] };
-    Deno.exitCode = await runInSandbox("dispatch", args, probe);
+    Deno.exitCode = await runInSandbox("dispatch", { reads: "config", event: true }, args, probe);
   `;
   const file = join(home.path, "probe.ts");
   await Deno.writeTextFile(file, script);
@@ -554,6 +562,7 @@ Deno.test({
       // The plan grants the target, its lock and this process's temp file, and only to commands that write state.
       const plan = await buildPlan({
         command: "trust",
+        needs: COMMANDS.get("trust")!.sandbox,
         args: parseCommandLine("trust", ["--home", home.path]),
         env: {},
         processCwd: "/",
@@ -561,6 +570,7 @@ Deno.test({
       assertEquals(plan.write, [home.path, target, `${target}.lock`, join(dots, `.mind.toml.${Deno.pid}.tmp`)]);
       const list = await buildPlan({
         command: "list",
+        needs: COMMANDS.get("list")!.sandbox,
         args: parseCommandLine("list", ["--home", home.path]),
         env: {},
         processCwd: "/",
@@ -630,7 +640,7 @@ Deno.test({
   },
 });
 
-Deno.test("fast path guard: discovery refuses every stranger's layer while the fast path runs", async () => {
+Deno.test("fast path guard: discovery refuses plugins and --hooks-file on the fast path, parses a trusted project", async () => {
   await using home = await makeHome();
   await using proj = await makeProject();
   await writeHooksJson(proj.mindDir, { Stop: [group([cmd("echo hi")])] });
@@ -638,21 +648,19 @@ Deno.test("fast path guard: discovery refuses every stranger's layer while the f
   const base = { home: home.path, cwd: proj.path, requirements: "/nonexistent/r.toml" };
   const trusted = [`projects.${JSON.stringify(proj.path)}.trust_level="trusted"`];
   const refused = async (opts: Parameters<typeof loadCatalog>[0]) => {
-    try {
-      await asFastPath(() => loadCatalog(opts));
-      return null;
-    } catch (e) {
-      return e instanceof FastPathRefused ? e.what : `unexpected ${e}`;
-    }
+    const catalog = await loadCatalog({ ...opts, strangerFiles: "refuse" });
+    if (catalog.ok) return null;
+    return "sandbox" in catalog ? catalog.error : `unexpected ${catalog.error}`;
   };
-  // The user's own files, an untrusted project: loaded on the fast path as usual.
+  // The user's own files, an untrusted project, a trusted project (its hooks run only in the Worker):
+  // loaded on the fast path as usual.
   assertEquals(await refused(base), null);
-  assertMatch((await refused({ ...base, overrides: trusted }))!, /^the project layer /);
-  assertMatch((await refused({ ...base, overrides: ["plugins.p.enabled=true"] }))!, /^plugins$/);
-  assertMatch((await refused({ ...base, hooksFiles: [hooksFile] }))!, /^--hooks-file /);
-  // Outside the fast path the same catalog loads the project's hook.
-  const catalog = await loadCatalog({ ...base, overrides: trusted });
-  assert(catalog.ok && catalog.value.handlers.some((h) => h.layer === "project"));
+  assertEquals(await refused({ ...base, overrides: trusted }), null);
+  assertMatch((await refused({ ...base, overrides: ["plugins.p.enabled=true"] }))!, /\(plugins\)/);
+  assertMatch((await refused({ ...base, hooksFiles: [hooksFile] }))!, /\(--hooks-file /);
+  // Outside the fast path the same catalog loads the plugin's and the file's hooks.
+  const catalog = await loadCatalog({ ...base, hooksFiles: [hooksFile] });
+  assert(catalog.ok && catalog.value.handlers.some((h) => h.layer === "cli"));
 });
 
 for (const protocol of ["mind", "claude"] as const) {
@@ -673,13 +681,13 @@ for (const protocol of ["mind", "claude"] as const) {
       `
       import { runInSandbox } from ${JSON.stringify(join(REPO, "src/sandbox/launch.ts"))};
       import { dispatchCommand } from ${JSON.stringify(join(REPO, "src/cli/dispatch_command.ts"))};
-      import { parseCommandLine } from ${JSON.stringify(join(REPO, "src/cli/commands.ts"))};
+      import { COMMANDS, parseCommandLine } from ${JSON.stringify(join(REPO, "src/cli/commands.ts"))};
       const [name, ...rest] = Deno.args;
       const parsed = parseCommandLine(name, rest);
-      Deno.exitCode = await runInSandbox(name, parsed, async (io) => {
+      Deno.exitCode = await runInSandbox(name, COMMANDS.get(name).sandbox, parsed, async (io) => {
         await Deno.writeTextFile(${JSON.stringify(join(home.path, "config.toml"))}, ${JSON.stringify(trustedConfig)});
         const code = await dispatchCommand(parsed, io);
-        console.error("the fast path parsed a stranger's file");
+        if (typeof code === "number") console.error("the fast path ran a stranger's hook");
         return code;
       }, ${JSON.stringify(pathToFileURL(join(REPO, "src/cli/main.ts")).href)});
     `,
@@ -701,7 +709,7 @@ for (const protocol of ["mind", "claude"] as const) {
     const out = await child.output();
     const stderr = new TextDecoder().decode(out.stderr);
     assertEquals(out.code, 0, stderr);
-    assert(!stderr.includes("the fast path parsed"), stderr);
+    assert(!stderr.includes("the fast path ran"), stderr);
     assert(!stderr.includes("internal error"), stderr);
     // The Worker (the command line's module, the same arguments) ran the dispatch with the project now trusted.
     const result = JSON.parse(new TextDecoder().decode(out.stdout));
@@ -759,6 +767,7 @@ Deno.test("doctor prints exactly the grants the Worker holds (Deno.permissions.q
   });
   const plan = await buildPlan({
     command: "doctor",
+    needs: COMMANDS.get("doctor")!.sandbox,
     args: parseCommandLine("doctor", ["--home", home.path]),
     env,
     processCwd: proj.path,
@@ -814,4 +823,84 @@ Deno.test("doctor prints exactly the grants the Worker holds (Deno.permissions.q
   } finally {
     worker.terminate();
   }
+});
+
+Deno.test("sandbox: plans are made from each command's declared needs, never from its name (no command name in src/sandbox/)", async () => {
+  const found: string[] = [];
+  for await (const e of Deno.readDir(join(REPO, "src/sandbox"))) {
+    if (!e.name.endsWith(".ts")) continue;
+    const text = await Deno.readTextFile(join(REPO, "src/sandbox", e.name));
+    // A name compared with, looked up in or listed in a set (`"logs"` as a folder's name is no command).
+    for (const name of COMMANDS.keys()) {
+      const quoted = JSON.stringify(name).replace(/[-_]/g, "\\$&");
+      const decided = new RegExp(`(?:[=!]==\\s*|\\.has\\(|new Set\\(\\[[^\\]]*)${quoted}`);
+      if (decided.test(text)) found.push(`${e.name}: ${JSON.stringify(name)}`);
+    }
+  }
+  assertEquals(found, []);
+});
+
+Deno.test("fast path: a trusted project's event that matches nothing is answered without the Worker", async () => {
+  await using home = await makeHome();
+  await using proj = await makeProject();
+  await writeHooksJson(home.path, { UserPromptSubmit: [group([cmd("echo from-the-user")])] });
+  await writeHooksJson(proj.mindDir, { Stop: [group([cmd("true")])] });
+  assertEquals((await runCli(["project", "trust", proj.path, "--home", home.path])).code, 0);
+  await trustAll(home.path, proj.path);
+  // The launcher's own run says where it ran: "refuse" is the fast path; a run it hands over goes to the Worker.
+  const probe = join(home.path, "probe.ts");
+  await Deno.writeTextFile(
+    probe,
+    `
+    import { runInSandbox } from ${JSON.stringify(join(REPO, "src/sandbox/launch.ts"))};
+    import { dispatchCommand } from ${JSON.stringify(join(REPO, "src/cli/dispatch_command.ts"))};
+    import { COMMANDS, parseCommandLine } from ${JSON.stringify(join(REPO, "src/cli/commands.ts"))};
+    const [name, ...rest] = Deno.args;
+    const parsed = parseCommandLine(name, rest);
+    Deno.exitCode = await runInSandbox(name, COMMANDS.get(name).sandbox, parsed, async (io) => {
+      const code = await dispatchCommand(parsed, io);
+      console.error(typeof code === "number" ? "answered on the fast path" : "handed to the Worker");
+      return code;
+    }, ${JSON.stringify(pathToFileURL(join(REPO, "src/cli/main.ts")).href)});
+  `,
+  );
+  const dispatch = async (name: "SessionEnd" | "UserPromptSubmit" | "Stop") => {
+    const child = new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-q",
+        "-P",
+        "--no-prompt",
+        "--config",
+        join(REPO, "deno.json"),
+        probe,
+        "dispatch",
+        "--home",
+        home.path,
+      ],
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+      env: { SHELL: "/bin/sh", MIND_REQUIREMENTS: "/nonexistent/r.toml" },
+    }).spawn();
+    const w = child.stdin.getWriter();
+    await w.write(new TextEncoder().encode(JSON.stringify(event(name, { cwd: proj.path }))));
+    await w.close();
+    const out = await child.output();
+    const stderr = new TextDecoder().decode(out.stderr).trim();
+    assertEquals(out.code, 0, stderr);
+    return { stderr, result: JSON.parse(new TextDecoder().decode(out.stdout)) };
+  };
+  // Nothing matches, or only the user's own hook: the launcher answers.
+  const none = await dispatch("SessionEnd");
+  assertEquals([none.stderr, none.result.runs], ["answered on the fast path", []]);
+  const user = await dispatch("UserPromptSubmit");
+  assertEquals([user.stderr, user.result.additionalContext], ["answered on the fast path", ["from-the-user"]]);
+  // The project's hook matches: nothing ran on the fast path; the Worker ran it, once.
+  const stop = await dispatch("Stop");
+  assertEquals(stop.stderr, "handed to the Worker");
+  assertEquals(stop.result.runs.map((r: { layer: string; status: string }) => [r.layer, r.status]), [[
+    "project",
+    "completed",
+  ]]);
 });

@@ -16,24 +16,31 @@ import { ADAPTERS, type Host, HOST_DISPLAY_NAMES } from "./hosts.ts";
 import { noHostHints } from "./host.ts";
 import type { JsonObject } from "../util/json.ts";
 import { messageLine, sanitize, terminalLines } from "../util/terminal_text.ts";
-import { FastPathRefused } from "../config/fast_path_guard.ts";
+import type { SandboxNeeded, StrangerFiles } from "../config/fast_path_guard.ts";
 import { EVENTS } from "../events/registry.ts";
 
 /**
  * The outcome of one adapted dispatch, before it is written (exposed for tests and the benchmark):
  * `warning` is text the host shows only from the stderr of a hook that exits 2 (see `warningExit`).
  */
-export type AdapterOutcome = { stdout: JsonObject | null; problem: string | null; warning?: string | null };
+export type AdapterOutcome = {
+  stdout: JsonObject | null;
+  problem: string | null;
+  warning?: string | null;
+  /** On the fast path: why the run goes to the sandbox Worker (nothing was answered). */
+  sandbox?: string;
+};
 
 /**
  * Runs one adapted dispatch on `text` (the host's stdin); `event` is `dispatch --event` (the host's name of
- * an event whose payload carries none). Never throws.
+ * an event whose payload carries none); `strangers` is the run's (src/config/fast_path_guard.ts). Never throws.
  */
 export async function adaptText(
   host: Host,
   text: string,
   options: EngineOptions,
   event?: string,
+  strangers?: StrangerFiles,
 ): Promise<AdapterOutcome> {
   try {
     const adapter = ADAPTERS[host];
@@ -51,7 +58,9 @@ export async function adaptText(
       // Claude Code's own env file reaches SessionStart hooks untouched (SPEC §7.1).
       envFile: host === "claude" ? settings.env.CLAUDE_ENV_FILE || undefined : undefined,
       hostHints: hints,
+      strangers,
     });
+    if (!outcome.ok && outcome.sandbox) return { stdout: null, problem: null, sandbox: outcome.error };
     if (!outcome.ok) return { stdout: null, problem: outcome.error };
     if (EVENTS[outcome.event.event].namesSkippedHooks && outcome.catalog !== null && settings.home !== null) {
       // A session start says which trusted hooks this host was never told to delegate (SPEC §6 r3).
@@ -76,22 +85,22 @@ export async function adaptText(
       warning: adapter.warningExit?.(outcome.event.event, outcome.result) ?? null,
     };
   } catch (e) {
-    // The sandbox's fast path stopping before a stranger's file: the launcher reruns this in the Worker.
-    if (e instanceof FastPathRefused) throw e;
     return { stdout: null, problem: `internal error: ${messageLine(e)}` };
   }
 }
 
 /**
  * The `dispatch --protocol <host>` command body: exit 0 — or 2 where the host shows a warning only that
- * way and its event cannot block (Copilot CLI's sessionStart: `warningExit`).
+ * way and its event cannot block (Copilot CLI's sessionStart: `warningExit`); on the fast path, having
+ * written nothing, that the run needs the sandbox Worker.
  */
 export async function adapterDispatch(
   host: Host,
   options: EngineOptions,
   stdin: () => Promise<Uint8Array>,
   event?: string,
-): Promise<number> {
+  strangers?: StrangerFiles,
+): Promise<number | SandboxNeeded> {
   let text: string;
   try {
     text = new TextDecoder().decode(await stdin());
@@ -99,7 +108,8 @@ export async function adapterDispatch(
     report(host, `cannot read stdin: ${e instanceof Error ? e.message : String(e)}`);
     return 0;
   }
-  const outcome = await adaptText(host, text, options, event);
+  const outcome = await adaptText(host, text, options, event, strangers);
+  if (outcome.sandbox !== undefined) return { sandbox: outcome.sandbox };
   if (outcome.problem !== null) report(host, outcome.problem);
   if (outcome.stdout !== null) {
     try {

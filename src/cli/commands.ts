@@ -13,9 +13,14 @@ import { HOSTS } from "../adapter/host_names.ts";
 import { TRANSCRIPT_EVENTS } from "../session/transcript_events.ts";
 import { didYouMean } from "../util/suggest.ts";
 import type { RunIo } from "../sandbox/launch.ts";
+import type { SandboxNeeds } from "../sandbox/needs.ts";
+import type { SandboxNeeded } from "../config/fast_path_guard.ts";
 
-/** A command's body: the parsed command line and the run's I/O in, the exit code out. */
-export type Command = (args: ParsedArgs, io: RunIo) => Promise<number>;
+/**
+ * A command's body: the parsed command line and the run's I/O in, the exit code out — or, on the
+ * dispatch fast path (`io.strangers === "refuse"`), that the run needs the sandbox Worker.
+ */
+export type Command = (args: ParsedArgs, io: RunIo) => Promise<number | SandboxNeeded>;
 
 /** One command of the CLI. */
 export type CommandEntry = {
@@ -35,6 +40,8 @@ export type CommandEntry = {
   actionOptions?: Readonly<Record<string, Record<string, OptionSpec>>>;
   /** Internal commands are neither listed nor completed. */
   internal?: boolean;
+  /** What it needs from its sandbox: the plan of its runs is made from this (src/sandbox/plan.ts). */
+  sandbox: SandboxNeeds;
   load: () => Promise<Command>;
 };
 
@@ -115,6 +122,7 @@ camelCase events).`,
       },
       event: { type: "string", value: "text", arg: "NAME", about: "the host's event, when its payload names none" },
     },
+    sandbox: { reads: "config", engine: true, mcp: "net", pins: "trusted-project", event: true },
     load: async () => (await import("./dispatch_command.ts")).dispatchCommand,
   }],
   ["serve", {
@@ -134,6 +142,12 @@ Notification to the host: hooks/asyncCompleted {session_id, results}
 A request's "options" (home, cwd, profile, config[], hooksFile[], requirements,
 tempDir, dangerouslyBypassHookTrust) override the options given here.`,
     options: COMMON_OPTIONS,
+    sandbox: {
+      reads: "config",
+      engine: true,
+      mcp: "net-and-programs",
+      readAnywhere: "each serve request names its own cwd, so the project search may start anywhere",
+    },
     load: async () => (await import("./serve.ts")).serveCommand,
   }],
   ["list", {
@@ -146,6 +160,7 @@ files it pins (what a trust records of the scripts it runs); problems that lose
 hooks come first, the discovery warnings last. --json prints the same as one
 JSON object.`,
     options: { ...COMMON_OPTIONS, json: { type: "boolean", about: "as JSON" } },
+    sandbox: { reads: "config", pins: "trusted-project" },
     load: async () => (await import("./list.ts")).listCommand,
   }],
   ["logs", {
@@ -172,6 +187,7 @@ time (2026-01-02T10:00:00Z) or a duration back from now (30s, 10m, 2h, 1d, 1w).`
       json: { type: "boolean", about: "the records as JSON lines" },
       ...HELP,
     },
+    sandbox: { reads: "log" },
     load: async () => (await import("./logs.ts")).logsCommand,
   }],
   ["review", {
@@ -190,6 +206,7 @@ cancels. Each action is written to the user config.toml at once.
 
 Needs a terminal; elsewhere use mind-hooks list and mind-hooks trust KEY...`,
     options: COMMON_OPTIONS,
+    sandbox: { reads: "config", state: true, pins: "any-project" },
     load: async () => (await import("./review.ts")).reviewCommand,
   }],
   ["trust", {
@@ -200,6 +217,7 @@ until their definition changes. Written to the user config.toml.
 
 ${KEYS_HELP}`,
     options: STATE_OPTIONS,
+    sandbox: { reads: "config", state: true, pins: "trusted-project" },
     load: async () => (await import("./state.ts")).trustCommand,
   }],
   ["untrust", {
@@ -209,6 +227,7 @@ ${KEYS_HELP}`,
 
 ${KEYS_HELP}`,
     options: STATE_OPTIONS,
+    sandbox: { reads: "config", state: true },
     load: async () => (await import("./state.ts")).untrustCommand,
   }],
   ["enable", {
@@ -218,6 +237,7 @@ ${KEYS_HELP}`,
 
 ${KEYS_HELP}`,
     options: STATE_OPTIONS,
+    sandbox: { reads: "config", state: true },
     load: async () => (await import("./state.ts")).enableCommand,
   }],
   ["disable", {
@@ -228,6 +248,7 @@ Written to the user config.toml.
 
 ${KEYS_HELP}`,
     options: STATE_OPTIONS,
+    sandbox: { reads: "config", state: true },
     load: async () => (await import("./state.ts")).disableCommand,
   }],
   ["project", {
@@ -240,6 +261,7 @@ status. A trusted project's hooks are loaded; each still needs its own trust
     words: ["trust", "untrust", "status"],
     needsWord: "an action",
     options: COMMON_OPTIONS,
+    sandbox: { reads: "config", state: true, args: "project-dir" },
     load: async () => (await import("./project.ts")).projectCommand,
   }],
   ["prune", {
@@ -250,6 +272,11 @@ longer exists, and the trust of projects whose folder no longer exists, with the
 kept copies of their trusted definitions. Prints what it would remove and writes
 nothing, unless --yes: then removes it (comments and the rest of the file kept).`,
     options: { home: ENGINE.home, yes: { type: "boolean", about: "remove them (default: only print them)" }, ...HELP },
+    sandbox: {
+      reads: "config",
+      state: true,
+      readAnywhere: "prune checks that each file and project named in the user's state still exists",
+    },
     load: async () => (await import("./prune.ts")).pruneCommand,
   }],
   ["validate", {
@@ -261,6 +288,7 @@ would read, including an untrusted project's .mind/ files (nothing runs). A FILE
 ending in .toml is read as config.toml / requirements.toml, any other as a
 hooks.json (JSON with comments). Exit 1 when any file has an error.`,
     options: COMMON_OPTIONS,
+    sandbox: { reads: "config", args: "files" },
     load: async () => (await import("./validate.ts")).validateCommand,
   }],
   ["transcript", {
@@ -289,6 +317,7 @@ Events: ${TRANSCRIPT_EVENTS.join(", ")}`,
       path: TRANSCRIPT_BASE,
       show: { ...TRANSCRIPT_BASE, follow: { type: "boolean", short: "f", about: "keep printing new records" } },
     },
+    sandbox: { reads: "config" },
     load: async () => (await import("./transcript.ts")).transcriptCommand,
   }],
   ["session-end", {
@@ -303,6 +332,7 @@ their undelivered output, and deletes its spilled outputs
       session: SESSION,
       ...HELP,
     },
+    sandbox: { reads: "config", engine: true },
     load: async () => (await import("./session_end.ts")).sessionEndCommand,
   }],
   ["schema", {
@@ -320,6 +350,7 @@ EVENT: ${EVENT_NAMES.join(", ")}
     words2: { input: EVENT_NAMES, output: EVENT_NAMES },
     needsWord: "a kind",
     options: HELP,
+    sandbox: { reads: "nothing" },
     load: async () => (await import("./schema.ts")).schemaCommand,
   }],
   ["doctor", {
@@ -330,6 +361,7 @@ the sandbox, a read and a write outside it and a network connection: each must b
 denied. Then checks the hook shell, the configuration files and the trust state,
 and prints what to fix. Exit 0: nothing to fix; 1: see the lines marked "fix:".`,
     options: COMMON_OPTIONS,
+    sandbox: { reads: "config", engine: true, mcp: "net", pins: "trusted-project", args: "host-checks" },
     load: async () => (await import("./doctor.ts")).doctorCommand,
   }],
   ["install", {
@@ -368,6 +400,7 @@ nothing. Run it again after adding hooks or trusting another project.`,
       force: { type: "boolean", about: "register a launcher that is not on PATH" },
       ...HELP,
     },
+    sandbox: { reads: "config", args: "host-settings" },
     load: async () => (await import("./install.ts")).installCommand,
   }],
   ["completions", {
@@ -380,6 +413,7 @@ nothing. Run it again after adding hooks or trusting another project.`,
     words: SHELLS,
     needsWord: "a shell",
     options: HELP,
+    sandbox: { reads: "nothing" },
     load: async () => (await import("./completions.ts")).completionsCommand,
   }],
   ["__async-run", {
@@ -389,6 +423,7 @@ nothing. Run it again after adding hooks or trusting another project.`,
     // --cwd: where its dispatch ran, so that its sandbox may read the project its hooks' pins are in.
     options: { home: ENGINE.home, cwd: ENGINE.cwd },
     internal: true,
+    sandbox: { reads: "config", engine: true, pins: "trusted-project" },
     load: async () => (await import("./async_run.ts")).asyncRunCommand,
   }],
 ]);

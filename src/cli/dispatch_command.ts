@@ -11,6 +11,7 @@ import { fromCliValues, resolveSettings } from "../engine/settings.ts";
 import { writeAll, writeStdout } from "../util/stdio.ts";
 import type { RunIo } from "../sandbox/launch.ts";
 import { HOSTS, isHost } from "../adapter/host_names.ts";
+import type { SandboxNeeded } from "../config/fast_path_guard.ts";
 
 /**
  * Ends the process on SIGTERM/SIGINT, after killing the process groups of the hooks it runs: they
@@ -24,8 +25,8 @@ async function exitOnSignal(io: RunIo): Promise<() => void> {
   });
 }
 
-/** Runs the command; returns the exit code. */
-export async function dispatchCommand(args: ParsedArgs, io: RunIo): Promise<number> {
+/** Runs the command; returns the exit code, or on the fast path that the run needs the sandbox Worker. */
+export async function dispatchCommand(args: ParsedArgs, io: RunIo): Promise<number | SandboxNeeded> {
   const stopListening = await exitOnSignal(io);
   try {
     return await dispatchOnce(args, io);
@@ -34,7 +35,7 @@ export async function dispatchCommand(args: ParsedArgs, io: RunIo): Promise<numb
   }
 }
 
-async function dispatchOnce({ options, positionals }: ParsedArgs, io: RunIo): Promise<number> {
+async function dispatchOnce({ options, positionals }: ParsedArgs, io: RunIo): Promise<number | SandboxNeeded> {
   if (positionals.length) throw new UsageError(`dispatch takes no arguments (got ${JSON.stringify(positionals[0])})`);
   if ((options.explain || options.pretty) && options.protocol !== undefined && options.protocol !== "mind") {
     throw new UsageError(
@@ -45,7 +46,7 @@ async function dispatchOnce({ options, positionals }: ParsedArgs, io: RunIo): Pr
     // Adapter mode: the host's own hook stdin/stdout (src/adapter/), loaded only when asked for.
     const { adapterDispatch } = await import("../adapter/run.ts");
     const event = typeof options.event === "string" ? options.event : undefined;
-    return await adapterDispatch(options.protocol, fromCliValues(options), io.stdin, event);
+    return await adapterDispatch(options.protocol, fromCliValues(options), io.stdin, event, io.strangers);
   }
   if (options.protocol !== undefined && options.protocol !== "mind") {
     throw new UsageError(
@@ -60,7 +61,8 @@ async function dispatchOnce({ options, positionals }: ParsedArgs, io: RunIo): Pr
   const settings = resolveSettings(fromCliValues(options), Deno.env.toObject(), Deno.cwd());
   // Loaded only for --explain: a dispatch without it records nothing.
   const trace = options.explain === true ? (await import("../engine/trace.ts")).newTrace() : undefined;
-  const outcome = await engineDispatch(parsed.value, settings, { trace });
+  const outcome = await engineDispatch(parsed.value, settings, { trace, strangers: io.strangers });
+  if (!outcome.ok && outcome.sandbox) return { sandbox: outcome.error };
   if (!outcome.ok) throw new UsageError(outcome.error);
   const { result } = outcome;
   await writeStdout((options.pretty ? JSON.stringify(result, null, 2) : JSON.stringify(result)) + "\n");

@@ -60,7 +60,13 @@ export async function main(args: string[]): Promise<number> {
       checkHome(name, entry.options, parsed.options);
     }
     // SPEC §15: the command runs in a Worker holding only this run's permissions (src/sandbox/).
-    return await runInSandbox(name, parsed, async (io) => await (await entry.load())(parsed, io), import.meta.url);
+    return await runInSandbox(
+      name,
+      entry.sandbox,
+      parsed,
+      async (io) => await (await entry.load())(parsed, io),
+      import.meta.url,
+    );
   } catch (e) {
     // Registered as a host's hook, a non-zero exit may block the host's action (Claude Code and Codex
     // block on 2): when mind-hooks cannot do its job there, the host's action must proceed (SPEC §1:

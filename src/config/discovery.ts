@@ -29,7 +29,7 @@ import { findProject, type ForeignDir, type ProjectLayout, type ProjectSearch } 
 import { isObject, type JsonObject } from "../util/json.ts";
 import { decideFeatures } from "./features.ts";
 import { type McpServers, noServers, readServers, resolveServer, scopedNameWarnings } from "./mcp_servers.ts";
-import { assertMayParseStrangerFile } from "./fast_path_guard.ts";
+import { type StrangerFiles, type StrangerRefusal, strangerRefusal } from "./fast_path_guard.ts";
 import type { PluginInfo } from "./plugins.ts";
 import { type HookPins, pinScopeFor, type ScopeContext, storedPins } from "./pinning.ts";
 import type { PinScope } from "../trust/pin_scope.ts";
@@ -70,6 +70,11 @@ export type ConfigOptions = {
    * own project layer itself, so that foreign layer is not loaded (SPEC §2.8: no double runs).
    */
   delegatingHost?: string;
+  /**
+   * `"refuse"` on the dispatch fast path (src/config/fast_path_guard.ts): a configured plugin or a
+   * `--hooks-file` is not parsed, the catalog is a {@link StrangerRefusal}. Default `"parse"`.
+   */
+  strangerFiles?: StrangerFiles;
 };
 
 /**
@@ -348,7 +353,7 @@ export async function loadCatalog(opts: HomelessConfigOptions): Promise<Result<A
   const pluginCfg = pluginSettings(userToml, cli);
   // Most homes enable no plugin: then the plugin loader is not even imported.
   const hasPlugins = home !== null && Object.keys(pluginCfg).length > 0;
-  if (hasPlugins) assertMayParseStrangerFile("plugins");
+  if (hasPlugins && opts.strangerFiles === "refuse") return strangerRefusal("plugins");
   const pluginResult = hasPlugins
     ? await (await import("./plugins.ts")).loadPlugins(home!, pluginCfg, files)
     : { handlers: [], warnings: [], plugins: [], servers: new Map() };
@@ -357,7 +362,7 @@ export async function loadCatalog(opts: HomelessConfigOptions): Promise<Result<A
   // CLI layer: -c overrides, then --hooks-file files.
   const cliFiles: LayerFile[] = [];
   for (const hf of opts.hooksFiles ?? []) {
-    assertMayParseStrangerFile(`--hooks-file ${hf}`);
+    if (opts.strangerFiles === "refuse") return strangerRefusal(`--hooks-file ${hf}`);
     files.push(hf);
     const real = await realPathOr(hf);
     const loaded = await loadConfigFile(hf, "json");

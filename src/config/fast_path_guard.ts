@@ -1,38 +1,43 @@
 /**
- * The guard of the dispatch fast path (SECURITY.md): the launcher decides, from the user's own
- * configuration, that a dispatch will parse no stranger's file and so may skip the sandbox Worker.
- * Between that decision and discovery the configuration or the project tree may change (a
- * `project trust` running at the same time, a `.mind` created or removed). So the decision is not
- * trusted alone: while the fast path runs, discovery calls {@link assertMayParseStrangerFile}
- * before it parses any file a stranger wrote (a project layer, a plugin, a `--hooks-file`), which
- * throws {@link FastPathRefused}; the launcher catches it and runs the command in the Worker instead.
- *
- * Tiny and import-free on purpose: discovery imports it on every run.
+ * The guard of the dispatch fast path (SECURITY.md): a dispatch may start in the launcher's thread,
+ * without the sandbox Worker, while nothing in reach but the user's, the administrator's and a
+ * trusted project's files is parsed, and it must go to the Worker before a stranger's hook runs.
+ * The launcher decides where a run starts from the user's own configuration, but the configuration
+ * or the project tree may change before discovery runs (a `plugins` table added, a `.mind` created);
+ * so the run itself checks again, as data: discovery with `strangerFiles: "refuse"` parses no plugin
+ * and no `--hooks-file` and reports {@link StrangerRefusal} instead; the dispatch, after matching,
+ * reports it for a matched hook a stranger wrote ({@link strangerWrote}), before anything is run,
+ * written, logged or taken. Engine, CLI and adapter pass it up as their outcome ({@link SandboxNeeded}),
+ * and the launcher runs the command again in the Worker.
  * @module
  */
+import type { Layer } from "../schema/handler.ts";
+import { USER_SIDE_LAYERS } from "./layer_files.ts";
 
-/** Thrown by discovery when the fast path is about to parse a stranger's file. */
-export class FastPathRefused extends Error {
-  override name = "FastPathRefused";
-  /** @param what the layer or file that would have been parsed */
-  constructor(readonly what: string) {
-    super(`the dispatch fast path does not parse strangers' files (${what}); it runs in the sandbox`);
-  }
+/** Whether a run may parse strangers' files it was not told about (plugins, `--hooks-file`) and run strangers' hooks. */
+export type StrangerFiles = "parse" | "refuse";
+
+/** The outcome of a command that stopped on the fast path: the launcher runs it again in the Worker. */
+export type SandboxNeeded = { readonly sandbox: string };
+
+/** Discovery's failure on the fast path: it parsed nothing of `what` (a failed `Result`, marked). */
+export type StrangerRefusal = { readonly ok: false; readonly error: string; readonly sandbox: true };
+
+/** The refusal of parsing `what` (a layer or a file) on the fast path. */
+export function strangerRefusal(what: string): StrangerRefusal {
+  return {
+    ok: false,
+    error: `the dispatch fast path does not parse strangers' files (${what}); it runs in the sandbox`,
+    sandbox: true,
+  };
 }
 
-let onFastPath = false;
-
-/** Runs `run` as the fast path: every stranger's file discovery reaches throws {@link FastPathRefused}. */
-export async function asFastPath<T>(run: () => Promise<T>): Promise<T> {
-  onFastPath = true;
-  try {
-    return await run();
-  } finally {
-    onFastPath = false;
-  }
-}
-
-/** Called by discovery before it parses a file a stranger wrote; throws on the fast path. */
-export function assertMayParseStrangerFile(what: string): void {
-  if (onFastPath) throw new FastPathRefused(what);
+/**
+ * Whether a stranger wrote this hook: any layer but the user's own ones, the administrator's and the
+ * user's `-c` overrides (a trusted project's, a plugin's, a `--hooks-file`'s). Such a hook never runs
+ * outside the sandbox Worker.
+ */
+export function strangerWrote(h: { layer: Layer; sourcePath: string }): boolean {
+  if (USER_SIDE_LAYERS.has(h.layer) || h.layer === "managed") return false;
+  return !(h.layer === "cli" && h.sourcePath === "cli-override");
 }

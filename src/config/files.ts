@@ -214,11 +214,28 @@ export async function parseJsoncText(
   return { data: value as JsonObject, warnings: duplicateKeyWarnings(text, source) };
 }
 
-/** Reads and parses a config file by its kind. */
+/**
+ * Parses the fast-path decision made of the user's own files (src/sandbox/reach.ts), kept for the
+ * discovery that follows in the same thread: each is taken once, and only for the very same bytes.
+ */
+const handedOver = new Map<string, { kind: "toml" | "json"; text: string; loaded: LoadedFile }>();
+
+/**
+ * Reads and parses a config file by its kind. With `handOver`, the parse is kept for the next load of
+ * the same path in this thread, which takes it when the file still holds the same text (the
+ * launcher's decision and discovery read one 167 KB config.toml once, not twice).
+ */
 export async function loadConfigFile(
   path: string,
   kind: "toml" | "json",
+  opts: { handOver?: boolean } = {},
 ): Promise<LoadedFile> {
+  const loaded = await loadFresh(path, kind);
+  if (opts.handOver && loaded.ok) handedOver.set(path, { kind, text: loaded.text, loaded });
+  return loaded;
+}
+
+async function loadFresh(path: string, kind: "toml" | "json"): Promise<LoadedFile> {
   const read = readText(path);
   if ("missing" in read) return { ok: false, missing: true };
   if ("invalidUtf8" in read) {
@@ -231,6 +248,11 @@ export async function loadConfigFile(
       missing: false,
       warning: warning("W_UNREADABLE", `cannot read: ${read.error}`, path),
     };
+  }
+  const kept = handedOver.get(path);
+  if (kept !== undefined) {
+    handedOver.delete(path);
+    if (kept.kind === kind && kept.text === read.text) return kept.loaded;
   }
   if (kind === "toml") {
     const parsed = parseTomlText(read.text, path);

@@ -10,7 +10,6 @@ import { loadConfigFile } from "./files.ts";
 import { outsideRootWarning, type Warning, warning } from "./warnings.ts";
 import { isInside, join, realPathOr } from "../util/paths.ts";
 import { isObject, type JsonObject } from "../util/json.ts";
-import { assertMayParseStrangerFile } from "./fast_path_guard.ts";
 import { collectHandlers, type DiscoveredHandler } from "./handlers.ts";
 
 /** Settings keys of the `[hooks]` table in config.toml / requirements.toml that are not events. */
@@ -23,7 +22,7 @@ export const HOOKS_SETTINGS: ReadonlySet<string> = new Set([
   "require_pins",
 ]);
 
-/** The file layers the user writes (the fast path parses them): the user, its foreign ones, the profile. */
+/** The file layers the user writes: the user, its foreign ones, the profile (src/config/fast_path_guard.ts). */
 export const USER_SIDE_LAYERS: ReadonlySet<Layer> = new Set(["user", "claude-user", "codex-user", "profile"]);
 
 /** One loaded file of a layer. */
@@ -70,8 +69,6 @@ export async function loadLayerDir(
   warnings: Warning[],
   opts: LayerDirOptions = {},
 ): Promise<LayerFile[]> {
-  // Every layer but the user's own ones is a stranger's file (SECURITY.md, the fast path).
-  if (!USER_SIDE_LAYERS.has(layer)) assertMayParseStrangerFile(`the ${layer} layer ${dir}`);
   const out: LayerFile[] = [];
   for (const [name, kind] of opts.names ?? MIND_LAYER_FILES) {
     const path = join(dir, name);

@@ -4,8 +4,8 @@
  * with the very loaders discovery uses when the project is trusted, so the count is what a
  * `project trust` would load. Reading only: nothing here trusts, hashes into state, or runs.
  *
- * Not for the dispatch fast path (it parses strangers' files, and the loaders refuse there): `list`,
- * `review` and `serve`'s `hooks/list` call it through the view model.
+ * Not for the dispatch fast path (it parses an untrusted project's files, which no dispatch parses,
+ * SECURITY.md): `list`, `review` and `serve`'s `hooks/list` call it through the view model, in the Worker.
  * @module
  */
 import type { Layer } from "../schema/handler.ts";

@@ -5,6 +5,7 @@
  * @module
  */
 import { type AnyCatalog, loadCatalog } from "../config/discovery.ts";
+import { strangerWrote } from "../config/fast_path_guard.ts";
 import { EVENTS } from "../events/registry.ts";
 import type { DispatchResult } from "../schema/result.ts";
 import { failSafeResult } from "./fail_safe.ts";
@@ -14,7 +15,7 @@ import { type EventInput, readInput } from "./input.ts";
 import { type Dispatching, dispatchingOf, type DispatchIo, type EngineDispatchOutcome } from "./io.ts";
 import { catalogProblems, closingLines, settledFacts, systemMessages } from "./messages.ts";
 import { runHandlers, waitingResults } from "./run.ts";
-import { decideVerdicts, select } from "./select.ts";
+import { decideVerdicts, select, type Selection } from "./select.ts";
 import { configOptionsOf, type EngineSettings } from "./settings.ts";
 
 export type { DispatchIo, EngineDispatchOutcome } from "./io.ts";
@@ -28,22 +29,44 @@ export async function engineDispatch(
   const input = await readInput(raw, settings.home, io.trace);
   if (!input.ok) return input.error;
   const ev = input.value;
-  const loaded = await (io.catalog ?? loadCatalog)(configOptionsOf(settings, settings.cwd ?? String(ev.input.cwd)));
-  if (!loaded.ok) return loaded;
+  const refuse = io.strangers === "refuse";
+  const opts = configOptionsOf(settings, settings.cwd ?? String(ev.input.cwd));
+  const loaded = await (io.catalog ?? loadCatalog)(refuse ? { ...opts, strangerFiles: "refuse" } : opts);
+  if (!loaded.ok) return { ok: false, error: loaded.error, ...("sandbox" in loaded ? { sandbox: true } : {}) };
   const catalog = loaded.value;
-  const result = await dispatchLoaded(ev, catalog, await dispatchingOf(settings, io));
+  const d = await dispatchingOf(settings, io);
+  const selection = await selectStage(ev, catalog, d);
+  // The fast path's one stop (src/config/fast_path_guard.ts): after matching, before anything is run,
+  // written, logged or taken, a stranger's matched hook sends the whole run to the sandbox Worker.
+  const stranger = refuse ? selection?.matched.find(strangerWrote) : undefined;
+  if (stranger) return { ok: false, error: `a hook a stranger wrote matched (${stranger.key})`, sandbox: true };
+  const result = await dispatchSelected(ev, catalog, d, selection);
   if (io.trace) io.trace.files = await (await import("./trace.ts")).traceFiles(catalog, settings);
   return { ok: true, event: ev, catalog, result };
 }
 
+/** The select stage of a loaded catalog: null when its hooks are switched off (SPEC §2.5). */
+async function selectStage(ev: EventInput, catalog: AnyCatalog, d: Dispatching): Promise<Selection | null> {
+  d.trace?.catalog(catalog, ev.event);
+  return catalog.hooksEnabled ? await select(ev, catalog, d) : null;
+}
+
 /** Dispatches one validated event against a loaded catalog: the stages after input and catalog. */
 export async function dispatchLoaded(ev: EventInput, catalog: AnyCatalog, d: Dispatching): Promise<DispatchResult> {
+  return await dispatchSelected(ev, catalog, d, await selectStage(ev, catalog, d));
+}
+
+/** The stages after select: verdict → run → fold → messages → finish (the fail-safe around the last three). */
+async function dispatchSelected(
+  ev: EventInput,
+  catalog: AnyCatalog,
+  d: Dispatching,
+  selection: Selection | null,
+): Promise<DispatchResult> {
   const module = EVENTS[ev.event];
   const noHome = catalog.home === null;
   const asyncResults = await waitingResults(ev, catalog, d);
-  d.trace?.catalog(catalog, ev.event);
-  if (!catalog.hooksEnabled) return await finish(ev, catalog, d, hooksOffResult(ev, catalog, asyncResults));
-  const selection = await select(ev, catalog, d);
+  if (selection === null) return await finish(ev, catalog, d, hooksOffResult(ev, catalog, asyncResults));
   const runs = await decideVerdicts(selection, catalog, d);
   const problems = await catalogProblems(catalog);
   const ran = await runHandlers(ev, catalog, d, runs, selection.where);

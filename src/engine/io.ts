@@ -6,6 +6,7 @@
 import type { AnyCatalog, HomelessConfigOptions, HookHandler } from "../config/discovery.ts";
 import type { JsonObject } from "../util/json.ts";
 import type { Result } from "../util/result.ts";
+import type { StrangerFiles } from "../config/fast_path_guard.ts";
 import type { AsyncJob, RawCompletion } from "../runner/types.ts";
 import type { AsyncResult, DispatchResult } from "../schema/result.ts";
 import type { EventInput } from "./input.ts";
@@ -47,6 +48,11 @@ export type DispatchIo = {
    * absent, nothing is recorded and the trace module is never loaded.
    */
   trace?: DispatchTrace;
+  /**
+   * `"refuse"` on the fast path (src/config/fast_path_guard.ts): the outcome is `sandbox` instead of
+   * parsing a plugin or a `--hooks-file`, or of running a matched hook a stranger wrote. Default `"parse"`.
+   */
+  strangers?: StrangerFiles;
 };
 
 /** What the stages of one dispatch read besides the event and the catalog. */
@@ -67,7 +73,7 @@ export type Dispatching = {
  */
 export type EngineDispatchOutcome =
   | { ok: true; event: EventInput; catalog: AnyCatalog | null; result: DispatchResult }
-  | { ok: false; error: string };
+  | { ok: false; error: string; sandbox?: true };
 
 /** What the stages read of these settings and this io (the trace module loaded only for a trace). */
 export async function dispatchingOf(settings: EngineSettings, io: DispatchIo): Promise<Dispatching> {

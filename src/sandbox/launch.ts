@@ -15,15 +15,23 @@
  * chain the project search may read, and the Worker's `io.stdin()` hands it those bytes; a Worker's
  * `io.exit()` asks the launcher to end the process (a Worker cannot end it itself).
  *
+ * Which commands, and what each is granted, come from the needs its entry in the command table
+ * declares (src/sandbox/needs.ts); where a run starts is one pure decision ({@link runStart}): a
+ * dispatch may start on the fast path, in this thread, and comes back with {@link SandboxNeeded}
+ * (having written nothing) when a stranger's hook matched or a plugin or `--hooks-file` appeared;
+ * then it runs again in the Worker (src/config/fast_path_guard.ts, SECURITY.md).
+ *
  * `MIND_HOOKS_SANDBOX=off` runs commands without the Worker (measurement and diagnosis only;
  * `doctor` says so loudly).
  * @module
  */
 import { buildPlan, type PlanFacts, resolveFacts, type SandboxPlan, workerPermissions } from "./plan.ts";
-import { asFastPath, FastPathRefused } from "../config/fast_path_guard.ts";
+import type { SandboxNeeded, StrangerFiles } from "../config/fast_path_guard.ts";
 import { readStdinBytes, readStdinBytesSync } from "../util/stdio.ts";
 import type { ParsedArgs } from "../util/args.ts";
 import { setLauncherPathFacts } from "../util/path_facts.ts";
+import type { SandboxNeeds } from "./needs.ts";
+import type { Reach } from "./reach.ts";
 
 /**
  * The I/O a command gets from the sandbox: its stdin (bytes the launcher may have read already), and
@@ -32,11 +40,26 @@ import { setLauncherPathFacts } from "../util/path_facts.ts";
 export type RunIo = {
   stdin(): Promise<Uint8Array>;
   exit(code: number): never;
+  /**
+   * `"refuse"` on the dispatch fast path (src/config/fast_path_guard.ts): the command answers
+   * {@link SandboxNeeded}, having written nothing, instead of parsing a plugin or a `--hooks-file` or
+   * running a hook a stranger wrote; the launcher then runs it in the Worker. Absent: it does all of them.
+   */
+  strangers?: StrangerFiles;
 };
 
-/** The I/O of a command that runs in this very thread of the process. */
-function processIo(bytes: Uint8Array | null): RunIo {
-  return { stdin: () => bytes ? Promise.resolve(bytes) : readStdinBytes(), exit: (code) => Deno.exit(code) };
+/** The I/O of a command that runs in this very thread of the process (on the fast path: `strangers`). */
+function processIo(bytes: Uint8Array | null, strangers?: StrangerFiles): RunIo {
+  return {
+    stdin: () => bytes ? Promise.resolve(bytes) : readStdinBytes(),
+    exit: (code) => Deno.exit(code),
+    ...(strangers ? { strangers } : {}),
+  };
+}
+
+/** The exit code of a run that was not on the fast path (which alone may answer {@link SandboxNeeded}). */
+function exitCode(r: number | SandboxNeeded): number {
+  return typeof r === "number" ? r : 2;
 }
 
 /** The Worker name prefix that marks code running inside the sandbox. */
@@ -72,21 +95,22 @@ export function sandboxDisabled(env: Record<string, string | undefined> = Deno.e
 }
 
 /**
- * Runs `run` (the command `name`, parsed as `args`) in the sandbox: in the launcher, starts the Worker
- * and returns its exit code; inside the Worker, runs the command. `mainModule` is the URL of the module
- * that calls this (the command line's, src/cli/main.ts or its bundle): the Worker runs it again. Throws
- * only what `run` throws inside.
+ * Runs `run` (the command `name`, parsed as `args`, with the sandbox `needs` its entry declares) in
+ * the sandbox: in the launcher, starts the Worker and returns its exit code; inside the Worker, runs
+ * the command. `mainModule` is the URL of the module that calls this (the command line's,
+ * src/cli/main.ts or its bundle): the Worker runs it again. Throws only what `run` throws inside.
  */
 export async function runInSandbox(
   name: string,
+  needs: SandboxNeeds,
   args: ParsedArgs,
-  run: (io: RunIo) => Promise<number>,
+  run: (io: RunIo) => Promise<number | SandboxNeeded>,
   mainModule: string,
 ): Promise<number> {
   if (insideSandbox()) return await runInside(args, run);
-  if (sandboxDisabled()) return await run(processIo(null));
+  if (sandboxDisabled()) return exitCode(await run(processIo(null)));
   workerModule = mainModule;
-  return await launch(name, args, run);
+  return await launch(name, needs, args, run);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -102,7 +126,7 @@ async function receiveInit(): Promise<InitMessage> {
   });
 }
 
-async function runInside(args: ParsedArgs, run: (io: RunIo) => Promise<number>): Promise<number> {
+async function runInside(args: ParsedArgs, run: (io: RunIo) => Promise<number | SandboxNeeded>): Promise<number> {
   const init = await receiveInit();
   currentPlan = init.plan;
   setLauncherPathFacts(init.plan.facts.pathFacts ?? {});
@@ -122,7 +146,7 @@ async function runInside(args: ParsedArgs, run: (io: RunIo) => Promise<number>):
     },
   };
   try {
-    const code = await run(io);
+    const code = exitCode(await run(io));
     post({ type: "done", code });
     return code;
   } catch (e) {
@@ -145,11 +169,6 @@ function eventCwd(bytes: Uint8Array): string | undefined {
     return undefined;
   }
 }
-
-/** Commands whose plan may include MCP servers (net for HTTP ones; run for stdio ones in serve). */
-const MCP_COMMANDS = new Set(["dispatch", "doctor", "serve"]);
-/** Commands that read a trusted project's pinned files (SPEC §3.5): they need its root. */
-const PIN_COMMANDS = new Set(["dispatch", "doctor", "list", "review", "trust", "__async-run"]);
 
 /** The options the sandbox Worker of `plan` is started with: its permissions are exactly
  * {@link workerPermissions} of the plan, the one function `doctor` prints from. */
@@ -190,10 +209,11 @@ async function planMcp(plan: SandboxPlan): Promise<{ hosts: string[]; programs: 
 }
 
 /**
- * Whether a dispatch may skip the Worker: nothing it will parse was written by a stranger. A project's
- * `.mind/` files are parsed only when the project is trusted (in the user's config.toml or by `-c`);
- * plugins are loaded when configured; `--hooks-file` files whenever given. Decided from the parsed
- * user configuration (src/sandbox/reach.ts). Returns the reason to sandbox, or null for the fast path.
+ * Whether a stranger's file is in reach of a dispatch from the plan's cwd: a project's `.mind/` files
+ * are parsed only when the project is trusted (in the user's config.toml or by `-c`); plugins are
+ * loaded when configured; `--hooks-file` files whenever given. Decided from the parsed user
+ * configuration (src/sandbox/reach.ts). Returns the reason, or null: only the user's and the
+ * administrator's files are parsed.
  */
 export async function sandboxReason(plan: { facts: PlanFacts }, args: ParsedArgs): Promise<string | null> {
   return (await (await import("./reach.ts")).reach(plan.facts, args, Deno.env.toObject())).sandbox;
@@ -205,44 +225,60 @@ export const DISPATCH_AT_TERMINAL =
     Deno.build.os === "windows" ? "Ctrl-Z and Enter" : "Ctrl-D"
   }; an agent host pipes it in (see mind-hooks dispatch --help)`;
 
-async function launch(name: string, args: ParsedArgs, run: (io: RunIo) => Promise<number>): Promise<number> {
+/** Where a run starts: on the fast path (with or without the network), or in the Worker. */
+export type RunStart = { thread: "launcher"; net: boolean } | { thread: "worker" };
+
+/**
+ * Where this run starts, from the command's declared needs and what is in reach (one pure decision).
+ * Only a command that reads its event first (dispatch) may start on the fast path, and only while no
+ * plugin or `--hooks-file` is in reach; a trusted project's files are parsed there, its hooks never
+ * run there (the run answers {@link SandboxNeeded} first). What the run provably does not need is
+ * still revoked from the process: the network, unless an MCP server is configured.
+ */
+export function runStart(needs: SandboxNeeds, reached: Reach, env: Record<string, string | undefined>): RunStart {
+  if (!needs.event || env.MIND_HOOKS_SANDBOX === "always" || reached.workerFirst !== null) return { thread: "worker" };
+  return { thread: "launcher", net: reached.mcp };
+}
+
+async function launch(
+  name: string,
+  needs: SandboxNeeds,
+  args: ParsedArgs,
+  run: (io: RunIo) => Promise<number | SandboxNeeded>,
+): Promise<number> {
   const env = Deno.env.toObject();
   const processCwd = Deno.cwd();
   let stdin: Uint8Array | null = null;
   let evCwd: string | undefined;
-  if (name === "dispatch" && !args.options.help) {
+  if (needs.event && !args.options.help) {
     // Typed at a terminal, a dispatch would wait for input without a word: say what it waits for.
     if (Deno.stdin.isTerminal()) console.error(DISPATCH_AT_TERMINAL);
     stdin = readStdinBytesSync();
     evCwd = eventCwd(stdin);
   }
-  const input = { command: name, args, env, processCwd, eventCwd: evCwd, pinRoots: [] as string[] };
+  const input = { command: name, needs, args, env, processCwd, eventCwd: evCwd, pinRoots: [] as string[] };
   const facts = resolveFacts(input);
   const decide = async () => {
-    const r = MCP_COMMANDS.has(name) || PIN_COMMANDS.has(name)
+    const r = needs.mcp !== undefined || needs.pins !== undefined
       // `review` can trust the project while it runs (p), and then pin its hooks' files (A, t): it
       // reads the project's tree from the start. What it reads is shown to the user, never run.
-      ? await (await import("./reach.ts")).reach(facts, args, env, { anyProject: name === "review" })
-      : { sandbox: null, mcp: false, pinRoot: null };
+      ? await (await import("./reach.ts")).reach(facts, args, env, { anyProject: needs.pins === "any-project" })
+      : { sandbox: null, workerFirst: null, mcp: false, pinRoot: null };
     input.pinRoots = r.pinRoot !== null ? [r.pinRoot] : [];
     return r;
   };
   const reached = await decide();
   const mcp = reached.mcp;
-  if (name === "dispatch" && env.MIND_HOOKS_SANDBOX !== "always" && reached.sandbox === null) {
-    // The fast path (SECURITY.md): only the user's and the administrator's files are parsed, so the
-    // Worker's start (~20 ms, as much as the runtime's own) is not paid. What the run provably does
-    // not need is still revoked from the process: the network, unless an MCP server is configured.
-    if (!mcp) await Deno.permissions.revoke({ name: "net" });
-    try {
-      return await asFastPath(() => run(processIo(stdin)));
-    } catch (e) {
-      // Discovery met a stranger's file the decision did not foresee (it changed meanwhile): it
-      // parsed nothing of it, and the command wrote nothing yet. Run it again, in the Worker, with
-      // the grants of what is in reach now (a project trusted meanwhile: its pinned files).
-      if (!(e instanceof FastPathRefused)) throw e;
-      await decide();
-    }
+  const start = runStart(needs, reached, env);
+  if (start.thread === "launcher") {
+    // The fast path (SECURITY.md): the Worker's start (~20 ms, as much as the runtime's own) is not paid.
+    if (!start.net) await Deno.permissions.revoke({ name: "net" });
+    const done = await run(processIo(stdin, "refuse"));
+    if (typeof done === "number") return done;
+    // A stranger's hook matched, or discovery met a plugin or `--hooks-file` the decision did not
+    // foresee: nothing ran and nothing was written. Run it again, in the Worker, with the grants of
+    // what is in reach now (a project trusted meanwhile: its pinned files).
+    await decide();
   }
   // The Worker runs the command line again, which takes its command from the process arguments: they must be these.
   if (Deno.args[0] !== name) {
@@ -250,9 +286,7 @@ async function launch(name: string, args: ParsedArgs, run: (io: RunIo) => Promis
   }
   let plan = await buildPlan(input);
   if (mcp) {
-    const needs = await planMcp(plan);
-    if (name !== "serve") needs.programs = [];
-    plan = await buildPlan({ ...input, mcp: needs });
+    plan = await buildPlan({ ...input, mcp: await planMcp(plan) });
   }
   let worker: Worker;
   try {

@@ -19,6 +19,7 @@ import { launcherCandidates, launcherProgram } from "../util/launcher.ts";
 import { HOSTS, isHost } from "../adapter/host_names.ts";
 import { runDirectoryPaths } from "../engine/run_cwd.ts";
 import { type PathFacts, pathFactsOf } from "../util/path_facts.ts";
+import type { SandboxNeeds } from "./needs.ts";
 
 /** One permission of the plan: `true` = unrestricted, `false` = none, a list = only those. */
 export type Grant = boolean | string[];
@@ -66,7 +67,10 @@ export type PlanFacts = {
 
 /** The inputs of planning: the command line (as the command parsed it), the environment and the process cwd. */
 export type PlanInput = {
+  /** The command's name (the Worker's name, what doctor prints). */
   command: string;
+  /** What the command declares it needs (its entry in src/cli/commands.ts): the plan is made from this. */
+  needs: SandboxNeeds;
   args: ParsedArgs;
   env: Record<string, string | undefined>;
   processCwd: string;
@@ -153,25 +157,6 @@ async function pluginRoots(home: string): Promise<string[]> {
   } catch { /* no plugins folder */ }
   return out;
 }
-
-/** Commands whose plan is the dispatch plan (they read configuration and may run hooks or kill them). */
-const ENGINE_COMMANDS = new Set(["dispatch", "doctor", "__async-run", "session-end"]);
-/** Commands that read configuration and write only the home (state, trusted copies, logs). */
-const CONFIG_COMMANDS = new Set([
-  "list",
-  "review",
-  "trust",
-  "untrust",
-  "enable",
-  "disable",
-  "project",
-  "validate",
-  "transcript",
-  "prune",
-]);
-
-/** Commands that write trust state into the user config.toml (src/trust/state_writer.ts). */
-const STATE_COMMANDS = new Set(["trust", "untrust", "enable", "disable", "project", "review", "prune"]);
 
 /**
  * The files a state write really touches when the user's config.toml is a symlink (dotfile
@@ -263,12 +248,12 @@ export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
     notes: [],
     facts,
   };
-  const cmd = input.command;
+  const needs = input.needs;
   const seen = new Set<string>();
-  if (cmd === "dispatch" && input.eventCwd !== undefined) {
+  if (needs.event && input.eventCwd !== undefined) {
     for (const p of runDirectoryPaths(input.eventCwd, cwd)) seen.add(p);
   }
-  if (cmd === "logs") {
+  if (needs.reads === "log") {
     // The observation log and its rotated files, nothing else: it reads no configuration.
     if (home === null) return plan; // the command refuses to run without a home (SPEC §1 r3)
     const logs = join(home, "logs");
@@ -276,10 +261,8 @@ export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
     plan.why.read = "the observation log (<home>/logs)";
     return plan;
   }
-  if (!ENGINE_COMMANDS.has(cmd) && !CONFIG_COMMANDS.has(cmd) && cmd !== "serve" && cmd !== "install") {
-    // schema, help, unknown commands: they read nothing from disk.
-    return plan;
-  }
+  // schema, completions: they read nothing from disk.
+  if (needs.reads === "nothing") return plan;
 
   const reads = new Set<string>();
   const add = async (set: Set<string>, p: string) => {
@@ -319,7 +302,7 @@ export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
   if (home !== null) await add(writes, home);
   const writeWhy = home === null ? [] : ["the home (state, trusted copies, logs, sessions, async jobs)"];
 
-  if (STATE_COMMANDS.has(cmd) && home !== null) {
+  if (needs.state && home !== null) {
     const linked = await configLinkTargets(home, Deno.pid);
     for (const p of linked.writes) {
       reads.add(p);
@@ -344,11 +327,11 @@ export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
       writeWhy.push("recorded install --sync settings folders (re-synced)");
     }
   }
-  if (cmd === "validate") {
+  if (needs.args === "files") {
     for (const f of positionals) await add(reads, absolute(f, cwd));
     readWhy.push("the files named on the command line");
   }
-  if (cmd === "project") {
+  if (needs.args === "project-dir") {
     // The project command stats its DIR (default: --cwd, else the process cwd) before searching up.
     const dir = absolute(positionals[1] ?? text("cwd") ?? cwd, cwd);
     const named = await projectChain(dir, userHome);
@@ -357,7 +340,7 @@ export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
     await add(reads, dir);
     readWhy.push("the project named on the command line");
   }
-  if (cmd === "install") {
+  if (needs.args === "host-settings") {
     // The host's own settings file (src/cli/install.ts): its folder, for the atomic sibling write.
     const host = positionals[0];
     // --local without --project means the working directory, as for install itself.
@@ -412,14 +395,14 @@ export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
       writes.add(p);
     }
     if (linked.length > 0) writeWhy.push("the linked settings file's target and its temp file (written through)");
-    // The launcher check stats the program's candidate files on PATH (src/cli/launcher.ts), nothing else.
+    // The launcher check stats the program's candidate files on PATH (src/util/launcher.ts), nothing else.
     const os = (input.os ?? Deno.build.os) === "windows" ? "windows" : "posix";
     const found = launcherCandidates(launcherProgram(text("command") ?? "mind-hooks"), input.env, os);
     if ("files" in found) { for (const f of found.files) reads.add(f); }
     readWhy.push("the host's settings folder", "the launcher's candidate files on PATH");
     writeWhy.push("the host's settings folder");
   }
-  if (cmd === "doctor") {
+  if (needs.args === "host-checks") {
     // Its hosts check (src/cli/doctor_hosts.ts): the hosts' settings files, their commands and launchers.
     const { hostCheckReads } = await import("../adapter/host_files.ts");
     const os = (input.os ?? Deno.build.os) === "windows" ? "windows" : "posix";
@@ -431,7 +414,7 @@ export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
     }
     readWhy.push("the hosts' settings files, their commands and launchers on PATH, the chains --sync installs load");
   }
-  if (ENGINE_COMMANDS.has(cmd) || cmd === "serve") {
+  if (needs.engine) {
     // The temp root may be a link (macOS /tmp), the spill root must not be (src/output/spill_folder.ts):
     // the grant is the spill root under the temp root's two forms, never where a planted link leads.
     const realTemp = await real(facts.tempRoot);
@@ -449,24 +432,21 @@ export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
     }
     plan.sys = ["uid"];
     plan.why.sys = "uid only: a spill folder owned by another user is refused";
-    const programs = [...shells, selfProgram(), ...(input.mcp?.programs ?? [])];
+    const stdioServers = needs.mcp === "net-and-programs" ? input.mcp?.programs ?? [] : [];
+    const programs = [...shells, selfProgram(), ...stdioServers];
     plan.run = [...new Set(programs)];
     plan.why.run = "the hook shell, /bin/sh (process-group signals), this engine (the async runner)" +
-      (input.mcp?.programs.length ? ", configured stdio MCP commands" : "");
+      (stdioServers.length ? ", configured stdio MCP commands" : "");
     if (input.mcp?.hosts.length) {
       plan.net = [...new Set(input.mcp.hosts)];
       plan.why.net = "the hosts of configured HTTP MCP servers";
     }
   }
-  if (cmd === "prune") {
-    // It asks whether each file and project the user's own state names still exists, wherever they are.
+  if (needs.readAnywhere !== undefined) {
+    // prune asks whether each file the user's state names still exists, wherever; each serve request
+    // names its own cwd: read stays unrestricted, write, run and net are narrowed.
     plan.read = true;
-    plan.why.read = "unrestricted: prune checks that each file and project named in the user's state still exists";
-  } else if (cmd === "serve") {
-    // Every request names its own cwd (and may name other options), so the project search may start
-    // anywhere: serve keeps read unrestricted and narrows write, run and net.
-    plan.read = true;
-    plan.why.read = "unrestricted: each serve request names its own cwd, so the project search may start anywhere";
+    plan.why.read = `unrestricted: ${needs.readAnywhere}`;
   } else {
     plan.read = [...reads];
     plan.why.read = readWhy.join(", ");

@@ -11,8 +11,9 @@
  * parsed here; to see whether it defines MCP servers its text is only searched.
  *
  * This decision is an optimisation, not the guard: on the fast path discovery itself refuses to
- * parse a stranger's file (src/sandbox/fast_path.ts), so a decision overtaken by a change (TOCTOU)
- * only costs a second start, in the Worker.
+ * parse a plugin or a `--hooks-file`, and the dispatch stops before a stranger's matched hook
+ * (src/config/fast_path_guard.ts), so a decision overtaken by a change (TOCTOU) only costs a second
+ * start, in the Worker.
  * @module
  */
 import { isObject, type JsonObject } from "../util/json.ts";
@@ -23,8 +24,14 @@ import type { PlanFacts } from "./plan.ts";
 
 /** What a run from here reaches. */
 export type Reach = {
-  /** Why the run must be sandboxed (a stranger's file will be parsed), or null for the fast path. */
+  /** Why the run is sandboxed (a stranger's file will be parsed), or null: none is in reach. */
   sandbox: string | null;
+  /**
+   * Why the run must start in the Worker (a plugin or a `--hooks-file` will be parsed), or null: it
+   * may start on the fast path. A trusted project's files alone do not send it there (the user trusted
+   * them, and the parsers are pure); its hooks run only in the Worker (src/config/fast_path_guard.ts).
+   */
+  workerFirst: string | null;
   /** Whether an MCP server may be configured: then a planning pass finds what to grant. */
   mcp: boolean;
   /**
@@ -98,19 +105,21 @@ export async function reach(
     import("../config/discovery.ts"),
   ]);
   const overrides = buildOverrides(cfg.overrides ?? []);
-  if ("error" in overrides) return { sandbox: null, mcp: false, pinRoot: null }; // discovery stops there too
+  if ("error" in overrides) return { sandbox: null, workerFirst: null, mcp: false, pinRoot: null }; // so does discovery
   const cli = overrides.data;
-  const loaded = home === null ? null : await loadConfigFile(join(home, "config.toml"), "toml");
+  // Kept for the fast path's discovery, which then does not parse the same bytes again.
+  const keep = { handOver: true };
+  const loaded = home === null ? null : await loadConfigFile(join(home, "config.toml"), "toml", keep);
   const user = loaded?.ok ? loaded.data : undefined;
 
   const userSide: (JsonObject | undefined)[] = [user, cli];
   const { profile } = discovery.selectedProfile(cfg, env, user);
   if (profile !== null && home !== null) {
-    const p = await loadConfigFile(join(home, "profiles", profile, "config.toml"), "toml");
+    const p = await loadConfigFile(join(home, "profiles", profile, "config.toml"), "toml", keep);
     if (p.ok) userSide.push(p.data);
   }
   // The administrator's requirements.toml (not a stranger's either) may define servers for managed hooks.
-  const managed = await loadConfigFile(facts.requirements, "toml");
+  const managed = await loadConfigFile(facts.requirements, "toml", keep);
   if (managed.ok) userSide.push(managed.data);
 
   const strangers: string[] = [];
@@ -129,12 +138,11 @@ export async function reach(
     ? await discovery.findProjectRoot(facts.searchFrom, home, { foreign, userHome: osUserHome(env) })
     : null;
   const trusted = root !== null && discovery.projectTrustLevel(user, cli, root) === "trusted";
-  if (trusted) {
-    reasons.push(`a trusted project layer is in reach (${root})`);
-    strangers.push(join(root, ".mind", "config.toml"));
-  }
+  if (trusted) strangers.push(join(root, ".mind", "config.toml"));
 
   let mcp = userSide.some(definesServers);
   for (const f of strangers) if (!mcp) mcp = await mentionsServers(f);
-  return { sandbox: reasons[0] ?? null, mcp, pinRoot: trusted || opts.anyProject ? root : null };
+  const workerFirst = reasons[0] ?? null;
+  if (trusted) reasons.push(`a trusted project layer is in reach (${root})`);
+  return { sandbox: reasons[0] ?? null, workerFirst, mcp, pinRoot: trusted || opts.anyProject ? root : null };
 }
