@@ -663,6 +663,42 @@ Deno.test("fast path guard: discovery refuses plugins and --hooks-file on the fa
   assert(catalog.ok && catalog.value.handlers.some((h) => h.layer === "cli"));
 });
 
+/**
+ * Writes a probe at `path`: the command line run through the sandbox launcher exactly as main.ts runs
+ * it, with `body` (code over `parsed` and `io`, returning the exit code or the hand-over) as the command.
+ */
+async function writeLauncherProbe(path: string, body: string): Promise<void> {
+  await Deno.writeTextFile(
+    path,
+    `
+    import { runInSandbox } from ${JSON.stringify(join(REPO, "src/sandbox/launch.ts"))};
+    import { dispatchCommand } from ${JSON.stringify(join(REPO, "src/cli/dispatch_command.ts"))};
+    import { COMMANDS, parseCommandLine } from ${JSON.stringify(join(REPO, "src/cli/commands.ts"))};
+    const [name, ...rest] = Deno.args;
+    const parsed = parseCommandLine(name, rest);
+    Deno.exitCode = await runInSandbox(name, COMMANDS.get(name).sandbox, parsed, async (io) => {
+      ${body}
+    }, ${JSON.stringify(pathToFileURL(join(REPO, "src/cli/main.ts")).href)});
+  `,
+  );
+}
+
+/** Runs a launcher probe with `args`, `input` as JSON on stdin; its exit code, stdout and stderr. */
+async function runLauncherProbe(probe: string, args: string[], input: unknown) {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-q", "-P", "--no-prompt", "--config", join(REPO, "deno.json"), probe, ...args],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+    env: { SHELL: "/bin/sh", MIND_REQUIREMENTS: "/nonexistent/r.toml" },
+  }).spawn();
+  const w = child.stdin.getWriter();
+  await w.write(new TextEncoder().encode(JSON.stringify(input)));
+  await w.close();
+  const out = await child.output();
+  return { code: out.code, stdout: new TextDecoder().decode(out.stdout), stderr: new TextDecoder().decode(out.stderr) };
+}
+
 for (const protocol of ["mind", "claude"] as const) {
   Deno.test(`fast path guard (--protocol ${protocol}): a project trusted between the decision and discovery runs in the Worker (TOCTOU)`, async () => {
     await using home = await makeHome();
@@ -676,43 +712,24 @@ for (const protocol of ["mind", "claude"] as const) {
     // The command itself re-trusts the project before discovery runs, as a concurrent
     // `project trust` could; the launcher's decision is then out of date.
     const probe = join(home.path, "probe.ts");
-    await Deno.writeTextFile(
+    await writeLauncherProbe(
       probe,
-      `
-      import { runInSandbox } from ${JSON.stringify(join(REPO, "src/sandbox/launch.ts"))};
-      import { dispatchCommand } from ${JSON.stringify(join(REPO, "src/cli/dispatch_command.ts"))};
-      import { COMMANDS, parseCommandLine } from ${JSON.stringify(join(REPO, "src/cli/commands.ts"))};
-      const [name, ...rest] = Deno.args;
-      const parsed = parseCommandLine(name, rest);
-      Deno.exitCode = await runInSandbox(name, COMMANDS.get(name).sandbox, parsed, async (io) => {
-        await Deno.writeTextFile(${JSON.stringify(join(home.path, "config.toml"))}, ${JSON.stringify(trustedConfig)});
-        const code = await dispatchCommand(parsed, io);
-        if (typeof code === "number") console.error("the fast path ran a stranger's hook");
-        return code;
-      }, ${JSON.stringify(pathToFileURL(join(REPO, "src/cli/main.ts")).href)});
-    `,
+      `await Deno.writeTextFile(${JSON.stringify(join(home.path, "config.toml"))}, ${JSON.stringify(trustedConfig)});
+      const code = await dispatchCommand(parsed, io);
+      if (typeof code === "number") console.error("the fast path ran a stranger's hook");
+      return code;`,
     );
     const args = ["dispatch", "--home", home.path, "--protocol", protocol];
-    const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", "-q", "-P", "--no-prompt", "--config", join(REPO, "deno.json"), probe, ...args],
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-      env: { SHELL: "/bin/sh", MIND_REQUIREMENTS: "/nonexistent/r.toml" },
-    }).spawn();
     const input = protocol === "mind"
       ? event("UserPromptSubmit", { cwd: proj.path })
       : { hook_event_name: "UserPromptSubmit", session_id: "s-claude", cwd: proj.path, prompt: "hi" };
-    const w = child.stdin.getWriter();
-    await w.write(new TextEncoder().encode(JSON.stringify(input)));
-    await w.close();
-    const out = await child.output();
-    const stderr = new TextDecoder().decode(out.stderr);
+    const out = await runLauncherProbe(probe, args, input);
+    const stderr = out.stderr;
     assertEquals(out.code, 0, stderr);
     assert(!stderr.includes("the fast path ran"), stderr);
     assert(!stderr.includes("internal error"), stderr);
     // The Worker (the command line's module, the same arguments) ran the dispatch with the project now trusted.
-    const result = JSON.parse(new TextDecoder().decode(out.stdout));
+    const result = JSON.parse(out.stdout);
     if (protocol === "mind") assertEquals(result.additionalContext, ["from-the-project"]);
     else assertStringIncludes(JSON.stringify(result), "from-the-project");
   });
@@ -849,47 +866,17 @@ Deno.test("fast path: a trusted project's event that matches nothing is answered
   await trustAll(home.path, proj.path);
   // The launcher's own run says where it ran: "refuse" is the fast path; a run it hands over goes to the Worker.
   const probe = join(home.path, "probe.ts");
-  await Deno.writeTextFile(
+  await writeLauncherProbe(
     probe,
-    `
-    import { runInSandbox } from ${JSON.stringify(join(REPO, "src/sandbox/launch.ts"))};
-    import { dispatchCommand } from ${JSON.stringify(join(REPO, "src/cli/dispatch_command.ts"))};
-    import { COMMANDS, parseCommandLine } from ${JSON.stringify(join(REPO, "src/cli/commands.ts"))};
-    const [name, ...rest] = Deno.args;
-    const parsed = parseCommandLine(name, rest);
-    Deno.exitCode = await runInSandbox(name, COMMANDS.get(name).sandbox, parsed, async (io) => {
-      const code = await dispatchCommand(parsed, io);
-      console.error(typeof code === "number" ? "answered on the fast path" : "handed to the Worker");
-      return code;
-    }, ${JSON.stringify(pathToFileURL(join(REPO, "src/cli/main.ts")).href)});
-  `,
+    `const code = await dispatchCommand(parsed, io);
+    console.error(typeof code === "number" ? "answered on the fast path" : "handed to the Worker");
+    return code;`,
   );
   const dispatch = async (name: "SessionEnd" | "UserPromptSubmit" | "Stop") => {
-    const child = new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "-q",
-        "-P",
-        "--no-prompt",
-        "--config",
-        join(REPO, "deno.json"),
-        probe,
-        "dispatch",
-        "--home",
-        home.path,
-      ],
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-      env: { SHELL: "/bin/sh", MIND_REQUIREMENTS: "/nonexistent/r.toml" },
-    }).spawn();
-    const w = child.stdin.getWriter();
-    await w.write(new TextEncoder().encode(JSON.stringify(event(name, { cwd: proj.path }))));
-    await w.close();
-    const out = await child.output();
-    const stderr = new TextDecoder().decode(out.stderr).trim();
+    const out = await runLauncherProbe(probe, ["dispatch", "--home", home.path], event(name, { cwd: proj.path }));
+    const stderr = out.stderr.trim();
     assertEquals(out.code, 0, stderr);
-    return { stderr, result: JSON.parse(new TextDecoder().decode(out.stdout)) };
+    return { stderr, result: JSON.parse(out.stdout) };
   };
   // Nothing matches, or only the user's own hook: the launcher answers.
   const none = await dispatch("SessionEnd");
