@@ -6,21 +6,7 @@
 import type { Catalog, HookHandler } from "../config/discovery.ts";
 import type { JsonObject } from "../util/json.ts";
 import type { RawCompletion } from "./types.ts";
-import {
-  CLIENT_INFO,
-  closeQuietly,
-  completion,
-  errorText,
-  httpTransport,
-  listToolNames,
-  loadHttpSdk,
-  prepare,
-  type SdkClient,
-  sdkTimeout,
-  toolResultCompletion,
-  unavailable,
-  withDeadline,
-} from "./mcp_client.ts";
+import * as mcp from "./mcp_client.ts";
 import { expandPlaceholders } from "./mcp_input.ts";
 import { DEFAULT_STARTUP_TIMEOUT_SEC, type ServerSpec, serverSpec } from "./mcp_spec.ts";
 import { canonicalJson } from "../trust/hash.ts";
@@ -40,12 +26,12 @@ type Conn = {
   ready: Promise<Result<PoolConnection>>;
   /** Set when the connection ended after opening; it stays failed (a hook never reconnects). */
   dead: string | null;
-  client: SdkClient | null;
+  client: mcp.SdkClient | null;
 };
 
 /** A usable connection from {@link McpPool.get}. */
 export type PoolConnection = {
-  client: SdkClient;
+  client: mcp.SdkClient;
   /** The tool names listed when the connection opened (refreshed when a tool is missing). */
   tools: Set<string>;
 };
@@ -115,37 +101,37 @@ export class McpPool {
   /** Runs an mcp_tool handler on a pooled connection: the `runMcp` of a serve dispatch. */
   async run(h: HookHandler, hookInput: JsonObject): Promise<RawCompletion> {
     const started = performance.now();
-    const prep = prepare(h);
-    if (!prep.ok) return completion(started, prep.error.timeoutSec, { spawnError: prep.error.reason });
+    const prep = mcp.prepare(h);
+    if (!prep.ok) return mcp.completion(started, prep.error.timeoutSec, { spawnError: prep.error.reason });
     const { label, name, tool, timeoutSec, config } = prep.value;
     const args = expandPlaceholders(h.handler.type === "mcp_tool" ? h.handler.input : {}, hookInput) as JsonObject;
     const ms = timeoutSec * 1000;
     try {
-      const outcome = await withDeadline(ms, async (signal) => {
+      const outcome = await mcp.withDeadline(ms, async (signal) => {
         const got = await this.get(name, config);
         if (!got.ok) return got;
         const conn = got.value;
         if (!conn.tools.has(tool)) {
           // The server may have added tools since it opened: look once more before failing.
-          for (const t of await listToolNames(conn.client, signal, ms)) conn.tools.add(t);
-          if (!conn.tools.has(tool)) return fail(unavailable(label, name, tool));
+          for (const t of await mcp.listToolNames(conn.client, signal, ms)) conn.tools.add(t);
+          if (!conn.tools.has(tool)) return fail(mcp.unavailable(label, name, tool));
         }
         return ok(
           await conn.client.callTool({ name: tool, arguments: args }, undefined, {
             signal,
-            timeout: sdkTimeout(ms),
+            timeout: mcp.sdkTimeout(ms),
           }),
         );
       });
-      if (!outcome.ok) return completion(started, timeoutSec, { timedOut: true });
+      if (!outcome.ok) return mcp.completion(started, timeoutSec, { timedOut: true });
       if (!outcome.value.ok) {
         const err = String(outcome.value.error);
-        return completion(started, timeoutSec, { spawnError: err.startsWith(label) ? err : `${label}: ${err}` });
+        return mcp.completion(started, timeoutSec, { spawnError: err.startsWith(label) ? err : `${label}: ${err}` });
       }
-      return toolResultCompletion(label, outcome.value.value, started, timeoutSec);
+      return mcp.toolResultCompletion(label, outcome.value.value, started, timeoutSec);
     } catch (e) {
-      return completion(started, timeoutSec, {
-        spawnError: `${label}: MCP server ${JSON.stringify(name)}: ${errorText(e)}`,
+      return mcp.completion(started, timeoutSec, {
+        spawnError: `${label}: MCP server ${JSON.stringify(name)}: ${mcp.errorText(e)}`,
       });
     }
   }
@@ -163,10 +149,10 @@ export class McpPool {
     const client = conn.client;
     // Closing the client also ends a connect still in progress, so shutdown never waits for a
     // slow server's start-up; before the client exists, close it once it does.
-    if (client) await closeQuietly(() => client.close(), POOL_CLOSE_MS);
+    if (client) await mcp.closeQuietly(() => client.close(), POOL_CLOSE_MS);
     else {
       conn.ready.then((r) => {
-        if (r.ok) closeQuietly(() => r.value.client.close(), POOL_CLOSE_MS);
+        if (r.ok) mcp.closeQuietly(() => r.value.client.close(), POOL_CLOSE_MS);
       });
     }
   }
@@ -181,7 +167,7 @@ export class McpPool {
         const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
         let transport;
         if (spec.kind === "http") {
-          transport = httpTransport(await loadHttpSdk(), spec);
+          transport = mcp.httpTransport(await mcp.loadHttpSdk(), spec);
         } else {
           const { StdioClientTransport, getDefaultEnvironment } = await import(
             "@modelcontextprotocol/sdk/client/stdio.js"
@@ -195,26 +181,26 @@ export class McpPool {
             stderr: "ignore",
           });
         }
-        const client = new Client(CLIENT_INFO, { capabilities: {} });
+        const client = new Client(mcp.CLIENT_INFO, { capabilities: {} });
         conn.client = client;
         client.onclose = () => {
           conn.dead ??= `${where} closed the connection (it is not restarted; restart serve or change its config)`;
         };
         const ms = (spec.kind === "stdio" ? spec.startupTimeoutSec : DEFAULT_STARTUP_TIMEOUT_SEC) * 1000;
-        const opened = await withDeadline(ms, async (signal) => {
-          await client.connect(transport, { signal, timeout: sdkTimeout(ms) });
-          return await listToolNames(client, signal, ms);
+        const opened = await mcp.withDeadline(ms, async (signal) => {
+          await client.connect(transport, { signal, timeout: mcp.sdkTimeout(ms) });
+          return await mcp.listToolNames(client, signal, ms);
         });
         if (!opened.ok) {
-          await closeQuietly(() => client.close(), POOL_CLOSE_MS);
+          await mcp.closeQuietly(() => client.close(), POOL_CLOSE_MS);
           return fail(`${where} did not answer within ${ms / 1000}s of opening; it stays failed`);
         }
         this.#opened++;
         return ok({ client, tools: opened.value });
       } catch (e) {
-        const client = conn.client as SdkClient | null;
-        if (client) await closeQuietly(() => client.close(), POOL_CLOSE_MS);
-        return fail(`${where} could not be opened: ${errorText(e)}`);
+        const client = conn.client as mcp.SdkClient | null;
+        if (client) await mcp.closeQuietly(() => client.close(), POOL_CLOSE_MS);
+        return fail(`${where} could not be opened: ${mcp.errorText(e)}`);
       }
     })();
     return conn;
