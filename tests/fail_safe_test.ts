@@ -10,7 +10,7 @@ import type { Dispatching, DispatchIo } from "../src/engine/io.ts";
 import type { Catalog, HookHandler } from "../src/config/discovery.ts";
 import type { EventName } from "../src/events/names.ts";
 import type { JsonObject } from "../src/util/json.ts";
-import type { RawCompletion } from "../src/runner/types.ts";
+import { type RawCompletion, rawCompletion } from "../src/runner/types.ts";
 import { compileMatcher, type Matcher } from "../src/matching/matcher.ts";
 import {
   blockingFold,
@@ -74,19 +74,7 @@ function failOn<T extends object>(obj: T, field: keyof T): T {
 
 /** A completion whose stdout is `output` (JSON). */
 function answered(output: unknown): RawCompletion {
-  return {
-    stdout: JSON.stringify(output),
-    stderr: "",
-    exitCode: 0,
-    signal: null,
-    timedOut: false,
-    spawnError: null,
-    stdoutTruncated: false,
-    stderrTruncated: false,
-    invalidUtf8: false,
-    durationMs: 1,
-    timeoutSec: 5,
-  };
+  return rawCompletion({ stdout: JSON.stringify(output), exitCode: 0, durationMs: 1, timeoutSec: 5 });
 }
 
 /** Fake tools: what each answers, or `throw` to make the runner itself throw. */

@@ -8,24 +8,11 @@ import { EVENTS } from "../events/registry.ts";
 import type { EventName } from "../events/names.ts";
 import { CLAUDE_OUTPUT_SCHEMAS } from "../generated/schemas.ts";
 import { readCompletion } from "./protocol.ts";
-import type { RawCompletion } from "../runner/types.ts";
+import { type RawCompletion, rawCompletion } from "../runner/types.ts";
 
 function claude(event: EventName, stdout: unknown, over: Partial<RawCompletion> = {}) {
   const text = typeof stdout === "string" ? stdout : JSON.stringify(stdout);
-  const raw: RawCompletion = {
-    stdout: text,
-    stderr: "",
-    exitCode: 0,
-    signal: null,
-    timedOut: false,
-    spawnError: null,
-    stdoutTruncated: false,
-    stderrTruncated: false,
-    invalidUtf8: false,
-    durationMs: 1,
-    timeoutSec: 600,
-    ...over,
-  };
+  const raw = rawCompletion({ stdout: text, exitCode: 0, durationMs: 1, timeoutSec: 600, ...over });
   return readCompletion(EVENTS[event], CLAUDE_OUTPUT_SCHEMAS[event], raw, { dialect: "claude" });
 }
 

@@ -8,24 +8,11 @@ import { EVENTS } from "../events/registry.ts";
 import { EVENT_NAMES, type EventName } from "../events/names.ts";
 import { OUTPUT_SCHEMAS } from "../generated/schemas.ts";
 import { endsWithJsonObject, readCompletion, type ReadOptions } from "./protocol.ts";
-import type { RawCompletion } from "../runner/types.ts";
+import { type RawCompletion, rawCompletion } from "../runner/types.ts";
 import type { HandlerOutcome } from "../events/types.ts";
 
 function raw(stdout: string, over: Partial<RawCompletion> = {}): RawCompletion {
-  return {
-    stdout,
-    stderr: "",
-    exitCode: 0,
-    signal: null,
-    timedOut: false,
-    spawnError: null,
-    stdoutTruncated: false,
-    stderrTruncated: false,
-    invalidUtf8: false,
-    durationMs: 1,
-    timeoutSec: 600,
-    ...over,
-  };
+  return rawCompletion({ stdout, exitCode: 0, durationMs: 1, timeoutSec: 600, ...over });
 }
 
 function read(event: EventName, stdout: unknown, over: Partial<RawCompletion> = {}, opts: ReadOptions = {}) {

@@ -8,23 +8,12 @@ import { EVENTS } from "../events/registry.ts";
 import { EVENT_NAMES, type EventName } from "../events/names.ts";
 import { OUTPUT_SCHEMAS } from "../generated/schemas.ts";
 import { readCompletion } from "./protocol.ts";
-import type { RawCompletion } from "../runner/types.ts";
+import { type RawCompletion, rawCompletion } from "../runner/types.ts";
 import type { HandlerEffect, HandlerOutcome } from "../events/types.ts";
 
 function raw(stdout: string, exitCode: number | null = 0, stderr = ""): RawCompletion {
-  return {
-    stdout,
-    stderr,
-    exitCode,
-    signal: exitCode === null ? "SIGKILL" : null,
-    timedOut: false,
-    spawnError: null,
-    stdoutTruncated: false,
-    stderrTruncated: false,
-    invalidUtf8: false,
-    durationMs: 1,
-    timeoutSec: 600,
-  };
+  const signal = exitCode === null ? "SIGKILL" : null;
+  return rawCompletion({ stdout, stderr, exitCode, signal, durationMs: 1, timeoutSec: 600 });
 }
 
 function read(event: EventName, stdout: unknown, exitCode = 0, stderr = ""): HandlerOutcome {

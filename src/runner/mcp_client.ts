@@ -6,7 +6,7 @@
  */
 import type { HookHandler } from "../config/discovery.ts";
 import type { JsonObject } from "../util/json.ts";
-import type { RawCompletion } from "./types.ts";
+import { type RawCompletion, rawCompletion } from "./types.ts";
 import { CAPTURE_LIMIT } from "./capture.ts";
 import { type ServerSpec, serverSpec } from "./mcp_spec.ts";
 import { delay, MAX_TIMER_MS } from "../util/timer.ts";
@@ -30,20 +30,7 @@ export function completion(
   timeoutSec: number,
   fields: Partial<RawCompletion>,
 ): RawCompletion {
-  return {
-    stdout: "",
-    stderr: "",
-    exitCode: null,
-    signal: null,
-    timedOut: false,
-    spawnError: null,
-    stdoutTruncated: false,
-    stderrTruncated: false,
-    invalidUtf8: false,
-    durationMs: performance.now() - started,
-    timeoutSec,
-    ...fields,
-  };
+  return rawCompletion({ durationMs: performance.now() - started, timeoutSec, ...fields });
 }
 
 /** The one-line text of an error, bounded. */

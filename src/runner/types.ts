@@ -58,3 +58,24 @@ export type RawCompletion = {
   /** Timeout that applied, in seconds. */
   timeoutSec: number;
 };
+
+/**
+ * A completion with nothing in it — no output, no exit code, not timed out — with `fields` laid over:
+ * the one base every runner (and every test that fakes a run) fills in.
+ */
+export function rawCompletion(fields: Partial<RawCompletion> = {}): RawCompletion {
+  return {
+    stdout: "",
+    stderr: "",
+    exitCode: null,
+    signal: null,
+    timedOut: false,
+    spawnError: null,
+    stdoutTruncated: false,
+    stderrTruncated: false,
+    invalidUtf8: false,
+    durationMs: 0,
+    timeoutSec: 0,
+    ...fields,
+  };
+}
