@@ -132,11 +132,11 @@ export async function checkHosts(settings: HomeSettings, project: string): Promi
     }
     for (const r of records.filter((x) => x.sync)) {
       const needed = await syncedRegistrations(host, r.searchFrom, settings);
-      if ("error" in needed) {
+      if (!needed.ok) {
         lines.push(`    ${r.file} (--sync): not checked: ${needed.error}`);
         continue;
       }
-      const now = eventsOf(needed);
+      const now = eventsOf(needed.value);
       if (sameEvents(now, r.events)) lines.push(`    ${r.file} (--sync): in step`);
       else {
         lines.push(`    ${r.file} (--sync): STALE`);

@@ -151,8 +151,8 @@ export async function installCommand({ options, positionals }: ParsedArgs): Prom
   let only: Map<EventName, string | null> | undefined;
   if (options.sync === true && !removing) {
     const found = await syncedRegistrations(host, project ?? cwd, settings);
-    if ("error" in found) throw new UsageError(`--sync: ${found.error}`);
-    only = found;
+    if (!found.ok) throw new UsageError(`--sync: ${found.error}`);
+    only = found.value;
     if ([...only.keys()].every((e) => e === "SessionStart")) {
       console.log(sanitize(
         `${name}: no mind hook is configured in reach of here (--sync): only SessionStart is delegated, so that ` +

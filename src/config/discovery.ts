@@ -29,7 +29,7 @@ import { findProject, type ForeignDir, type ProjectLayout, type ProjectSearch } 
 import { isObject, type JsonObject } from "../util/json.ts";
 import { decideFeatures } from "./features.ts";
 import { type McpServers, noServers, readServers, resolveServer, scopedNameWarnings } from "./mcp_servers.ts";
-import { type StrangerFiles, type StrangerRefusal, strangerRefusal } from "./fast_path_guard.ts";
+import { type StrangerFiles, strangerRefusal } from "./fast_path_guard.ts";
 import type { PluginInfo } from "./plugins.ts";
 import { type HookPins, pinScopeFor, type ScopeContext, storedPins } from "./pinning.ts";
 import type { PinScope } from "../trust/pin_scope.ts";
@@ -147,7 +147,7 @@ function tableOf(
  */
 export async function projectSearchOf(opts: ConfigOptions): Promise<ProjectSearch> {
   const overrides = buildOverrides(opts.overrides ?? []);
-  const cli = "error" in overrides ? {} : overrides.data;
+  const cli = overrides.ok ? overrides.value : {};
   const loaded = await loadConfigFile(join(opts.home, "config.toml"), "toml");
   const env = opts.env ?? {};
   return {
@@ -241,8 +241,8 @@ export async function loadCatalog(opts: HomelessConfigOptions): Promise<Result<A
   if (home === null) warnings.push(warning("W_NO_HOME", NO_HOME_DISPATCH, "home"));
 
   const overrides = buildOverrides(opts.overrides ?? []);
-  if ("error" in overrides) return fail(overrides.error);
-  const cli = overrides.data;
+  if (!overrides.ok) return fail(overrides.error);
+  const cli = overrides.value;
 
   // Managed layer.
   const reqPath = opts.requirements ?? env.MIND_REQUIREMENTS ??

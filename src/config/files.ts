@@ -12,6 +12,7 @@ import { formatValuePath, MAX_NESTING, TOO_DEEP, tooDeepOffset, tooDeepPath } fr
 import { duplicateKeys } from "./duplicate_keys.ts";
 import { jsoncErrorSentence, type JsonObject } from "../util/json.ts";
 import { decodeUtf8Strict, NOT_UTF8 } from "../util/utf8.ts";
+import { fail, ok, type Result } from "../util/result.ts";
 
 /** The result of reading one file. */
 export type LoadedFile =
@@ -62,24 +63,28 @@ export function positionAt(starts: readonly number[], offset: number): { line: n
  * (src/util/paths.ts `realPathOr`), and a configuration file is small; the stat comes first, so a
  * FIFO or a folder is refused before it is opened.
  */
-function readText(
-  path: string,
-): { text: string } | { missing: true } | { error: string } | { invalidUtf8: { line: number; column: number } } {
+function readText(path: string): Result<string, ReadFailure> {
   try {
     const info = Deno.statSync(path);
-    if (!info.isFile) return { error: "not a regular file" };
+    if (!info.isFile) return fail({ kind: "unreadable", message: "not a regular file" });
     if (info.size > MAX_CONFIG_BYTES) {
-      return { error: `larger than ${MAX_CONFIG_BYTES / 1024 / 1024} MiB` };
+      return fail({ kind: "unreadable", message: `larger than ${MAX_CONFIG_BYTES / 1024 / 1024} MiB` });
     }
     // Strictly: TOML and JSON are UTF-8, and a lossy read would load a broken trust store as fine.
     const decoded = decodeUtf8Strict(Deno.readFileSync(path));
-    if ("text" in decoded) return decoded;
-    return { invalidUtf8: positionOf(decoded.before, decoded.before.length) };
+    if ("text" in decoded) return ok(decoded.text);
+    return fail({ kind: "invalidUtf8", at: positionOf(decoded.before, decoded.before.length) });
   } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return { missing: true };
-    return { error: e instanceof Error ? e.message : String(e) };
+    if (e instanceof Deno.errors.NotFound) return fail({ kind: "missing" });
+    return fail({ kind: "unreadable", message: e instanceof Error ? e.message : String(e) });
   }
 }
+
+/** Why a configuration file's text could not be read: absent, not UTF-8 (where), or unreadable (why). */
+type ReadFailure =
+  | { readonly kind: "missing" }
+  | { readonly kind: "invalidUtf8"; readonly at: { line: number; column: number } }
+  | { readonly kind: "unreadable"; readonly message: string };
 
 /** The W_PARSE warning of a file nesting deeper than {@link MAX_NESTING} levels (SPEC §15). */
 function tooDeepWarning(
@@ -237,29 +242,33 @@ export async function loadConfigFile(
 
 async function loadFresh(path: string, kind: "toml" | "json"): Promise<LoadedFile> {
   const read = readText(path);
-  if ("missing" in read) return { ok: false, missing: true };
-  if ("invalidUtf8" in read) {
-    const what = `${kind === "toml" ? "TOML" : "JSON"} does not parse: ${NOT_UTF8}; the file is not loaded`;
-    return { ok: false, missing: false, warning: warning("W_PARSE", what, path, read.invalidUtf8) };
-  }
-  if ("error" in read) {
-    return {
-      ok: false,
-      missing: false,
-      warning: warning("W_UNREADABLE", `cannot read: ${read.error}`, path),
-    };
-  }
+  if (!read.ok) return unread(read.error, path, kind);
+  const text = read.value;
   const kept = handedOver.get(path);
   if (kept !== undefined) {
     handedOver.delete(path);
-    if (kept.kind === kind && kept.text === read.text) return kept.loaded;
+    if (kept.kind === kind && kept.text === text) return kept.loaded;
   }
   if (kind === "toml") {
-    const parsed = parseTomlText(read.text, path);
+    const parsed = parseTomlText(text, path);
     if ("warning" in parsed) return { ok: false, missing: false, warning: parsed.warning };
-    return { ok: true, data: parsed.data, text: read.text, warnings: [] };
+    return { ok: true, data: parsed.data, text, warnings: [] };
   }
-  const parsed = await parseJsoncText(read.text, path);
+  const parsed = await parseJsoncText(text, path);
   if ("warning" in parsed) return { ok: false, missing: false, warning: parsed.warning };
-  return { ok: true, data: parsed.data, text: read.text, warnings: parsed.warnings };
+  return { ok: true, data: parsed.data, text, warnings: parsed.warnings };
+}
+
+/** The load of a file whose text could not be read: missing, or the warning that says why. */
+function unread(why: ReadFailure, path: string, kind: "toml" | "json"): LoadedFile {
+  switch (why.kind) {
+    case "missing":
+      return { ok: false, missing: true };
+    case "invalidUtf8": {
+      const what = `${kind === "toml" ? "TOML" : "JSON"} does not parse: ${NOT_UTF8}; the file is not loaded`;
+      return { ok: false, missing: false, warning: warning("W_PARSE", what, path, why.at) };
+    }
+    case "unreadable":
+      return { ok: false, missing: false, warning: warning("W_UNREADABLE", `cannot read: ${why.message}`, path) };
+  }
 }

@@ -105,8 +105,8 @@ export async function reach(
     import("../config/discovery.ts"),
   ]);
   const overrides = buildOverrides(cfg.overrides ?? []);
-  if ("error" in overrides) return { sandbox: null, workerFirst: null, mcp: false, pinRoot: null }; // so does discovery
-  const cli = overrides.data;
+  if (!overrides.ok) return { sandbox: null, workerFirst: null, mcp: false, pinRoot: null }; // so does discovery
+  const cli = overrides.value;
   // Kept for the fast path's discovery, which then does not parse the same bytes again.
   const keep = { handOver: true };
   const loaded = home === null ? null : await loadConfigFile(join(home, "config.toml"), "toml", keep);
