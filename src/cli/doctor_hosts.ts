@@ -43,8 +43,8 @@ export async function launcherRuns(
   env: Record<string, string | undefined>,
 ): Promise<{ ok: boolean; detail: string }> {
   const found = await findLauncher(launcher, env, OS);
-  if ("problem" in found) return { ok: false, detail: found.problem };
-  if (OS === "windows") return { ok: true, detail: `found at ${found.path}` };
+  if (!found.ok) return { ok: false, detail: found.error };
+  if (OS === "windows") return { ok: true, detail: `found at ${found.value}` };
   try {
     const out = await new Deno.Command("/bin/sh", {
       args: ["-c", `${launcher} --version`],
@@ -81,7 +81,7 @@ export async function checkHosts(settings: HomeSettings, project: string): Promi
     const name = HOST_DISPLAY_NAMES[host];
     const spec = ADAPTERS[host].install;
     const onPath = await findLauncher(spec.program, env, OS);
-    if (!("problem" in onPath)) installed.push(host);
+    if (onPath.ok) installed.push(host);
     const files = hostFiles(host, env, cwd, project);
     const user = await commandsIn(host, files.user, null);
     const where: string[] = [];
@@ -105,9 +105,7 @@ export async function checkHosts(settings: HomeSettings, project: string): Promi
     for (const r of records) launchers.add(r.launcher);
     if (where.length > 0) delegating++;
     lines.push(
-      `  ${name}: ${
-        "problem" in onPath ? `not installed (${spec.program}: ${onPath.problem})` : `installed (${onPath.path})`
-      }; ${
+      `  ${name}: ${onPath.ok ? `installed (${onPath.value})` : `not installed (${spec.program}: ${onPath.error})`}; ${
         where.length > 0 ? `delegates to mind-hooks from ${where.join(" and ")}` : "does not delegate to mind-hooks"
       }`,
     );

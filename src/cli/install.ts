@@ -164,9 +164,9 @@ export async function installCommand({ options, positionals }: ParsedArgs): Prom
   if (!uninstall && options.force !== true) {
     // The host starts the launcher for every event: one it cannot find would fail every hook call.
     const found = await findLauncher(launcher, env, Deno.build.os === "windows" ? "windows" : "posix");
-    if ("problem" in found) {
+    if (!found.ok) {
       throw new UsageError(
-        `${found.problem}, so ${name} could not start "${delegatingCommand(host, launcher)}": put mind-hooks on ` +
+        `${found.error}, so ${name} could not start "${delegatingCommand(host, launcher)}": put mind-hooks on ` +
           `PATH, give --command /absolute/path/to/mind-hooks, or --force; nothing was written`,
       );
     }
