@@ -104,7 +104,7 @@ function tooDeepWarning(
 export function parseTomlText(
   text: string,
   source: string,
-): { data: JsonObject } | { warning: Warning } {
+): Result<JsonObject, Warning> {
   let parsed: unknown;
   try {
     // smol-toml bounds inline arrays and tables itself; past that it would only build values we refuse.
@@ -115,18 +115,13 @@ export function parseTomlText(
     const err = e as { message?: string; line?: number; column?: number };
     // smol-toml prefixes every message with "Invalid TOML document: ": the warning says that already.
     const first = String(err.message ?? e).split("\n", 1)[0].replace(/^Invalid TOML document:\s*/, "");
-    if (/excessively nested/.test(first)) return { warning: tooDeepWarning("TOML", source, err) };
-    return {
-      warning: warning("W_PARSE", `TOML does not parse: ${first}`, source, {
-        line: err.line,
-        column: err.column,
-      }),
-    };
+    if (/excessively nested/.test(first)) return fail(tooDeepWarning("TOML", source, err));
+    return fail(warning("W_PARSE", `TOML does not parse: ${first}`, source, { line: err.line, column: err.column }));
   }
   // Dotted keys and table headers nest without limit in TOML; smol-toml does not count them.
   const deep = tooDeepPath(parsed);
-  if (deep) return { warning: tooDeepWarning("TOML", source, { path: deep }) };
-  return { data: toPlain(parsed) as JsonObject };
+  if (deep) return fail(tooDeepWarning("TOML", source, { path: deep }));
+  return ok(toPlain(parsed) as JsonObject);
 }
 
 /**
@@ -184,14 +179,14 @@ export function duplicateKeyWarnings(text: string, source: string): Warning[] {
 export async function parseJsoncText(
   text: string,
   source: string,
-): Promise<{ data: JsonObject; warnings: Warning[] } | { warning: Warning }> {
+): Promise<Result<{ data: JsonObject; warnings: Warning[] }, Warning>> {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     // jsonc-parser recurses: deep text must not reach it (SPEC §15).
     const deepAt = tooDeepOffset(text);
-    if (deepAt >= 0) return { warning: tooDeepWarning("JSON", source, positionOf(text, deepAt)) };
+    if (deepAt >= 0) return fail(tooDeepWarning("JSON", source, positionOf(text, deepAt)));
     const jsonc = await import("jsonc-parser");
     const errors: import("jsonc-parser").ParseError[] = [];
     value = jsonc.parse(text, errors, {
@@ -201,22 +196,17 @@ export async function parseJsoncText(
     if (errors.length > 0) {
       const e = errors[0];
       const what = jsoncErrorSentence(jsonc.printParseErrorCode(e.error), text.slice(e.offset, e.offset + e.length));
-      return { warning: warning("W_PARSE", `JSON does not parse: ${what}`, source, positionOf(text, e.offset)) };
+      return fail(warning("W_PARSE", `JSON does not parse: ${what}`, source, positionOf(text, e.offset)));
     }
   }
   if (tooDeepPath(value)) {
     // JSON.parse is iterative; what follows it (hashing, expansion, review) must not see this depth.
-    return { warning: tooDeepWarning("JSON", source, positionOf(text, tooDeepOffset(text))) };
+    return fail(tooDeepWarning("JSON", source, positionOf(text, tooDeepOffset(text))));
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    return {
-      warning: warning("W_PARSE", "JSON root must be an object", source, {
-        line: 1,
-        column: 1,
-      }),
-    };
+    return fail(warning("W_PARSE", "JSON root must be an object", source, { line: 1, column: 1 }));
   }
-  return { data: value as JsonObject, warnings: duplicateKeyWarnings(text, source) };
+  return ok({ data: value as JsonObject, warnings: duplicateKeyWarnings(text, source) });
 }
 
 /**
@@ -251,12 +241,12 @@ async function loadFresh(path: string, kind: "toml" | "json"): Promise<LoadedFil
   }
   if (kind === "toml") {
     const parsed = parseTomlText(text, path);
-    if ("warning" in parsed) return { ok: false, missing: false, warning: parsed.warning };
-    return { ok: true, data: parsed.data, text, warnings: [] };
+    if (!parsed.ok) return { ok: false, missing: false, warning: parsed.error };
+    return { ok: true, data: parsed.value, text, warnings: [] };
   }
   const parsed = await parseJsoncText(text, path);
-  if ("warning" in parsed) return { ok: false, missing: false, warning: parsed.warning };
-  return { ok: true, data: parsed.data, text, warnings: parsed.warnings };
+  if (!parsed.ok) return { ok: false, missing: false, warning: parsed.error };
+  return { ok: true, data: parsed.value.data, text, warnings: parsed.value.warnings };
 }
 
 /** The load of a file whose text could not be read: missing, or the warning that says why. */
