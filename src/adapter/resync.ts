@@ -78,8 +78,9 @@ async function resyncOne(
   if (!needed.ok) return { line: `${r.file}: ${name} not re-synced: ${needed.error}`, record: r };
   const events = eventsOf(needed.value);
   if (sameEvents(events, r.events)) return { line: null, record: r };
-  const target = await settingsTarget(r.file, r.project);
-  if (!target.ok) return { line: `${r.file}: ${name} not re-synced: ${target.refused}`, record: r };
+  const targetOf = await settingsTarget(r.file, r.project);
+  if (!targetOf.ok) return { line: `${r.file}: ${name} not re-synced: ${targetOf.error}`, record: r };
+  const target = targetOf.value;
   const text = await readSettingsText(target.target).catch(() => null);
   // The entries are gone (removed by hand, or the file): install put them there, and nobody wants them back.
   if (text === null || !holdsDelegatingEntries(r.host, text)) {

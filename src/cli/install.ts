@@ -141,8 +141,9 @@ export async function installCommand({ options, positionals }: ParsedArgs): Prom
 
   // Where the write really lands: a project install never writes through a link leaving the project
   // (issue 22 item 11); a user install writes through the user's own link. Decided before any read.
-  const where = await settingsTarget(path, project ?? null);
-  if (!where.ok) throw new UsageError(where.refused);
+  const whereTo = await settingsTarget(path, project ?? null);
+  if (!whereTo.ok) throw new UsageError(whereTo.error);
+  const where = whereTo.value;
   const resolved = resolveSettings(fromCliValues({}), env, cwd);
   // Every install is recorded in the home (SPEC §6 r3): without one there is nowhere to record it (SPEC §1 r3).
   if (resolved.home === null) throw new UsageError(options.sync === true ? `--sync: ${NO_HOME}` : NO_HOME);
