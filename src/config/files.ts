@@ -14,11 +14,14 @@ import { jsoncErrorSentence, type JsonObject } from "../util/json.ts";
 import { decodeUtf8Strict, NOT_UTF8 } from "../util/utf8.ts";
 import { fail, ok, type Result } from "../util/result.ts";
 
+/** A file read and parsed: its data, its text, and what was odd but not fatal (duplicate keys). */
+export type ParsedFile = { readonly data: JsonObject; readonly text: string; readonly warnings: Warning[] };
+
+/** Why a file was not loaded: it is missing, or the warning that says what is wrong with it. */
+export type LoadFailure = { readonly missing: true } | { readonly missing: false; readonly warning: Warning };
+
 /** The result of reading one file. */
-export type LoadedFile =
-  | { ok: true; data: JsonObject; text: string; warnings: Warning[] }
-  | { ok: false; missing: true }
-  | { ok: false; missing: false; warning: Warning };
+export type LoadedFile = Result<ParsedFile, LoadFailure>;
 
 /** Files larger than this are refused: a hostile 100 MB hooks.json must not stall every dispatch. */
 export const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
@@ -226,7 +229,7 @@ export async function loadConfigFile(
   opts: { handOver?: boolean } = {},
 ): Promise<LoadedFile> {
   const loaded = await loadFresh(path, kind);
-  if (opts.handOver && loaded.ok) handedOver.set(path, { kind, text: loaded.text, loaded });
+  if (opts.handOver && loaded.ok) handedOver.set(path, { kind, text: loaded.value.text, loaded });
   return loaded;
 }
 
@@ -241,24 +244,24 @@ async function loadFresh(path: string, kind: "toml" | "json"): Promise<LoadedFil
   }
   if (kind === "toml") {
     const parsed = parseTomlText(text, path);
-    if (!parsed.ok) return { ok: false, missing: false, warning: parsed.error };
-    return { ok: true, data: parsed.value, text, warnings: [] };
+    if (!parsed.ok) return fail({ missing: false, warning: parsed.error });
+    return ok({ data: parsed.value, text, warnings: [] });
   }
   const parsed = await parseJsoncText(text, path);
-  if (!parsed.ok) return { ok: false, missing: false, warning: parsed.error };
-  return { ok: true, data: parsed.value.data, text, warnings: parsed.value.warnings };
+  if (!parsed.ok) return fail({ missing: false, warning: parsed.error });
+  return ok({ data: parsed.value.data, text, warnings: parsed.value.warnings });
 }
 
 /** The load of a file whose text could not be read: missing, or the warning that says why. */
 function unread(why: ReadFailure, path: string, kind: "toml" | "json"): LoadedFile {
   switch (why.kind) {
     case "missing":
-      return { ok: false, missing: true };
+      return fail({ missing: true });
     case "invalidUtf8": {
       const what = `${kind === "toml" ? "TOML" : "JSON"} does not parse: ${NOT_UTF8}; the file is not loaded`;
-      return { ok: false, missing: false, warning: warning("W_PARSE", what, path, why.at) };
+      return fail({ missing: false, warning: warning("W_PARSE", what, path, why.at) });
     }
     case "unreadable":
-      return { ok: false, missing: false, warning: warning("W_UNREADABLE", `cannot read: ${why.message}`, path) };
+      return fail({ missing: false, warning: warning("W_UNREADABLE", `cannot read: ${why.message}`, path) });
   }
 }

@@ -77,9 +77,9 @@ async function findManifests(
     }
     const loaded = await loadConfigFile(real, "json");
     if (loaded.ok) {
-      warnings.push(...loaded.warnings);
-      out.push({ path: real, data: loaded.data, dir: m });
-    } else if (!loaded.missing) warnings.push(loaded.warning);
+      warnings.push(...loaded.value.warnings);
+      out.push({ path: real, data: loaded.value.data, dir: m });
+    } else if (!loaded.error.missing) warnings.push(loaded.error.warning);
   }
   return ok(out);
 }
@@ -332,10 +332,10 @@ async function loadPluginJson(
   }
   const loaded = await loadConfigFile(real, "json");
   if (!loaded.ok) {
-    if (loaded.missing) {
+    if (loaded.error.missing) {
       return fail(explicit ? warning("W_PLUGIN", `plugin ${what} file ${rel} not found`, full) : null);
     }
-    return fail(loaded.warning);
+    return fail(loaded.error.warning);
   }
-  return ok({ path: real, data: loaded.data, warnings: loaded.warnings });
+  return ok({ path: real, data: loaded.value.data, warnings: loaded.value.warnings });
 }
