@@ -75,8 +75,9 @@ function readText(path: string): Result<string, ReadFailure> {
     }
     // Strictly: TOML and JSON are UTF-8, and a lossy read would load a broken trust store as fine.
     const decoded = decodeUtf8Strict(Deno.readFileSync(path));
-    if ("text" in decoded) return ok(decoded.text);
-    return fail({ kind: "invalidUtf8", at: positionOf(decoded.before, decoded.before.length) });
+    if (decoded.ok) return decoded;
+    const { before } = decoded.error;
+    return fail({ kind: "invalidUtf8", at: positionOf(before, before.length) });
   } catch (e) {
     if (e instanceof Deno.errors.NotFound) return fail({ kind: "missing" });
     return fail({ kind: "unreadable", message: e instanceof Error ? e.message : String(e) });
