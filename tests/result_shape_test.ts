@@ -2,7 +2,8 @@
  * One shape for a fallible operation's outcome (issue 26, ARCHITECTURE.md): `Result<T, E>` of
  * src/util/result.ts, tested with `.ok`. The product code (every non-test module of `src/` but the
  * generated ones, and `mod.ts`) neither tests another shape by a key (`"error" in x`, `"failed" in`,
- * `"value" in`, `"sandbox" in`) nor declares one (`| { error: string }`, `{ error: string } |`).
+ * `"value" in`, `"sandbox" in`, and the keys of the shapes converted to it: `"problem" in`, `"warning" in`,
+ * …) nor declares one (`| { error: string }`, `{ error: string } |`).
  */
 import { assertEquals } from "./helpers/assert.ts";
 import { REPO } from "./helpers/cli.ts";
@@ -22,7 +23,10 @@ async function productFiles(dir: string, out: string[] = []): Promise<string[]> 
 
 /** What the other shapes look like: a key tested with `in`, and a union member `{ error: string }`. */
 const OTHER_SHAPES: readonly { readonly what: string; readonly re: RegExp }[] = [
-  { what: "a key test instead of `.ok`", re: /(["'])(?:error|failed|value|sandbox)\1\s+in\b/ },
+  {
+    what: "a key test instead of `.ok`",
+    re: /(["'])(?:error|failed|value|sandbox|problem|refused|warning|missing|outside|handler|files|data|text)\1\s+in\b/,
+  },
   { what: "an error-as-value type instead of Result", re: /\|\s*\{\s*(?:readonly\s+)?error\??\s*:\s*string;?\s*\}/ },
   { what: "an error-as-value type instead of Result", re: /\{\s*(?:readonly\s+)?error\??\s*:\s*string;?\s*\}\s*\|/ },
 ];
@@ -51,6 +55,8 @@ Deno.test("result shape: the check sees each other shape (it can fail)", () => {
     `if ('failed' in x) return;`,
     `const v = "value" in r ? r.value : null;`,
     `...("sandbox" in loaded ? { sandbox: true } : {})`,
+    `if ("problem" in found) return;`,
+    `if ("warning" in parsed) return { ok: false, missing: false, warning: parsed.warning };`,
     `): Matcher | { error: string } {`,
     `): { error: string } | { data: JsonObject } {`,
     `): Promise<Map<string, number> | { readonly error: string }> {`,
