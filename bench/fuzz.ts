@@ -363,8 +363,8 @@ export const TARGETS: Target[] = [
     arb: tomlText,
     check: (v) => {
       const r = parseTomlText(v as string, "/h/config.toml");
-      if ("warning" in r) return assertOneLine(r.warning.message, "TOML warning");
-      checkHandlers(r.data.hooks);
+      if (!r.ok) return assertOneLine(r.error.message, "TOML warning");
+      checkHandlers(r.value.hooks);
     },
   },
   {
@@ -372,8 +372,8 @@ export const TARGETS: Target[] = [
     arb: jsoncText,
     check: async (v) => {
       const r = await parseJsoncText(v as string, "/p/.mind/hooks.json");
-      if ("warning" in r) return assertOneLine(r.warning.message, "JSON warning");
-      checkHandlers(r.data.hooks);
+      if (!r.ok) return assertOneLine(r.error.message, "JSON warning");
+      checkHandlers(r.value.data.hooks);
     },
   },
   { name: "handlers", arb: hooksValue, check: (v) => checkHandlers(v) },

@@ -11,7 +11,7 @@ import type { Catalog, HookHandler } from "../src/config/discovery.ts";
 import type { EventName } from "../src/events/names.ts";
 import type { JsonObject } from "../src/util/json.ts";
 import { type RawCompletion, rawCompletion } from "../src/runner/types.ts";
-import { compileMatcher, type Matcher } from "../src/matching/matcher.ts";
+
 import {
   blockingFold,
   ENGINE_FAILED,
@@ -30,7 +30,7 @@ function handler(event: EventName, tool: string, index: number): HookHandler {
     sourcePath: "/etc/mind/requirements.toml",
     event,
     matcher: null,
-    compiledMatcher: compileMatcher(null) as Matcher,
+    compiledMatcher: { kind: "all" },
     groupIndex: 0,
     handlerIndex: index,
     handler: { type: "mcp_tool", server: "fake", tool, input: {}, timeout: 5, serverSpec: null },

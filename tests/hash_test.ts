@@ -134,7 +134,7 @@ matcher = "shell_command|apply_patch"
 hooks = [ { statusMessage = "Checking tool call", type = "command", timeout = 10, command = "python scripts/check_tool.py" } ]`,
     "t",
   );
-  assert("data" in toml);
+  assert(toml.ok);
   const json = {
     PreToolUse: [{
       hooks: [{
@@ -149,7 +149,7 @@ hooks = [ { statusMessage = "Checking tool call", type = "command", timeout = 10
       matcher: "shell_command|apply_patch",
     }],
   };
-  assertEquals(await hashesOf((toml.data as Record<string, unknown>).hooks), [SEED_EXAMPLE]);
+  assertEquals(await hashesOf((toml.value as Record<string, unknown>).hooks), [SEED_EXAMPLE]);
   assertEquals(await hashesOf(json), [SEED_EXAMPLE]);
 });
 

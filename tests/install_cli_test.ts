@@ -7,6 +7,7 @@
 import { assert, assertEquals, assertStringIncludes } from "./helpers/assert.ts";
 import { cmd, echoHook, group, runCli, trustAll, writeHooksJson } from "./helpers/cli.ts";
 import { launcherCandidates, launcherProgram } from "../src/util/launcher.ts";
+import { fail, ok } from "../src/util/result.ts";
 import { HOST_EVENTS } from "../src/adapter/hosts.ts";
 
 const POSIX = Deno.build.os !== "windows";
@@ -267,21 +268,24 @@ Deno.test("launcher lookup: the program is the first shell word; its candidates 
     ].map(launcherProgram),
     ["mind-hooks", "/opt/mind-hooks", "/a b/mind-hooks", `/a "b"/m`, "/a b/m", "deno"],
   );
-  assertEquals(launcherCandidates("mind-hooks", { PATH: "/u/bin::relative:/bin/" }, "posix"), {
-    files: ["/u/bin/mind-hooks", "/bin/mind-hooks"],
-  });
-  assertEquals(launcherCandidates("/opt/mh", { PATH: "/bin" }, "posix"), { files: ["/opt/mh"] });
+  assertEquals(
+    launcherCandidates("mind-hooks", { PATH: "/u/bin::relative:/bin/" }, "posix"),
+    ok(["/u/bin/mind-hooks", "/bin/mind-hooks"]),
+  );
+  assertEquals(launcherCandidates("/opt/mh", { PATH: "/bin" }, "posix"), ok(["/opt/mh"]));
   for (const p of ["~/bin/mh", "$HOME/bin/mh", "${HOME}/bin/mh"]) {
-    assertEquals(launcherCandidates(p, { HOME: "/home/u" }, "posix"), { files: ["/home/u/bin/mh"] }, p);
+    assertEquals(launcherCandidates(p, { HOME: "/home/u" }, "posix"), ok(["/home/u/bin/mh"]), p);
   }
-  assertEquals(launcherCandidates("bin/mh", {}, "posix"), {
-    problem: `"bin/mh" is a relative path, which the host would resolve from another directory`,
-  });
-  assertEquals(launcherCandidates("mind-hooks", { Path: "C:\\bin;rel", PATHEXT: ".EXE;.CMD" }, "windows"), {
-    files: ["C:\\bin\\mind-hooks.exe", "C:\\bin\\mind-hooks.cmd"],
-  });
-  assertEquals(launcherCandidates("C:\\x\\mind-hooks.exe", {}, "windows"), { files: ["C:\\x\\mind-hooks.exe"] });
-  assertEquals(launcherCandidates("", {}, "posix"), { problem: "the launcher is empty" });
+  assertEquals(
+    launcherCandidates("bin/mh", {}, "posix"),
+    fail(`"bin/mh" is a relative path, which the host would resolve from another directory`),
+  );
+  assertEquals(
+    launcherCandidates("mind-hooks", { Path: "C:\\bin;rel", PATHEXT: ".EXE;.CMD" }, "windows"),
+    ok(["C:\\bin\\mind-hooks.exe", "C:\\bin\\mind-hooks.cmd"]),
+  );
+  assertEquals(launcherCandidates("C:\\x\\mind-hooks.exe", {}, "windows"), ok(["C:\\x\\mind-hooks.exe"]));
+  assertEquals(launcherCandidates("", {}, "posix"), fail("the launcher is empty"));
 });
 
 Deno.test({

@@ -24,6 +24,7 @@ import { permissionLines } from "../src/cli/doctor.ts";
 import { netTarget } from "../src/sandbox/mcp_plan.ts";
 import { sandboxReason, workerOptions } from "../src/sandbox/launch.ts";
 import { loadCatalog } from "../src/config/discovery.ts";
+import { isStrangerRefusal } from "../src/config/fast_path_guard.ts";
 import { signalGroup, signalProcess } from "../src/runner/shell.ts";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -650,7 +651,7 @@ Deno.test("fast path guard: discovery refuses plugins and --hooks-file on the fa
   const refused = async (opts: Parameters<typeof loadCatalog>[0]) => {
     const catalog = await loadCatalog({ ...opts, strangerFiles: "refuse" });
     if (catalog.ok) return null;
-    return "sandbox" in catalog ? catalog.error : `unexpected ${catalog.error}`;
+    return isStrangerRefusal(catalog) ? catalog.error : `unexpected ${catalog.error}`;
   };
   // The user's own files, an untrusted project, a trusted project (its hooks run only in the Worker):
   // loaded on the fast path as usual.

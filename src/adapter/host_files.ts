@@ -53,7 +53,7 @@ export async function hostCheckReads(
   const starts = [searchFrom, ...((await real(searchFrom)) !== null ? [(await real(searchFrom))!] : [])];
   for (const host of HOSTS) {
     const candidates = launcherCandidates(ADAPTERS[host].install.program, env, os);
-    if ("files" in candidates) { for (const f of candidates.files) out.add(f); }
+    if (candidates.ok) { for (const f of candidates.value) out.add(f); }
     const user = hostFiles(host, env, cwd, searchFrom).user;
     out.add(user);
     const target = await real(user);
@@ -70,7 +70,7 @@ export async function hostCheckReads(
   for (const r of (await readInstalls(home)).installs) launchers.add(r.launcher);
   for (const l of launchers) {
     const candidates = launcherCandidates(launcherProgram(l), env, os);
-    if ("files" in candidates) { for (const f of candidates.files) out.add(f); }
+    if (candidates.ok) { for (const f of candidates.value) out.add(f); }
   }
   return [...out];
 }

@@ -11,6 +11,7 @@ import { loadCatalog } from "../config/discovery.ts";
 import { configOptionsOf, type HomeSettings } from "../engine/settings.ts";
 import { HOST_DISPLAY_NAMES, hostEventName } from "./hosts.ts";
 import type { Host } from "./host.ts";
+import { fail, ok, type Result } from "../util/result.ts";
 import { neededRegistrations } from "./sync.ts";
 import { holdsDelegatingEntries, planEdit, SettingsError } from "./settings.ts";
 import {
@@ -33,12 +34,12 @@ export async function syncedRegistrations(
   host: Host,
   searchFrom: string,
   settings: HomeSettings,
-): Promise<Map<EventName, string | null> | { error: string }> {
+): Promise<Result<Map<EventName, string | null>>> {
   const catalog = await loadCatalog(configOptionsOf(settings, searchFrom));
-  if (!catalog.ok) return { error: catalog.error };
+  if (!catalog.ok) return fail(catalog.error);
   const out = neededRegistrations(host, catalog.value.handlers);
   if (hostEventName(host, "SessionStart") !== null && !out.has("SessionStart")) out.set("SessionStart", null);
-  return out;
+  return ok(out);
 }
 
 /** The host's names of `events`, with a tool list when there is one: `PostToolUse (Edit|Write)`. */
@@ -74,11 +75,12 @@ async function resyncOne(
 ): Promise<{ line: string | null; record: InstallRecord | null }> {
   const name = HOST_DISPLAY_NAMES[r.host];
   const needed = await syncedRegistrations(r.host, r.searchFrom, settings);
-  if ("error" in needed) return { line: `${r.file}: ${name} not re-synced: ${needed.error}`, record: r };
-  const events = eventsOf(needed);
+  if (!needed.ok) return { line: `${r.file}: ${name} not re-synced: ${needed.error}`, record: r };
+  const events = eventsOf(needed.value);
   if (sameEvents(events, r.events)) return { line: null, record: r };
-  const target = await settingsTarget(r.file, r.project);
-  if (!target.ok) return { line: `${r.file}: ${name} not re-synced: ${target.refused}`, record: r };
+  const targetOf = await settingsTarget(r.file, r.project);
+  if (!targetOf.ok) return { line: `${r.file}: ${name} not re-synced: ${targetOf.error}`, record: r };
+  const target = targetOf.value;
   const text = await readSettingsText(target.target).catch(() => null);
   // The entries are gone (removed by hand, or the file): install put them there, and nobody wants them back.
   if (text === null || !holdsDelegatingEntries(r.host, text)) {
@@ -94,7 +96,7 @@ async function resyncOne(
       uninstall: false,
       file: r.file,
       scope: { project: r.project ?? undefined, local: r.local },
-      only: needed,
+      only: needed.value,
     });
   } catch (e) {
     if (e instanceof SettingsError) return { line: `${name} not re-synced: ${e.message}`, record: r };

@@ -10,11 +10,10 @@
  */
 import { atomicTempPath, dirname, isInside, join } from "../util/paths.ts";
 import { writeFileAtomic } from "../util/atomic_file.ts";
+import { fail, ok, type Result } from "../util/result.ts";
 
-/** Where to write, or why not. `linked`: the file is a link, written through (and never deleted). */
-export type SettingsTarget =
-  | { ok: true; target: string; linked: boolean }
-  | { ok: false; refused: string };
+/** Where to write. `linked`: the file is a link, written through (and never deleted). */
+export type SettingsTarget = { readonly target: string; readonly linked: boolean };
 
 async function lstatOrNull(path: string): Promise<Deno.FileInfo | null> {
   try {
@@ -44,7 +43,7 @@ async function realFolder(path: string): Promise<{ real: string; rest: string[] 
  * Where writing `file` goes. `project` is the project's real root for a project install, null for a
  * user install.
  */
-export async function settingsTarget(file: string, project: string | null): Promise<SettingsTarget> {
+export async function settingsTarget(file: string, project: string | null): Promise<Result<SettingsTarget>> {
   const info = await lstatOrNull(file);
   let target: string;
   if (info?.isSymlink) {
@@ -52,20 +51,19 @@ export async function settingsTarget(file: string, project: string | null): Prom
       target = await Deno.realPath(file);
     } catch {
       const to = await Deno.readLink(file).catch(() => "?");
-      return { ok: false, refused: `${file} is a link to ${to}, which does not exist; nothing was written` };
+      return fail(`${file} is a link to ${to}, which does not exist; nothing was written`);
     }
   } else {
     const { real, rest } = await realFolder(file);
     target = join(real, ...rest);
   }
   if (project !== null && !isInside(project, target)) {
-    return {
-      ok: false,
-      refused: `${file} leads outside the project (to ${target}): a project install writes only inside ` +
+    return fail(
+      `${file} leads outside the project (to ${target}): a project install writes only inside ` +
         `${project}; nothing was written`,
-    };
+    );
   }
-  return { ok: true, target, linked: info?.isSymlink === true };
+  return ok({ target, linked: info?.isSymlink === true });
 }
 
 /**
@@ -75,7 +73,7 @@ export async function settingsTarget(file: string, project: string | null): Prom
  */
 export async function settingsLinkGrants(file: string, project: string | null, pid: number): Promise<string[]> {
   const t = await settingsTarget(file, project);
-  return t.ok && t.linked ? [t.target, atomicTempPath(t.target, pid)] : [];
+  return t.ok && t.value.linked ? [t.value.target, atomicTempPath(t.value.target, pid)] : [];
 }
 
 /** The text of the settings file at `target`, or null when there is none. */
@@ -94,7 +92,7 @@ export async function readSettingsText(target: string): Promise<string | null> {
  * src/adapter/resync.ts) rather than the host's folder, which may hold its credentials. Creates the folder
  * when it is missing (install; a link's target has one).
  */
-export async function writeSettingsText(t: { target: string; linked: boolean }, text: string): Promise<void> {
+export async function writeSettingsText(t: SettingsTarget, text: string): Promise<void> {
   // An existing file has its folder (and a re-sync is granted the file, not the folder).
   const folder = dirname(t.target);
   const there = t.linked || await Deno.lstat(t.target).then(() => true, () => false) ||

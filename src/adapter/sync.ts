@@ -32,9 +32,9 @@ export function hostToolList(matchers: readonly (string | null | undefined)[]): 
   const names = new Set<string>();
   for (const m of matchers) {
     const compiled = compileMatcher(m);
-    if ("error" in compiled) continue; // an invalid matcher's group never runs
-    if (compiled.kind !== "exact") return EVERY_TOOL;
-    for (const v of compiled.values) for (const n of toolMatchSubjects(v)) names.add(n);
+    if (!compiled.ok) continue; // an invalid matcher's group never runs
+    if (compiled.value.kind !== "exact") return EVERY_TOOL;
+    for (const v of compiled.value.values) for (const n of toolMatchSubjects(v)) names.add(n);
   }
   // Only names a regex reads literally: anything else could match less than the name.
   if (names.size === 0 || [...names].some((n) => !/^[A-Za-z0-9_-]+$/.test(n))) return EVERY_TOOL;

@@ -40,8 +40,8 @@ Deno.test("sync: every tool a listed matcher can match is in the list (aliases i
   for (const written of ["Bash", "Edit", "Write", "apply_patch", "exec_command", "Agent", "Read|Grep", "Edit|Bash"]) {
     const list = new Set(hostToolList([written]).split("|"));
     const m = compileMatcher(written);
-    if ("error" in m) throw new Error(m.error);
-    const missed = names.filter((t) => matcherMatches(m, toolMatchSubjects(t)) && !list.has(t));
+    if (!m.ok) throw new Error(m.error);
+    const missed = names.filter((t) => matcherMatches(m.value, toolMatchSubjects(t)) && !list.has(t));
     assertEquals(missed, [], written);
   }
 });

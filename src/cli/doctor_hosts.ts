@@ -18,6 +18,7 @@ import { changeWords, syncedRegistrations } from "../adapter/resync.ts";
 import { eventsOf, sameEvents } from "../adapter/installs.ts";
 import type { HomeSettings } from "../engine/settings.ts";
 import { findLauncher } from "../util/launcher.ts";
+import { ok, type Result } from "../util/result.ts";
 import { hostFiles } from "../adapter/host_files.ts";
 import { oneLine } from "../util/terminal_text.ts";
 
@@ -30,11 +31,11 @@ const OS = Deno.build.os === "windows" ? "windows" : "posix";
 const LAUNCHER_TIMEOUT_MS = 30_000;
 
 /** The mind-hooks commands a settings file registers ([] when it has none or may not be read). */
-async function commandsIn(host: Host, file: string, project: string | null): Promise<string[] | { refused: string }> {
+async function commandsIn(host: Host, file: string, project: string | null): Promise<Result<string[]>> {
   const t = await settingsTarget(file, project);
-  if (!t.ok) return { refused: t.refused };
-  const text = await readSettingsText(t.target).catch(() => null);
-  return text === null ? [] : delegatingCommands(host, text).map((c) => c.command);
+  if (!t.ok) return t;
+  const text = await readSettingsText(t.value.target).catch(() => null);
+  return ok(text === null ? [] : delegatingCommands(host, text).map((c) => c.command));
 }
 
 /** Whether `launcher` starts and answers `--version`, in a word and a detail. */
@@ -43,8 +44,8 @@ export async function launcherRuns(
   env: Record<string, string | undefined>,
 ): Promise<{ ok: boolean; detail: string }> {
   const found = await findLauncher(launcher, env, OS);
-  if ("problem" in found) return { ok: false, detail: found.problem };
-  if (OS === "windows") return { ok: true, detail: `found at ${found.path}` };
+  if (!found.ok) return { ok: false, detail: found.error };
+  if (OS === "windows") return { ok: true, detail: `found at ${found.value}` };
   try {
     const out = await new Deno.Command("/bin/sh", {
       args: ["-c", `${launcher} --version`],
@@ -81,33 +82,31 @@ export async function checkHosts(settings: HomeSettings, project: string): Promi
     const name = HOST_DISPLAY_NAMES[host];
     const spec = ADAPTERS[host].install;
     const onPath = await findLauncher(spec.program, env, OS);
-    if (!("problem" in onPath)) installed.push(host);
+    if (onPath.ok) installed.push(host);
     const files = hostFiles(host, env, cwd, project);
     const user = await commandsIn(host, files.user, null);
     const where: string[] = [];
     const launchers = new Set<string>();
-    if (Array.isArray(user) && user.length > 0) {
+    if (user.ok && user.value.length > 0) {
       where.push(`user settings (${files.user})`);
-      for (const c of user) launchers.add(launcherOf(c));
-    } else if (!Array.isArray(user)) lines.push(`  ${name}: ${user.refused}`);
+      for (const c of user.value) launchers.add(launcherOf(c));
+    } else if (!user.ok) lines.push(`  ${name}: ${user.error}`);
     const strangers = new Set<string>();
     // In the home folder, "this project's" file is the user's own: said once.
     for (const f of files.project.filter((f) => f !== files.user)) {
       const p = await commandsIn(host, f, project);
-      if (!Array.isArray(p)) {
-        lines.push(`  ${name}: ${p.refused}`);
+      if (!p.ok) {
+        lines.push(`  ${name}: ${p.error}`);
         continue;
       }
-      if (p.length > 0) where.push(`this project (${f})`);
-      for (const c of p) strangers.add(launcherOf(c));
+      if (p.value.length > 0) where.push(`this project (${f})`);
+      for (const c of p.value) strangers.add(launcherOf(c));
     }
     const records = installs.filter((r) => r.host === host);
     for (const r of records) launchers.add(r.launcher);
     if (where.length > 0) delegating++;
     lines.push(
-      `  ${name}: ${
-        "problem" in onPath ? `not installed (${spec.program}: ${onPath.problem})` : `installed (${onPath.path})`
-      }; ${
+      `  ${name}: ${onPath.ok ? `installed (${onPath.value})` : `not installed (${spec.program}: ${onPath.error})`}; ${
         where.length > 0 ? `delegates to mind-hooks from ${where.join(" and ")}` : "does not delegate to mind-hooks"
       }`,
     );
@@ -132,11 +131,11 @@ export async function checkHosts(settings: HomeSettings, project: string): Promi
     }
     for (const r of records.filter((x) => x.sync)) {
       const needed = await syncedRegistrations(host, r.searchFrom, settings);
-      if ("error" in needed) {
+      if (!needed.ok) {
         lines.push(`    ${r.file} (--sync): not checked: ${needed.error}`);
         continue;
       }
-      const now = eventsOf(needed);
+      const now = eventsOf(needed.value);
       if (sameEvents(now, r.events)) lines.push(`    ${r.file} (--sync): in step`);
       else {
         lines.push(`    ${r.file} (--sync): STALE`);

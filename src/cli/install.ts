@@ -141,8 +141,9 @@ export async function installCommand({ options, positionals }: ParsedArgs): Prom
 
   // Where the write really lands: a project install never writes through a link leaving the project
   // (issue 22 item 11); a user install writes through the user's own link. Decided before any read.
-  const where = await settingsTarget(path, project ?? null);
-  if (!where.ok) throw new UsageError(where.refused);
+  const whereTo = await settingsTarget(path, project ?? null);
+  if (!whereTo.ok) throw new UsageError(whereTo.error);
+  const where = whereTo.value;
   const resolved = resolveSettings(fromCliValues({}), env, cwd);
   // Every install is recorded in the home (SPEC §6 r3): without one there is nowhere to record it (SPEC §1 r3).
   if (resolved.home === null) throw new UsageError(options.sync === true ? `--sync: ${NO_HOME}` : NO_HOME);
@@ -151,8 +152,8 @@ export async function installCommand({ options, positionals }: ParsedArgs): Prom
   let only: Map<EventName, string | null> | undefined;
   if (options.sync === true && !removing) {
     const found = await syncedRegistrations(host, project ?? cwd, settings);
-    if ("error" in found) throw new UsageError(`--sync: ${found.error}`);
-    only = found;
+    if (!found.ok) throw new UsageError(`--sync: ${found.error}`);
+    only = found.value;
     if ([...only.keys()].every((e) => e === "SessionStart")) {
       console.log(sanitize(
         `${name}: no mind hook is configured in reach of here (--sync): only SessionStart is delegated, so that ` +
@@ -164,9 +165,9 @@ export async function installCommand({ options, positionals }: ParsedArgs): Prom
   if (!uninstall && options.force !== true) {
     // The host starts the launcher for every event: one it cannot find would fail every hook call.
     const found = await findLauncher(launcher, env, Deno.build.os === "windows" ? "windows" : "posix");
-    if ("problem" in found) {
+    if (!found.ok) {
       throw new UsageError(
-        `${found.problem}, so ${name} could not start "${delegatingCommand(host, launcher)}": put mind-hooks on ` +
+        `${found.error}, so ${name} could not start "${delegatingCommand(host, launcher)}": put mind-hooks on ` +
           `PATH, give --command /absolute/path/to/mind-hooks, or --force; nothing was written`,
       );
     }

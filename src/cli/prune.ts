@@ -86,10 +86,10 @@ export async function pruneCommand({ options, positionals }: ParsedArgs): Promis
   const { home } = cliSettings(options);
   const config = join(home, "config.toml");
   const loaded = await loadConfigFile(config, "toml");
-  if (!loaded.ok && !loaded.missing) {
-    throw new UsageError(`${config}: ${loaded.warning.message}; nothing pruned`);
+  if (!loaded.ok && !loaded.error.missing) {
+    throw new UsageError(`${config}: ${loaded.error.warning.message}; nothing pruned`);
   }
-  const tables = loaded.ok ? await staleTables(loaded.data) : [];
+  const tables = loaded.ok ? await staleTables(loaded.value.data) : [];
   const copies = await staleCopies(home);
   const out: string[] = [];
   if (tables.length === 0 && copies.length === 0) {

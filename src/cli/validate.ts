@@ -40,19 +40,19 @@ export async function validateFile(
 ): Promise<Warning[] | null> {
   const loaded = await loadConfigFile(path, kind);
   if (!loaded.ok) {
-    if (loaded.missing) return missingOk ? null : [warning("W_UNREADABLE", "file not found", path)];
-    return [loaded.warning];
+    if (loaded.error.missing) return missingOk ? null : [warning("W_UNREADABLE", "file not found", path)];
+    return [loaded.error.warning];
   }
   const source = await realPathOr(path);
   const file: LayerFile = {
     layer: layer ?? "user",
     path: source,
     kind,
-    data: loaded.data,
+    data: loaded.value.data,
     dialect: "mind",
     hooksOnly: false,
   };
-  return [...loaded.warnings.map((w) => ({ ...w, source })), ...checkLayerFile(file).warnings];
+  return [...loaded.value.warnings.map((w) => ({ ...w, source })), ...checkLayerFile(file).warnings];
 }
 
 async function isFile(path: string): Promise<boolean> {

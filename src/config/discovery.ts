@@ -29,7 +29,7 @@ import { findProject, type ForeignDir, type ProjectLayout, type ProjectSearch } 
 import { isObject, type JsonObject } from "../util/json.ts";
 import { decideFeatures } from "./features.ts";
 import { type McpServers, noServers, readServers, resolveServer, scopedNameWarnings } from "./mcp_servers.ts";
-import { type StrangerFiles, type StrangerRefusal, strangerRefusal } from "./fast_path_guard.ts";
+import { type StrangerFiles, strangerRefusal } from "./fast_path_guard.ts";
 import type { PluginInfo } from "./plugins.ts";
 import { type HookPins, pinScopeFor, type ScopeContext, storedPins } from "./pinning.ts";
 import type { PinScope } from "../trust/pin_scope.ts";
@@ -147,11 +147,11 @@ function tableOf(
  */
 export async function projectSearchOf(opts: ConfigOptions): Promise<ProjectSearch> {
   const overrides = buildOverrides(opts.overrides ?? []);
-  const cli = "error" in overrides ? {} : overrides.data;
+  const cli = overrides.ok ? overrides.value : {};
   const loaded = await loadConfigFile(join(opts.home, "config.toml"), "toml");
   const env = opts.env ?? {};
   return {
-    foreign: foreignLayersSetting(loaded.ok ? loaded.data : undefined, cli, join(opts.home, "config.toml")),
+    foreign: foreignLayersSetting(loaded.ok ? loaded.value.data : undefined, cli, join(opts.home, "config.toml")),
     userHome: osUserHome(env),
   };
 }
@@ -241,8 +241,8 @@ export async function loadCatalog(opts: HomelessConfigOptions): Promise<Result<A
   if (home === null) warnings.push(warning("W_NO_HOME", NO_HOME_DISPATCH, "home"));
 
   const overrides = buildOverrides(opts.overrides ?? []);
-  if ("error" in overrides) return fail(overrides.error);
-  const cli = overrides.data;
+  if (!overrides.ok) return fail(overrides.error);
+  const cli = overrides.value;
 
   // Managed layer.
   const reqPath = opts.requirements ?? env.MIND_REQUIREMENTS ??
@@ -250,8 +250,8 @@ export async function loadCatalog(opts: HomelessConfigOptions): Promise<Result<A
   files.push(reqPath);
   let managed: JsonObject | undefined;
   const reqLoaded = await loadConfigFile(reqPath, "toml");
-  if (reqLoaded.ok) managed = reqLoaded.data;
-  else if (!reqLoaded.missing) warnings.push(reqLoaded.warning);
+  if (reqLoaded.ok) managed = reqLoaded.value.data;
+  else if (!reqLoaded.error.missing) warnings.push(reqLoaded.error.warning);
   const managedOnly = managed?.allow_managed_hooks_only === true;
   const managedPath = reqLoaded.ok ? await realPathOr(reqPath) : reqPath;
   if (managed) {
@@ -367,10 +367,19 @@ export async function loadCatalog(opts: HomelessConfigOptions): Promise<Result<A
     const real = await realPathOr(hf);
     const loaded = await loadConfigFile(hf, "json");
     if (loaded.ok) {
-      cliFiles.push({ layer: "cli", path: real, kind: "json", data: loaded.data, dialect: "mind", hooksOnly: false });
-      warnings.push(...loaded.warnings);
+      cliFiles.push({
+        layer: "cli",
+        path: real,
+        kind: "json",
+        data: loaded.value.data,
+        dialect: "mind",
+        hooksOnly: false,
+      });
+      warnings.push(...loaded.value.warnings);
     } else {
-      warnings.push(loaded.missing ? warning("W_UNREADABLE", "--hooks-file not found", hf) : loaded.warning);
+      warnings.push(
+        loaded.error.missing ? warning("W_UNREADABLE", "--hooks-file not found", hf) : loaded.error.warning,
+      );
     }
   }
 

@@ -32,6 +32,11 @@ export function strangerRefusal(what: string): StrangerRefusal {
   };
 }
 
+/** Whether a failed load is the fast path's refusal (the run goes to the Worker), not a real failure. */
+export function isStrangerRefusal(failure: { readonly ok: false; readonly error: string }): failure is StrangerRefusal {
+  return (failure as Partial<StrangerRefusal>).sandbox === true;
+}
+
 /**
  * Whether a stranger wrote this hook: any layer but the user's own ones, the administrator's and the
  * user's `-c` overrides (a trusted project's, a plugin's, a `--hooks-file`'s). Such a hook never runs

@@ -12,12 +12,16 @@ import { formatValuePath, MAX_NESTING, TOO_DEEP, tooDeepOffset, tooDeepPath } fr
 import { duplicateKeys } from "./duplicate_keys.ts";
 import { jsoncErrorSentence, type JsonObject } from "../util/json.ts";
 import { decodeUtf8Strict, NOT_UTF8 } from "../util/utf8.ts";
+import { fail, ok, type Result } from "../util/result.ts";
+
+/** A file read and parsed: its data, its text, and what was odd but not fatal (duplicate keys). */
+export type ParsedFile = { readonly data: JsonObject; readonly text: string; readonly warnings: Warning[] };
+
+/** Why a file was not loaded: it is missing, or the warning that says what is wrong with it. */
+export type LoadFailure = { readonly missing: true } | { readonly missing: false; readonly warning: Warning };
 
 /** The result of reading one file. */
-export type LoadedFile =
-  | { ok: true; data: JsonObject; text: string; warnings: Warning[] }
-  | { ok: false; missing: true }
-  | { ok: false; missing: false; warning: Warning };
+export type LoadedFile = Result<ParsedFile, LoadFailure>;
 
 /** Files larger than this are refused: a hostile 100 MB hooks.json must not stall every dispatch. */
 export const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
@@ -62,24 +66,29 @@ export function positionAt(starts: readonly number[], offset: number): { line: n
  * (src/util/paths.ts `realPathOr`), and a configuration file is small; the stat comes first, so a
  * FIFO or a folder is refused before it is opened.
  */
-function readText(
-  path: string,
-): { text: string } | { missing: true } | { error: string } | { invalidUtf8: { line: number; column: number } } {
+function readText(path: string): Result<string, ReadFailure> {
   try {
     const info = Deno.statSync(path);
-    if (!info.isFile) return { error: "not a regular file" };
+    if (!info.isFile) return fail({ kind: "unreadable", message: "not a regular file" });
     if (info.size > MAX_CONFIG_BYTES) {
-      return { error: `larger than ${MAX_CONFIG_BYTES / 1024 / 1024} MiB` };
+      return fail({ kind: "unreadable", message: `larger than ${MAX_CONFIG_BYTES / 1024 / 1024} MiB` });
     }
     // Strictly: TOML and JSON are UTF-8, and a lossy read would load a broken trust store as fine.
     const decoded = decodeUtf8Strict(Deno.readFileSync(path));
-    if ("text" in decoded) return decoded;
-    return { invalidUtf8: positionOf(decoded.before, decoded.before.length) };
+    if (decoded.ok) return decoded;
+    const { before } = decoded.error;
+    return fail({ kind: "invalidUtf8", at: positionOf(before, before.length) });
   } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return { missing: true };
-    return { error: e instanceof Error ? e.message : String(e) };
+    if (e instanceof Deno.errors.NotFound) return fail({ kind: "missing" });
+    return fail({ kind: "unreadable", message: e instanceof Error ? e.message : String(e) });
   }
 }
+
+/** Why a configuration file's text could not be read: absent, not UTF-8 (where), or unreadable (why). */
+type ReadFailure =
+  | { readonly kind: "missing" }
+  | { readonly kind: "invalidUtf8"; readonly at: { line: number; column: number } }
+  | { readonly kind: "unreadable"; readonly message: string };
 
 /** The W_PARSE warning of a file nesting deeper than {@link MAX_NESTING} levels (SPEC §15). */
 function tooDeepWarning(
@@ -99,7 +108,7 @@ function tooDeepWarning(
 export function parseTomlText(
   text: string,
   source: string,
-): { data: JsonObject } | { warning: Warning } {
+): Result<JsonObject, Warning> {
   let parsed: unknown;
   try {
     // smol-toml bounds inline arrays and tables itself; past that it would only build values we refuse.
@@ -110,18 +119,13 @@ export function parseTomlText(
     const err = e as { message?: string; line?: number; column?: number };
     // smol-toml prefixes every message with "Invalid TOML document: ": the warning says that already.
     const first = String(err.message ?? e).split("\n", 1)[0].replace(/^Invalid TOML document:\s*/, "");
-    if (/excessively nested/.test(first)) return { warning: tooDeepWarning("TOML", source, err) };
-    return {
-      warning: warning("W_PARSE", `TOML does not parse: ${first}`, source, {
-        line: err.line,
-        column: err.column,
-      }),
-    };
+    if (/excessively nested/.test(first)) return fail(tooDeepWarning("TOML", source, err));
+    return fail(warning("W_PARSE", `TOML does not parse: ${first}`, source, { line: err.line, column: err.column }));
   }
   // Dotted keys and table headers nest without limit in TOML; smol-toml does not count them.
   const deep = tooDeepPath(parsed);
-  if (deep) return { warning: tooDeepWarning("TOML", source, { path: deep }) };
-  return { data: toPlain(parsed) as JsonObject };
+  if (deep) return fail(tooDeepWarning("TOML", source, { path: deep }));
+  return ok(toPlain(parsed) as JsonObject);
 }
 
 /**
@@ -179,14 +183,14 @@ export function duplicateKeyWarnings(text: string, source: string): Warning[] {
 export async function parseJsoncText(
   text: string,
   source: string,
-): Promise<{ data: JsonObject; warnings: Warning[] } | { warning: Warning }> {
+): Promise<Result<{ data: JsonObject; warnings: Warning[] }, Warning>> {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     // jsonc-parser recurses: deep text must not reach it (SPEC §15).
     const deepAt = tooDeepOffset(text);
-    if (deepAt >= 0) return { warning: tooDeepWarning("JSON", source, positionOf(text, deepAt)) };
+    if (deepAt >= 0) return fail(tooDeepWarning("JSON", source, positionOf(text, deepAt)));
     const jsonc = await import("jsonc-parser");
     const errors: import("jsonc-parser").ParseError[] = [];
     value = jsonc.parse(text, errors, {
@@ -196,22 +200,17 @@ export async function parseJsoncText(
     if (errors.length > 0) {
       const e = errors[0];
       const what = jsoncErrorSentence(jsonc.printParseErrorCode(e.error), text.slice(e.offset, e.offset + e.length));
-      return { warning: warning("W_PARSE", `JSON does not parse: ${what}`, source, positionOf(text, e.offset)) };
+      return fail(warning("W_PARSE", `JSON does not parse: ${what}`, source, positionOf(text, e.offset)));
     }
   }
   if (tooDeepPath(value)) {
     // JSON.parse is iterative; what follows it (hashing, expansion, review) must not see this depth.
-    return { warning: tooDeepWarning("JSON", source, positionOf(text, tooDeepOffset(text))) };
+    return fail(tooDeepWarning("JSON", source, positionOf(text, tooDeepOffset(text))));
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    return {
-      warning: warning("W_PARSE", "JSON root must be an object", source, {
-        line: 1,
-        column: 1,
-      }),
-    };
+    return fail(warning("W_PARSE", "JSON root must be an object", source, { line: 1, column: 1 }));
   }
-  return { data: value as JsonObject, warnings: duplicateKeyWarnings(text, source) };
+  return ok({ data: value as JsonObject, warnings: duplicateKeyWarnings(text, source) });
 }
 
 /**
@@ -231,35 +230,39 @@ export async function loadConfigFile(
   opts: { handOver?: boolean } = {},
 ): Promise<LoadedFile> {
   const loaded = await loadFresh(path, kind);
-  if (opts.handOver && loaded.ok) handedOver.set(path, { kind, text: loaded.text, loaded });
+  if (opts.handOver && loaded.ok) handedOver.set(path, { kind, text: loaded.value.text, loaded });
   return loaded;
 }
 
 async function loadFresh(path: string, kind: "toml" | "json"): Promise<LoadedFile> {
   const read = readText(path);
-  if ("missing" in read) return { ok: false, missing: true };
-  if ("invalidUtf8" in read) {
-    const what = `${kind === "toml" ? "TOML" : "JSON"} does not parse: ${NOT_UTF8}; the file is not loaded`;
-    return { ok: false, missing: false, warning: warning("W_PARSE", what, path, read.invalidUtf8) };
-  }
-  if ("error" in read) {
-    return {
-      ok: false,
-      missing: false,
-      warning: warning("W_UNREADABLE", `cannot read: ${read.error}`, path),
-    };
-  }
+  if (!read.ok) return unread(read.error, path, kind);
+  const text = read.value;
   const kept = handedOver.get(path);
   if (kept !== undefined) {
     handedOver.delete(path);
-    if (kept.kind === kind && kept.text === read.text) return kept.loaded;
+    if (kept.kind === kind && kept.text === text) return kept.loaded;
   }
   if (kind === "toml") {
-    const parsed = parseTomlText(read.text, path);
-    if ("warning" in parsed) return { ok: false, missing: false, warning: parsed.warning };
-    return { ok: true, data: parsed.data, text: read.text, warnings: [] };
+    const parsed = parseTomlText(text, path);
+    if (!parsed.ok) return fail({ missing: false, warning: parsed.error });
+    return ok({ data: parsed.value, text, warnings: [] });
   }
-  const parsed = await parseJsoncText(read.text, path);
-  if ("warning" in parsed) return { ok: false, missing: false, warning: parsed.warning };
-  return { ok: true, data: parsed.data, text: read.text, warnings: parsed.warnings };
+  const parsed = await parseJsoncText(text, path);
+  if (!parsed.ok) return fail({ missing: false, warning: parsed.error });
+  return ok({ data: parsed.value.data, text, warnings: parsed.value.warnings });
+}
+
+/** The load of a file whose text could not be read: missing, or the warning that says why. */
+function unread(why: ReadFailure, path: string, kind: "toml" | "json"): LoadedFile {
+  switch (why.kind) {
+    case "missing":
+      return fail({ missing: true });
+    case "invalidUtf8": {
+      const what = `${kind === "toml" ? "TOML" : "JSON"} does not parse: ${NOT_UTF8}; the file is not loaded`;
+      return fail({ missing: false, warning: warning("W_PARSE", what, path, why.at) });
+    }
+    case "unreadable":
+      return fail({ missing: false, warning: warning("W_UNREADABLE", `cannot read: ${why.message}`, path) });
+  }
 }

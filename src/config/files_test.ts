@@ -13,16 +13,16 @@ Deno.test("loadConfigFile handOver: the next load of the same bytes takes the pa
     const kept = await loadConfigFile(path, "toml", { handOver: true });
     const taken = await loadConfigFile(path, "toml");
     assert(kept.ok && taken.ok);
-    assert(kept.data === taken.data, "the same parse");
+    assert(kept.value.data === taken.value.data, "the same parse");
     const again = await loadConfigFile(path, "toml");
-    assert(again.ok && again.data !== kept.data, "taken once");
-    assertEquals(again.data, kept.data);
+    assert(again.ok && again.value.data !== kept.value.data, "taken once");
+    assertEquals(again.value.data, kept.value.data);
 
     await loadConfigFile(path, "toml", { handOver: true });
     await Deno.writeTextFile(path, '[tui]\ntheme = "light"\n');
     const changed = await loadConfigFile(path, "toml");
     assert(changed.ok);
-    assertEquals(changed.data, { tui: { theme: "light" } });
+    assertEquals(changed.value.data, { tui: { theme: "light" } });
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -22,6 +22,7 @@ import {
 import { type Warning, warning } from "./warnings.ts";
 import { isObject, type JsonObject, type ValuePath } from "../util/json.ts";
 import { didYouMean } from "../util/suggest.ts";
+import { fail, ok, type Result } from "../util/result.ts";
 import type { ServerDef } from "./mcp_servers.ts";
 
 /** Default additionalContextLimit in approximate tokens. */
@@ -191,7 +192,7 @@ function collectGroup(
     }
   }
   const compiled = compileMatcher(matcher);
-  if ("error" in compiled) {
+  if (!compiled.ok) {
     warnings.push(
       warning(
         "W_BAD_MATCHER",
@@ -236,7 +237,7 @@ function collectGroup(
       sourcePath: src.keyPath,
       event,
       matcher,
-      compiledMatcher: compiled,
+      compiledMatcher: compiled.value,
       groupIndex: gi,
       handlerIndex: hi,
       path: handlerPath,
@@ -249,18 +250,18 @@ function collectGroup(
   });
 }
 
-/** Reads one integer field; undefined when absent, an error string when wrong. */
+/** Reads one integer field; undefined when absent, a failure when wrong. */
 function intField(
   h: JsonObject,
   key: string,
   min: number,
-): number | undefined | { error: string } {
+): Result<number | undefined> {
   const v = h[key];
-  if (v === undefined) return undefined;
+  if (v === undefined) return ok(undefined);
   if (typeof v !== "number" || !Number.isInteger(v) || v < min) {
-    return { error: `${key} must be an integer ≥ ${min}` };
+    return fail(`${key} must be an integer ≥ ${min}`);
   }
-  return v;
+  return ok(v);
 }
 
 /** Effective timeout: the event's default when absent, clamped to the event's maximum (SPEC §2.2). */
@@ -372,8 +373,8 @@ export function normalizeHandler(
   if (claude === null) return bad("if must be a string");
   const failClosed = (raw.failClosed ?? raw.fail_closed) === true;
   const timeoutGiven = intField(raw, "timeout", 1);
-  if (typeof timeoutGiven === "object") return bad(timeoutGiven.error, "timeout");
-  const timeout = effectiveTimeout(event, timeoutGiven, where, path, source, warnings);
+  if (!timeoutGiven.ok) return bad(timeoutGiven.error, "timeout");
+  const timeout = effectiveTimeout(event, timeoutGiven.value, where, path, source, warnings);
   const statusMessage = raw.statusMessage as string | undefined;
 
   if (type === "mcp_tool") {
@@ -434,8 +435,9 @@ export function normalizeHandler(
     return null;
   }
   if (typeof raw.command !== "string") return bad("command must be a string", "command");
-  const limit = intField(raw, "additionalContextLimit", 0);
-  if (typeof limit === "object") return bad(limit.error, "additionalContextLimit");
+  const limitGiven = intField(raw, "additionalContextLimit", 0);
+  if (!limitGiven.ok) return bad(limitGiven.error, "additionalContextLimit");
+  const limit = limitGiven.value;
   if (limit !== undefined && EVENTS[event].contextLimit === "none") {
     warnings.push(
       warning(

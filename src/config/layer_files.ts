@@ -84,12 +84,12 @@ export async function loadLayerDir(
         layer,
         path: real,
         kind,
-        data: loaded.data,
+        data: loaded.value.data,
         dialect: opts.dialect ?? "mind",
         hooksOnly: opts.hooksOnly ?? false,
       });
-      warnings.push(...loaded.warnings);
-    } else if (!loaded.missing) warnings.push(loaded.warning);
+      warnings.push(...loaded.value.warnings);
+    } else if (!loaded.error.missing) warnings.push(loaded.error.warning);
   }
   const toml = out.find((f) => f.kind === "toml");
   if (

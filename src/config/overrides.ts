@@ -7,6 +7,7 @@
 import { parse as parseToml } from "smol-toml";
 import type { JsonObject } from "../util/json.ts";
 import { MAX_NESTING, TOO_DEEP, tooDeepPath } from "../util/nesting.ts";
+import { fail, ok, type Result } from "../util/result.ts";
 
 /** Splits `a."b.c".d` into `["a", "b.c", "d"]`; null when malformed. */
 export function splitKeyPath(key: string): string[] | null {
@@ -46,21 +47,19 @@ export function parseOverrideValue(value: string): unknown {
   }
 }
 
-/** Builds the override object from `-c` values; an error names the bad one. */
+/** Builds the override object from `-c` values; a failure names the bad one. */
 export function buildOverrides(
   items: readonly string[],
-): { data: JsonObject } | { error: string } {
+): Result<JsonObject> {
   const data: JsonObject = {};
   for (const item of items) {
     const eq = item.indexOf("=");
     if (eq <= 0) {
-      return { error: `-c expects KEY=VALUE, got ${JSON.stringify(item)}` };
+      return fail(`-c expects KEY=VALUE, got ${JSON.stringify(item)}`);
     }
     const path = splitKeyPath(item.slice(0, eq).trim());
     if (!path) {
-      return {
-        error: `-c has a malformed key: ${JSON.stringify(item.slice(0, eq))}`,
-      };
+      return fail(`-c has a malformed key: ${JSON.stringify(item.slice(0, eq))}`);
     }
     let node = data;
     for (const seg of path.slice(0, -1)) {
@@ -72,10 +71,10 @@ export function buildOverrides(
     setOwn(node, path[path.length - 1], parseOverrideValue(item.slice(eq + 1).trim()));
     if (tooDeepPath(data)) {
       const key = item.slice(0, eq);
-      return { error: `-c ${JSON.stringify(key.length > 60 ? key.slice(0, 60) + "…" : key)} ${TOO_DEEP}` };
+      return fail(`-c ${JSON.stringify(key.length > 60 ? key.slice(0, 60) + "…" : key)} ${TOO_DEEP}`);
     }
   }
-  return { data };
+  return ok(data);
 }
 
 /** Sets an own, enumerable data property, whatever the key (`__proto__` included). */

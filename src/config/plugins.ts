@@ -16,6 +16,7 @@ import { outsideRootWarning, type Warning, warning } from "./warnings.ts";
 import { isInside, join, realPathOr } from "../util/paths.ts";
 import { isObject, type JsonObject } from "../util/json.ts";
 import { readServers, type ServerDef } from "./mcp_servers.ts";
+import { fail, ok, type Result } from "../util/result.ts";
 
 const MANIFESTS = [
   ".mind-plugin/plugin.json",
@@ -64,7 +65,7 @@ async function findManifests(
   root: string,
   files: string[],
   warnings: Warning[],
-): Promise<Manifest[] | { outside: Warning }> {
+): Promise<Result<Manifest[], Warning>> {
   const out: Manifest[] = [];
   for (const m of MANIFESTS) {
     const p = join(root, m);
@@ -72,15 +73,15 @@ async function findManifests(
     const real = await realPathOr(p);
     if (!isInside(root, real)) {
       // A manifest folder or file linking elsewhere would lend this plugin another's hooks (and keys).
-      return { outside: outsideRootWarning(p, real, "plugin") };
+      return fail(outsideRootWarning(p, real, "plugin"));
     }
     const loaded = await loadConfigFile(real, "json");
     if (loaded.ok) {
-      warnings.push(...loaded.warnings);
-      out.push({ path: real, data: loaded.data, dir: m });
-    } else if (!loaded.missing) warnings.push(loaded.warning);
+      warnings.push(...loaded.value.warnings);
+      out.push({ path: real, data: loaded.value.data, dir: m });
+    } else if (!loaded.error.missing) warnings.push(loaded.error.warning);
   }
-  return out;
+  return ok(out);
 }
 
 /** The hooks one manifest (or, without one, the default `hooks/hooks.json`) yields. */
@@ -103,11 +104,12 @@ async function manifestHooks(
   for (let i = 0; i < entries.length; i++) {
     const entry = entries[i];
     if (typeof entry === "string") {
-      const r = await loadPluginJson(root, entry, declared, files, "hooks");
-      if ("warning" in r) {
-        if (r.warning) out.warnings.push(r.warning);
+      const loaded = await loadPluginJson(root, entry, declared, files, "hooks");
+      if (!loaded.ok) {
+        if (loaded.error) out.warnings.push(loaded.error);
         continue;
       }
+      const r = loaded.value;
       out.warnings.push(...r.warnings);
       out.sources.push(r.path);
       const c = collectHandlers(r.data.hooks, {
@@ -238,11 +240,11 @@ export async function loadPlugins(
     const dataDir = join(home, "plugin-data", name);
     const env = pluginEnv(root, dataDir);
     const found = await findManifests(root, files, warnings);
-    if ("outside" in found) {
-      warnings.push(found.outside);
+    if (!found.ok) {
+      warnings.push(found.error);
       continue;
     }
-    const { manifest, hooks } = await chooseManifest(name, root, found, env, files, warnings);
+    const { manifest, hooks } = await chooseManifest(name, root, found.value, env, files, warnings);
     // The hooks files the manifest named, relative to the root: definitions, not pinned files (SPEC §3.5).
     const hooksFiles = [
       "hooks/hooks.json",
@@ -292,11 +294,12 @@ async function loadPluginServers(
       warnings.push(warning("W_PLUGIN", `mcpServers must be a "./" path or a table of servers; ignored`, root));
       return new Map();
     }
-    const r = await loadPluginJson(root, declared ?? "./.mcp.json", declared !== undefined, files, "MCP servers");
-    if ("warning" in r) {
-      if (r.warning) warnings.push(r.warning);
+    const loaded = await loadPluginJson(root, declared ?? "./.mcp.json", declared !== undefined, files, "MCP servers");
+    if (!loaded.ok) {
+      if (loaded.error) warnings.push(loaded.error);
       return new Map();
     }
+    const r = loaded.value;
     warnings.push(...r.warnings);
     table = isObject(r.data.mcpServers) ? r.data.mcpServers : r.data;
     source = r.path;
@@ -312,31 +315,27 @@ async function loadPluginJson(
   explicit: boolean,
   files: string[],
   what: string,
-): Promise<{ path: string; data: JsonObject; warnings: Warning[] } | { warning: Warning | null }> {
+): Promise<Result<{ path: string; data: JsonObject; warnings: Warning[] }, Warning | null>> {
   if (!rel.startsWith("./")) {
-    return {
-      warning: warning("W_PLUGIN", `plugin ${what} path ${JSON.stringify(rel)} must start with "./"; skipped`, root),
-    };
+    return fail(warning("W_PLUGIN", `plugin ${what} path ${JSON.stringify(rel)} must start with "./"; skipped`, root));
   }
   const full = join(root, rel.slice(2));
   files.push(full);
   const real = await realPathOr(full);
   // Resolve symlinks before the check, so a link cannot lead outside the plugin either (SPEC §3.6).
   if (!isInside(root, real) || rel.split(/[\\/]/).includes("..")) {
-    return {
-      warning: warning(
-        "W_OUTSIDE_ROOT",
-        `plugin ${what} path ${JSON.stringify(rel)} escapes the plugin root (to ${real}); skipped`,
-        root,
-      ),
-    };
+    return fail(warning(
+      "W_OUTSIDE_ROOT",
+      `plugin ${what} path ${JSON.stringify(rel)} escapes the plugin root (to ${real}); skipped`,
+      root,
+    ));
   }
   const loaded = await loadConfigFile(real, "json");
   if (!loaded.ok) {
-    if (loaded.missing) {
-      return { warning: explicit ? warning("W_PLUGIN", `plugin ${what} file ${rel} not found`, full) : null };
+    if (loaded.error.missing) {
+      return fail(explicit ? warning("W_PLUGIN", `plugin ${what} file ${rel} not found`, full) : null);
     }
-    return { warning: loaded.warning };
+    return fail(loaded.error.warning);
   }
-  return { path: real, data: loaded.data, warnings: loaded.warnings };
+  return ok({ path: real, data: loaded.value.data, warnings: loaded.value.warnings });
 }

@@ -5,7 +5,7 @@
  * @module
  */
 import { type AnyCatalog, loadCatalog } from "../config/discovery.ts";
-import { strangerWrote } from "../config/fast_path_guard.ts";
+import { isStrangerRefusal, strangerWrote } from "../config/fast_path_guard.ts";
 import { EVENTS } from "../events/registry.ts";
 import type { DispatchResult } from "../schema/result.ts";
 import { failSafeResult } from "./fail_safe.ts";
@@ -32,7 +32,7 @@ export async function engineDispatch(
   const refuse = io.strangers === "refuse";
   const opts = configOptionsOf(settings, settings.cwd ?? String(ev.input.cwd));
   const loaded = await (io.catalog ?? loadCatalog)(refuse ? { ...opts, strangerFiles: "refuse" } : opts);
-  if (!loaded.ok) return { ok: false, error: loaded.error, ...("sandbox" in loaded ? { sandbox: true } : {}) };
+  if (!loaded.ok) return { ok: false, error: loaded.error, ...(isStrangerRefusal(loaded) ? { sandbox: true } : {}) };
   const catalog = loaded.value;
   const d = await dispatchingOf(settings, io);
   const selection = await selectStage(ev, catalog, d);

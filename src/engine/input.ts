@@ -37,21 +37,13 @@ export type EventInput = {
 /** Parses stdin text as an event; an error is one line naming the problem. */
 export function parseEventText(
   text: string,
-): { ok: true; value: unknown } | { ok: false; error: string } {
-  if (text.trim() === "") {
-    return {
-      ok: false,
-      error: "stdin is empty: expected one event JSON object",
-    };
-  }
+): Result<unknown> {
+  if (text.trim() === "") return fail("stdin is empty: expected one event JSON object");
   try {
-    return { ok: true, value: JSON.parse(text) };
+    return ok(JSON.parse(text));
   } catch (e) {
-    return {
-      ok: false,
-      error: // V8's JSON.parse errors quote a piece of the input, which may hold line breaks or control characters.
-        `stdin is not valid JSON: ${sanitize(oneLine(e instanceof Error ? e.message : String(e), 300))}`,
-    };
+    // V8's JSON.parse errors quote a piece of the input, which may hold line breaks or control characters.
+    return fail(`stdin is not valid JSON: ${sanitize(oneLine(e instanceof Error ? e.message : String(e), 300))}`);
   }
 }
 

@@ -9,6 +9,7 @@ import type { ConfigOptions, HomelessConfigOptions } from "../config/discovery.t
 export { NO_HOME } from "../config/warnings.ts";
 import { absolute, isAbsolutePath, join, osUserHome } from "../util/paths.ts";
 import { type OptionSpec, UsageError } from "../util/args.ts";
+import { fail, ok, type Result } from "../util/result.ts";
 
 /** How one option's value is written: a folder or file path is made absolute against the process cwd. */
 type OptionKind = "dir" | "file" | "files" | "string" | "strings" | "boolean";
@@ -215,7 +216,7 @@ export function toCliValues(opts: EngineOptions): CliValues {
 }
 
 /** What reading a `serve` request's `options` gave: the options over the defaults, or the one problem. */
-export type RpcOptionsResult = { ok: true; options: EngineOptions } | { ok: false; error: string };
+export type RpcOptionsResult = Result<EngineOptions>;
 
 /** The request option names, for error messages and docs. */
 export const RPC_OPTION_NAMES: readonly string[] = Object.values(ENGINE_OPTIONS).map((s) => s.rpc);
@@ -229,16 +230,13 @@ const BY_RPC_NAME: ReadonlyMap<string, [EngineOptionName, EngineOptionSpec]> = n
  * a field given replaces the default of that field (lists included), null or absent keeps it.
  */
 export function fromRpcOptions(raw: unknown, defaults: EngineOptions): RpcOptionsResult {
-  if (raw === undefined || raw === null) return { ok: true, options: defaults };
-  if (typeof raw !== "object" || Array.isArray(raw)) return { ok: false, error: "options must be an object" };
+  if (raw === undefined || raw === null) return ok(defaults);
+  if (typeof raw !== "object" || Array.isArray(raw)) return fail("options must be an object");
   const out: Record<string, unknown> = { ...defaults };
   for (const [rpcName, value] of Object.entries(raw)) {
     const entry = BY_RPC_NAME.get(rpcName);
     if (!entry) {
-      return {
-        ok: false,
-        error: `unknown option ${JSON.stringify(rpcName)} (known: ${RPC_OPTION_NAMES.join(", ")})`,
-      };
+      return fail(`unknown option ${JSON.stringify(rpcName)} (known: ${RPC_OPTION_NAMES.join(", ")})`);
     }
     if (value === undefined || value === null) continue;
     const [name, spec] = entry;
@@ -247,7 +245,7 @@ export function fromRpcOptions(raw: unknown, defaults: EngineOptions): RpcOption
       case "file":
       case "string":
         if (typeof value !== "string" || value === "") {
-          return { ok: false, error: `options.${rpcName} must be a non-empty string` };
+          return fail(`options.${rpcName} must be a non-empty string`);
         }
         out[name] = value;
         break;
@@ -255,16 +253,16 @@ export function fromRpcOptions(raw: unknown, defaults: EngineOptions): RpcOption
       case "strings": {
         const list = typeof value === "string" ? [value] : value;
         if (!Array.isArray(list) || list.some((v) => typeof v !== "string")) {
-          return { ok: false, error: `options.${rpcName} must be a list of strings` };
+          return fail(`options.${rpcName} must be a list of strings`);
         }
         out[name] = [...list];
         break;
       }
       case "boolean":
-        if (typeof value !== "boolean") return { ok: false, error: `options.${rpcName} must be a boolean` };
+        if (typeof value !== "boolean") return fail(`options.${rpcName} must be a boolean`);
         out[name] = value;
         break;
     }
   }
-  return { ok: true, options: out as EngineOptions };
+  return ok(out as EngineOptions);
 }

@@ -15,6 +15,7 @@ import type {
 } from "./types.ts";
 import type { ZodType } from "zod";
 import type { JsonObject } from "../util/json.ts";
+import { fail as failure, ok, type Result } from "../util/result.ts";
 import { NO_DECISION } from "./types.ts";
 import type { EventName } from "./names.ts";
 
@@ -193,23 +194,22 @@ export function stopEffect(output: JsonObject): HandlerEffect {
 }
 
 /**
- * `decision: "block"`: returns the reason, an error, or null when not blocking. The mind dialect
- * needs a non-empty reason; the Claude dialect blocks with {@link CLAUDE_BLOCK_REASON} without one.
+ * `decision: "block"`: the reason, or null when not blocking; a failure when the reason is missing.
+ * The mind dialect needs a non-empty reason; the Claude dialect blocks with {@link CLAUDE_BLOCK_REASON}
+ * without one.
  */
 export function blockDecision(
   event: EventName,
   output: JsonObject,
   dialect: Dialect = "mind",
-): { reason: string } | { error: string } | null {
-  if (output.decision !== "block") return null;
+): Result<string | null> {
+  if (output.decision !== "block") return ok(null);
   const reason = stringField(output, "reason");
   if (reason === undefined || reason.trim() === "") {
-    if (dialect === "claude") return { reason: CLAUDE_BLOCK_REASON };
-    return {
-      error: `${event} hook returned decision "block" without a reason — nothing was blocked`,
-    };
+    if (dialect === "claude") return ok(CLAUDE_BLOCK_REASON);
+    return failure(`${event} hook returned decision "block" without a reason — nothing was blocked`);
   }
-  return { reason };
+  return ok(reason);
 }
 
 /**
@@ -247,11 +247,11 @@ export function interpretStopLike(
   dialect: Dialect,
 ): HandlerOutcome {
   const block = blockDecision(event, output, dialect);
-  if (block && "error" in block) return fail(block.error);
+  if (!block.ok) return fail(block.error);
   return done({
     ...informational(output),
     ...stopEffect(output),
-    ...(block ? { blockReason: block.reason } : {}),
+    ...(block.value !== null ? { blockReason: block.value } : {}),
   });
 }
 

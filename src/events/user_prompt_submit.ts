@@ -59,11 +59,11 @@ export const userPromptSubmit: EventModule = {
     const bad = checkEventName("UserPromptSubmit", output);
     if (bad) return fail(bad);
     const block = blockDecision("UserPromptSubmit", output, dialect);
-    if (block && "error" in block) return fail(block.error);
+    if (!block.ok) return fail(block.error);
     return done({
       ...informational(output),
       ...stopEffect(output),
-      ...(block ? { blockReason: block.reason } : {}),
+      ...(block.value !== null ? { blockReason: block.value } : {}),
     });
   },
   aggregate(items) {

@@ -5,6 +5,7 @@
  * JavaScript regular expression.
  * @module
  */
+import { fail, ok, type Result } from "../util/result.ts";
 
 /** A compiled matcher. */
 export type Matcher =
@@ -15,21 +16,21 @@ export type Matcher =
 /** Regex control characters other than `|` (which separates literal alternatives). */
 const CONTROL = /[\\^$.*+?()[\]{}]/;
 
-/** Compiles a matcher as written; an invalid regex gives an error message (its group is skipped). */
+/** Compiles a matcher as written; an invalid regex fails with the engine's message (its group is skipped). */
 export function compileMatcher(
   matcher: string | null | undefined,
-): Matcher | { error: string } {
+): Result<Matcher> {
   if (
     matcher === null || matcher === undefined || matcher === "" ||
     matcher === "*"
-  ) return { kind: "all" };
+  ) return ok({ kind: "all" });
   if (!CONTROL.test(matcher)) {
-    return { kind: "exact", values: new Set(matcher.split("|")) };
+    return ok({ kind: "exact", values: new Set(matcher.split("|")) });
   }
   try {
-    return { kind: "regex", re: new RegExp(matcher) };
+    return ok({ kind: "regex", re: new RegExp(matcher) });
   } catch (e) {
-    return { error: e instanceof Error ? e.message : String(e) };
+    return fail(e instanceof Error ? e.message : String(e));
   }
 }
 

@@ -4,8 +4,8 @@ import { fromCompatInput, joinArgv, toCompatTool, toolMatchSubjects } from "./to
 
 function m(text: string | null): Matcher {
   const c = compileMatcher(text);
-  if ("error" in c) throw new Error(c.error);
-  return c;
+  if (!c.ok) throw new Error(c.error);
+  return c.value;
 }
 
 const TABLE: [string | null, string, boolean][] = [
@@ -41,7 +41,7 @@ Deno.test("literal matchers are exact, regex only with control characters", () =
 
 Deno.test("an invalid regex is an error, not an exception", () => {
   const c = compileMatcher("([unclosed");
-  assert("error" in c);
+  assert(!c.ok);
 });
 
 Deno.test("tool aliases: shell tools ↔ Bash, apply_patch ↔ Edit/Write, spawn_agent ↔ Agent", () => {

@@ -92,8 +92,9 @@ export function coverageOf(
     case "tool":
       break;
   }
-  const m = compileMatcher(matcher);
-  if ("error" in m) return "server-approval-only";
+  const compiled = compileMatcher(matcher);
+  if (!compiled.ok) return "server-approval-only";
+  const m = compiled.value;
   switch (m.kind) {
     case "all":
     case "regex":

@@ -6,6 +6,7 @@
 import { assertEquals } from "../../tests/helpers/assert.ts";
 import { ago, keyTails, localTime, loneKeyTail, peoplePath, timeAndAge } from "./display.ts";
 import { resolveKey } from "../trust/actions.ts";
+import { ok } from "../util/result.ts";
 import type { HookHandler } from "../config/discovery.ts";
 
 const ctx = { projectRoot: "/h/alice/src/repo", userHome: "/h/alice" };
@@ -46,7 +47,7 @@ Deno.test("display: key tails are the shortest that name one hook, and trust res
     "cli-override:Stop:0:0",
   ]);
   const handlers = keys.map((key) => ({ key }) as HookHandler);
-  for (const [key, tail] of tails) assertEquals(resolveKey(handlers, tail), { handler: handlers[keys.indexOf(key)] });
+  for (const [key, tail] of tails) assertEquals(resolveKey(handlers, tail), ok(handlers[keys.indexOf(key)]));
 });
 
 Deno.test("display: a log's key without a catalog: from the repository's folder, or with ~", () => {

@@ -398,7 +398,7 @@ export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
     // The launcher check stats the program's candidate files on PATH (src/util/launcher.ts), nothing else.
     const os = (input.os ?? Deno.build.os) === "windows" ? "windows" : "posix";
     const found = launcherCandidates(launcherProgram(text("command") ?? "mind-hooks"), input.env, os);
-    if ("files" in found) { for (const f of found.files) reads.add(f); }
+    if (found.ok) { for (const f of found.value) reads.add(f); }
     readWhy.push("the host's settings folder", "the launcher's candidate files on PATH");
     writeWhy.push("the host's settings folder");
   }

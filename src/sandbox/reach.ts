@@ -105,22 +105,22 @@ export async function reach(
     import("../config/discovery.ts"),
   ]);
   const overrides = buildOverrides(cfg.overrides ?? []);
-  if ("error" in overrides) return { sandbox: null, workerFirst: null, mcp: false, pinRoot: null }; // so does discovery
-  const cli = overrides.data;
+  if (!overrides.ok) return { sandbox: null, workerFirst: null, mcp: false, pinRoot: null }; // so does discovery
+  const cli = overrides.value;
   // Kept for the fast path's discovery, which then does not parse the same bytes again.
   const keep = { handOver: true };
   const loaded = home === null ? null : await loadConfigFile(join(home, "config.toml"), "toml", keep);
-  const user = loaded?.ok ? loaded.data : undefined;
+  const user = loaded?.ok ? loaded.value.data : undefined;
 
   const userSide: (JsonObject | undefined)[] = [user, cli];
   const { profile } = discovery.selectedProfile(cfg, env, user);
   if (profile !== null && home !== null) {
     const p = await loadConfigFile(join(home, "profiles", profile, "config.toml"), "toml", keep);
-    if (p.ok) userSide.push(p.data);
+    if (p.ok) userSide.push(p.value.data);
   }
   // The administrator's requirements.toml (not a stranger's either) may define servers for managed hooks.
   const managed = await loadConfigFile(facts.requirements, "toml", keep);
-  if (managed.ok) userSide.push(managed.data);
+  if (managed.ok) userSide.push(managed.value.data);
 
   const strangers: string[] = [];
   const reasons: string[] = [];

@@ -319,7 +319,7 @@ export class HookServer {
     if (!opts.ok) throw new RpcError(INVALID_PARAMS, opts.error);
     let settings: EngineSettings;
     try {
-      settings = resolveSettings(opts.options, this.#setup.env, this.#setup.processCwd);
+      settings = resolveSettings(opts.value, this.#setup.env, this.#setup.processCwd);
     } catch (e) {
       // A relative or empty home (SPEC §1 r3) is the request's own mistake.
       if (e instanceof UsageError) throw new RpcError(INVALID_PARAMS, e.message);

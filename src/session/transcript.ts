@@ -305,7 +305,7 @@ export async function appendTranscript(
     path = opened.path;
     let file = opened.file;
     try {
-      file = await appendLines(file, path, encoder.encode(built.line));
+      file = await appendLines(file, path, encoder.encode(built.value));
     } finally {
       file.close();
     }

@@ -9,6 +9,7 @@
 import { oneLine } from "../util/terminal_text.ts";
 import { formatValuePath, TOO_DEEP, tooDeepPath } from "../util/nesting.ts";
 import { TRANSCRIPT_EVENTS } from "./transcript_events.ts";
+import { ok, type Result } from "../util/result.ts";
 
 const EVENT_SET: ReadonlySet<string> = new Set(TRANSCRIPT_EVENTS);
 
@@ -49,11 +50,9 @@ export type AppendResult = { ok: true; path: string } | {
 export function buildTranscriptLine(
   entry: TranscriptEntry,
   now: Date = new Date(),
-): { ok: true; line: string } | { ok: false; error: AppendError } {
+): Result<string, AppendError> {
   const problem = entryProblem(entry);
-  if (problem) {
-    return { ok: false, error: { kind: "invalid", message: problem } };
-  }
+  if (problem) return invalid(problem);
   let payload: string | undefined;
   try {
     payload = JSON.stringify(entry.payload);
@@ -73,7 +72,7 @@ export function buildTranscriptLine(
   const line = `{"timestamp":${JSON.stringify(now.toISOString())},"event":${JSON.stringify(entry.event)},` +
     `"session_id":${JSON.stringify(entry.sessionId)},"turn_id":${JSON.stringify(entry.turnId ?? null)},` +
     `"actor":${JSON.stringify(entry.actor ?? null)},"payload":${payload}}\n`;
-  return { ok: true, line };
+  return ok(line);
 }
 
 /** The first thing wrong with an entry (its shape comes from untyped JSON), or null. */

@@ -59,7 +59,7 @@ export class TranscriptWriter {
     if (!built.ok) return Promise.resolve(built);
     const channel = this.#channel(entry);
     return new Promise((done) => {
-      channel.queue.push({ bytes: encoder.encode(built.line), done });
+      channel.queue.push({ bytes: encoder.encode(built.value), done });
       channel.draining ??= this.#drain(channel, at);
     });
   }

@@ -71,39 +71,30 @@ export async function planTrust<H extends ActionHook>(handlers: readonly H[]): P
   const plan: TrustPlan<H> = { items: [], refused: [] };
   const withPins = handlers.some((h) => h.pins !== null);
   const pins = withPins ? await import("./pins.ts") : null;
-  const results = await Promise.all(handlers.map(async (h) => {
+  const results = await Promise.all(handlers.map(async (h): Promise<Result<TrustItem<H>, TrustRefusal>> => {
     if (h.pins === null || pins === null) {
-      return {
-        handler: h,
-        hash: hookHash(h),
-        files: null,
-        contents: new Map(),
-        fetch: null,
-        unpinnable: null,
-      } as TrustItem<
-        H
-      >;
+      return ok({ handler: h, hash: hookHash(h), files: null, contents: new Map(), fetch: null, unpinnable: null });
     }
     const set = await pins.currentPins(h.pins.scope, { keepBytes: COPY_FILE_MAX, keepTotal: COPY_TOTAL_MAX });
-    if (!set.ok) return { key: h.key, reason: `its files cannot be pinned: ${set.error}` } as TrustRefusal;
+    if (!set.ok) return fail({ key: h.key, reason: `its files cannot be pinned: ${set.error}` });
     if (set.unpinnable !== null && h.pins.requirePins) {
-      return {
+      return fail({
         key: h.key,
         reason: `cannot tell which files this runs: ${set.unpinnable} (hooks.require_pins is set)`,
-      } as TrustRefusal;
+      });
     }
-    return {
+    return ok({
       handler: h,
       hash: hookHash(h),
       files: set.files,
       contents: set.contents,
       fetch: set.fetch,
       unpinnable: set.unpinnable,
-    } as TrustItem<H>;
+    });
   }));
   for (const r of results) {
-    if ("handler" in r) plan.items.push(r);
-    else plan.refused.push(r);
+    if (r.ok) plan.items.push(r.value);
+    else plan.refused.push(r.error);
   }
   return plan;
 }
@@ -137,16 +128,17 @@ export function patchFor(action: TrustAction, h: ActionHook, item?: TrustItem): 
 /**
  * The handler `given` names: its exact key, else the one handler whose key ends with `given` at a
  * boundary of the key (after `:` or a path separator), so `PreToolUse:0:0` or
- * `hooks.json:PreToolUse:0:0` is enough when only one hook fits.
+ * `hooks.json:PreToolUse:0:0` is enough when only one hook fits. Otherwise it fails with the handlers
+ * that fit (none, or more than one).
  */
 export function resolveKey<H extends ActionHook>(
   handlers: readonly H[],
   given: string,
-): { handler: H } | { candidates: H[] } {
+): Result<H, H[]> {
   const exact = handlers.find((h) => h.key === given);
-  if (exact) return { handler: exact };
+  if (exact) return ok(exact);
   const fits = handlers.filter((h) => keyHasTail(h.key, given));
-  return fits.length === 1 ? { handler: fits[0] } : { candidates: fits };
+  return fits.length === 1 ? ok(fits[0]) : fail(fits);
 }
 
 /**
@@ -163,10 +155,10 @@ export function resolveKeys<H extends ActionHook>(
   const ambiguous: string[] = [];
   for (const given of new Set(keys)) {
     const r = resolveKey(catalog.handlers, given);
-    if ("handler" in r) {
-      if (!handlers.includes(r.handler)) handlers.push(r.handler);
-    } else if (r.candidates.length === 0) unknown.push(given);
-    else ambiguous.push(`${given} could be any of ${r.candidates.map((h) => h.key).join(", ")}`);
+    if (r.ok) {
+      if (!handlers.includes(r.value)) handlers.push(r.value);
+    } else if (r.error.length === 0) unknown.push(given);
+    else ambiguous.push(`${given} could be any of ${r.error.map((h) => h.key).join(", ")}`);
   }
   if (unknown.length || ambiguous.length) {
     const parts: string[] = [];

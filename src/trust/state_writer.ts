@@ -221,7 +221,7 @@ export async function editTomlFile(
     const locked = await withFileLock(`${target}.lock`, async () => {
       return (await writeTarget(configPath)) === target ? await editLocked(target, edit) : null;
     });
-    if (!locked.ok) return { ok: false, error: { kind: "io", message: locked.message } };
+    if (!locked.ok) return { ok: false, error: { kind: "io", message: locked.error } };
     if (locked.value !== null) return locked.value;
   }
   return { ok: false, error: { kind: "io", message: `${configPath} keeps being re-linked; not written, try again` } };

@@ -11,22 +11,23 @@
  * @module
  */
 import { messageLine } from "./terminal_text.ts";
+import { fail, ok, type Result } from "./result.ts";
 
 /** What {@link withFileLock} gives: `fn`'s value, or why the lock could not be held (one line). */
-export type Locked<T> = { ok: true; value: T } | { ok: false; message: string };
+export type Locked<T> = Result<T>;
 
 /** Opens (creating, owner-only) the lock file, or says why not. */
-async function openLock(path: string): Promise<Deno.FsFile | string> {
+async function openLock(path: string): Promise<Result<Deno.FsFile>> {
   try {
     const info = await Deno.lstat(path);
-    if (!info.isFile) return `${path} is not a regular file; refusing it as the lock`;
+    if (!info.isFile) return fail(`${path} is not a regular file; refusing it as the lock`);
   } catch (e) {
-    if (!(e instanceof Deno.errors.NotFound)) return `cannot open lock file ${path}: ${messageLine(e)}`;
+    if (!(e instanceof Deno.errors.NotFound)) return fail(`cannot open lock file ${path}: ${messageLine(e)}`);
   }
   try {
-    return await Deno.open(path, { read: true, write: true, create: true, mode: 0o600 });
+    return ok(await Deno.open(path, { read: true, write: true, create: true, mode: 0o600 }));
   } catch (e) {
-    return `cannot open lock file ${path}: ${messageLine(e)}`;
+    return fail(`cannot open lock file ${path}: ${messageLine(e)}`);
   }
 }
 
@@ -36,15 +37,16 @@ async function openLock(path: string): Promise<Deno.FsFile | string> {
  * throws is thrown, after the lock is released.
  */
 export async function withFileLock<T>(path: string, fn: () => Promise<T>): Promise<Locked<T>> {
-  const lock = await openLock(path);
-  if (typeof lock === "string") return { ok: false, message: lock };
+  const opened = await openLock(path);
+  if (!opened.ok) return opened;
+  const lock = opened.value;
   try {
     try {
       await lock.lock(true);
     } catch (e) {
-      return { ok: false, message: `cannot lock ${path}: ${messageLine(e)}` };
+      return fail(`cannot lock ${path}: ${messageLine(e)}`);
     }
-    return { ok: true, value: await fn() };
+    return ok(await fn());
   } finally {
     // Closing the descriptor releases the flock as well; unlock first so the release does not
     // depend on when the runtime actually closes it.

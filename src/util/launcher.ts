@@ -9,6 +9,7 @@
  * @module
  */
 import { join } from "../util/paths.ts";
+import { fail, ok, type Result } from "./result.ts";
 
 /** The platform's path and executable rules. */
 export type LauncherOs = "windows" | "posix";
@@ -53,8 +54,8 @@ export function launcherCandidates(
   program: string,
   env: Record<string, string | undefined>,
   os: LauncherOs,
-): { files: string[] } | { problem: string } {
-  if (program === "") return { problem: "the launcher is empty" };
+): Result<string[]> {
+  if (program === "") return fail("the launcher is empty");
   // The host runs the command through a shell, which expands a leading ~ or $HOME.
   const home = env.HOME;
   const expanded = os === "posix" && home ? program.replace(/^(~|\$HOME|\$\{HOME\})(?=\/)/, home) : program;
@@ -68,11 +69,11 @@ export function launcherCandidates(
   };
   if (hasSeparator(program, os)) {
     if (!isAbsolute(program, os)) {
-      return { problem: `"${program}" is a relative path, which the host would resolve from another directory` };
+      return fail(`"${program}" is a relative path, which the host would resolve from another directory`);
     }
-    return { files: withExt(program) };
+    return ok(withExt(program));
   }
-  return { files: pathDirs(env, os).flatMap((d) => withExt(join(d, program))) };
+  return ok(pathDirs(env, os).flatMap((d) => withExt(join(d, program))));
 }
 
 /** Finds the launcher's program on disk: its path, or one sentence saying why a host could not start it. */
@@ -80,12 +81,12 @@ export async function findLauncher(
   command: string,
   env: Record<string, string | undefined>,
   os: LauncherOs,
-): Promise<{ path: string } | { problem: string }> {
+): Promise<Result<string>> {
   const program = launcherProgram(command);
   const candidates = launcherCandidates(program, env, os);
-  if ("problem" in candidates) return candidates;
+  if (!candidates.ok) return candidates;
   let notExecutable: string | null = null;
-  for (const file of candidates.files) {
+  for (const file of candidates.value) {
     let info: Deno.FileInfo;
     try {
       info = await Deno.stat(file);
@@ -93,11 +94,9 @@ export async function findLauncher(
       continue;
     }
     if (!info.isFile) continue;
-    if (os === "windows" || ((info.mode ?? 0) & 0o111) !== 0) return { path: file };
+    if (os === "windows" || ((info.mode ?? 0) & 0o111) !== 0) return ok(file);
     notExecutable ??= file;
   }
-  if (notExecutable) return { problem: `${notExecutable} is not executable` };
-  return {
-    problem: hasSeparator(program, os) ? `${program} does not exist` : `"${program}" is not on PATH`,
-  };
+  if (notExecutable) return fail(`${notExecutable} is not executable`);
+  return fail(hasSeparator(program, os) ? `${program} does not exist` : `"${program}" is not on PATH`);
 }

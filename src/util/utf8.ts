@@ -5,6 +5,7 @@
  * invalid byte is located, so the problem names its line and column.
  * @module
  */
+import { fail, ok, type Result } from "./result.ts";
 
 /** The words every refusal of such a file uses. */
 export const NOT_UTF8 = "not valid UTF-8";
@@ -43,11 +44,11 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
  * `bytes` decoded as UTF-8 (a leading BOM kept, as the file holds it), or the offset of the first
  * invalid byte and the text before it.
  */
-export function decodeUtf8Strict(bytes: Uint8Array): { text: string } | { invalidAt: number; before: string } {
+export function decodeUtf8Strict(bytes: Uint8Array): Result<string, { invalidAt: number; before: string }> {
   try {
-    return { text: new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes) };
+    return ok(new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes));
   } catch {
     const at = Math.max(0, firstInvalidUtf8(bytes));
-    return { invalidAt: at, before: new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes.subarray(0, at)) };
+    return fail({ invalidAt: at, before: new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes.subarray(0, at)) });
   }
 }

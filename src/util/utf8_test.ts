@@ -1,6 +1,7 @@
 /** The strict UTF-8 check (src/util/utf8.ts) agrees with the platform's fatal decoder, and places the first bad byte. */
 import { assertEquals } from "../../tests/helpers/assert.ts";
 import { decodeUtf8Strict, firstInvalidUtf8 } from "./utf8.ts";
+import { fail, ok } from "./result.ts";
 
 const CASES: [name: string, bytes: number[], invalidAt: number][] = [
   ["ascii", [0x61, 0x62], -1],
@@ -32,6 +33,6 @@ Deno.test("utf8: the first invalid byte of each case, and the fatal decoder agre
 });
 
 Deno.test("utf8: decodeUtf8Strict keeps a BOM and gives the text before a bad byte", () => {
-  assertEquals(decodeUtf8Strict(new Uint8Array([0xef, 0xbb, 0xbf, 0x61])), { text: "\ufeffa" });
-  assertEquals(decodeUtf8Strict(new Uint8Array([0x61, 0x0a, 0x62, 0xff])), { invalidAt: 3, before: "a\nb" });
+  assertEquals(decodeUtf8Strict(new Uint8Array([0xef, 0xbb, 0xbf, 0x61])), ok("\ufeffa"));
+  assertEquals(decodeUtf8Strict(new Uint8Array([0x61, 0x0a, 0x62, 0xff])), fail({ invalidAt: 3, before: "a\nb" }));
 });
