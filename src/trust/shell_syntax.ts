@@ -214,18 +214,11 @@ export function readWord(src: string, start: number, depth: number): { word: Wor
       i = r.end;
       continue;
     }
-    if (c === "$") {
+    const expansion = readExpansion(src, i, depth, false);
+    if (expansion !== null) {
       flush();
-      const r = readDollar(src, i, depth, false);
-      parts.push(...r.parts);
-      i = r.end;
-      continue;
-    }
-    if (c === "`") {
-      flush();
-      const r = readBackquote(src, i + 1);
-      parts.push({ k: "sub", body: r.body, q: false, raw: src.slice(i, r.end), proc: false });
-      i = r.end;
+      parts.push(...expansion.parts);
+      i = expansion.end;
       continue;
     }
     // A run of plain characters at once.
@@ -236,6 +229,22 @@ export function readWord(src: string, start: number, depth: number): { word: Wor
   }
   flush();
   return { word: { parts, raw: src.slice(start, i) }, end: i };
+}
+
+/**
+ * A `$…` or a backquoted command at `i` (inside `"…"` when `quoted`): its parts and the offset after
+ * it; null when `src[i]` starts neither. The word reader and the double-quote reader share it.
+ */
+function readExpansion(
+  src: string,
+  i: number,
+  depth: number,
+  quoted: boolean,
+): { parts: Part[]; end: number } | null {
+  if (src[i] === "$") return readDollar(src, i, depth, quoted);
+  if (src[i] !== "`") return null;
+  const r = readBackquote(src, i + 1);
+  return { parts: [{ k: "sub", body: r.body, q: quoted, raw: src.slice(i, r.end), proc: false }], end: r.end };
 }
 
 /**
@@ -281,18 +290,11 @@ function readDoubleQuoted(
       }
       continue;
     }
-    if (c === "$") {
+    const expansion = readExpansion(src, i, depth, true);
+    if (expansion !== null) {
       flush();
-      const r = readDollar(src, i, depth, true);
-      parts.push(...r.parts);
-      i = r.end;
-      continue;
-    }
-    if (c === "`") {
-      flush();
-      const r = readBackquote(src, i + 1);
-      parts.push({ k: "sub", body: r.body, q: true, raw: src.slice(i, r.end), proc: false });
-      i = r.end;
+      parts.push(...expansion.parts);
+      i = expansion.end;
       continue;
     }
     lit += c;
