@@ -78,15 +78,7 @@ export function displayWidth(text: string): number {
 export function truncate(text: string, width: number): string {
   if (width <= 0) return "";
   if (displayWidth(text) <= width) return text;
-  let out = "";
-  let w = 0;
-  for (const c of clusters(text)) {
-    const cw = clusterWidth(c);
-    if (w + cw > width - 1) break;
-    out += c;
-    w += cw;
-  }
-  return out + "…";
+  return prefix(text, width - 1) + "…";
 }
 
 /** The longest start of `text` (whole grapheme clusters) that fits `width` cells, with no mark. */
