@@ -34,12 +34,6 @@ function imports(text: string): string[] {
   return out.filter((s) => s.startsWith("."));
 }
 
-/**
- * Folder edges that are known and being removed elsewhere, each `from → to`: left out of the cycle
- * check until then, and each must still be there (then it leaves this list).
- */
-const ALLOWED_EDGES = new Set<string>([]);
-
 /** The folder graph: folder → folders it imports (types too). */
 async function folderGraph(): Promise<Map<string, Set<string>>> {
   const graph = new Map<string, Set<string>>();
@@ -78,13 +72,7 @@ function cycles(graph: Map<string, Set<string>>): string[] {
 }
 
 Deno.test("architecture: no folder of src/ imports another in a cycle, counting `import type`", async () => {
-  const graph = await folderGraph();
-  const gone: string[] = [];
-  for (const edge of ALLOWED_EDGES) {
-    const [from, to] = edge.split(" → ");
-    if (graph.get(from)?.delete(to) !== true) gone.push(edge);
-  }
-  assertEquals({ cycles: cycles(graph), gone }, { cycles: [], gone: [] });
+  assertEquals(cycles(await folderGraph()), []);
 });
 
 Deno.test("architecture: the import reader counts type-only, inline-type, re-export and dynamic imports", () => {
@@ -117,9 +105,6 @@ Deno.test("architecture: ARCHITECTURE.md names every module of src/", async () =
   assertEquals(missing, []);
 });
 
-/** Files over the limit that another branch is splitting: each must still be over it (then it leaves this list). */
-const OVER_600 = new Set<string>([]);
-
 /** The number of lines of a text (a last line without a newline counts). */
 function lineCount(text: string): number {
   if (text === "") return 0;
@@ -132,11 +117,8 @@ Deno.test("architecture: no file of src/ (but src/generated/) is over 600 lines"
     if (rel.startsWith("generated/")) continue;
     if (lineCount(await Deno.readTextFile(join(REPO, "src", rel))) > 600) over.push(rel);
   }
-  assertEquals(over.sort(), [...OVER_600].sort());
+  assertEquals(over, []);
 });
-
-/** Files that still install trust status as getters: each must still do so (then it leaves this list). */
-const DEFINES_PROPERTIES = new Set<string>([]);
 
 Deno.test("architecture: no defineProperties in src/config or src/trust (a handler is a plain record)", async () => {
   const found: string[] = [];
@@ -144,7 +126,7 @@ Deno.test("architecture: no defineProperties in src/config or src/trust (a handl
     if (!rel.startsWith("config/") && !rel.startsWith("trust/")) continue;
     if ((await Deno.readTextFile(join(REPO, "src", rel))).includes("defineProperties")) found.push(rel);
   }
-  assertEquals(found.sort(), [...DEFINES_PROPERTIES].sort());
+  assertEquals(found, []);
 });
 
 Deno.test("architecture: the line count counts a last line without a newline", () => {
