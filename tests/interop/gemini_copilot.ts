@@ -11,6 +11,7 @@
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
 import {
+  askingSetup,
   canIsolateNetwork,
   cli,
   ensurePackages,
@@ -136,31 +137,9 @@ function userTurnsWith(host: Host, r: DriverReport, marker: string): number {
 }
 
 /** karanb192's block-dangerous-commands (vendored unchanged), the guard the `ask` cases run in its ask mode. */
-const GUARD = `${REPO}/fixtures/thirdparty/karanb192-claude-code-hooks/plugins/block-dangerous-commands`;
 /** A command the guard asks about (`git reset --hard`), harmless here (no repository), then the marker. */
 const ASKED_COMMAND = "git reset --hard 2>/dev/null; echo hello-from-tool > ran.txt";
 const ASK_REASON = "[git-reset-hard] git reset --hard loses uncommitted work";
-
-/** A run whose mind home holds the guard as a Claude Code plugin, in ask mode (`HOOK_ASK_HIGH=true`). */
-async function askingSetup(host: Host): Promise<RunDirs> {
-  const dirs = await makeRunDirs(host, "ask");
-  const plugin = `${dirs.mind}/plugins/guard`;
-  await Deno.mkdir(`${plugin}/.claude-plugin`, { recursive: true });
-  await Deno.mkdir(`${plugin}/hooks`, { recursive: true });
-  await Deno.writeTextFile(`${plugin}/.claude-plugin/plugin.json`, JSON.stringify({ name: "guard" }));
-  await Deno.copyFile(`${GUARD}/block-dangerous-commands.js`, `${plugin}/block-dangerous-commands.js`);
-  const command = `HOOK_ASK_HIGH=true node "\${CLAUDE_PLUGIN_ROOT}/block-dangerous-commands.js"`;
-  await Deno.writeTextFile(
-    `${plugin}/hooks/hooks.json`,
-    JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command }] }] } }),
-  );
-  await Deno.writeTextFile(`${dirs.mind}/config.toml`, `[plugins.guard]\nenabled = true\n`);
-  const env = hostEnv(host, dirs);
-  assertEquals((await cli(["trust", "--all", "--home", dirs.mind], env)).code, 0);
-  const inst = await cli(["install", host, "--user", "--command", launcher()], env);
-  assertEquals(inst.code, 0, inst.stderr);
-  return dirs;
-}
 
 for (const host of HOSTS) {
   const opts = { ignore: skipReasons[host] !== null, sanitizeResources: false, sanitizeOps: false };
@@ -173,7 +152,7 @@ for (const host of HOSTS) {
       ...opts,
     },
     async () => {
-      const dirs = await askingSetup(host);
+      const dirs = await askingSetup(host, "ask");
       const r = await run(host, dirs, { command: ASKED_COMMAND });
       assertEquals(await ranFile(dirs), null, `the command the hook asks about ran\n${describe(r)}`);
       if (host === "gemini") {

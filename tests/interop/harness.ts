@@ -7,6 +7,7 @@
  */
 import { fileURLToPath } from "node:url";
 import type { DriverReport, DriverSpec } from "./driver.ts";
+import { assertEquals } from "../helpers/assert.ts";
 
 /** The repository root. */
 export const REPO: string = fileURLToPath(new URL("../../", import.meta.url)).replace(/\/$/, "");
@@ -326,6 +327,45 @@ export async function runHost(host: InteropHost, dirs: RunDirs, opts: RunOptions
   return await runDriver(spec, dirs.root);
 }
 
+/** `argv` in a network namespace of its own (loopback only) when this machine allows one, else as it is. */
+export async function isolatedCommand(argv: string[]): Promise<Deno.Command> {
+  return await canIsolateNetwork()
+    ? new Deno.Command("unshare", {
+      args: ["-n", "sh", "-c", 'ip link set lo up && exec "$@"', "sh", ...argv],
+      stdout: "piped",
+      stderr: "piped",
+    })
+    : new Deno.Command(argv[0], { args: argv.slice(1), stdout: "piped", stderr: "piped" });
+}
+
+/** The karanb192 dangerous-commands guard (vendored, MIT), which asks for approval of high-risk commands. */
+const ASKING_GUARD = `${REPO}/fixtures/thirdparty/karanb192-claude-code-hooks/plugins/block-dangerous-commands`;
+
+/**
+ * Run folders for `host` whose user home enables one plugin, the guard with `HOOK_ASK_HIGH=true` on Bash,
+ * trusted, and mind-hooks installed for the host (`install <host> --user`).
+ */
+export async function askingSetup(host: InteropHost, label: string): Promise<RunDirs> {
+  const dirs = await makeRunDirs(host, label);
+  const plugin = `${dirs.mind}/plugins/guard`;
+  await Deno.mkdir(`${plugin}/.claude-plugin`, { recursive: true });
+  await Deno.mkdir(`${plugin}/hooks`, { recursive: true });
+  await Deno.writeTextFile(`${plugin}/.claude-plugin/plugin.json`, JSON.stringify({ name: "guard" }));
+  await Deno.copyFile(`${ASKING_GUARD}/block-dangerous-commands.js`, `${plugin}/block-dangerous-commands.js`);
+  const command = `HOOK_ASK_HIGH=true node "\${CLAUDE_PLUGIN_ROOT}/block-dangerous-commands.js"`;
+  await Deno.writeTextFile(
+    `${plugin}/hooks/hooks.json`,
+    JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command }] }] } }),
+  );
+  await Deno.writeTextFile(`${dirs.mind}/config.toml`, `[plugins.guard]\nenabled = true\n`);
+  const env = hostEnv(host, dirs);
+  const t = await cli(["trust", "--all", "--home", dirs.mind], env);
+  assertEquals(t.code, 0, t.stderr);
+  const inst = await cli(["install", host, "--user", "--command", launcher()], env);
+  assertEquals(inst.code, 0, inst.stderr);
+  return dirs;
+}
+
 /**
  * Runs driver.ts on `spec` (isolated when possible): the mock model on 127.0.0.1, then `spec.bin`, whatever it is
  * (a host CLI, or a shell running the README's tour). `root` holds the spec file.
@@ -334,15 +374,7 @@ export async function runDriver(spec: DriverSpec, root: string): Promise<DriverR
   const specPath = `${root}/spec.json`;
   await Deno.writeTextFile(specPath, JSON.stringify(spec));
   const deno = [Deno.execPath(), "run", "-A", "--config", `${REPO}/deno.json`, DRIVER, specPath];
-  const isolated = await canIsolateNetwork();
-  const cmd = isolated
-    ? new Deno.Command("unshare", {
-      args: ["-n", "sh", "-c", 'ip link set lo up && exec "$@"', "sh", ...deno],
-      stdout: "piped",
-      stderr: "piped",
-    })
-    : new Deno.Command(deno[0], { args: deno.slice(1), stdout: "piped", stderr: "piped" });
-  const out = await cmd.output();
+  const out = await (await isolatedCommand(deno)).output();
   try {
     return JSON.parse(await Deno.readTextFile(spec.report));
   } catch {

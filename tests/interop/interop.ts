@@ -10,6 +10,7 @@
  */
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import {
+  askingSetup,
   canIsolateNetwork,
   cli,
   ensurePackages,
@@ -119,34 +120,8 @@ function run(host: Host, dirs: RunDirs): Promise<DriverReport> {
 }
 
 /** karanb192's block-dangerous-commands (vendored unchanged), the guard the `ask` cases run in its ask mode. */
-const GUARD = `${REPO}/fixtures/thirdparty/karanb192-claude-code-hooks/plugins/block-dangerous-commands`;
 /** A command the guard asks about (`git reset --hard`), harmless here (no repository), then the marker. */
 const ASKED_COMMAND = "git reset --hard 2>/dev/null; echo hello-from-tool > ran.txt";
-
-/**
- * A run whose mind home holds the guard as a Claude Code plugin (so its answers are read in the Claude
- * dialect), in ask mode as its README says (`HOOK_ASK_HIGH=true` in the hook command), trusted and installed.
- */
-async function askingSetup(host: Host, label: string): Promise<RunDirs> {
-  const dirs = await makeRunDirs(host, label);
-  const plugin = `${dirs.mind}/plugins/guard`;
-  await Deno.mkdir(`${plugin}/.claude-plugin`, { recursive: true });
-  await Deno.mkdir(`${plugin}/hooks`, { recursive: true });
-  await Deno.writeTextFile(`${plugin}/.claude-plugin/plugin.json`, JSON.stringify({ name: "guard" }));
-  await Deno.copyFile(`${GUARD}/block-dangerous-commands.js`, `${plugin}/block-dangerous-commands.js`);
-  const command = `HOOK_ASK_HIGH=true node "\${CLAUDE_PLUGIN_ROOT}/block-dangerous-commands.js"`;
-  await Deno.writeTextFile(
-    `${plugin}/hooks/hooks.json`,
-    JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command }] }] } }),
-  );
-  await Deno.writeTextFile(`${dirs.mind}/config.toml`, `[plugins.guard]\nenabled = true\n`);
-  const env = { ...hostEnv(host, dirs), MIND_HOME: dirs.mind };
-  const t = await cli(["trust", "--all", "--home", dirs.mind], env);
-  assertEquals(t.code, 0, t.stderr);
-  const inst = await cli(["install", host, "--user", "--command", launcher()], env);
-  assertEquals(inst.code, 0, inst.stderr);
-  return dirs;
-}
 
 for (const host of ["claude", "codex"] as const) {
   const opts = { ignore: skipReason !== null, sanitizeResources: false, sanitizeOps: false };

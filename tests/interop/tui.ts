@@ -4,7 +4,7 @@
  * `systemMessage`, its UI does (`↳ Hook · …`).
  * @module
  */
-import { BIN, canIsolateNetwork, codexConfig, hostEnv, type InteropHost, REPO, type RunDirs } from "./harness.ts";
+import { BIN, codexConfig, hostEnv, type InteropHost, isolatedCommand, REPO, type RunDirs } from "./harness.ts";
 import type { TuiReport, TuiSpec } from "./tui_driver.ts";
 
 const DRIVER = `${REPO}/tests/interop/tui_driver.ts`;
@@ -46,14 +46,7 @@ export async function runHostTui(
   const specPath = `${dirs.root}/tui-spec.json`;
   await Deno.writeTextFile(specPath, JSON.stringify(spec));
   const deno = [Deno.execPath(), "run", "-A", "--config", `${REPO}/deno.json`, DRIVER, specPath];
-  const cmd = await canIsolateNetwork()
-    ? new Deno.Command("unshare", {
-      args: ["-n", "sh", "-c", 'ip link set lo up && exec "$@"', "sh", ...deno],
-      stdout: "piped",
-      stderr: "piped",
-    })
-    : new Deno.Command(deno[0], { args: deno.slice(1), stdout: "piped", stderr: "piped" });
-  const out = await cmd.output();
+  const out = await (await isolatedCommand(deno)).output();
   try {
     return JSON.parse(await Deno.readTextFile(spec.report));
   } catch {
