@@ -14,7 +14,7 @@
  * @module
  */
 import fc from "fast-check";
-import { readCommand, type ReaderFs } from "../src/trust/shell_reader.ts";
+import { readCommand, type ReaderFs } from "../src/shell/shell_reader.ts";
 import { rootVariables } from "../src/trust/pin_scope.ts";
 
 const ROOT = "/r";

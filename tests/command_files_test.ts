@@ -9,7 +9,7 @@
  */
 import { assertEquals } from "./helpers/assert.ts";
 import { MAX_NESTING, readCommand, rootVariables } from "../src/trust/command_files.ts";
-import type { ReadContext } from "../src/trust/shell_reader.ts";
+import type { ReadContext } from "../src/shell/shell_reader.ts";
 
 type Case = {
   /** Where the command line comes from. */

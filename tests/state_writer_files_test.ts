@@ -9,9 +9,9 @@ import { fileURLToPath } from "node:url";
 import { assert, assertEquals, assertStringIncludes } from "./helpers/assert.ts";
 import { h, lookup, S, tempConfig } from "./helpers/state_writer.ts";
 import { parse as smolParse } from "smol-toml";
-import { editTomlFile, type StatePatch, writeHookStates, writeProjectTrust } from "../src/trust/state_writer.ts";
+import { editTomlFile, type StatePatch, writeHookStates, writeProjectTrust } from "../src/state/state_writer.ts";
 
-const MODULE_URL = new URL("../src/trust/state_writer.ts", import.meta.url).href;
+const MODULE_URL = new URL("../src/state/state_writer.ts", import.meta.url).href;
 const CONFIG = fileURLToPath(new URL("../deno.json", import.meta.url));
 const WINDOWS = Deno.build.os === "windows";
 

@@ -18,7 +18,7 @@ import {
   type TextEditResult,
   tomlKeyPath,
   writeHookStates,
-} from "../src/trust/state_writer.ts";
+} from "../src/state/state_writer.ts";
 
 const GOLDEN = new URL("../fixtures/toml_golden/", import.meta.url);
 const WINDOWS = Deno.build.os === "windows";

@@ -12,7 +12,7 @@ import { findProjectRoot, loadCatalog, projectLayerEscape, projectSearchOf } fro
 import { checkPins, isProjectRooted } from "../config/pinning.ts";
 import { assessTrust } from "../trust/verdict.ts";
 import { absolute, join } from "../util/paths.ts";
-import { writeProjectTrust } from "../trust/state_writer.ts";
+import { writeProjectTrust } from "../state/state_writer.ts";
 import { writeErrorLine } from "../trust/actions.ts";
 import { problemLine, trustStoreRefusal } from "../config/problems.ts";
 import { sanitize } from "../util/terminal_text.ts";

@@ -14,7 +14,7 @@ import { type ParsedArgs, UsageError } from "../util/args.ts";
 import { cliSettings } from "./context.ts";
 import { loadConfigFile } from "../config/files.ts";
 import { LAYERS } from "../trust/hash.ts";
-import { removeStateTables, tomlKeyPath } from "../trust/state_writer.ts";
+import { removeStateTables, tomlKeyPath } from "../state/state_writer.ts";
 import { isObject } from "../util/json.ts";
 import { isAbsolutePath, join } from "../util/paths.ts";
 import { terminalLines } from "../util/terminal_text.ts";

@@ -3,7 +3,7 @@
 // deno-lint-ignore-file
 // @ts-nocheck
 // built-with: deno 2.9.6
-// inputs-sha256: 35127f70216b443b147617ac4da080286d1833f2143c042efc15651e4a186517
+// inputs-sha256: 580a942186f7361f6e43337a90eb4d63c7e4644ac03ba8bf4ae73ba71e8b7175
 // input: deno.json
 // input: deno.lock
 // input: src/adapter/claude.ts
@@ -151,26 +151,26 @@
 // input: src/session/transcript_events.ts
 // input: src/session/transcript_line.ts
 // input: src/session/transcript_writer.ts
+// input: src/shell/glob.ts
+// input: src/shell/interpreters.ts
+// input: src/shell/programs.ts
+// input: src/shell/project_tools.ts
+// input: src/shell/reader_types.ts
+// input: src/shell/reading_cache.ts
+// input: src/shell/shell_expand.ts
+// input: src/shell/shell_reader.ts
+// input: src/shell/shell_syntax.ts
+// input: src/state/state_layout.ts
+// input: src/state/state_plan.ts
+// input: src/state/state_splice.ts
+// input: src/state/state_writer.ts
 // input: src/trust/actions.ts
 // input: src/trust/command_files.ts
 // input: src/trust/file_hash_cache.ts
-// input: src/trust/glob.ts
 // input: src/trust/hash.ts
-// input: src/trust/interpreters.ts
 // input: src/trust/pin_cache.ts
 // input: src/trust/pin_scope.ts
 // input: src/trust/pins.ts
-// input: src/trust/programs.ts
-// input: src/trust/project_tools.ts
-// input: src/trust/reader_types.ts
-// input: src/trust/reading_cache.ts
-// input: src/trust/shell_expand.ts
-// input: src/trust/shell_reader.ts
-// input: src/trust/shell_syntax.ts
-// input: src/trust/state_layout.ts
-// input: src/trust/state_plan.ts
-// input: src/trust/state_splice.ts
-// input: src/trust/state_writer.ts
 // input: src/trust/trusted_store.ts
 // input: src/trust/verdict.ts
 // input: src/util/args.ts

@@ -20,7 +20,7 @@ import {
   type TrustPlan,
   writeErrorLine,
 } from "../trust/actions.ts";
-import { writeProjectTrust } from "../trust/state_writer.ts";
+import { writeProjectTrust } from "../state/state_writer.ts";
 import type { TrustedDefinition } from "../trust/trusted_store.ts";
 import { changeTexts, type FileText } from "./change_texts.ts";
 import { trustStoreRefusal } from "../config/problems.ts";

@@ -23,7 +23,7 @@ export type SandboxNeeds = {
   reads: "nothing" | "log" | "config";
   /** Runs or ends hooks: the spill folder, the hook shells, this engine (the async runner), its own uid. */
   engine?: boolean;
-  /** Writes trust state into the user config.toml (src/trust/state_writer.ts), re-syncing recorded installs. */
+  /** Writes trust state into the user config.toml (src/state/state_writer.ts), re-syncing recorded installs. */
   state?: boolean;
   /**
    * May use configured MCP servers: their HTTP hosts (`net`), and with `"net-and-programs"` also the

@@ -14,7 +14,7 @@
  */
 import type { Layer } from "../schema/handler.ts";
 import type { PinScope } from "./pin_scope.ts";
-import { type StatePatch, type StateWriteError, writeHookStates } from "./state_writer.ts";
+import { type StatePatch, type StateWriteError, writeHookStates } from "../state/state_writer.ts";
 import { COPY_FILE_MAX, COPY_TOTAL_MAX, removeTrusted, storeTrusted, type TrustedSubject } from "./trusted_store.ts";
 import type { PinnedFiles } from "./pins.ts";
 import { hookHash, keyHasTail } from "./hash.ts";

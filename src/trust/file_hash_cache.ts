@@ -5,8 +5,8 @@
  * @module
  */
 
-import { depsHold, type KeptReading, keptReadingOf, type ReadDep } from "./reading_cache.ts";
-import type { CommandReading } from "./shell_reader.ts";
+import { depsHold, type KeptReading, keptReadingOf, type ReadDep } from "../shell/reading_cache.ts";
+import type { CommandReading } from "../shell/shell_reader.ts";
 
 const HASH = /^sha256:[0-9a-f]{64}$/;
 /** The entry holding the kept readings (no path starts with `#`). */
@@ -25,7 +25,7 @@ export type CachedHash = { signature: string; hash: string };
  */
 export class FileHashCache {
   readonly #entries = new Map<string, CachedHash>();
-  /** Kept command readings by key (src/trust/reading_cache.ts). */
+  /** Kept command readings by key (src/shell/reading_cache.ts). */
   readonly #readings = new Map<string, KeptReading>();
   #changed = false;
 

@@ -23,10 +23,10 @@
  * (once; a link loop ends there). A word naming a file through links is pinned at its real path.
  * @module
  */
-import { readingKey } from "./reading_cache.ts";
-import type { CommandReading } from "./shell_reader.ts";
+import { readingKey } from "../shell/reading_cache.ts";
+import type { CommandReading } from "../shell/shell_reader.ts";
 import { LAYER_FOLDERS, type PinScope, SKIPPED_FOLDERS } from "./pin_scope.ts";
-import { matchSegment } from "./glob.ts";
+import { matchSegment } from "../shell/glob.ts";
 
 import type { FileHashCache } from "./file_hash_cache.ts";
 

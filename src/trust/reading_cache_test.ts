@@ -1,10 +1,10 @@
 /**
- * Kept readings (src/trust/reading_cache.ts): a reading is used again only while every look-up it
+ * Kept readings (src/shell/reading_cache.ts): a reading is used again only while every look-up it
  * made answers the same, and a damaged kept reading is no reading.
  */
 import { assertEquals } from "../../tests/helpers/assert.ts";
-import { depsHold, keptReadingOf, readingKey, recordingView } from "./reading_cache.ts";
-import { readCommand, type ReaderFs } from "./shell_reader.ts";
+import { depsHold, keptReadingOf, readingKey, recordingView } from "../shell/reading_cache.ts";
+import { readCommand, type ReaderFs } from "../shell/shell_reader.ts";
 import { FileHashCache, READINGS_KEY } from "./file_hash_cache.ts";
 
 /** A file system in memory that can change. */

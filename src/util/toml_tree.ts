@@ -2,7 +2,7 @@
  * The one TOML syntax tree: toml-eslint-parser's tree of a document, with the source range of every
  * table, key and value and the resolved key of every table (`[[hooks.Stop.hooks]]` resolves to
  * `["hooks", "Stop", 0, "hooks", 1]`). The trust-state writer reads the layout of `config.toml`
- * from it (src/trust/state_layout.ts), and `list`, `review` and `validate` find the line and column
+ * from it (src/state/state_layout.ts), and `list`, `review` and `validate` find the line and column
  * of a value path in it (src/config/positions.ts).
  *
  * Values are still read with smol-toml everywhere (discovery is on the dispatch hot path, and the

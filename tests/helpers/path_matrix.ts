@@ -22,7 +22,7 @@ import { makeHome, makeProject, REPO, runCli, type TempDir, testEnv } from "./cl
 import { ServeClient } from "./serve_client.ts";
 import { loadCatalog } from "../../src/config/discovery.ts";
 import { applyTrustPlan, planTrust } from "../../src/trust/actions.ts";
-import { writeProjectTrust } from "../../src/trust/state_writer.ts";
+import { writeProjectTrust } from "../../src/state/state_writer.ts";
 import { ADAPTERS, hostEventName, mapResultToHost } from "../../src/adapter/hosts.ts";
 import type { EventName } from "../../src/events/names.ts";
 import type { HookHandler } from "../../src/config/discovery.ts";

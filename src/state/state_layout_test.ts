@@ -1,6 +1,6 @@
 /**
  * Unit tests of the one TOML syntax tree (src/util/toml_tree.ts) and of the layout the state
- * writer reads from it (src/trust/state_layout.ts): offsets by value path, the byte-order mark,
+ * writer reads from it (src/state/state_layout.ts): offsets by value path, the byte-order mark,
  * and strings too long for the parser to build (it spreads every code point into one call).
  */
 import { assert, assertEquals } from "../../tests/helpers/assert.ts";

@@ -1,6 +1,6 @@
 /**
  * Splice: the text edits of the trust-state writer. Lines are inserted, replaced or removed at the
- * offsets the layout gives (src/trust/state_layout.ts); only the lines of a touched table change,
+ * offsets the layout gives (src/state/state_layout.ts); only the lines of a touched table change,
  * and every comment, blank line, key order, quoting style and line ending elsewhere is kept.
  * @module
  */

@@ -9,7 +9,7 @@
  * assignment under `&&`, `if` or a loop adds a value rather than replacing it), the possible current
  * folders (`cd`, `pushd`, `popd`), and `$0`/`$1…` inside `sh -c`. Each simple command is expanded
  * (parameters, `$(pwd)`, field splitting, globs against the disk) and handed to the program models
- * (src/trust/programs.ts): wrappers, builtins, shells and interpreters.
+ * (src/shell/programs.ts): wrappers, builtins, shells and interpreters.
  *
  * Whatever cannot be resolved to files where a file is run — a `$(…)` other than `$(pwd)` and
  * `$(git rev-parse --show-toplevel)`, a variable whose value is not known, `eval` of such text, a
@@ -401,7 +401,7 @@ class Reader extends Expander implements Sink {
     return out.length ? out : null;
   }
 
-  // The sink the program models write into (src/trust/programs.ts).
+  // The sink the program models write into (src/shell/programs.ts).
 
   /** A word naming a file: `run` (the program, a script) makes an unknown value unpinnable. */
   path(f: Field, role: "run" | "data", dirs: Dirs, suffixes: readonly string[] = [""]): void {

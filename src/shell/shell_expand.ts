@@ -1,5 +1,5 @@
 /**
- * Expansion for the command reader (SPEC §3.5 r3): a word's parts (src/trust/shell_syntax.ts) to the
+ * Expansion for the command reader (SPEC §3.5 r3): a word's parts (src/shell/shell_syntax.ts) to the
  * fields the command gets, with the shell's state as far as the reader follows it — variables as sets
  * of possible values (an assignment under a condition adds a value), `$PWD` and `$(pwd)` the possible
  * current folders, `$(git rev-parse --show-toplevel)` the root, `$0`/`$1`… of `sh -c`, `${V:-default}`

@@ -6,7 +6,7 @@
  * `export`, `unset`, `read`, `source`, `eval`) change the reader's; `find … -exec` pins the folders it
  * searches; `npm run` / `pnpm` / `yarn` read the `package.json` script they run; programs that run
  * the code they find by their own conventions (`make`, test runners) are unpinnable. Shells and
- * interpreters are in src/trust/interpreters.ts.
+ * interpreters are in src/shell/interpreters.ts.
  * @module
  */
 import type { Field } from "./shell_reader.ts";

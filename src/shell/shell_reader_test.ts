@@ -6,7 +6,6 @@
  */
 import { assertEquals } from "../../tests/helpers/assert.ts";
 import { readCommand, type ReaderFs } from "./shell_reader.ts";
-import { rootVariables } from "./pin_scope.ts";
 import { braceAlternatives } from "./shell_expand.ts";
 
 const ROOT = "/r";
@@ -56,7 +55,7 @@ function read(command: string, opts: { cwd?: string; path?: string; pythonPath?:
   const r = readCommand(command, {
     root: ROOT,
     cwd: opts.cwd ?? ROOT,
-    vars: { ...rootVariables("project", ROOT), MIND_HOOK_EVENT: "Stop" },
+    vars: { CLAUDE_PROJECT_DIR: ROOT, MIND_PROJECT_DIR: ROOT, MIND_HOOK_EVENT: "Stop" },
     home: "/home/u",
     env: { PATH: opts.path ?? "/usr/bin:/bin", PYTHONPATH: opts.pythonPath },
     fs,

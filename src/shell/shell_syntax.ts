@@ -2,7 +2,7 @@
  * The lexer of the command reader (SPEC §3.5 r3): a POSIX shell command line, split the way `sh -c`
  * splits it, into words and operators. Words keep their parts unexpanded (literal text, quoted or
  * not; `$NAME` / `${NAME…}`; `$(…)` and backquotes; `$((…))`; `<(…)`; a leading `~`), because what
- * a variable holds depends on the assignments and `cd`s before it: the reader (src/trust/shell_reader.ts)
+ * a variable holds depends on the assignments and `cd`s before it: the reader (src/shell/shell_reader.ts)
  * expands them as it walks the commands.
  *
  * Understood: quotes (`'…'`, `"…"`, `$'…'`, `$"…"`), backslash escapes and line continuations,

@@ -1,8 +1,8 @@
 /**
  * The shapes the command reader's parts share (SPEC §3.5 r3): one expanded simple command, where its
  * input comes from, the possible current folders, and the {@link Sink} the program models
- * (src/trust/programs.ts, src/trust/interpreters.ts, src/trust/project_tools.ts) tell the reader
- * (src/trust/shell_reader.ts) what they found through.
+ * (src/shell/programs.ts, src/shell/interpreters.ts, src/shell/project_tools.ts) tell the reader
+ * (src/shell/shell_reader.ts) what they found through.
  * @module
  */
 import type { Field, PinFolder, Value } from "./shell_reader.ts";
@@ -31,7 +31,7 @@ export type Command = {
   xargs: string | null;
 };
 
-/** What a program model can tell the reader (src/trust/shell_reader.ts). */
+/** What a program model can tell the reader (src/shell/shell_reader.ts). */
 export interface Sink {
   readonly root: string;
   /** A word naming a file: `run` marks an unknown value unpinnable; `suffixes` are tried too. */
