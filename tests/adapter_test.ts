@@ -122,14 +122,15 @@ Deno.test("codex input: captured events pass through unchanged", async () => {
 });
 
 Deno.test("input: host events mind lacks are ignored; a non-object or nameless input is an error", () => {
-  for (const name of ["Notification", "StopFailure", "PostToolUseFailure", "PermissionDenied", "Interrupt"]) {
+  for (const name of ["StopFailure", "PermissionDenied", "Interrupt"]) {
     assertEquals(mapHostInput("claude", { hook_event_name: name, session_id: "s" }, "/"), {
       kind: "ignore",
       event: name,
     });
   }
   assertEquals(mapHostInput("codex", { hook_event_name: "StopFailure" }, "/").kind, "ignore");
-  assertEquals(mapHostInput("claude", fixture("claude", "Notification"), "/").kind, "ignore");
+  assertEquals(mapHostInput("codex", { hook_event_name: "Notification" }, "/").kind, "ignore");
+  assertEquals(mapHostInput("claude", fixture("claude", "Notification"), "/").kind, "event");
   assertEquals(mapHostInput("claude", [1, 2], "/").kind, "error");
   assertEquals(mapHostInput("claude", "text", "/").kind, "error");
   assertEquals(mapHostInput("codex", { session_id: "s" }, "/").kind, "error");
@@ -611,7 +612,7 @@ Deno.test("e2e install: claude --project and codex --user, with dry-run, idempot
     assertEquals(inst.code, 0, inst.stderr);
     assertMatch(
       inst.stdout,
-      /Claude Code now delegates SessionStart, .*Stop to "mind-hooks dispatch --protocol claude"/,
+      /Claude Code now delegates SessionStart, .*Stop, Notification to "mind-hooks dispatch --protocol claude"/,
     );
     const installed = await Deno.readTextFile(claudeFile);
     const again = await cli(["install", "claude", "--project", `${root}/proj`], { env });

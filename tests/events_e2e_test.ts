@@ -21,9 +21,11 @@ import {
   type Json,
   makeHome,
   pyHook,
+  PYTHON,
   RESULT_FIELDS,
   sessionId,
   shHook,
+  shq,
   type TempDir,
   writeHooksJson,
 } from "./helpers/cli.ts";
@@ -453,6 +455,48 @@ async function steps(t: Deno.TestContext): Promise<void> {
     assertEquals(statuses(empty), ["completed"]);
     assertEquals(statuses(extra), ["failed"]);
     for (const r of [plain, message, empty, extra]) assertEquals(r.decision, null);
+  });
+
+  await t.step("Notification (r4): matcher on notification_type; a systemMessage or nothing; no decision", async () => {
+    const idle = { notification_type: "idle_prompt", message: "waiting for input" };
+    const [message, plain, extra, unmatched] = await Promise.all([
+      run("Notification", [cmd(echoHook({ systemMessage: "pinged you" }))], idle),
+      run("Notification", [cmd(echoHook("plain text is ignored here"))], idle),
+      run("Notification", [cmd(echoHook({ decision: "block", reason: "no" }))], idle),
+      (async () => {
+        const file = await writeHooksJson(join(home.path, "cases"), {
+          Notification: [{ matcher: "permission_prompt", hooks: [cmd(echoHook({ systemMessage: "x" }))] }],
+        }, `case${caseNo++}.json`);
+        return dispatch(home.path, event("Notification", idle), [
+          "--hooks-file",
+          file,
+          "--dangerously-bypass-hook-trust",
+        ]);
+      })(),
+    ]);
+    assertEquals([statuses(message), message.systemMessages], [["completed"], ["pinged you"]]);
+    assertEquals([statuses(plain), plain.systemMessages], [["completed"], []]);
+    assertEquals(statuses(extra), ["failed"]);
+    assertEquals(unmatched.runs, [], "a matcher on another notification_type does not match");
+    for (const r of [message, plain, extra]) assertEquals(r.decision, null);
+  });
+
+  await t.step("PostToolUseFailure (r4): the hook reads error; block is feedback, context is context", async () => {
+    const failed = { tool_name: "exec_command", tool_input: { cmd: "make" }, error: "exit status 2" };
+    const readsError =
+      `import json,sys; e=json.load(sys.stdin); print(json.dumps({"decision":"block","reason":"saw: "+e["error"]+" in "+e["tool_name"]}))`;
+    const [block, context, exit2] = await Promise.all([
+      run("PostToolUseFailure", [cmd(`${shq(PYTHON)} -c ${shq(readsError)}`)], failed),
+      run("PostToolUseFailure", [
+        cmd(
+          echoHook({ hookSpecificOutput: { hookEventName: "PostToolUseFailure", additionalContext: "try make -k" } }),
+        ),
+      ], failed),
+      run("PostToolUseFailure", [cmd(echoHook("", { stderr: "no retries", exit: 2 }))], failed),
+    ]);
+    assertEquals([block.decision, block.reason, statuses(block)], ["block", "saw: exit status 2 in Bash", ["blocked"]]);
+    assertEquals([context.decision, context.additionalContext], [null, ["try make -k"]]);
+    assertEquals([exit2.decision, exit2.reason], ["block", "no retries"]);
   });
 
   await t.step("PreCompact/PostCompact: continue:false stops; PostCompact rejects hookSpecificOutput", async () => {

@@ -1,5 +1,5 @@
 /**
- * What a hook really reads on stdin (SPEC §5), for each of the 12 events: a
+ * What a hook really reads on stdin (SPEC §5), for each of the 14 events: a
  * trusted hook saves its stdin, and the capture is checked three ways —
  * against the generated JSON Schema (`src/generated/schemas.ts`), field for
  * field against the table below (written by hand from SPEC §5, which follows
@@ -73,6 +73,14 @@ const EVENT_FIELDS: Record<EventName, Record<string, FieldType>> = {
     tool_input: "object",
     tool_response: "any",
   },
+  PostToolUseFailure: {
+    turn_id: "string",
+    permission_mode: PERMISSION_MODE,
+    tool_name: "string",
+    tool_use_id: "string",
+    tool_input: "object",
+    error: "string",
+  },
   PreCompact: { turn_id: "string", trigger: { enum: ["manual", "auto"] } },
   PostCompact: { turn_id: "string", trigger: { enum: ["manual", "auto"] } },
   SubagentStart: { turn_id: "string", permission_mode: PERMISSION_MODE, agent_id: "string", agent_type: "string" },
@@ -92,6 +100,7 @@ const EVENT_FIELDS: Record<EventName, Record<string, FieldType>> = {
     last_assistant_message: "string|null",
   },
   Interrupt: { turn_id: "string", permission_mode: PERMISSION_MODE },
+  Notification: { message: "string", notification_type: "string" },
 };
 
 /** Optional on every event: present when the event is raised inside a subagent. */
@@ -144,7 +153,9 @@ function inputFor(name: EventName, cwd: string): Json {
     },
     PermissionRequest: { tool_name: "exec_command", tool_input: { cmd: ["ls", "-l"], description: "list" } },
     PostToolUse: { tool_name: "mcp__fs__read", tool_input: { path: "/x" }, tool_response: ["any", { json: 1 }] },
+    PostToolUseFailure: { tool_name: "shell_command", tool_input: { command: "false" }, error: "exit status 1" },
     PreCompact: { trigger: "auto" },
+    Notification: { message: "idle for 60 s", notification_type: "idle_prompt" },
     PostCompact: { trigger: "manual" },
     SubagentStop: { agent_transcript_path: "/t/agent.jsonl", last_assistant_message: null },
     Stop: { stop_hook_active: true, permission_mode: "bypassPermissions" },
@@ -157,7 +168,8 @@ function inputFor(name: EventName, cwd: string): Json {
 /** What the hook should see: the sent input, in the compatibility form for tool events, transcript filled. */
 function expectedCapture(name: EventName, sent: Json, home: string): Json {
   const want: Json = { ...sent };
-  if (name === "PreToolUse") want.tool_name = "Bash"; // shell_command keeps `command`
+  // shell_command keeps `command`
+  if (name === "PreToolUse" || name === "PostToolUseFailure") want.tool_name = "Bash";
   if (name === "PermissionRequest") {
     want.tool_name = "Bash";
     want.tool_input = { command: "ls -l", description: "list" };

@@ -42,6 +42,7 @@ Deno.test("install plan gemini: Gemini's entry shape, every mapped event but Pre
     "BeforeAgent",
     "AfterTool",
     "AfterAgent",
+    "Notification",
   ]);
   assertEquals(hooks.BeforeTool, [
     { matcher: "write_file", hooks: [{ type: "command", command: "./lint.sh", name: "lint" }] },
@@ -81,10 +82,12 @@ Deno.test("install plan copilot: flat handlers, permissionRequest with --event, 
     "PreToolUse",
     "permissionRequest",
     "PostToolUse",
+    "PostToolUseFailure",
     "PreCompact",
     "SubagentStart",
     "SubagentStop",
     "Stop",
+    "Notification",
   ]);
   assertEquals(file.hooks.PreToolUse, [{ type: "command", bash: cmd, timeoutSec: 630 }]);
   assertEquals(file.hooks.permissionRequest, [{
@@ -171,8 +174,8 @@ Deno.test({
         const inst = await runCli(["install", host, ...scope], { env: t.env });
         assertEquals(inst.code, 0, inst.stderr);
         const names = host === "gemini"
-          ? "SessionStart, SessionEnd, BeforeAgent, BeforeTool, AfterTool, AfterAgent"
-          : "SessionStart, SessionEnd, UserPromptSubmit, PreToolUse, permissionRequest, PostToolUse, PreCompact, SubagentStart, SubagentStop, Stop";
+          ? "SessionStart, SessionEnd, BeforeAgent, BeforeTool, AfterTool, AfterAgent, Notification"
+          : "SessionStart, SessionEnd, UserPromptSubmit, PreToolUse, permissionRequest, PostToolUse, PostToolUseFailure, PreCompact, SubagentStart, SubagentStop, Stop, Notification";
         assertStringIncludes(
           inst.stdout,
           `${file}: ${host === "gemini" ? "Gemini CLI" : "Copilot CLI"} now delegates ${names}`,

@@ -229,6 +229,38 @@ const CASES: Case[] = [
     },
   },
   {
+    name: "notification",
+    hooks: {
+      Notification: [
+        group([cmd(py(`{"systemMessage": "noticed " + event["notification_type"]}`))], "permission_prompt"),
+        group([cmd(py(`{"systemMessage": "never: idle only"}`))], "idle_prompt"),
+      ],
+    },
+    steps: [{ dispatch: "Notification" }],
+    check: (ref) => {
+      const [n] = ref.steps as R[];
+      assertEquals([n.decision, n.systemMessages, n.runs.length], [null, ["noticed permission_prompt"], 1]);
+    },
+    except: { codex: "Codex has no Notification event" },
+  },
+  {
+    name: "tool failure",
+    hooks: {
+      PostToolUseFailure: [group([
+        cmd(py(`{"decision": "block", "reason": "it failed: " + event["error"].splitlines()[0]}`)),
+      ], "Bash")],
+    },
+    steps: [{ dispatch: "PostToolUseFailure" }],
+    check: (ref) => {
+      const [f] = ref.steps as R[];
+      assertEquals([f.decision, f.reason], ["block", "it failed: Exit code 2"]);
+    },
+    except: {
+      codex: "Codex has no PostToolUseFailure event",
+      gemini: "Gemini CLI has no PostToolUseFailure event",
+    },
+  },
+  {
     name: "transcript",
     hooks: {
       UserPromptSubmit: [group([cmd(py(`"lines: %d" % len(open(event["transcript_path"]).read().splitlines())`))])],

@@ -39,12 +39,14 @@ export const CLAUDE_EVENTS: HostEventMap = Object.freeze({
   PreToolUse: "PreToolUse",
   PermissionRequest: "PermissionRequest",
   PostToolUse: "PostToolUse",
+  PostToolUseFailure: "PostToolUseFailure",
   PreCompact: "PreCompact",
   PostCompact: "PostCompact",
   SubagentStart: "SubagentStart",
   SubagentStop: "SubagentStop",
   Stop: "Stop",
   Interrupt: null,
+  Notification: "Notification",
 });
 
 const FROM_CLAUDE = eventsByHostName(CLAUDE_EVENTS);

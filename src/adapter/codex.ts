@@ -7,8 +7,16 @@ import { absolute, join } from "../util/paths.ts";
 import { CLAUDE_CONTEXT_EVENTS, CLAUDE_EVENTS, mapClaudeFormatInput, mapClaudeFormatOutput } from "./claude.ts";
 import { eventsByHostName, type HostAdapter, type HostEventMap } from "./host.ts";
 
-/** How Codex raises mind's events: as Claude Code does (the same wire format), and Interrupt too. */
-export const CODEX_EVENTS: HostEventMap = Object.freeze({ ...CLAUDE_EVENTS, Interrupt: "Interrupt" });
+/**
+ * How Codex raises mind's events: as Claude Code does (the same wire format), and Interrupt too; it has
+ * no Notification or PostToolUseFailure.
+ */
+export const CODEX_EVENTS: HostEventMap = Object.freeze({
+  ...CLAUDE_EVENTS,
+  Interrupt: "Interrupt",
+  Notification: null,
+  PostToolUseFailure: null,
+});
 
 const FROM_CODEX = eventsByHostName(CODEX_EVENTS);
 

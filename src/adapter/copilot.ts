@@ -50,12 +50,14 @@ export const COPILOT_EVENTS: HostEventMap = Object.freeze({
   PreToolUse: "PreToolUse",
   PermissionRequest: "permissionRequest",
   PostToolUse: "PostToolUse",
+  PostToolUseFailure: "PostToolUseFailure",
   PreCompact: "PreCompact",
   PostCompact: null,
   SubagentStart: "SubagentStart",
   SubagentStop: "SubagentStop",
   Stop: "Stop",
   Interrupt: null,
+  Notification: "Notification",
 });
 
 const FROM_COPILOT = eventsByHostName(COPILOT_EVENTS);
@@ -87,6 +89,8 @@ const ALIASES: ReadonlyMap<string, string> = new Map([
   ["userPromptSubmitted", "UserPromptSubmit"],
   ["preToolUse", "PreToolUse"],
   ["postToolUse", "PostToolUse"],
+  ["postToolUseFailure", "PostToolUseFailure"],
+  ["notification", "Notification"],
   ["agentStop", "Stop"],
   ["subagentStart", "SubagentStart"],
   ["subagentStop", "SubagentStop"],

@@ -37,7 +37,7 @@ import {
 } from "./host.ts";
 import { HOST_DISPLAY_NAMES } from "./host_names.ts";
 
-/** How Gemini CLI raises mind's events (it has no approval, compaction-end, subagent or interrupt event). */
+/** How Gemini CLI raises mind's events (it has no approval, tool-failure, compaction-end, subagent or interrupt event). */
 export const GEMINI_EVENTS: HostEventMap = Object.freeze({
   SessionStart: "SessionStart",
   SessionEnd: "SessionEnd",
@@ -45,12 +45,14 @@ export const GEMINI_EVENTS: HostEventMap = Object.freeze({
   PreToolUse: "BeforeTool",
   PermissionRequest: null,
   PostToolUse: "AfterTool",
+  PostToolUseFailure: null,
   PreCompact: "PreCompress",
   PostCompact: null,
   SubagentStart: null,
   SubagentStop: null,
   Stop: "AfterAgent",
   Interrupt: null,
+  Notification: "Notification",
 });
 
 const FROM_GEMINI = eventsByHostName(GEMINI_EVENTS);

@@ -131,6 +131,7 @@ const PLACEHOLDERS: Readonly<Record<EventName, Readonly<JsonObject>>> = {
   PreToolUse: { tool_input: {}, tool_use_id: UNKNOWN },
   PermissionRequest: { tool_input: {} },
   PostToolUse: { tool_input: {}, tool_use_id: UNKNOWN, tool_response: null },
+  PostToolUseFailure: { tool_input: {}, tool_use_id: UNKNOWN, error: "" },
   PreCompact: { trigger: "auto" },
   PostCompact: { trigger: "auto" },
   SubagentStart: { agent_id: UNKNOWN, agent_type: UNKNOWN },
@@ -143,6 +144,7 @@ const PLACEHOLDERS: Readonly<Record<EventName, Readonly<JsonObject>>> = {
   },
   Stop: { stop_hook_active: false, last_assistant_message: null },
   Interrupt: {},
+  Notification: { message: "", notification_type: UNKNOWN },
 };
 
 /** The events whose §5 input requires `field` (from the generated input schemas, so never out of step). */

@@ -16,12 +16,14 @@ const MAPS: Record<EventName, Record<Host, string | null>> = {
   PreToolUse:        { claude: "PreToolUse",        codex: "PreToolUse",        gemini: "BeforeTool",   copilot: "PreToolUse" },
   PermissionRequest: { claude: "PermissionRequest", codex: "PermissionRequest", gemini: null,           copilot: "permissionRequest" },
   PostToolUse:       { claude: "PostToolUse",       codex: "PostToolUse",       gemini: "AfterTool",    copilot: "PostToolUse" },
+  PostToolUseFailure:{ claude: "PostToolUseFailure",codex: null,                gemini: null,           copilot: "PostToolUseFailure" },
   PreCompact:        { claude: "PreCompact",        codex: "PreCompact",        gemini: "PreCompress",  copilot: "PreCompact" },
   PostCompact:       { claude: "PostCompact",       codex: "PostCompact",       gemini: null,           copilot: null },
   SubagentStart:     { claude: "SubagentStart",     codex: "SubagentStart",     gemini: null,           copilot: "SubagentStart" },
   SubagentStop:      { claude: "SubagentStop",      codex: "SubagentStop",      gemini: null,           copilot: "SubagentStop" },
   Stop:              { claude: "Stop",              codex: "Stop",              gemini: "AfterAgent",   copilot: "Stop" },
   Interrupt:         { claude: null,                codex: "Interrupt",         gemini: null,           copilot: null },
+  Notification:      { claude: "Notification",      codex: null,                gemini: "Notification", copilot: "Notification" },
 };
 
 Deno.test("hosts: the registry names four hosts once, each with its adapter and display name", () => {

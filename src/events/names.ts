@@ -14,12 +14,14 @@ export const EVENT_NAMES = [
   "PreToolUse",
   "PermissionRequest",
   "PostToolUse",
+  "PostToolUseFailure",
   "PreCompact",
   "PostCompact",
   "SubagentStart",
   "SubagentStop",
   "Stop",
   "Interrupt",
+  "Notification",
 ] as const;
 
 /** One lifecycle event name. */
@@ -27,7 +29,7 @@ export type EventName = typeof EVENT_NAMES[number];
 
 const EVENT_SET: ReadonlySet<string> = new Set(EVENT_NAMES);
 
-/** True when `name` is exactly one of the 12 event names (no case folding, no look-alikes). */
+/** True when `name` is exactly one of the event names (no case folding, no look-alikes). */
 export function isEventName(name: unknown): name is EventName {
   return typeof name === "string" && EVENT_SET.has(name);
 }

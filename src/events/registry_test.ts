@@ -1,5 +1,5 @@
 /**
- * The facts of the 12 events (src/events/<event>.ts) against SPEC: the matcher subject (§4), exit 2
+ * The facts of the 14 events (src/events/<event>.ts) against SPEC: the matcher subject (§4), exit 2
  * blocking (§8), plain stdout (§8), what `additionalContextLimit` bounds (§2.2, seed 000), timeouts
  * (§2.2), async and `mcp_tool` handlers (§2.2, seed 003), tool feedback spilling (§10), the Stop loop
  * guard (§8), session end (§10), the session start's notice of what will not run (§6 r3) and the coverage
@@ -29,7 +29,8 @@ type Row =
 
 const tool = { kind: "tool" } as const;
 const none = { kind: "none" } as const;
-const field = (f: "source" | "reason" | "trigger" | "agent_type") => ({ kind: "field", field: f }) as const;
+const field = (f: "source" | "reason" | "trigger" | "agent_type" | "notification_type") =>
+  ({ kind: "field", field: f }) as const;
 const standard = { default: 600, max: null };
 const short = { default: 1, max: 3 };
 const base = {
@@ -49,15 +50,17 @@ const SPEC: Record<EventName, Row> = {
   PreToolUse:        { ...base, matcher: tool,                canBlock: true,  plainStdout: "ignore",  contextLimit: "context",      timeout: standard, coverage: "tool" },
   PermissionRequest: { ...base, matcher: tool,                canBlock: true,  plainStdout: "ignore",  contextLimit: "none",         timeout: standard, coverage: "approval" },
   PostToolUse:       { ...base, matcher: tool,                canBlock: true,  plainStdout: "ignore",  contextLimit: "context",      timeout: standard, coverage: "tool", spillsFeedback: true },
+  PostToolUseFailure:{ ...base, matcher: tool,                canBlock: true,  plainStdout: "ignore",  contextLimit: "context",      timeout: standard, coverage: "tool", spillsFeedback: true },
   PreCompact:        { ...base, matcher: field("trigger"),    canBlock: false, plainStdout: "ignore",  contextLimit: "none",         timeout: standard, coverage: "client" },
   PostCompact:       { ...base, matcher: field("trigger"),    canBlock: false, plainStdout: "ignore",  contextLimit: "none",         timeout: standard, coverage: "client" },
   SubagentStart:     { ...base, matcher: field("agent_type"), canBlock: false, plainStdout: "context", contextLimit: "context",      timeout: standard, coverage: "client" },
   SubagentStop:      { ...base, matcher: field("agent_type"), canBlock: true,  plainStdout: "invalid", contextLimit: "continuation", timeout: standard, coverage: "client", stopGuard: "SubagentStop:agent-1" },
   Stop:              { ...base, matcher: none,                canBlock: true,  plainStdout: "invalid", contextLimit: "continuation", timeout: standard, coverage: "client", stopGuard: "Stop" },
   Interrupt:         { ...base, matcher: none,                canBlock: false, plainStdout: "invalid", contextLimit: "none",         timeout: short,    coverage: "client" },
+  Notification:      { ...base, matcher: field("notification_type"), canBlock: false, plainStdout: "ignore", contextLimit: "none", timeout: standard, coverage: "client" },
 };
 
-Deno.test("event facts: each of the 12 events states what SPEC says about it", () => {
+Deno.test("event facts: each of the 14 events states what SPEC says about it", () => {
   const facts = (name: EventName): Row => {
     const e = EVENTS[name];
     return {

@@ -106,7 +106,7 @@ export type MatcherSubject =
   /** The tool name and its compatibility aliases; the hook sees the tool call in the compatibility form (§5). */
   | { kind: "tool" }
   /** One string field of the input. */
-  | { kind: "field"; field: "source" | "reason" | "trigger" | "agent_type" }
+  | { kind: "field"; field: "source" | "reason" | "trigger" | "agent_type" | "notification_type" }
   /** None: a configured matcher is dropped at discovery, before it is validated or hashed. */
   | { kind: "none" };
 

@@ -2,7 +2,7 @@
  * Shared helpers for end-to-end tests that drive the real `mind-hooks` CLI:
  * spawning it exactly as `deno task mind-hooks` does (same entry point, same
  * declared permission set), temp homes and projects, valid event inputs for
- * all 12 events (SPEC §5), hook-configuration writers, and shell commands for
+ * all 14 events (SPEC §5), hook-configuration writers, and shell commands for
  * the hook scripts under `fixtures/hooks/`.
  *
  * The child gets a cleaned environment: every `MIND_*` variable of the caller
@@ -210,7 +210,7 @@ export async function makeProject(): Promise<TempDir & { mindDir: string }> {
 /** A JSON object. */
 export type Json = Record<string, unknown>;
 
-/** The 12 events (SPEC §2.2). */
+/** The 14 events (SPEC §2.2). */
 export const EVENT_NAMES = [
   "SessionStart",
   "SessionEnd",
@@ -218,12 +218,14 @@ export const EVENT_NAMES = [
   "PreToolUse",
   "PermissionRequest",
   "PostToolUse",
+  "PostToolUseFailure",
   "PreCompact",
   "PostCompact",
   "SubagentStart",
   "SubagentStop",
   "Stop",
   "Interrupt",
+  "Notification",
 ] as const;
 /** One event name. */
 export type EventName = typeof EVENT_NAMES[number];
@@ -257,6 +259,7 @@ export function event(name: EventName, overrides: Record<string, unknown> = {}):
     PreToolUse: { ...tool, tool_use_id: "call-1" },
     PermissionRequest: { ...tool },
     PostToolUse: { ...tool, tool_use_id: "call-1", tool_response: { exit_code: 0, output: "ok" } },
+    PostToolUseFailure: { ...tool, tool_use_id: "call-1", error: "exit status 1" },
     PreCompact: { turn_id: "turn-1", trigger: "manual" },
     PostCompact: { turn_id: "turn-1", trigger: "auto" },
     SubagentStart: { ...turn, agent_id: "agent-1", agent_type: "explorer" },
@@ -270,6 +273,7 @@ export function event(name: EventName, overrides: Record<string, unknown> = {}):
     },
     Stop: { ...turn, stop_hook_active: false, last_assistant_message: "done" },
     Interrupt: { ...turn },
+    Notification: { message: "mind needs your permission to use Bash", notification_type: "permission_prompt" },
   };
   const out: Json = { ...common, ...extra[name] };
   if (name === "SessionEnd") delete out.model;

@@ -5,7 +5,7 @@
  * @module
  */
 import { assertEquals } from "./assert.ts";
-import { OUTPUT_SCHEMAS } from "../../src/generated/schemas.ts";
+import { INPUT_SCHEMAS, OUTPUT_SCHEMAS } from "../../src/generated/schemas.ts";
 import { formatIssue, validateJson } from "../../src/schema/validate.ts";
 import type { JsonObject } from "../../src/util/json.ts";
 import type { AggregationItem, EventModule, HandlerEffect, HandlerOutcome } from "../../src/events/types.ts";
@@ -19,6 +19,12 @@ export type SchemaCase = { output: JsonObject; issue: string };
 /** The output schema's verdict on `output` for `event`: null when it conforms, else the one-line issue. */
 export function schemaIssue(event: EventModule, output: JsonObject): string | null {
   const issue = validateJson(OUTPUT_SCHEMAS[event.name], output);
+  return issue ? formatIssue(issue) : null;
+}
+
+/** The input schema's verdict on `input` for `event` (SPEC §5): null when it conforms, else the one-line issue. */
+export function inputIssue(event: EventModule, input: unknown): string | null {
+  const issue = validateJson(INPUT_SCHEMAS[event.name], input);
   return issue ? formatIssue(issue) : null;
 }
 

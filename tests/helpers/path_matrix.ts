@@ -192,6 +192,8 @@ export function mindEvent(event: EventName, run: PathRun, fields: Json = {}): Js
     UserPromptSubmit: { ...turn, prompt: "hello" },
     PreToolUse: tool,
     PostToolUse: { ...tool, tool_response: { exit_code: 0, output: "ok" } },
+    PostToolUseFailure: { ...tool, error: "Exit code 2" },
+    Notification: { message: "needs your permission", notification_type: "permission_prompt" },
     Stop: { ...turn, stop_hook_active: false, last_assistant_message: "done" },
   };
   const out: Json = { ...common, ...extra[event], ...fields };
