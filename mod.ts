@@ -10,7 +10,8 @@
  * @module
  */
 import type { Catalog, ConfigOptions } from "./src/config/discovery.ts";
-import type { DispatchIo } from "./src/engine/io.ts";
+import type { DispatchIo } from "./src/engine/types.ts";
+import type { DispatchTrace } from "./src/engine/trace.ts";
 import type { DispatchResult } from "./src/schema/result.ts";
 import { engineDispatch } from "./src/engine/dispatch.ts";
 import { type EngineSettings, resolveSettings } from "./src/engine/settings.ts";
@@ -25,7 +26,7 @@ export type { Warning, WarningCode } from "./src/config/warnings.ts";
 export type { EventName } from "./src/events/names.ts";
 export { EVENT_NAMES } from "./src/events/names.ts";
 export { loadCatalog } from "./src/config/discovery.ts";
-export type { DispatchIo, HostHints } from "./src/engine/io.ts";
+export type { DispatchIo, HostHints } from "./src/engine/types.ts";
 export type { DispatchTrace, FileTrace, HandlerTrace } from "./src/engine/trace.ts";
 export { newTrace } from "./src/engine/trace.ts";
 /**
@@ -62,7 +63,7 @@ export type DispatchOptions = Omit<ConfigOptions, "home" | "cwd" | "overrides" |
    * Extra dispatch hooks (MCP runner, async starter, …); a `trace` (from {@link newTrace}) is filled
    * with why each hook ran or not, as `dispatch --explain` shows it.
    */
-  context?: Omit<DispatchIo, "catalog">;
+  context?: Omit<DispatchIo, "catalog" | "explain"> & { trace?: DispatchTrace };
 };
 
 /** Thrown by {@link dispatch} for input that is not a valid event (the CLI's exit 1). */
@@ -86,10 +87,14 @@ export async function dispatch(event: unknown, options: DispatchOptions = {}): P
     throw e;
   }
   const given = options.catalog;
+  const { trace, ...context } = options.context ?? {};
   const outcome = await engineDispatch(event, settings, {
-    ...options.context,
+    ...context,
+    ...(trace ? { explain: true } : {}),
     ...(given ? { catalog: () => Promise.resolve(ok(given)) } : {}),
   });
   if (!outcome.ok) throw new InvalidEventError(outcome.error);
+  // The library's trace is filled here, at the front end: the engine returns its own by value.
+  if (trace && outcome.trace) Object.assign(trace, outcome.trace);
   return outcome.result;
 }

@@ -257,3 +257,35 @@ Deno.test("engine architecture: the scanner finds every kind of function and its
   const long = ["const g = () => {", ...Array(70).fill("  g2();"), "};"].join("\n");
   assertEquals(functionSpans(long).map((s) => [s.name, s.lines]), [["g", 72]]);
 });
+
+/**
+ * The writes into a front end's `io` (or anything reached through it) in `source`, one entry per line
+ * that assigns to, `Object.assign`s into or pushes onto it: a stage returns what it decided (issue 32).
+ */
+function ioWrites(source: string): number[] {
+  const write = [
+    /\bio\.[\w$.]+(?:\[[^\]]*\])?\s*(?:[-+*/%&|^]|\?\?|\|\||&&)?=(?!=)/,
+    /Object\.assign\(\s*[\w$.]*\bio\b/,
+    /\bio\.[\w$.]+\.(?:push|unshift|splice|set|add|delete|fill|sort|reverse)\(/,
+    /\bdelete\s+[\w$.]*\bio\./,
+  ];
+  return masked(source).split("\n").flatMap((line, i) => write.some((w) => w.test(line)) ? [i + 1] : []);
+}
+
+Deno.test("engine architecture: no stage writes into the front end's io (it returns what it decided)", async () => {
+  const offenders: string[] = [];
+  for (const path of await engineModules()) {
+    for (const line of ioWrites(await Deno.readTextFile(path))) offenders.push(`${path.slice(ROOT.length)}:${line}`);
+  }
+  assertEquals(offenders, []);
+  // The checker catches the writes the engine made before issue 32, and passes reads and comparisons.
+  const before = [
+    "  if (d.io.hostHints) Object.assign(d.io.hostHints, hostHintsOf(aggregated, items, runs));", // 1
+    '  if (io.trace) io.trace.files = await (await import("./trace.ts")).traceFiles(catalog, settings);', // 2
+    "  d.io.messages.push(line);", // 3
+    "  io.log ??= false;", // 4
+    "  if (d.io.log === false || d.io.takeAsync !== null) return;", // 5
+    "  const take = d.io.takeAsync;", // 6
+  ].join("\n");
+  assertEquals(ioWrites(before), [1, 2, 3, 4]);
+});

@@ -6,7 +6,7 @@
  */
 import { assertEquals } from "./helpers/assert.ts";
 import { dispatchLoaded } from "../src/engine/dispatch.ts";
-import type { Dispatching, DispatchIo } from "../src/engine/io.ts";
+import type { Dispatching, DispatchIo } from "../src/engine/types.ts";
 import type { Catalog, HookHandler } from "../src/config/discovery.ts";
 import type { EventName } from "../src/events/names.ts";
 import type { JsonObject } from "../src/util/json.ts";
@@ -241,4 +241,16 @@ Deno.test("fail-safe decision: a failing aggregator falls back to the blocking f
   );
   assertEquals(blockingFold("PostToolUse", [item({ stop: true, stopReason: "halt" })]).continue, false);
   assertEquals(blockingFold("UserPromptSubmit", []).decision, null);
+});
+
+Deno.test("fail-safe: a front end's closing line (the adapter's) comes before the engine-failure line", async () => {
+  // The adapter's "this host was never told" line was pushed after the messages were ordered, so a
+  // fail-safe answer said it after ENGINE_FAILED; it is a closing line the messages stage orders now.
+  const closing = () => Promise.resolve(["the front end's line"]);
+  const handlers = [handler("PreToolUse", "context", 0), handler("PreToolUse", "deny", 1)];
+  const normal = await dispatchLoaded(preToolUse(), catalog(handlers), context({ closing }));
+  assertEquals(normal.systemMessages, ["the front end's line"]);
+  const failed = await dispatchLoaded(preToolUse(), catalog(handlers), failOn(context({ closing }), "tempDir"));
+  assertEquals(failed.systemMessages, ["the front end's line", ENGINE_FAILED]);
+  assertEquals([failed.decision, failed.reason], ["deny", "no rm"]);
 });

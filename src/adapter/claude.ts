@@ -29,7 +29,7 @@ import {
   noHostHints,
   resultTexts,
 } from "./host.ts";
-import type { HostHints } from "../engine/io.ts";
+import type { HostHints } from "../engine/types.ts";
 
 /** How Claude Code raises mind's events: under mind's own names; it has no Interrupt. */
 export const CLAUDE_EVENTS: HostEventMap = Object.freeze({

@@ -11,7 +11,7 @@ import { INPUT_SCHEMAS } from "../generated/schemas.ts";
 import { PERMISSION_MODES } from "../events/common.ts";
 import { type JsonSchema, validateJson } from "../schema/validate.ts";
 import type { DispatchResult } from "../schema/result.ts";
-import type { HostHints } from "../engine/io.ts";
+import type { HostHints } from "../engine/types.ts";
 import { isObject, type JsonObject } from "../util/json.ts";
 import { type Host, HOSTS } from "./host_names.ts";
 
@@ -90,10 +90,8 @@ export function askAsDenyReason(reason: string | null): string {
   return `${reason ?? "Blocked by hook."}${ASK_AS_DENY}`;
 }
 
-/** Hints that add nothing (a dispatch fills them in). */
-export function noHostHints(): HostHints {
-  return { permissionDecision: null, permissionDecisionReason: null, wholeRewrite: false };
-}
+/** Host hints that say nothing (the engine's one definition). */
+export { noHostHints } from "../engine/types.ts";
 
 /** The events a host's map raises (in mind's event order), with the host's own name. */
 export function mappedEvents(events: HostEventMap): readonly { event: EventName; hostEvent: string }[] {

@@ -12,7 +12,7 @@ import { CODEX } from "./codex.ts";
 import { COPILOT } from "./copilot.ts";
 import { GEMINI } from "./gemini.ts";
 import { type Host, type HostAdapter, mappedEvents, type MappedInput, noHostHints, perHost } from "./host.ts";
-import type { HostHints } from "../engine/io.ts";
+import type { HostHints } from "../engine/types.ts";
 
 export type { Host, MappedInput } from "./host.ts";
 export { UNKNOWN } from "./host.ts";

@@ -13,7 +13,8 @@ import { engineDispatch } from "../engine/dispatch.ts";
 import { type EngineOptions, resolveSettings } from "../engine/settings.ts";
 import { writeStdout } from "../util/stdio.ts";
 import { ADAPTERS, type Host, HOST_DISPLAY_NAMES } from "./hosts.ts";
-import { noHostHints } from "./host.ts";
+import type { EventInput } from "../engine/types.ts";
+import type { AnyCatalog } from "../config/discovery.ts";
 import type { JsonObject } from "../util/json.ts";
 import { messageLine, sanitize, terminalLines } from "../util/terminal_text.ts";
 import type { SandboxNeeded, StrangerFiles } from "../config/fast_path_guard.ts";
@@ -51,34 +52,18 @@ export async function adaptText(
     const mapped = adapter.mapInput(parsed.value, settings.processCwd, event);
     if (mapped.kind === "error") return { stdout: null, problem: mapped.message };
     if (mapped.kind === "ignore") return { stdout: null, problem: null };
-    const hints = noHostHints();
     const outcome = await engineDispatch(mapped.input, settings, {
       // Async output waits for an event on which this host hands context to the model.
       takeAsync: adapter.contextEvents.has(mapped.event) ? undefined : null,
       // Claude Code's own env file reaches SessionStart hooks untouched (SPEC §7.1).
       envFile: host === "claude" ? settings.env.CLAUDE_ENV_FILE || undefined : undefined,
-      hostHints: hints,
+      // Ordered by the messages stage with the others: before a fail-safe's failure line.
+      closing: (ev, catalog) => unannounced(host, settings.home, ev, catalog),
       strangers,
     });
     if (!outcome.ok && outcome.sandbox) return { stdout: null, problem: null, sandbox: outcome.error };
     if (!outcome.ok) return { stdout: null, problem: outcome.error };
-    if (EVENTS[outcome.event.event].namesSkippedHooks && outcome.catalog !== null && settings.home !== null) {
-      // A session start says which trusted hooks this host was never told to delegate (SPEC §6 r3).
-      const { installsInReach, readInstalls, tellsEveryEvent, unannouncedLine } = await import("./installs.ts");
-      const recorded = installsInReach(
-        (await readInstalls(settings.home)).installs,
-        host,
-        String(outcome.event.input.cwd),
-      );
-      // The trust of every hook (their pins checked) only when the line may be said.
-      if (tellsEveryEvent(recorded)) {
-        const { catalogVerdicts } = await import("../config/pinning.ts");
-        const catalog = outcome.catalog;
-        const verdicts = await catalogVerdicts(catalog);
-        const line = unannouncedLine(host, HOST_DISPLAY_NAMES[host], recorded, catalog.handlers, verdicts);
-        if (line !== null) outcome.result.systemMessages.push(line);
-      }
-    }
+    const hints = outcome.hostHints;
     return {
       stdout: adapter.mapOutput(outcome.event.event, outcome.result, parsed.value as JsonObject, hints),
       problem: null,
@@ -87,6 +72,22 @@ export async function adaptText(
   } catch (e) {
     return { stdout: null, problem: `internal error: ${messageLine(e)}` };
   }
+}
+
+/**
+ * A session start's line naming the trusted hooks this host was never told to delegate (SPEC §6 r3),
+ * as the adapter's closing line; none for other events or without a home.
+ */
+async function unannounced(host: Host, home: string | null, ev: EventInput, catalog: AnyCatalog): Promise<string[]> {
+  if (!EVENTS[ev.event].namesSkippedHooks || home === null) return [];
+  const { installsInReach, readInstalls, tellsEveryEvent, unannouncedLine } = await import("./installs.ts");
+  const recorded = installsInReach((await readInstalls(home)).installs, host, String(ev.input.cwd));
+  // The trust of every hook (their pins checked) only when the line may be said.
+  if (!tellsEveryEvent(recorded)) return [];
+  const { catalogVerdicts } = await import("../config/pinning.ts");
+  const verdicts = await catalogVerdicts(catalog);
+  const line = unannouncedLine(host, HOST_DISPLAY_NAMES[host], recorded, catalog.handlers, verdicts);
+  return line === null ? [] : [line];
 }
 
 /**

@@ -59,14 +59,14 @@ async function dispatchOnce({ options, positionals }: ParsedArgs, io: RunIo): Pr
   const parsed = parseEventText(new TextDecoder().decode(await io.stdin()));
   if (!parsed.ok) throw new UsageError(parsed.error);
   const settings = resolveSettings(fromCliValues(options), Deno.env.toObject(), Deno.cwd());
-  // Loaded only for --explain: a dispatch without it records nothing.
-  const trace = options.explain === true ? (await import("../engine/trace.ts")).newTrace() : undefined;
-  const outcome = await engineDispatch(parsed.value, settings, { trace, strangers: io.strangers });
+  // --explain: the engine keeps a trace (and loads its module) only when asked.
+  const explain = options.explain === true;
+  const outcome = await engineDispatch(parsed.value, settings, { explain, strangers: io.strangers });
   if (!outcome.ok && outcome.sandbox) return { sandbox: outcome.error };
   if (!outcome.ok) throw new UsageError(outcome.error);
-  const { result } = outcome;
+  const { result, trace } = outcome;
   await writeStdout((options.pretty ? JSON.stringify(result, null, 2) : JSON.stringify(result)) + "\n");
-  if (trace) {
+  if (explain && trace) {
     // On stderr, so stdout stays exactly the result.
     const { renderTrace } = await import("./explain.ts");
     await writeAll(Deno.stderr, new TextEncoder().encode(renderTrace(trace, result)));

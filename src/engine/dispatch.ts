@@ -1,7 +1,9 @@
 /**
- * The engine's one dispatch entry (SPEC §5–§10), in stages: input → catalog → select → verdict →
- * run → fold → messages → finish. The CLI's `dispatch`, the adapters, `serve` and the library all
- * call {@link engineDispatch}; they only translate their I/O ({@link DispatchIo}).
+ * The engine's one dispatch entry (SPEC §5–§10), in two halves (issue 32): {@link prepare} (input →
+ * catalog → select → pins → verdict) reads only and answers plain data, {@link execute} (run → fold →
+ * messages → finish) runs the hooks and returns the result, the host hints and the trace by value.
+ * The CLI's `dispatch`, the adapters, `serve`, the daemon and the library all call them through
+ * {@link engineDispatch}; they only translate their I/O ({@link DispatchIo}), which no stage writes into.
  * @module
  */
 import { type AnyCatalog, loadCatalog } from "../config/discovery.ts";
@@ -9,16 +11,33 @@ import { isStrangerRefusal, strangerWrote } from "../config/fast_path_guard.ts";
 import { EVENTS } from "../events/registry.ts";
 import type { DispatchResult } from "../schema/result.ts";
 import { failSafeResult } from "./fail_safe.ts";
-import { finish, hooksOffResult, outcomeOf, resultOf, type Settled } from "./finish.ts";
-import { fold, type Folded, spillerOf } from "./fold.ts";
-import { type EventInput, readInput } from "./input.ts";
-import { type Dispatching, dispatchingOf, type DispatchIo, type EngineDispatchOutcome } from "./io.ts";
+import { finish, hooksOffResult, outcomeOf, resultOf } from "./finish.ts";
+import { fold, spillerOf } from "./fold.ts";
+import { readInput } from "./input.ts";
+import { dispatchingOf } from "./io.ts";
 import { catalogProblems, closingLines, settledFacts, systemMessages } from "./messages.ts";
 import { runHandlers, waitingResults } from "./run.ts";
-import { decideVerdicts, select, type Selection } from "./select.ts";
+import { decideVerdicts, matchedPins, select } from "./select.ts";
 import { configOptionsOf, type EngineSettings } from "./settings.ts";
+import {
+  type Dispatching,
+  type DispatchIo,
+  type EngineDispatchOutcome,
+  type EventInput,
+  type Executed,
+  type Folded,
+  type HandlerRun,
+  type HostHints,
+  noHostHints,
+  noTimes,
+  type Prepared,
+  type Ready,
+  type Selection,
+  type Settled,
+  type StageTimes,
+} from "./types.ts";
 
-export type { DispatchIo, EngineDispatchOutcome } from "./io.ts";
+export type { DispatchIo, EngineDispatchOutcome } from "./types.ts";
 
 /** Dispatches one parsed event object (a host's, already in mind's §5 form). Bad input is an error value. */
 export async function engineDispatch(
@@ -26,23 +45,73 @@ export async function engineDispatch(
   settings: EngineSettings,
   io: DispatchIo = {},
 ): Promise<EngineDispatchOutcome> {
-  const input = await readInput(raw, settings.home, io.trace);
+  const p = await prepare(raw, settings, io);
+  if (p.kind === "invalid") return { ok: false, error: p.error };
+  if (p.kind === "sandbox") return { ok: false, error: p.error, sandbox: true };
+  if (p.kind === "answered") {
+    return {
+      ok: true,
+      event: p.event,
+      catalog: null,
+      result: p.result,
+      hostHints: noHostHints(),
+      trace: p.trace,
+      times: noTimes(),
+    };
+  }
+  // The fast path's one stop (src/config/fast_path_guard.ts): after matching, before anything is run,
+  // written, logged or taken, a stranger's matched hook sends the whole run to the sandbox Worker.
+  if (io.strangers === "refuse" && p.strangers.length > 0) {
+    return { ok: false, error: `a hook a stranger wrote matched (${p.strangers[0].key})`, sandbox: true };
+  }
+  const x = await execute(p, settings, io);
+  return { ok: true, event: p.event, catalog: p.catalog, ...x };
+}
+
+/** Records in a stage's time the time since the last lap. */
+type Lap = (stage: keyof StageTimes) => void;
+
+/** A clock of stage times: `lap(stage)` adds the time since the last lap to `stage`'s. */
+function stageClock(times: StageTimes): Lap {
+  let last = performance.now();
+  return (stage) => {
+    const now = performance.now();
+    times[stage] = (times[stage] ?? 0) + (now - last);
+    last = now;
+  };
+}
+
+/**
+ * The reading half: the event validated, the catalog loaded, the matching hooks selected, their pins
+ * checked and their verdicts decided. Nothing is run, written, logged or taken. On the fast path
+ * (`io.strangers === "refuse"`) it stops before reading the pins of a stranger's matched hook.
+ */
+export async function prepare(raw: unknown, settings: EngineSettings, io: DispatchIo = {}): Promise<Prepared> {
+  const times = noTimes();
+  const lap = stageClock(times);
+  const trace = io.explain ? (await import("./trace.ts")).newTrace() : undefined;
+  const input = await readInput(raw, settings.home, trace);
+  lap("parse");
   if (!input.ok) return input.error;
   const ev = input.value;
   const refuse = io.strangers === "refuse";
   const opts = configOptionsOf(settings, settings.cwd ?? String(ev.input.cwd));
   const loaded = await (io.catalog ?? loadCatalog)(refuse ? { ...opts, strangerFiles: "refuse" } : opts);
-  if (!loaded.ok) return { ok: false, error: loaded.error, ...(isStrangerRefusal(loaded) ? { sandbox: true } : {}) };
+  lap("catalog");
+  if (!loaded.ok) return { kind: isStrangerRefusal(loaded) ? "sandbox" : "invalid", error: loaded.error };
   const catalog = loaded.value;
-  const d = await dispatchingOf(settings, io);
+  const d = await dispatchingOf(settings, io, trace);
   const selection = await selectStage(ev, catalog, d);
-  // The fast path's one stop (src/config/fast_path_guard.ts): after matching, before anything is run,
-  // written, logged or taken, a stranger's matched hook sends the whole run to the sandbox Worker.
-  const stranger = refuse ? selection?.matched.find(strangerWrote) : undefined;
-  if (stranger) return { ok: false, error: `a hook a stranger wrote matched (${stranger.key})`, sandbox: true };
-  const result = await dispatchSelected(ev, catalog, d, selection);
-  if (io.trace) io.trace.files = await (await import("./trace.ts")).traceFiles(catalog, settings);
-  return { ok: true, event: ev, catalog, result };
+  lap("select");
+  const strangers = (selection?.matched ?? []).filter(strangerWrote).map((h) => ({ key: h.key, layer: h.layer }));
+  if (trace) trace.files = await (await import("./trace.ts")).traceFiles(catalog, settings);
+  const ready = { kind: "ready" as const, event: ev, catalog, selection, strangers, runs: null, trace, times };
+  if (selection === null || (refuse && strangers.length > 0)) return ready;
+  const pins = await matchedPins(selection, catalog);
+  lap("pins");
+  const runs = decideVerdicts(selection, catalog, d, pins);
+  lap("verdict");
+  return { ...ready, runs };
 }
 
 /** The select stage of a loaded catalog: null when its hooks are switched off (SPEC §2.5). */
@@ -51,38 +120,62 @@ async function selectStage(ev: EventInput, catalog: AnyCatalog, d: Dispatching):
   return catalog.hooksEnabled ? await select(ev, catalog, d) : null;
 }
 
-/** Dispatches one validated event against a loaded catalog: the stages after input and catalog. */
-export async function dispatchLoaded(ev: EventInput, catalog: AnyCatalog, d: Dispatching): Promise<DispatchResult> {
-  return await dispatchSelected(ev, catalog, d, await selectStage(ev, catalog, d));
+/**
+ * The acting half, on what {@link prepare} decided: run → fold → messages → finish (the fail-safe
+ * around the last three). Returns the result, the host hints and the trace by value.
+ */
+export async function execute(p: Ready, settings: EngineSettings, io: DispatchIo = {}): Promise<Executed> {
+  const times = { ...p.times };
+  const d = await dispatchingOf(settings, io, p.trace);
+  const selected = p.selection !== null && p.runs !== null ? { selection: p.selection, runs: p.runs } : null;
+  const { result, hostHints } = await executeStages(p.event, p.catalog, d, selected, stageClock(times));
+  return { result, hostHints, times, ...(p.trace ? { trace: p.trace } : {}) };
 }
 
-/** The stages after select: verdict → run → fold → messages → finish (the fail-safe around the last three). */
-async function dispatchSelected(
+/** Dispatches one validated event against a loaded catalog: every stage after input and catalog. */
+export async function dispatchLoaded(ev: EventInput, catalog: AnyCatalog, d: Dispatching): Promise<DispatchResult> {
+  const selection = await selectStage(ev, catalog, d);
+  const runs = selection && decideVerdicts(selection, catalog, d, await matchedPins(selection, catalog));
+  const selected = selection && runs ? { selection, runs } : null;
+  return (await executeStages(ev, catalog, d, selected, () => {})).result;
+}
+
+/** The stages after verdict: run → fold → messages → finish (the fail-safe around the last three). */
+async function executeStages(
   ev: EventInput,
   catalog: AnyCatalog,
   d: Dispatching,
-  selection: Selection | null,
-): Promise<DispatchResult> {
+  selected: { selection: Selection; runs: readonly HandlerRun[] } | null,
+  lap: Lap,
+): Promise<{ result: DispatchResult; hostHints: HostHints }> {
   const module = EVENTS[ev.event];
-  const noHome = catalog.home === null;
   const asyncResults = await waitingResults(ev, catalog, d);
-  if (selection === null) return await finish(ev, catalog, d, hooksOffResult(ev, catalog, asyncResults));
-  const runs = await decideVerdicts(selection, catalog, d);
+  if (selected === null) {
+    return {
+      result: await finish(ev, catalog, d, hooksOffResult(ev, catalog, asyncResults)),
+      hostHints: noHostHints(),
+    };
+  }
   const problems = await catalogProblems(catalog);
-  const ran = await runHandlers(ev, catalog, d, runs, selection.where);
-  const warnings = [...catalog.warnings, ...ev.warnings, ...selection.warnings, ...ran.warnings];
-  const settled: Settled = { problems, noHome, ran, asyncResults, warnings };
+  const ran = await runHandlers(ev, catalog, d, selected.runs, selected.selection.where);
+  lap("run");
+  const warnings = [...catalog.warnings, ...ev.warnings, ...selected.selection.warnings, ...ran.warnings];
+  const settled: Settled = { problems, noHome: catalog.home === null, ran, asyncResults, warnings };
   const spiller = spillerOf(d, String(ev.input.session_id));
   let folded: Folded | undefined;
   // From here on the handlers' effects are known: an internal failure must not lose a deny (SPEC §15).
   try {
-    folded = await fold(ev, catalog, d, ran.runs, spiller);
-    const closing = await closingLines(catalog, module, ran.runs, d.delegatingHost);
+    folded = await fold(ev, catalog, ran.runs, spiller);
+    lap("fold");
+    const closing = await closingLines(ev, catalog, module, ran.runs, d);
     const facts = { ...settledFacts(settled, module), stopLoop: folded.stopLoop, closing };
-    return await finish(ev, catalog, d, resultOf(ev.event, outcomeOf(settled, folded, systemMessages(facts))));
+    const result = await finish(ev, catalog, d, resultOf(ev.event, outcomeOf(settled, folded, systemMessages(facts))));
+    lap("finish");
+    return { result, hostHints: folded.hostHints };
   } catch {
     // What was said before the failure stands: the spill's warning, or the fold's whole.
     const said = [...warnings, ...(folded?.warnings ?? spiller.warnings)];
-    return await failSafeResult(ev, catalog, d, { ...settled, warnings: said });
+    const result = await failSafeResult(ev, catalog, d, { ...settled, warnings: said });
+    return { result, hostHints: folded?.hostHints ?? noHostHints() };
   }
 }

@@ -18,9 +18,8 @@ import { EVENTS } from "../events/registry.ts";
 import type { AnyCatalog } from "../config/discovery.ts";
 import type { DispatchResult } from "../schema/result.ts";
 import { deliveredRewrite, effectItems } from "./fold.ts";
-import { logDispatch, resultOf, type Settled } from "./finish.ts";
-import type { EventInput } from "./input.ts";
-import type { Dispatching } from "./io.ts";
+import { logDispatch, resultOf } from "./finish.ts";
+import type { Dispatching, EventInput, Settled } from "./types.ts";
 import { closingLines, settledFacts, systemMessages } from "./messages.ts";
 
 export { ENGINE_FAILED } from "./messages.ts";
@@ -114,7 +113,7 @@ export async function failSafeResult(
   const module = EVENTS[ev.event];
   const { runs, envFile } = s.ran;
   const decision = failSafeDecision(module, effectItems(module, runs), (updated) => deliveredRewrite(ev, updated));
-  const closing = await closingLines(catalog, module, runs, d.delegatingHost, true);
+  const closing = await closingLines(ev, catalog, module, runs, d, true);
   // The loop guard's block is not ignored here (no stopLoop line): its line would say it was.
   const messages = systemMessages({ ...settledFacts(s, module), closing, engineFailed: true });
   const { asyncResults, warnings } = s;

@@ -4,18 +4,13 @@
  * @module
  */
 import type { AnyCatalog } from "../config/discovery.ts";
-import type { Warning } from "../config/warnings.ts";
 import type { EventName } from "../events/names.ts";
 import { EVENTS } from "../events/registry.ts";
-import { type EventDecision, NO_DECISION } from "../events/types.ts";
+import { NO_DECISION } from "../events/types.ts";
 import { appendLog, dispatchLogEntries } from "../log/observation.ts";
 import type { AsyncResult, DispatchResult } from "../schema/result.ts";
-import type { EventInput } from "./input.ts";
-import type { Dispatching } from "./io.ts";
-import type { Folded } from "./fold.ts";
+import type { Dispatching, EventInput, Folded, Outcome, Settled } from "./types.ts";
 import { quietFacts, systemMessages } from "./messages.ts";
-import type { Ran } from "./run.ts";
-import type { HandlerRun } from "./select.ts";
 
 /** A result with nothing decided: every field present, empty. */
 export function emptyResult(event: EventName, warnings: DispatchResult["warnings"]): DispatchResult {
@@ -30,30 +25,6 @@ export function emptyResult(event: EventName, warnings: DispatchResult["warnings
     warnings,
   };
 }
-
-/** What a result is assembled from. */
-export type Outcome = {
-  readonly decision: EventDecision;
-  readonly additionalContext: readonly string[];
-  readonly systemMessages: readonly string[];
-  readonly asyncResults: readonly AsyncResult[];
-  readonly envFile: string | null;
-  readonly runs: readonly HandlerRun[];
-  readonly warnings: readonly Warning[];
-};
-
-/** What a dispatch knows once its handlers completed: what its answer is made from, normal or fail-safe. */
-export type Settled = {
-  /** The configuration problem lines (SPEC §6). */
-  readonly problems: readonly string[];
-  /** The dispatch has no home (SPEC §1 r3). */
-  readonly noHome: boolean;
-  readonly ran: Ran;
-  /** The async results that were waiting for the session (SPEC §7.2). */
-  readonly asyncResults: readonly AsyncResult[];
-  /** The warnings said so far: the catalog's, the event's, matching's and the run's. */
-  readonly warnings: readonly Warning[];
-};
 
 /** The outcome of a dispatch that finished normally: the fold's decision and the ordered messages. */
 export function outcomeOf(s: Settled, folded: Folded, systemMessages: readonly string[]): Outcome {

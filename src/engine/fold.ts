@@ -12,9 +12,8 @@ import { EVENTS } from "../events/registry.ts";
 import type { AggregationItem, EventDecision, EventModule, HandlerEffect, HandlerOutcome } from "../events/types.ts";
 import type { JsonObject } from "../util/json.ts";
 import { fromCompatInput } from "../matching/tool_names.ts";
-import type { EventInput } from "./input.ts";
-import type { Dispatching, HostHints } from "./io.ts";
-import type { HandlerRun } from "./select.ts";
+import type { Dispatching, EventInput, Folded, HandlerRun, HostHints } from "./types.ts";
+import { noHostHints } from "./types.ts";
 
 /** The reason a failed `failClosed` handler blocks with (SPEC §2.2). */
 export function failClosedReason(key: string, why: string): string {
@@ -71,28 +70,16 @@ export function spillerOf(d: Dispatching, sessionId: string): Spiller {
   };
 }
 
-/** What the fold stage decided. */
-export type Folded = {
-  readonly decision: EventDecision;
-  readonly additionalContext: readonly string[];
-  /** The spill and loop-guard warnings. */
-  readonly warnings: readonly Warning[];
-  /** The loop guard's line when it ignored a block, or null. */
-  readonly stopLoop: string | null;
-};
-
 /** The fold stage: the runs' effects into the event's one decision (SPEC §9). */
 export async function fold(
   ev: EventInput,
   catalog: AnyCatalog,
-  d: Dispatching,
   runs: readonly HandlerRun[],
   spiller: Spiller,
 ): Promise<Folded> {
   const module = EVENTS[ev.event];
   const { items, additionalContext } = await spilledItems(module, runs, spiller);
   const aggregated = withStop(module.aggregate(items), items);
-  if (d.io.hostHints) Object.assign(d.io.hostHints, hostHintsOf(aggregated, items, runs));
   let decision = aggregated;
   if (decision.updatedInput && module.matcher.kind === "tool") {
     decision = { ...decision, updatedInput: deliveredRewrite(ev, decision.updatedInput) };
@@ -106,6 +93,7 @@ export async function fold(
     additionalContext,
     warnings: [...spiller.warnings, ...guarded.warnings],
     stopLoop: guarded.line,
+    hostHints: hostHintsOf(aggregated, items, runs),
   };
 }
 
@@ -178,8 +166,12 @@ function withStop(decision: EventDecision, items: readonly AggregationItem[]): E
 }
 
 /** The host hints of a decided dispatch (see {@link HostHints}). */
-function hostHintsOf(decision: EventDecision, items: readonly AggregationItem[], runs: readonly HandlerRun[]) {
-  const hints: HostHints = { permissionDecision: null, permissionDecisionReason: null, wholeRewrite: false };
+function hostHintsOf(
+  decision: EventDecision,
+  items: readonly AggregationItem[],
+  runs: readonly HandlerRun[],
+): HostHints {
+  const hints = noHostHints();
   if (decision.decision === "deny") return hints;
   const forwarded = items.find((i) => i.effect.forwardedDecision === "ask") ??
     items.find((i) => i.effect.forwardedDecision === "allow");

@@ -19,20 +19,8 @@ import type { EventFacts } from "../events/types.ts";
 import type { DispatchResult } from "../schema/result.ts";
 import { fail, ok, type Result } from "../util/result.ts";
 import { emptyResult } from "./finish.ts";
-import type { EngineDispatchOutcome } from "./io.ts";
+import type { EventInput, Prepared } from "./types.ts";
 import type { DispatchTrace } from "./trace.ts";
-
-/** A validated event, in the host's form. */
-export type EventInput = {
-  event: EventName;
-  input: JsonObject;
-  warnings: Warning[];
-  /**
-   * The engine filled `transcript_path` (the host sent none, or null): the file it names is created
-   * before any hook runs (SPEC §5). A path the host gave is passed through untouched.
-   */
-  transcriptFilled?: boolean;
-};
 
 /** Parses stdin text as an event; an error is one line naming the problem. */
 export function parseEventText(
@@ -197,14 +185,20 @@ export async function readInput(
   raw: unknown,
   home: string | null,
   trace?: DispatchTrace,
-): Promise<Result<EventInput, EngineDispatchOutcome>> {
+): Promise<Result<EventInput, Prepared & { kind: "invalid" | "answered" }>> {
   const validated = await validateEvent(raw, transcriptFiller(home));
   if (validated.ok) return ok(validated.value);
   const refused = validated.refused;
-  if (!refused || !gatesToolCall(EVENTS[refused.event])) return fail({ ok: false, error: validated.error });
+  if (!refused || !gatesToolCall(EVENTS[refused.event])) return fail({ kind: "invalid", error: validated.error });
   const result = refusal(refused.event, validated.error);
+  // The engine's own trace (it is returned with the outcome), not the front end's.
   if (trace) [trace.event, trace.refused] = [refused.event, result.reason];
-  return fail({ ok: true, event: refusedInput(refused.event, refused.value), catalog: null, result });
+  return fail({
+    kind: "answered",
+    event: refusedInput(refused.event, refused.value),
+    result,
+    ...(trace ? { trace } : {}),
+  });
 }
 
 /** A tool call the event's decision gates: refusing the event must deny the call, never let it through. */

@@ -9,8 +9,7 @@ import { problemLines } from "../config/problems.ts";
 import { NO_HOME_DISPATCH } from "../config/warnings.ts";
 import type { EventModule, HandlerOutcome } from "../events/types.ts";
 import { effectOf } from "./fold.ts";
-import type { Settled } from "./finish.ts";
-import type { HandlerRun } from "./select.ts";
+import type { Dispatching, EventInput, HandlerRun, Settled } from "./types.ts";
 
 /** The last system message of a dispatch answered by the fail-safe (fail_safe.ts, SPEC §15). */
 export const ENGINE_FAILED =
@@ -92,19 +91,23 @@ function failureLine(h: HookHandler, o: HandlerOutcome & { status: "failed" }): 
 /**
  * The lines that close a dispatch's messages: a session start names every hook in reach that will
  * not run, of any event (SPEC §6 r3); any other event says when an untrusted project has hooks and
- * how many matched hooks need review. `failSafe`: a part that fails is left out (the engine already
- * failed once; its answer must still come).
+ * how many matched hooks need review; then the front end's own (`io.closing`: the adapter's "this host
+ * was never told" line). `failSafe`: a part that fails is left out (the engine already failed once;
+ * its answer must still come).
  */
 export async function closingLines(
+  ev: EventInput,
   catalog: AnyCatalog,
   module: EventModule,
   runs: readonly HandlerRun[],
-  delegatingHost: string | undefined,
+  d: Dispatching,
   failSafe = false,
 ): Promise<string[]> {
   const parts: (() => string[] | Promise<string[]>)[] = module.namesSkippedHooks
-    ? [async () => await (await import("./session_notice.ts")).sessionStartLines(catalog, delegatingHost)]
+    ? [async () => await (await import("./session_notice.ts")).sessionStartLines(catalog, d.delegatingHost)]
     : [() => untrustedProjectLines(catalog), () => reviewLines(catalog, runs)];
+  const frontEnd = d.io.closing;
+  if (frontEnd) parts.push(() => frontEnd(ev, catalog));
   const out: string[] = [];
   for (const part of parts) {
     out.push(...failSafe ? await Promise.resolve().then(part).catch(() => []) : await part());

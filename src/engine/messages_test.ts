@@ -9,7 +9,10 @@ import { NO_HOME_DISPATCH } from "../config/warnings.ts";
 import { EVENTS } from "../events/registry.ts";
 import type { HandlerOutcome } from "../events/types.ts";
 import { closingLines, ENGINE_FAILED, quietFacts, systemMessages } from "./messages.ts";
-import type { HandlerRun, Verdict } from "./select.ts";
+import type { Dispatching, EventInput, HandlerRun, Verdict } from "./types.ts";
+
+const EV = { event: "PreToolUse", input: {}, warnings: [] } as EventInput;
+const D: Dispatching = { tempDir: "/nonexistent", io: {} };
 
 const RECORD = {
   layer: "user",
@@ -64,7 +67,7 @@ Deno.test("messages: the closing lines of an untrusted project with hooks needin
   const project = { root: "/repo", trusted: false, trustLevel: null, hasHookFiles: true, foreignDirs: [] };
   const catalog = { project, trustStoreProblem: null } as unknown as AnyCatalog;
   const two = [skipped("x", true), skipped("y", false), run("z")];
-  assertEquals(await closingLines(catalog, EVENTS.PreToolUse, two, undefined), [
+  assertEquals(await closingLines(EV, catalog, EVENTS.PreToolUse, two, D), [
     "project /repo has hooks but is not trusted: run mind-hooks project trust /repo",
     "2 hooks need review: run mind-hooks review",
     "1 of them was trusted before mind-hooks pinned the files hooks run: one review pins its files",
@@ -75,11 +78,11 @@ Deno.test("messages: the closing lines of an untrusted project with hooks needin
       throw new Error("injected");
     },
   } as unknown as AnyCatalog;
-  assertEquals(await closingLines(broken, EVENTS.PreToolUse, two, undefined, true), [
+  assertEquals(await closingLines(EV, broken, EVENTS.PreToolUse, two, D, true), [
     "2 hooks need review: run mind-hooks review",
     "1 of them was trusted before mind-hooks pinned the files hooks run: one review pins its files",
   ]);
   let threw = false;
-  await closingLines(broken, EVENTS.PreToolUse, two, undefined).catch(() => threw = true);
+  await closingLines(EV, broken, EVENTS.PreToolUse, two, D).catch(() => threw = true);
   assertEquals(threw, true);
 });

@@ -7,7 +7,7 @@
 import type { AnyCatalog, HookHandler } from "../config/discovery.ts";
 import { runsAsync } from "../config/handlers.ts";
 import { pinRecheckOf } from "../config/pinning.ts";
-import { type Warning, warning } from "../config/warnings.ts";
+import { warning } from "../config/warnings.ts";
 import type { EventName } from "../events/names.ts";
 import { EVENTS } from "../events/registry.ts";
 import type { EventModule, HandlerOutcome } from "../events/types.ts";
@@ -17,26 +17,13 @@ import type { AsyncResult } from "../schema/result.ts";
 import type { JsonSchema } from "../schema/validate.ts";
 import { join } from "../util/paths.ts";
 import { HANDLER_INTERNAL_ERROR } from "./fail_safe.ts";
-import { type EventInput, hookInputFor } from "./input.ts";
-import type { Dispatching } from "./io.ts";
+import { hookInputFor } from "./input.ts";
+import type { Dispatching, EventInput, HandlerRun, Ran } from "./types.ts";
 import { cwdMissingLine, type RunDirectory } from "./run_cwd.ts";
-import { type HandlerRun, runnable } from "./select.ts";
+import { runnable } from "./select.ts";
 
 /** Why an async hook of a dispatch without a home did not start (SPEC §1 r3, §7.2). */
 const ASYNC_NEEDS_HOME = "not started: an async hook needs a home (no home: set MIND_HOME or HOME, or pass --home DIR)";
-
-/** What the run stage gives the later ones. */
-export type Ran = {
-  /** The runs, in configuration order, each with its outcome once it completed. */
-  readonly runs: readonly HandlerRun[];
-  /** The env file SessionStart command hooks got, or null. */
-  readonly envFile: string | null;
-  /** The `W_CWD_MISSING` line when the event's cwd was not there, or null. */
-  readonly cwdMissing: string | null;
-  /** Why the async hooks could not be started, or null. */
-  readonly asyncFailed: string | null;
-  readonly warnings: readonly Warning[];
-};
 
 /** What every handler of one dispatch runs with. */
 type RunContext = {

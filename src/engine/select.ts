@@ -6,45 +6,11 @@
  */
 import type { AnyCatalog, HookHandler } from "../config/discovery.ts";
 import { checkPins } from "../config/pinning.ts";
-import { assessTrust, skipWords, type TrustStatus, type TrustVerdict } from "../trust/verdict.ts";
-import type { Warning } from "../config/warnings.ts";
-import type { HandlerOutcome } from "../events/types.ts";
+import { assessTrust, skipWords, type TrustVerdict } from "../trust/verdict.ts";
 import type { RunRecord } from "../schema/result.ts";
-import type { EventInput } from "./input.ts";
-import type { Dispatching } from "./io.ts";
+import type { Dispatching, EventInput, HandlerRun, Selection, Verdict } from "./types.ts";
 import { collapseIdentical, matchingHandlers } from "./matching.ts";
-import { type RunDirectory, runDirectory } from "./run_cwd.ts";
-
-/** What trust and the enabled flag decided about one matched handler (SPEC §3, §6). */
-export type Verdict =
-  | { readonly runs: true; readonly status: TrustStatus }
-  | {
-    readonly runs: false;
-    readonly status: TrustStatus;
-    readonly skip: "untrusted" | "modified" | "disabled";
-    /** The run record's reason: the skip, or for a modified hook which definition or pinned file changed. */
-    readonly reason: string;
-    /** Trusted before mind-hooks pinned the files it runs (SPEC §3.5): one review pins them. */
-    readonly unpinned: boolean;
-  };
-
-/** One matched handler through the stages of a dispatch. */
-export type HandlerRun = {
-  readonly handler: HookHandler;
-  readonly verdict: Verdict;
-  readonly record: RunRecord;
-  /** How its run ended; absent while it did not run (skipped) or runs in the background (async). */
-  readonly outcome?: HandlerOutcome;
-  /** The order in which it completed among this dispatch's handlers (0: it did not). */
-  readonly completedSeq: number;
-};
-
-/** The handlers that matched the event and where their commands would run. */
-export type Selection = {
-  readonly matched: readonly HookHandler[];
-  readonly warnings: readonly Warning[];
-  readonly where: RunDirectory;
-};
+import { runDirectory } from "./run_cwd.ts";
 
 /** The select stage: the event's handlers whose matcher (and `if` rule) match (SPEC §4). */
 export async function select(ev: EventInput, catalog: AnyCatalog, d: Dispatching): Promise<Selection> {
@@ -57,18 +23,28 @@ export async function select(ev: EventInput, catalog: AnyCatalog, d: Dispatching
   return { matched, warnings, where };
 }
 
+/** The matched hooks' pin check (SPEC §3.5), the verdict's input; none when trust is bypassed. */
+export type MatchedPins = Awaited<ReturnType<typeof checkPins>> | undefined;
+
 /**
- * The verdict stage: the matched hooks' pins checked (SPEC §3.5), identical Claude-dialect copies
- * run once (SPEC §8.1 r3), and each handler's {@link Verdict}.
+ * The pins stage, the verdict's first half: only the matched hooks' pinned files are read and hashed
+ * (SPEC §3.5), and only when trust decides: against what this run executes, from where it runs and
+ * its PATH (SPEC §3.5 r3).
  */
-export async function decideVerdicts(s: Selection, catalog: AnyCatalog, d: Dispatching): Promise<HandlerRun[]> {
-  // Only the matched hooks' pinned files are read and hashed (SPEC §3.5), and only when trust decides:
-  // against what this run executes, from where it runs and its PATH (SPEC §3.5 r3).
-  const pins = catalog.bypassTrust ? undefined : await checkPins(s.matched, {
+export async function matchedPins(s: Selection, catalog: AnyCatalog): Promise<MatchedPins> {
+  if (catalog.bypassTrust) return undefined;
+  return await checkPins(s.matched, {
     cache: catalog.pinCache,
     home: catalog.home ?? undefined,
     run: { cwd: s.where.dir },
   });
+}
+
+/**
+ * The verdict stage: identical Claude-dialect copies run once (SPEC §8.1 r3), and each matched
+ * handler's {@link Verdict} from its definition's trust and its checked `pins`.
+ */
+export function decideVerdicts(s: Selection, catalog: AnyCatalog, d: Dispatching, pins: MatchedPins): HandlerRun[] {
   // Trust is decided once, here, for the matched hooks (src/trust/verdict.ts); the later stages read the runs.
   const verdicts = assessTrust(catalog, s.matched, pins);
   const { handlers, copies } = collapseIdentical(s.matched, verdicts);

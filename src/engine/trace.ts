@@ -105,9 +105,10 @@ export type TraceSink = {
   ): void;
 };
 
-/** A sink that fills `trace`. */
+/** A sink that fills `trace` (the engine's own: it is returned with the outcome). */
 export function traceSink(trace: DispatchTrace): TraceSink {
-  const byKey = new Map<string, HandlerTrace>();
+  // A trace `prepare` began is continued by `execute` through a sink of its own.
+  const byKey = new Map<string, HandlerTrace>(trace.handlers.map((t) => [t.key, t]));
   return {
     catalog(catalog, event) {
       trace.event = event;
