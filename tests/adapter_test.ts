@@ -9,7 +9,7 @@ import { assert, assertEquals, assertMatch, assertThrows } from "./helpers/asser
 import { fileURLToPath } from "node:url";
 import { parse as parseJsonc } from "jsonc-parser";
 import { type Host, HOST_EVENTS, mapHostInput, mapResultToHost, UNKNOWN } from "../src/adapter/hosts.ts";
-import { delegatingCommand, planEdit } from "../src/adapter/settings.ts";
+import { planEdit, registeredCommand } from "../src/adapter/settings.ts";
 import { unifiedDiff } from "../src/util/line_diff.ts";
 import { validateEvent } from "../src/engine/input.ts";
 import type { DispatchResult } from "../src/schema/result.ts";
@@ -509,9 +509,11 @@ Deno.test("install plan: adds one entry per host event, keeps everything else, i
   for (const [host, text] of [["claude", CLAUDE_SETTINGS], ["codex", CODEX_HOOKS]] as const) {
     const plan = planEdit(host, text, { launcher: "mind-hooks", uninstall: false, file: "f" });
     assert(plan.changed && plan.text !== null);
-    const cmd = delegatingCommand(host, "mind-hooks");
     const after = entries(plan.text);
-    for (const event of HOST_EVENTS[host]) assertEquals(after[event].filter((c) => c === cmd).length, 1, event);
+    for (const event of HOST_EVENTS[host]) {
+      const cmd = registeredCommand(host, event, "mind-hooks", `mind-hooks install ${host}`);
+      assertEquals(after[event].filter((c) => c === cmd).length, 1, event);
+    }
     // What was there is still there, comments and all.
     const before = entries(text);
     for (const [event, cmds] of Object.entries(before)) assertEquals(after[event].slice(0, cmds.length), cmds);
@@ -549,7 +551,10 @@ Deno.test("install plan: a new launcher replaces ours; other handlers in a share
   );
   const plan = planEdit("claude", text, { launcher: "/opt/mind-hooks", uninstall: false, file: "f" });
   const after = entries(plan.text!);
-  assertEquals(after.Stop, ["notify-send done", "/opt/mind-hooks dispatch --protocol claude"]);
+  assertEquals(after.Stop, [
+    "notify-send done",
+    registeredCommand("claude", "Stop", "/opt/mind-hooks", "mind-hooks install claude"),
+  ]);
   const codexUntouched = planEdit("codex", plan.text!, { launcher: "x", uninstall: true, file: "f" });
   assertEquals(codexUntouched.changed, false, "a claude entry is not a codex entry");
   const created = planEdit("codex", null, { launcher: "mind-hooks", uninstall: false, file: "f" });
@@ -605,14 +610,16 @@ Deno.test("e2e install: claude --project and codex --user, with dry-run, idempot
     const dry = await cli(["install", "claude", "--project", `${root}/proj`, "--dry-run"], { env });
     assertEquals(dry.code, 0, dry.stderr);
     assertMatch(dry.stdout, new RegExp(`^--- ${claudeFile}\n\\+\\+\\+ ${claudeFile}\n@@ `));
-    assertMatch(dry.stdout, /^\+ +"command": "mind-hooks dispatch --protocol claude"$/m);
+    // The launcher by the absolute path found on PATH, inside the fail-closed guard (SPEC §6 r4).
+    const launcher = `${root}/bin/mind-hooks`;
+    assert(dry.stdout.includes(`; ${launcher} dispatch --protocol claude; s=$?;`), dry.stdout);
     assertEquals(await Deno.readTextFile(claudeFile), CLAUDE_SETTINGS, "dry-run wrote");
 
     const inst = await cli(["install", "claude", "--project", `${root}/proj`], { env });
     assertEquals(inst.code, 0, inst.stderr);
     assertMatch(
       inst.stdout,
-      /Claude Code now delegates SessionStart, .*Stop, Notification to "mind-hooks dispatch --protocol claude"/,
+      /Claude Code now delegates SessionStart, .*Stop, Notification to ".*\/bin\/mind-hooks dispatch --protocol claude" \(guarded: /,
     );
     const installed = await Deno.readTextFile(claudeFile);
     const again = await cli(["install", "claude", "--project", `${root}/proj`], { env });
@@ -626,7 +633,7 @@ Deno.test("e2e install: claude --project and codex --user, with dry-run, idempot
     assertEquals(cx.code, 0, cx.stderr);
     assertMatch(cx.stdout, /start codex, open \/hooks, and trust the entries/);
     const cxText = await Deno.readTextFile(codexFile);
-    assert(cxText.includes(`"command": "/opt/bin/mind-hooks dispatch --protocol codex"`));
+    assert(cxText.includes(`; /opt/bin/mind-hooks dispatch --protocol codex; s=$?;`), cxText);
     assert(cxText.includes("// keep the policy first"));
 
     await Deno.writeTextFile(claudeFile, "{ broken");

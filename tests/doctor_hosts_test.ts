@@ -57,7 +57,7 @@ Deno.test({
     const d = await t.doctor();
     assertEquals(d.hosts.slice(0, 3), [
       `  Claude Code: installed (${t.root}/bin/claude); delegates to mind-hooks from user settings (${settings})`,
-      `    launcher "mind-hooks": runs (mind-hooks 0.1.0)`,
+      `    launcher "${t.root}/bin/mind-hooks": runs (mind-hooks 0.1.0)`,
       `    ${settings} (--sync): in step`,
     ]);
     assertEquals([d.code, d.fixes], [0, []], d.stderr);
@@ -84,17 +84,48 @@ Deno.test({
     // The launcher breaks (an npx cache cleaned, a binary moved).
     await Deno.writeTextFile(`${t.root}/bin/mind-hooks`, "#!/bin/sh\necho 'exec: deno: not found' >&2\nexit 127\n");
     d = await t.doctor();
-    assertEquals(d.hosts[1], `    launcher "mind-hooks": does NOT run (exit 127: exec: deno: not found)`);
+    const launcher = `${t.root}/bin/mind-hooks`;
+    assertEquals(d.hosts[1], `    launcher "${launcher}": does NOT run (exit 127: exec: deno: not found)`);
     assert(
       d.fixes.includes(
-        `fix: Claude Code calls "mind-hooks", which does not run (exit 127: exec: deno: not found): put mind-hooks on PATH, ` +
-          `or run mind-hooks install claude --command /absolute/path/to/mind-hooks`,
+        `fix: Claude Code calls "${launcher}", which does not run as Claude Code would start it (exit 127: exec: ` +
+          `deno: not found): run mind-hooks install claude (it writes the launcher's absolute path), or give ` +
+          `--command /absolute/path/to/mind-hooks`,
       ),
       d.fixes.join("\n"),
     );
-    await Deno.remove(`${t.root}/bin/mind-hooks`);
+    await Deno.remove(launcher);
     d = await t.doctor();
-    assertEquals(d.hosts[1], `    launcher "mind-hooks": does NOT run ("mind-hooks" is not on PATH)`);
+    assertEquals(d.hosts[1], `    launcher "${launcher}": does NOT run (${launcher} does not exist)`);
+  },
+});
+
+Deno.test({
+  name:
+    "doctor: a bare launcher on doctor's PATH but not a login shell's is found NOT to run, as the host would start it",
+  ignore: !POSIX,
+  async fn() {
+    await using t = await layout();
+    // What install wrote before SPEC §6 r4: a bare name, found on the terminal's PATH only.
+    await Deno.mkdir(`${t.root}/home/.claude`);
+    await Deno.writeTextFile(
+      `${t.root}/home/.claude/settings.json`,
+      JSON.stringify({
+        hooks: { Stop: [{ hooks: [{ type: "command", command: "mind-hooks dispatch --protocol claude" }] }] },
+      }),
+    );
+    const d = await t.doctor();
+    assertEquals(
+      d.hosts[1],
+      `    launcher "mind-hooks": does NOT run (a clean login shell (env -i HOME=… sh -lc) does not find "mind-hooks")`,
+    );
+    assertEquals(d.code, 1);
+    assertStringIncludes(d.fixes.join("\n"), "run mind-hooks install claude (it writes the launcher's absolute path)");
+    // Installed again, the entry names the launcher's absolute path, and a login shell starts it.
+    assertEquals((await t.cli(["install", "claude"])).code, 0);
+    const again = await t.doctor();
+    assertEquals(again.hosts[1], `    launcher "${t.root}/bin/mind-hooks": runs (mind-hooks 0.1.0)`);
+    assertEquals([again.code, again.fixes], [0, []], again.stderr);
   },
 });
 

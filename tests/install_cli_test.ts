@@ -9,6 +9,7 @@ import { cmd, echoHook, group, runCli, trustAll, writeHooksJson } from "./helper
 import { launcherCandidates, launcherProgram } from "../src/util/launcher.ts";
 import { fail, ok } from "../src/util/result.ts";
 import { HOST_EVENTS } from "../src/adapter/hosts.ts";
+import { registeredCommand } from "../src/adapter/settings.ts";
 
 const POSIX = Deno.build.os !== "windows";
 /** The Deno cache: with HOME pointing at a temp dir, Deno would otherwise fetch every npm dependency again. */
@@ -78,7 +79,12 @@ Deno.test({
       // --force registers it anyway; so does an executable on PATH, or an absolute executable path.
       const forced = await runCli(["install", "claude", "--project", `${t.root}/proj`, "--force"], { env: t.env });
       assertEquals(forced.code, 0, forced.stderr);
-      assertStringIncludes(await Deno.readTextFile(settings), `"command": "mind-hooks dispatch --protocol claude"`);
+      // Found nowhere, the bare name is guarded by a look-up on the host's PATH (SPEC §6 r4).
+      assertStringIncludes(
+        await Deno.readTextFile(settings),
+        `"command": "command -v mind-hooks >/dev/null 2>&1 || { echo 'mind-hooks not found: mind-hooks is not on PATH: ` +
+          `run mind-hooks install claude --project ${t.root}/proj' >&2; exit 2; }; mind-hooks dispatch --protocol claude;`,
+      );
       await Deno.chmod(plain, 0o755);
       const onPath = await runCli(["install", "codex"], { env: t.env });
       assertEquals(onPath.code, 0, onPath.stderr);
@@ -90,7 +96,7 @@ Deno.test({
       assertEquals(absolute.code, 0, absolute.stderr);
       assertStringIncludes(
         await Deno.readTextFile(`${t.root}/home/.codex/hooks.json`),
-        `"command": "'${quoted}' --profile work dispatch --protocol codex"`,
+        `; '${quoted}' --profile work dispatch --protocol codex; s=$?;`,
       );
       // Uninstalling needs no launcher at all.
       const un = await runCli(["install", "codex", "--uninstall"], { env: { ...t.env, PATH: "/nonexistent" } });
@@ -227,8 +233,12 @@ Deno.test(
       await t.launcher();
       assertEquals((await runCli(["install", "codex"], { env: t.env })).code, 0);
       const hooks = JSON.parse(await Deno.readTextFile(`${t.root}/home/.codex/hooks.json`)).hooks;
+      const launcher = `${t.root}/bin/mind-hooks`;
       assertEquals(hooks.Interrupt, [{
-        hooks: [{ type: "command", command: "mind-hooks dispatch --protocol codex" }],
+        hooks: [{
+          type: "command",
+          command: registeredCommand("codex", "Interrupt", launcher, "mind-hooks install codex"),
+        }],
       }]);
       assertEquals((await runCli(["install", "claude"], { env: t.env })).code, 0);
       const claude = JSON.parse(await Deno.readTextFile(`${t.root}/home/.claude/settings.json`)).hooks;

@@ -9,7 +9,7 @@ import { parse as parseJsonc } from "jsonc-parser";
 import { assert, assertEquals, assertStringIncludes } from "./helpers/assert.ts";
 import { runCli } from "./helpers/cli.ts";
 import { HOST_EVENTS } from "../src/adapter/hosts.ts";
-import { planEdit } from "../src/adapter/settings.ts";
+import { planEdit, registeredCommand } from "../src/adapter/settings.ts";
 
 const POSIX = Deno.build.os !== "windows";
 const DENO_DIR: string = JSON.parse(
@@ -34,7 +34,9 @@ Deno.test("install plan gemini: Gemini's entry shape, every mapped event but Pre
   const plan = planEdit("gemini", GEMINI_SETTINGS, { launcher: "mind-hooks", uninstall: false, file: "f" });
   assert(plan.changed && plan.text !== null);
   const hooks = parseJsonc(plan.text).hooks;
-  const cmd = "mind-hooks dispatch --protocol gemini";
+  // Each entry runs the call inside its fail-closed guard (SPEC §6 r4): exit 2, or 1 on a continuation event.
+  const cmd = registeredCommand("gemini", "PreToolUse", "mind-hooks", "mind-hooks install gemini");
+  assert(cmd.includes("; mind-hooks dispatch --protocol gemini; s=$?;"), cmd);
   assertEquals(Object.keys(hooks), [
     "BeforeTool",
     "SessionStart",
@@ -50,7 +52,7 @@ Deno.test("install plan gemini: Gemini's entry shape, every mapped event but Pre
   ]);
   assertEquals(hooks.SessionEnd, [{ hooks: [entry(cmd, 33_000)] }]);
   assertEquals(hooks.AfterTool, [{ matcher: "*", hooks: [entry(cmd, 630_000)] }]);
-  assertEquals(hooks.AfterAgent, [{ hooks: [entry(cmd, 630_000)] }]);
+  assertEquals(hooks.AfterAgent, [{ hooks: [entry(cmd.replaceAll("exit 2;", "exit 1;"), 630_000)] }]);
   assertEquals(plan.events, [...HOST_EVENTS.gemini]);
   assert(plan.text.includes("// keep") && plan.text.includes("// Gemini CLI settings of a user."), plan.text);
   const again = planEdit("gemini", plan.text, { launcher: "mind-hooks", uninstall: false, file: "f" });
@@ -73,7 +75,8 @@ Deno.test("install plan copilot: flat handlers, permissionRequest with --event, 
   const project = { project: "/p" };
   const plan = planEdit("copilot", null, { launcher: "mind-hooks", uninstall: false, file: "f", scope: project });
   const file = JSON.parse(plan.text!);
-  const cmd = "mind-hooks dispatch --protocol copilot";
+  const fix = "mind-hooks install copilot --project /p";
+  const cmd = registeredCommand("copilot", "PreToolUse", "mind-hooks", fix);
   assertEquals(file.version, 1);
   assertEquals(Object.keys(file.hooks), [
     "SessionStart",
@@ -92,9 +95,13 @@ Deno.test("install plan copilot: flat handlers, permissionRequest with --event, 
   assertEquals(file.hooks.PreToolUse, [{ type: "command", bash: cmd, timeoutSec: 630 }]);
   assertEquals(file.hooks.permissionRequest, [{
     type: "command",
-    bash: `${cmd} --event permissionRequest`,
+    bash: registeredCommand("copilot", "PermissionRequest", "mind-hooks", fix),
     timeoutSec: 630,
   }]);
+  assertStringIncludes(
+    file.hooks.permissionRequest[0].bash,
+    "mind-hooks dispatch --protocol copilot --event permissionRequest;",
+  );
   assertEquals(file.hooks.SessionEnd, [{ type: "command", bash: cmd, timeoutSec: 33 }]);
   const again = planEdit("copilot", plan.text, { launcher: "mind-hooks", uninstall: false, file: "f", scope: project });
   assertEquals(again.changed, false);
@@ -106,7 +113,7 @@ Deno.test("install plan copilot: flat handlers, permissionRequest with --event, 
   const moved = planEdit("copilot", shared, { launcher: "/opt/mh", uninstall: false, file: "f", scope: project });
   assertEquals(JSON.parse(moved.text!).hooks.PreToolUse.map((h: { bash: string }) => h.bash), [
     "./guard.sh",
-    "/opt/mh dispatch --protocol copilot",
+    registeredCommand("copilot", "PreToolUse", "/opt/mh", fix),
   ]);
   const gone = planEdit("copilot", plan.text, { launcher: "mind-hooks", uninstall: true, file: "f", scope: project });
   assertEquals([gone.changed, gone.text], [true, null], "a hooks file left with only its version is deleted");
@@ -115,7 +122,7 @@ Deno.test("install plan copilot: flat handlers, permissionRequest with --event, 
   const u = planEdit("copilot", user, { launcher: "mind-hooks", uninstall: false, file: "f" });
   assertEquals(JSON.parse(u.text!.replace("// mine", "")).hooks.Stop, [{
     type: "command",
-    bash: cmd,
+    bash: registeredCommand("copilot", "Stop", "mind-hooks", "mind-hooks install copilot"),
     timeoutSec: 630,
   }]);
   assertEquals(planEdit("copilot", u.text, { launcher: "mind-hooks", uninstall: true, file: "f" }).text, user);

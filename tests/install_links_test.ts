@@ -84,7 +84,8 @@ Deno.test({
     assert((await Deno.lstat(`${t.root}/proj/.claude/settings.json`)).isSymlink);
     const text = await Deno.readTextFile(`${t.root}/proj/config/claude.json`);
     assertStringIncludes(text, `"model": "x"`);
-    assertStringIncludes(text, `"command": "mind-hooks dispatch --protocol claude"`);
+    // The launcher by the absolute path found on PATH, inside the guard (SPEC §6 r4).
+    assertStringIncludes(text, `; ${t.root}/bin/mind-hooks dispatch --protocol claude; s=$?;`);
   },
 });
 
@@ -101,7 +102,8 @@ Deno.test({
     assert((await Deno.lstat(`${t.root}/home/.claude/settings.json`)).isSymlink, "the link was replaced by a file");
     const text = await Deno.readTextFile(`${t.root}/dotfiles/claude-settings.json`);
     assertStringIncludes(text, `"ANTHROPIC_API_KEY": "sk-secret"`);
-    assertStringIncludes(text, `"command": "mind-hooks dispatch --protocol claude"`);
+    // The launcher by the absolute path found on PATH, inside the guard (SPEC §6 r4).
+    assertStringIncludes(text, `; ${t.root}/bin/mind-hooks dispatch --protocol claude; s=$?;`);
     const u = await t.install(["claude", "--user", "--uninstall"]);
     assertEquals(u.code, 0, u.stderr);
     assert((await Deno.lstat(`${t.root}/home/.claude/settings.json`)).isSymlink);

@@ -55,7 +55,7 @@ Deno.test({
       file: t.settings,
       project: null,
       local: false,
-      launcher: "mind-hooks",
+      launcher: `${t.root}/bin/mind-hooks`,
       sync: true,
       searchFrom: `${t.root}/home`,
       events: { SessionStart: null, SessionEnd: null, PreToolUse: "Bash|exec_command|shell_command|write_stdin" },

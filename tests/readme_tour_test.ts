@@ -116,7 +116,11 @@ Deno.test({
       // Claude Code now hands its events to the launcher the tour put on PATH.
       assertStringIncludes(step(7), `${home}/.claude/settings.json: Claude Code now delegates SessionStart`);
       const settings = JSON.parse(await Deno.readTextFile(`${home}/.claude/settings.json`));
-      assertEquals(settings.hooks.PreToolUse[0].hooks[0].command, "mind-hooks dispatch --protocol claude");
+      // By the launcher's absolute path (the agent's own PATH may lack ~/.local/bin), guarded (SPEC §6 r4).
+      assertStringIncludes(
+        settings.hooks.PreToolUse[0].hooks[0].command,
+        `; ${home}/.local/bin/mind-hooks dispatch --protocol claude; s=$?;`,
+      );
       // The launcher the tour installed is the one generated at install time, pointing at this checkout.
       const launcher = await Deno.readTextFile(`${home}/.local/bin/mind-hooks`);
       assert(launcher.includes(`checkout='${REPO}'\n`), launcher);

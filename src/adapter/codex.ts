@@ -43,7 +43,7 @@ export const CODEX: HostAdapter = {
     local: false,
     advice: (path, project, command) => [
       `Codex runs these entries only after you trust them: start codex, open /hooks, and trust the entries`,
-      `from ${path} whose command is "${command}".`,
+      `from ${path} whose command runs "${command}".`,
       ...(project ? [`Codex loads a project's .codex/ hooks only when that project is trusted in Codex.`] : []),
       `(For one-off automation that already vetted them: codex exec --dangerously-bypass-hook-trust.)`,
       `mind hooks still need their own trust: run mind-hooks review.`,

@@ -258,12 +258,12 @@ export const COPILOT: HostAdapter = {
     file: (scope) => scope.project !== undefined ? "hooks/mind-hooks.json" : "settings.json",
     layout: "flat",
     commandField: "bash",
-    handler: (event, command) => {
+    // A camelCase event's payload may not name its event: the entry does.
+    eventArgs: (event) => {
       const hostEvent = COPILOT_EVENTS[event] ?? event;
-      // A camelCase event's payload may not name its event: the entry does.
-      const bash = /^[a-z]/.test(hostEvent) ? `${command} --event ${hostEvent}` : command;
-      return { type: "command", bash, timeoutSec: hostTimeoutSeconds(event) };
+      return /^[a-z]/.test(hostEvent) ? ` --event ${hostEvent}` : "";
     },
+    handler: (event, bash) => ({ type: "command", bash, timeoutSec: hostTimeoutSeconds(event) }),
     emptyFile: (scope) => scope.project !== undefined ? { version: 1 } : {},
     notByDefault: [],
     local: false,

@@ -44,6 +44,8 @@ export type InstallSpec = {
   layout: "groups" | "flat";
   /** The handler field that holds the command line. */
   commandField: "command" | "bash";
+  /** Arguments the call for `event` adds after `--protocol <host>` (Copilot CLI's `--event`); none when absent. */
+  eventArgs?(event: EventName): string;
   /** The handler registered for `event` running `command` (timeouts in the host's own unit). */
   handler(event: EventName, command: string): JsonObject;
   /** What a new file holds before the hooks; a file left holding only this after uninstall is deleted. */

@@ -5,9 +5,10 @@
  * jsonc-parser edit (`modify` + `applyEdits`): comments, key order, formatting and every unrelated setting
  * survive.
  *
- * The delegating entry runs `<launcher> dispatch --protocol <host>`: per event, one matcher group holding one
- * command handler (Claude Code, Codex, Gemini CLI), or one handler directly in the event's list (Copilot
- * CLI), shaped by the host's {@link InstallSpec}. Any handler whose command runs `dispatch --protocol <host>`
+ * The delegating entry runs `<launcher> dispatch --protocol <host>` inside a guard that fails closed when the
+ * launcher is missing or does not start (src/adapter/guard.ts, SPEC §6 r4): per event, one matcher group
+ * holding one command handler (Claude Code, Codex, Gemini CLI), or one handler directly in the event's list
+ * (Copilot CLI), shaped by the host's {@link InstallSpec}. Any handler whose command runs `dispatch --protocol <host>`
  * is recognised as ours, so re-installing with another launcher replaces it and uninstall removes it;
  * nothing else in the file is touched.
  * @module
@@ -27,25 +28,57 @@ import { EVENTS } from "../events/registry.ts";
 import { isObject } from "../util/json.ts";
 import type { Host, InstallScope } from "./host.ts";
 import { ADAPTERS, hostEvents } from "./hosts.ts";
+import { guardedCommand, unguarded } from "./guard.ts";
+import { isDelegation } from "../util/delegation.ts";
 
-/** The command a host runs for every event. */
-export function delegatingCommand(host: Host, launcher: string): string {
-  return `${launcher} dispatch --protocol ${host}`;
+const OS = Deno.build.os === "windows" ? "windows" : "posix";
+
+/** The delegating call a host makes (`extra`: arguments one event's entry adds, Copilot CLI's `--event`). */
+export function delegatingCommand(host: Host, launcher: string, extra = ""): string {
+  return `${launcher} dispatch --protocol ${host}${extra}`;
 }
 
-/** True when `command` is a mind-hooks delegating command for `host` (whatever launcher runs it). */
+/** True when `command` is a mind-hooks delegating command for `host` (whatever launcher runs it, guarded or not). */
 export function isDelegatingCommand(host: Host, command: unknown): boolean {
-  return typeof command === "string" &&
-    new RegExp(`(^|\\s)dispatch\\s+(.*\\s)?--protocol(\\s+|=)${host}(\\s|$)`).test(command);
+  return isDelegation(command, host);
+}
+
+/** The command that fixes a registered command whose launcher is gone: the install again, in its scope. */
+export function installFix(host: Host, scope: InstallScope, sync: boolean): string {
+  const where = scope.project === undefined ? "" : scope.local ? " --local" : ` --project ${scope.project}`;
+  return `mind-hooks install ${host}${sync ? " --sync" : ""}${where}`;
+}
+
+/**
+ * The command registered for `event`: the delegating call inside the fail-closed guard (src/adapter/guard.ts,
+ * SPEC §6 r4) — exit 2 where a block stops something, 1 on a continuation event (a block there would keep the
+ * agent going) — or, on Windows, the bare call.
+ */
+export function registeredCommand(
+  host: Host,
+  event: EventName,
+  launcher: string,
+  fix: string,
+  os: "windows" | "posix" = OS,
+): string {
+  const invocation = delegatingCommand(host, launcher, ADAPTERS[host].install.eventArgs?.(event) ?? "");
+  if (os === "windows") return invocation;
+  return guardedCommand({ launcher, invocation, code: EVENTS[event].control === "continuation" ? 1 : 2, fix });
 }
 
 /**
  * The entry installed for `event`: a matcher group (a tool event's matches every tool, `"*"`) holding the
  * host's handler, or for a `flat` host the handler itself.
  */
-export function delegatingEntry(host: Host, event: EventName, launcher: string, matcher = "*"): JsonObject {
+export function delegatingEntry(
+  host: Host,
+  event: EventName,
+  launcher: string,
+  matcher = "*",
+  fix = installFix(host, {}, false),
+): JsonObject {
   const spec = ADAPTERS[host].install;
-  const handler = spec.handler(event, delegatingCommand(host, launcher));
+  const handler = spec.handler(event, registeredCommand(host, event, launcher, fix));
   if (spec.layout === "flat") return handler;
   return EVENTS[event].matcher.kind === "tool" ? { matcher, hooks: [handler] } : { hooks: [handler] };
 }
@@ -152,10 +185,11 @@ export function holdsDelegatingEntries(host: Host, text: string): boolean {
   return delegatingCommands(host, text).length > 0;
 }
 
-/** The launcher of a delegating command: what comes before `dispatch --protocol <host>`. */
+/** The launcher of a delegating command: what comes before `dispatch --protocol <host>` (inside a guard). */
 export function launcherOf(command: string): string {
-  const m = /^(.*?)\s+dispatch(?:\s|$)/.exec(command);
-  return (m ? m[1] : command).trim();
+  const call = unguarded(command);
+  const m = /^(.*?)\s+dispatch(?:\s|$)/.exec(call);
+  return (m ? m[1] : call).trim();
 }
 
 /** True when every field of `wanted` is in `have` with the same value (the user may have added others). */
@@ -198,6 +232,7 @@ export function planEdit(
   // A missing or blank file starts as the host's empty form.
   let current = text === null || text.trim() === "" ? `${JSON.stringify(JSON.parse(empty), null, 2)}\n` : text;
   const fmt = { formattingOptions: formatting(current) };
+  const fix = installFix(host, opts.scope ?? {}, opts.only !== undefined);
   const events: EventName[] = [];
   const edit = (path: (string | number)[], value: unknown) => {
     current = applyEdits(current, modify(current, path, value, fmt));
@@ -217,7 +252,7 @@ export function planEdit(
       throw new SettingsError(`${opts.file}: hooks.${key} is not an array; not changed`);
     }
     const ours = entries ? ourHandlers(host, entries) : [];
-    const wanted = delegatingEntry(host, event, opts.launcher, opts.only?.get(event) ?? "*");
+    const wanted = delegatingEntry(host, event, opts.launcher, opts.only?.get(event) ?? "*", fix);
     if (!drop && entries && alreadyThere(entries, ours, wanted)) continue;
     if (drop && ours.length === 0) continue;
     events.push(event);

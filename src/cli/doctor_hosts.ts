@@ -2,7 +2,8 @@
  * `doctor`'s check of the four hosts (issue 25 item 3): for Claude Code, Codex, Gemini CLI and Copilot
  * CLI, whether the host is installed (its command on PATH), whether it delegates to mind-hooks (its user
  * settings, and this project's), whether a recorded `--sync` install is stale (`$MIND_HOME/installs.json`),
- * and that the launcher it calls runs (`<launcher> --version`). Each problem comes with the one command
+ * and that the launcher it calls runs (`<launcher> --version`, from a clean login shell as the host would
+ * start it). Each problem comes with the one command
  * that fixes it.
  *
  * A launcher is run only when it comes from the user's own settings or from an install the user made (a
@@ -17,7 +18,7 @@ import { readInstalls, resyncCommand } from "../adapter/installs.ts";
 import { changeWords, syncedRegistrations } from "../adapter/resync.ts";
 import { eventsOf, sameEvents } from "../adapter/installs.ts";
 import type { HomeSettings } from "../engine/settings.ts";
-import { findLauncher } from "../util/launcher.ts";
+import { findLauncher, launcherProgram } from "../util/launcher.ts";
 import { ok, type Result } from "../util/result.ts";
 import { hostFiles } from "../adapter/host_files.ts";
 import { oneLine } from "../util/terminal_text.ts";
@@ -26,6 +27,9 @@ import { oneLine } from "../util/terminal_text.ts";
 export type HostReport = { lines: string[]; fixes: string[] };
 
 const OS = Deno.build.os === "windows" ? "windows" : "posix";
+
+/** How a host started outside the user's terminal looks for a program. */
+const LOGIN_SHELL = "a clean login shell (env -i HOME=… sh -lc)";
 
 /** How long a launcher may take to answer `--version` (a first `npx` start fetches Deno). */
 const LAUNCHER_TIMEOUT_MS = 30_000;
@@ -38,26 +42,39 @@ async function commandsIn(host: Host, file: string, project: string | null): Pro
   return ok(text === null ? [] : delegatingCommands(host, text).map((c) => c.command));
 }
 
-/** Whether `launcher` starts and answers `--version`, in a word and a detail. */
+/**
+ * Whether `launcher` starts and answers `--version`, in a word and a detail — started as a host would start
+ * it (SPEC §6 r4): from a clean login shell (`env -i HOME=… sh -lc`), whose PATH is the one an agent started
+ * from an IDE or a desktop launcher gets, not doctor's own.
+ */
 export async function launcherRuns(
   launcher: string,
   env: Record<string, string | undefined>,
 ): Promise<{ ok: boolean; detail: string }> {
-  const found = await findLauncher(launcher, env, OS);
-  if (!found.ok) return { ok: false, detail: found.error };
-  if (OS === "windows") return { ok: true, detail: `found at ${found.value}` };
+  const program = launcherProgram(launcher);
+  // A path is looked at first (its own words say what is wrong); a bare name only the login shell can find.
+  if (program.includes("/") || OS === "windows") {
+    const found = await findLauncher(launcher, env, OS);
+    if (!found.ok) return { ok: false, detail: found.error };
+    if (OS === "windows") return { ok: true, detail: `found at ${found.value}` };
+  }
   try {
     const out = await new Deno.Command("/bin/sh", {
-      args: ["-c", `${launcher} --version`],
+      args: ["-lc", `${launcher} --version`],
+      clearEnv: true,
+      env: env.HOME === undefined ? {} : { HOME: env.HOME },
       stdin: "null",
       stdout: "piped",
       stderr: "piped",
       signal: AbortSignal.timeout(LAUNCHER_TIMEOUT_MS),
     }).output();
     const said = new TextDecoder().decode(out.success ? out.stdout : out.stderr).trim().split("\n")[0] ?? "";
-    return out.success
-      ? { ok: true, detail: said === "" ? "exit 0" : oneLine(said, 80) }
-      : { ok: false, detail: `exit ${out.code}${said ? `: ${oneLine(said, 120)}` : ""}` };
+    if (out.success) return { ok: true, detail: said === "" ? "exit 0" : oneLine(said, 80) };
+    // A bare name the login shell's PATH lacks; a path that ran but said nothing of its own 127.
+    if (out.code === 127 && !program.includes("/")) {
+      return { ok: false, detail: `${LOGIN_SHELL} does not find "${program}"` };
+    }
+    return { ok: false, detail: `exit ${out.code}${said ? `: ${oneLine(said, 120)}` : ""}` };
   } catch (e) {
     return { ok: false, detail: e instanceof Error ? e.message.split("\n")[0] : String(e) };
   }
@@ -120,8 +137,9 @@ export async function checkHosts(settings: HomeSettings, project: string): Promi
       lines.push(`    launcher "${launcher}": ${r.ok ? `runs (${r.detail})` : `does NOT run (${r.detail})`}`);
       if (!r.ok) {
         fixes.push(
-          `${name} calls "${launcher}", which does not run (${r.detail}): put mind-hooks on PATH, or run ` +
-            `mind-hooks install ${host} --command /absolute/path/to/mind-hooks`,
+          `${name} calls "${launcher}", which does not run as ${name} would start it (${r.detail}): run ` +
+            `mind-hooks install ${host} (it writes the launcher's absolute path), or give --command ` +
+            `/absolute/path/to/mind-hooks`,
         );
       }
     }

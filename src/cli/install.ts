@@ -15,8 +15,9 @@
  * `<DIR>/.gemini/settings.json`; Copilot CLI `~/.copilot/settings.json` (`$COPILOT_HOME/settings.json` when
  * set) or `<DIR>/.github/hooks/mind-hooks.json`. Everything else in the file is preserved; the write is atomic.
  * Installing refuses (exit 1, nothing written) a launcher the host could not start — neither an executable
- * absolute path nor on PATH — unless `--force`: a missing program fails every hook call, and Gemini CLI and
- * Copilot CLI then block every tool call. Uninstalling deletes a file left holding nothing, and then the
+ * absolute path nor on PATH — unless `--force`. The entries name the launcher by the absolute path found on
+ * PATH (a link kept as a link; `--command` as given), never a bare name the agent's own PATH may lack, inside a
+ * guard that blocks when it is missing or does not start (src/adapter/guard.ts, SPEC §6 r4). Uninstalling deletes a file left holding nothing, and then the
  * folders install made for it if they are left empty.
  * @module
  */
@@ -28,7 +29,8 @@ import { unifiedDiff } from "../util/line_diff.ts";
 import type { InstallScope } from "../adapter/host.ts";
 import type { EventName } from "../events/names.ts";
 import { EVENTS } from "../events/registry.ts";
-import { findLauncher } from "../util/launcher.ts";
+import { findLauncher, launcherProgram } from "../util/launcher.ts";
+import { shellQuote } from "../matching/tool_names.ts";
 import { writeStdout } from "../util/stdio.ts";
 import { sanitize, terminalLines } from "../util/terminal_text.ts";
 import { syncedRegistrations } from "../adapter/resync.ts";
@@ -128,8 +130,10 @@ export async function installCommand({ options, positionals }: ParsedArgs): Prom
       `--local is for claude (.claude/settings.local.json); ${HOST_DISPLAY_NAMES[host]} has no local settings file`,
     );
   }
-  const launcher = (options.command as string | undefined) ?? "mind-hooks";
-  if (launcher.trim() === "") throw new UsageError(`--command needs a non-empty launcher`);
+  const givenCommand = options.command as string | undefined;
+  if (givenCommand !== undefined && givenCommand.trim() === "") {
+    throw new UsageError(`--command needs a non-empty launcher`);
+  }
   const removing = options.uninstall === true;
   const cwd = Deno.cwd();
   const env = Deno.env.toObject();
@@ -162,10 +166,14 @@ export async function installCommand({ options, positionals }: ParsedArgs): Prom
     }
   }
   const uninstall = removing;
-  if (!uninstall && options.force !== true) {
-    // The host starts the launcher for every event: one it cannot find would fail every hook call.
+  // The host starts the launcher for every event, with its own PATH (an IDE's, a desktop launcher's): the
+  // entries name it by the absolute path found on ours, a link kept as a link so that an upgrade behind it
+  // keeps working (SPEC §6 r4). `--command` is written as given.
+  let launcher = givenCommand ?? "mind-hooks";
+  if (!uninstall) {
     const found = await findLauncher(launcher, env, Deno.build.os === "windows" ? "windows" : "posix");
-    if (!found.ok) {
+    if (found.ok && givenCommand === undefined) launcher = shellQuote(found.value);
+    if (!found.ok && options.force !== true) {
       throw new UsageError(
         `${found.error}, so ${name} could not start "${delegatingCommand(host, launcher)}": put mind-hooks on ` +
           `PATH, give --command /absolute/path/to/mind-hooks, or --force; nothing was written`,
@@ -251,7 +259,8 @@ export async function installCommand({ options, positionals }: ParsedArgs): Prom
   const delegated = only ? [...only.keys()] : plan.events;
   console.log(
     sanitize(
-      `${path}: ${name} now delegates ${hostNames(host, delegated)} to "${delegatingCommand(host, launcher)}"`,
+      `${path}: ${name} now delegates ${hostNames(host, delegated)} to "${delegatingCommand(host, launcher)}" ` +
+        `(guarded: when ${launcherProgram(launcher)} is missing or does not start, its tool calls are blocked)`,
     ),
   );
   for (const line of spec.advice(path, project !== undefined, delegatingCommand(host, launcher))) {

@@ -22,6 +22,7 @@ import {
 import { type Warning, warning } from "./warnings.ts";
 import { isObject, type JsonObject, type ValuePath } from "../util/json.ts";
 import { didYouMean } from "../util/suggest.ts";
+import { isDelegation } from "../util/delegation.ts";
 import { fail, ok, type Result } from "../util/result.ts";
 import type { ServerDef } from "./mcp_servers.ts";
 
@@ -80,9 +81,6 @@ export type HooksSource = {
    */
   skipDelegation?: boolean;
 };
-
-/** A command that hands a host's events to mind-hooks (`… dispatch --protocol <host>`), whatever launcher runs it. */
-const DELEGATION = /(^|\s)dispatch\s+(.*\s)?--protocol(\s+|=)(?!mind(\s|$))[A-Za-z]+(\s|$)/;
 
 const GROUP_FIELDS = new Set(["matcher", "hooks"]);
 // The fields each handler type accepts: the handler shape's tables (schema/handler.ts), which also
@@ -223,7 +221,7 @@ function collectGroup(
     if (!result) return;
     // Checked a string by normalizeHandler, which returned the hashed part only.
     const name = (raw as JsonObject).name as string | undefined;
-    if (src.skipDelegation && result.type === "command" && DELEGATION.test(result.command)) {
+    if (src.skipDelegation && result.type === "command" && isDelegation(result.command)) {
       warnings.push(warning(
         "W_DELEGATING_HOOK",
         `${where}.hooks[${hi}]: this host's mind-hooks entry is not run by mind itself (it would run every hook twice)`,
