@@ -70,6 +70,18 @@ function compile(re2: Re2, m: Extract<Matcher, { kind: "regex" }>): Result<Re2Pa
 export class SafeMatching {
   #deadline = Infinity;
   #re2: Re2 | null = null;
+  #evaluated = 0;
+  readonly #clock: () => number;
+
+  /** `clock`: milliseconds of the budget's clock (this process's CPU time; a test gives its own). */
+  constructor(clock: () => number = cpuTimeMs) {
+    this.#clock = clock;
+  }
+
+  /** How many patterns the engine has run so far: the work the budget bounds. */
+  get evaluated(): number {
+    return this.#evaluated;
+  }
 
   /** Whether `m` matches any of `subjects`, judged without backtracking. */
   async match(m: Matcher, subjects: readonly string[]): Promise<SafeOutcome> {
@@ -83,7 +95,7 @@ export class SafeMatching {
         unchecked: `the name it is tested against is longer than ${SAFE_SUBJECT_MAX} characters`,
       };
     }
-    if (cpuTimeMs() > this.#deadline) return this.#spent();
+    if (this.#clock() > this.#deadline) return this.#spent();
     if (this.#re2 === null) {
       try {
         this.#re2 = await loadSafeEngine();
@@ -91,12 +103,13 @@ export class SafeMatching {
         // Never a reason to fail the dispatch: the hook is skipped anyway.
         return { matched: true, unchecked: "the linear-time regex engine could not be loaded" };
       }
-      this.#deadline = cpuTimeMs() + SAFE_BUDGET_MS;
+      this.#deadline = this.#clock() + SAFE_BUDGET_MS;
     }
     const compiledPattern = compile(this.#re2, m);
     if (!compiledPattern.ok) return { matched: true, unchecked: compiledPattern.error };
     const pattern = compiledPattern.value;
     try {
+      this.#evaluated++;
       return { matched: subjects.some((s) => pattern.matcher(s).find()), unchecked: null };
     } catch {
       return { matched: true, unchecked: "the linear-time regex engine failed on it" };
