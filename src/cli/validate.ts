@@ -21,6 +21,7 @@ import { DROPPING_CODES, formatWarning, type Warning, warning, type WarningCode 
 import { absolute, join, realPathOr } from "../util/paths.ts";
 import { PositionIndex } from "../config/positions.ts";
 import { sanitize } from "../util/terminal_text.ts";
+import { misspelledName } from "../config/misspellings.ts";
 
 /** Codes that make a file invalid (exit 1): it did not load, or part of it was skipped. */
 export const ERROR_CODES: ReadonlySet<WarningCode> = DROPPING_CODES;
@@ -97,7 +98,8 @@ export async function validateCommand({ options, positionals }: ParsedArgs): Pro
     checked = files.size;
   }
   warnings = await new PositionIndex().enrich(warnings);
-  const errors = warnings.filter((w) => ERROR_CODES.has(w.code)).length;
+  // A misspelled event or field loses a guard as surely as a dropped handler (SPEC §2.2 r4).
+  const errors = warnings.filter((w) => ERROR_CODES.has(w.code) || misspelledName(w) !== null).length;
   for (const w of warnings) console.error(sanitize(formatWarning(w)));
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
   console.log(sanitize(

@@ -79,8 +79,27 @@ function readText(path: string): Result<string, ReadFailure> {
     const { before } = decoded.error;
     return fail({ kind: "invalidUtf8", at: positionOf(before, before.length) });
   } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return fail({ kind: "missing" });
+    if (e instanceof Deno.errors.NotFound) return danglingLink(path) ?? fail({ kind: "missing" });
     return fail({ kind: "unreadable", message: e instanceof Error ? e.message : String(e) });
+  }
+}
+
+/**
+ * A file that is a link leading nowhere is a broken file, not an absent one (SPEC §2.2 r4): a dotfile
+ * manager's link whose target moved would otherwise lose every hook in it without a word.
+ */
+function danglingLink(path: string): Result<never, ReadFailure> | null {
+  try {
+    if (!Deno.lstatSync(path).isSymlink) return null;
+    let target = "";
+    try {
+      target = ` to ${Deno.readLinkSync(path)}`;
+    } catch {
+      // the link's own text is not granted: said without it
+    }
+    return fail({ kind: "unreadable", message: `a link${target} that leads nowhere` });
+  } catch {
+    return null;
   }
 }
 

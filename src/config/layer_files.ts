@@ -20,6 +20,12 @@ export const HOOKS_SETTINGS: ReadonlySet<string> = new Set([
   "windows_managed_dir",
   "foreign_layers",
   "require_pins",
+  // Settings of r4 (SPEC §2.2): never read as events, whoever reads them.
+  "model",
+  "allowed_http_hook_urls",
+  "record",
+  "record_redact",
+  "daemon",
 ]);
 
 /** The file layers the user writes: the user, its foreign ones, the profile (src/config/fast_path_guard.ts). */

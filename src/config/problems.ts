@@ -7,13 +7,15 @@
  * {@link MAX_PROBLEM_LINES}, then one line with the count), `list` at the top.
  *
  * Informational warnings (an unknown field, an unsupported handler type, …) are not problems: they
- * stay in `warnings`. A warning that carries only a value path is placed with the position index,
+ * stay in `warnings` — unless the unknown event or field is a misspelling of a known one (SPEC §2.2 r4,
+ * src/config/misspellings.ts). A warning that carries only a value path is placed with the position index,
  * loaded only then: a healthy configuration never loads it.
  * @module
  */
 import type { Warning, WarningCode } from "./warnings.ts";
 import { TOO_DEEP } from "../util/nesting.ts";
 import { NOT_UTF8 } from "../util/utf8.ts";
+import { misspelledName, misspellingLine } from "./misspellings.ts";
 
 /** The codes whose warning means a hook was lost (SPEC §6). */
 export const PROBLEM_CODES: ReadonlySet<WarningCode> = new Set<WarningCode>([
@@ -59,11 +61,18 @@ function aboutHandler(w: Warning): boolean {
   return w.path !== undefined && w.path.length >= 5;
 }
 
+/** True when `w` loses a hook (SPEC §6): a problem code, or a misspelled event or field (SPEC §2.2 r4). */
+export function isProblem(w: Warning): boolean {
+  return PROBLEM_CODES.has(w.code) || misspelledName(w) !== null;
+}
+
 /** The one line of one problem (SPEC §6). */
 export function problemLine(w: Warning, ctx: ProblemContext): string {
   const file = displayPath(fileOf(w.source), ctx.userHome);
   const at = w.line !== undefined ? `${w.line}:${w.column ?? 1}` : null;
   const trustStore = w.source === ctx.userConfigPath;
+  const meant = misspelledName(w);
+  if (meant !== null) return misspellingLine(w, meant, `${file}${at === null ? "" : `:${at}`}`);
   switch (w.code) {
     case "W_PARSE": {
       // A file nested too deep, or not UTF-8, may be valid syntax: its reason says why it is refused.
@@ -98,7 +107,7 @@ export function problemLine(w: Warning, ctx: ProblemContext): string {
 
 /** The problems among `warnings`, trust store first, each once. */
 export function problemsOf(warnings: readonly Warning[], ctx: ProblemContext): Warning[] {
-  const problems = warnings.filter((w) => PROBLEM_CODES.has(w.code));
+  const problems = warnings.filter(isProblem);
   return [
     ...problems.filter((w) => w.source === ctx.userConfigPath),
     ...problems.filter((w) => w.source !== ctx.userConfigPath),

@@ -13,6 +13,7 @@
  */
 import type { AnyCatalog, HookHandler } from "../config/discovery.ts";
 import { catalogVerdicts } from "../config/pinning.ts";
+import { unservedEventsLine } from "../config/misspellings.ts";
 import type { HookKey } from "../trust/hash.ts";
 import { skipWords, type TrustVerdict } from "../trust/verdict.ts";
 import { isInside, join, realPathOr } from "../util/paths.ts";
@@ -194,8 +195,10 @@ const HOST_FOLDER: Readonly<Record<string, string>> = { claude: ".claude", codex
  * they are unchanged, through the pin cache): a hook is trusted only once they hold.
  */
 export async function sessionStartLines(catalog: AnyCatalog, delegatingHost?: string): Promise<string[]> {
-  if (catalog.trustStoreProblem !== null) return [];
-  const lines: string[] = [];
+  // Hooks on another host's event mind does not serve (SPEC §2.2 r4): no trust advice, so said always.
+  const unserved = unservedEventsLine(catalog.warnings);
+  if (catalog.trustStoreProblem !== null) return unserved === null ? [] : [unserved];
+  const lines: string[] = unserved === null ? [] : [unserved];
   const review = reviewNotice(notRunning(catalog.handlers, await catalogVerdicts(catalog)));
   if (review !== null) lines.push(review);
   const project = catalog.project;
