@@ -32,8 +32,10 @@ const sh = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
  * The launcher's text for a platform. It finds Deno the way a user expects: the one that ran `deno task install`
  * (`deno`, recorded here), else a `deno` on PATH, else `npx -y deno@<version>` (the version recorded), and says in
  * one line naming `deno task install` when none works, or when the checkout is gone. It never leaves a shell to
- * report "not found" (exit 127, which Gemini CLI treats as a block): it exits 1, or 0 when it was started as a
- * host's adapter (`dispatch --protocol <host>`), where mind-hooks itself never exits non-zero (a host blocks on it).
+ * report "not found": it exits 1, or 126 ("cannot start") when it was started as a host's adapter
+ * (`dispatch --protocol <host>`): the command `install` registered reads that as mind-hooks not starting and
+ * fails closed in the host's own form (src/adapter/guard.ts, SPEC §6 r4) — a guard that cannot run never lets
+ * the call through in silence.
  */
 export function launcherScript(
   os: "windows" | "posix",
@@ -67,8 +69,8 @@ export function launcherScript(
       `"%MIND_HOOKS_DENO%" run -q -P --no-prompt --config "%MIND_HOOKS_CHECKOUT%\\deno.json" "%MIND_HOOKS_CHECKOUT%\\main.ts" %*`,
       "exit /b %ERRORLEVEL%",
       ":fail",
-      "rem As a host's adapter (dispatch --protocol claude|codex|gemini|copilot) exit 0, as mind-hooks itself would.",
-      'echo %* | findstr /r /c:"--protocol[= ][cg]" >nul && exit /b 0',
+      "rem As a host's adapter (dispatch --protocol claude|codex|gemini|copilot): 126, mind-hooks could not start.",
+      'echo %* | findstr /r /c:"--protocol[= ][cg]" >nul && exit /b 126',
       "exit /b 1",
       "",
     ].join("\r\n");
@@ -80,8 +82,8 @@ export function launcherScript(
     `# with the Deno that ran the task, else a deno on PATH, else npx -y deno@${version}.`,
     `checkout=${sh(checkout)}`,
     `deno=${sh(deno)}`,
-    "# Started as a host's adapter (dispatch --protocol claude|codex|gemini|copilot), a failure exits 0, as",
-    "# mind-hooks itself would there: a host reads a non-zero exit as a failed or a blocking hook.",
+    "# Started as a host's adapter (dispatch --protocol claude|codex|gemini|copilot), a failure exits 126",
+    "# (mind-hooks could not start): the command install registered then blocks in the host's own form.",
     "adapter=no prev=",
     'for a in "$@"; do',
     '  case "$prev:$a" in',
@@ -92,7 +94,7 @@ export function launcherScript(
     "done",
     "fail() {",
     `  printf 'mind-hooks: %s; run %s\\n' "$1" "$2" >&2`,
-    '  [ "$adapter" = yes ] && exit 0',
+    '  [ "$adapter" = yes ] && exit 126',
     "  exit 1",
     "}",
     'if [ ! -f "$checkout/main.ts" ]; then',

@@ -2,12 +2,14 @@
  * `deno task install`'s launcher survives the Deno it recorded: a launcher written by a Deno that is then
  * removed (npx's cache cleaned) still runs mind-hooks with a `deno` on PATH, else with `npx -y deno@<version>`,
  * and when neither works it prints one line naming `deno task install` — exit 1, or 0 when started as a host's
- * adapter (`dispatch --protocol <host>`), never the shell's 127 for a missing file (Gemini CLI blocks on it).
+ * adapter (`dispatch --protocol <host>`) 126, "could not start", which the registered command turns into the host's
+ * block (SPEC §6 r4) — never the shell's 127 for a missing file, never a 0 that lets the call through unguarded.
  * Each case runs the real launcher the task wrote, from a copy of the Deno running these tests.
  */
 import { assert, assertEquals, assertStringIncludes } from "./helpers/assert.ts";
 import { REPO } from "./helpers/cli.ts";
 import { launcherScript } from "../scripts/install_launcher.ts";
+import { registeredCommand } from "../src/adapter/settings.ts";
 import denoJson from "../deno.json" with { type: "json" };
 
 const windows = Deno.build.os === "windows";
@@ -109,10 +111,22 @@ Deno.test("launcher: the recorded Deno runs it; removed, a deno on PATH does; wi
     );
     assertStringIncludes(line, "deno task install in ");
 
-    // As a host's adapter the same failure exits 0 with nothing on stdout (the host proceeds; mind-hooks' own rule).
+    // As a host's adapter the same failure exits 126 (could not start), nothing on stdout: the registered
+    // command blocks on it (src/adapter/guard_test.ts) rather than let the call through unguarded (SPEC §6 r4).
     for (const args of [["dispatch", "--protocol", "claude"], ["dispatch", "--protocol=gemini"]]) {
       const adapter = await launch(t.launcher, args, noTools);
-      assertEquals([adapter.code, adapter.stdout, adapter.stderr.trimEnd()], [0, "", line], args.join(" "));
+      assertEquals([adapter.code, adapter.stdout, adapter.stderr.trimEnd()], [126, "", line], args.join(" "));
+    }
+    // The command install registers, run as a host runs it: that launcher cannot start mind-hooks, so a tool
+    // call is blocked (exit 2) with the launcher's fix and the guard's line on stderr.
+    if (!windows) {
+      const guarded = registeredCommand("claude", "PreToolUse", t.launcher, "mind-hooks install claude", "posix");
+      const blocked = await launch("/bin/sh", ["-c", guarded], noTools);
+      assertEquals([blocked.code, blocked.stdout], [2, ""], blocked.stderr);
+      assertEquals(blocked.stderr.trimEnd().split("\n"), [
+        line,
+        `mind-hooks at ${t.launcher} did not start (exit 126): run mind-hooks doctor`,
+      ]);
     }
     const mind = await launch(t.launcher, ["dispatch", "--protocol", "mind"], noTools);
     assertEquals(mind.code, 1, "the mind protocol is no host's adapter");
@@ -187,7 +201,7 @@ Deno.test({
         ],
       );
       const adapter = await launch(launcher, ["dispatch", "--protocol", "copilot", "--event", "permissionRequest"], "");
-      assertEquals([adapter.code, adapter.stdout], [0, ""]);
+      assertEquals([adapter.code, adapter.stdout], [126, ""]);
     } finally {
       await Deno.remove(dir, { recursive: true });
     }
