@@ -18,6 +18,7 @@ import {
   ensurePackages,
   hostEnv,
   launcher,
+  launcherOffPathSetup,
   makeRunDirs,
   PACKAGES,
   REPO,
@@ -271,6 +272,34 @@ for (const host of HOSTS) {
       if (host === "gemini") {
         assert(/Hook system message: 1 hook needs review: run mind-hooks review/.test(r.stderr), describe(r));
       }
+    },
+  );
+
+  Deno.test(
+    {
+      name: `${host}: a launcher on the terminal's PATH only still runs the mind guard (absolute path, SPEC §6 r4)`,
+      ...opts,
+    },
+    async () => {
+      const deny = { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `sh ${HOOKS}/deny.sh` }] }] };
+      const dirs = await launcherOffPathSetup(host, "offpath", { gone: false, hooks: { hooks: deny } });
+      const r = await run(host, dirs);
+      assertEquals(await ranFile(dirs), null, `the denied command ran\n${describe(r)}`);
+      assert(laterRequests(r).some((b) => b.includes("DENY-MARKER")), `the model never saw the reason\n${describe(r)}`);
+    },
+  );
+
+  Deno.test(
+    { name: `${host}: with the launcher gone, the registered command blocks the tool call (SPEC §6 r4)`, ...opts },
+    async () => {
+      const dirs = await launcherOffPathSetup(host, "gone", { gone: true });
+      const r = await run(host, dirs);
+      assertEquals(await ranFile(dirs), null, `the tool ran unguarded\n${describe(r)}`);
+      const said = `mind-hooks not found at ${dirs.launcher}: run mind-hooks install ${host}`;
+      assert(
+        [r.stdout, r.stderr, ...laterRequests(r)].some((t) => t.includes(said)),
+        `the fix was said nowhere\n${describe(r)}`,
+      );
     },
   );
 

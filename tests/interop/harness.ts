@@ -367,6 +367,35 @@ export async function askingSetup(host: InteropHost, label: string): Promise<Run
 }
 
 /**
+ * Run folders for `host` whose delegating entries come from a plain `install <host> --user` that found the
+ * launcher, `bin/mind-hooks` (a script starting this checkout), on the terminal's PATH — a folder the agent's
+ * own PATH lacks (an IDE's, a desktop launcher's). With `gone`, the launcher is then deleted, as when an upgrade
+ * moved it: only the registered command itself can stop a tool call (SPEC §6 r4). `hooks` is the trusted mind
+ * hooks.json (default: one that denies nothing). Returns the launcher path with the folders.
+ */
+export async function launcherOffPathSetup(
+  host: InteropHost,
+  label: string,
+  opts: { gone: boolean; hooks?: unknown },
+): Promise<RunDirs & { launcher: string }> {
+  const dirs = await makeRunDirs(host, label);
+  const hooks = opts.hooks ?? { hooks: { PostToolUse: [{ hooks: [{ type: "command", command: "true" }] }] } };
+  await Deno.writeTextFile(`${dirs.mind}/hooks.json`, JSON.stringify(hooks));
+  const env = hostEnv(host, dirs);
+  const t = await cli(["trust", "--all", "--home", dirs.mind], env);
+  assertEquals(t.code, 0, t.stderr);
+  const bin = `${dirs.root}/bin`;
+  await Deno.mkdir(bin);
+  const path = `${bin}/mind-hooks`;
+  await Deno.writeTextFile(path, `#!/bin/sh\nexec ${launcher()} "$@"\n`, { mode: 0o755 });
+  // Found on the terminal's PATH; the entries name it by its absolute path. The host runs without `bin`.
+  const inst = await cli(["install", host, "--user"], { ...env, PATH: `${bin}:${env.PATH}` });
+  assertEquals(inst.code, 0, inst.stderr);
+  if (opts.gone) await Deno.remove(path);
+  return { ...dirs, launcher: path };
+}
+
+/**
  * Runs driver.ts on `spec` (isolated when possible): the mock model on 127.0.0.1, then `spec.bin`, whatever it is
  * (a host CLI, or a shell running the README's tour). `root` holds the spec file.
  */

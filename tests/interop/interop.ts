@@ -16,6 +16,7 @@ import {
   ensurePackages,
   hostEnv,
   launcher,
+  launcherOffPathSetup,
   makeRunDirs,
   PACKAGES,
   REPO,
@@ -125,6 +126,39 @@ const ASKED_COMMAND = "git reset --hard 2>/dev/null; echo hello-from-tool > ran.
 
 for (const host of ["claude", "codex"] as const) {
   const opts = { ignore: skipReason !== null, sanitizeResources: false, sanitizeOps: false };
+
+  Deno.test(
+    {
+      name: `${host}: a launcher on the terminal's PATH only still runs the mind guard (absolute path, SPEC §6 r4)`,
+      ...opts,
+    },
+    async () => {
+      const deny = { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `sh ${HOOKS}/deny.sh` }] }] };
+      const dirs = await launcherOffPathSetup(host, "offpath", { gone: false, hooks: { hooks: deny } });
+      const r = await run(host, dirs);
+      assertEquals(await ranFile(dirs), null, `the denied command ran\n${describe(r)}`);
+      assert(laterRequests(r).some((b) => b.includes("DENY-MARKER")), `the model never saw the reason\n${describe(r)}`);
+    },
+  );
+
+  Deno.test(
+    { name: `${host}: with the launcher gone, the registered command blocks the tool call (SPEC §6 r4)`, ...opts },
+    async () => {
+      const dirs = await launcherOffPathSetup(host, "gone", { gone: true });
+      const r = await run(host, dirs);
+      assertEquals(await ranFile(dirs), null, `the tool ran unguarded\n${describe(r)}`);
+      const said = `mind-hooks not found at ${dirs.launcher}: run mind-hooks install ${host}`;
+      if (host === "claude") {
+        const seen = [r.stdout, r.stderr, ...laterRequests(r), await userMessages(host, dirs, r).catch(() => "")];
+        assert(seen.some((t) => t.includes(said)), `the fix was said nowhere\n${describe(r)}`);
+      } else {
+        // codex exec prints a blocked hook's reason nowhere: its own word that it blocked (the prompt, so the turn
+        // never reached the model or the tool).
+        assertMatch(r.stderr, /hook: UserPromptSubmit Blocked/);
+        assertEquals(r.requests.length, 0, describe(r));
+      }
+    },
+  );
 
   Deno.test(
     {
