@@ -103,6 +103,29 @@ const CASES: Case[] = [
     },
   },
   {
+    name: "misspellings",
+    hooks: {
+      PreTooluse: [group([cmd("echo never")], "Bash")],
+      TeammateIdle: [group([cmd("true")])],
+      Stop: [group([cmd("true", { timout: 5 })])],
+    },
+    steps: [{ dispatch: "SessionStart" }, { dispatch: "Stop" }],
+    check: (ref) => {
+      const [start, stop] = ref.steps as R[];
+      for (const r of [start, stop]) {
+        const typos = r.systemMessages.filter((m) => m.includes("did you mean"));
+        assertEquals(typos.length, 2, r.systemMessages.join("\n"));
+        assertStringIncludes(typos[0], `unknown event "PreTooluse": its hooks do not run; did you mean "PreToolUse"?`);
+        assertStringIncludes(
+          typos[1],
+          `unknown field "timout": ignored, the hook runs without it; did you mean "timeout"?`,
+        );
+      }
+      assertStringIncludes(start.systemMessages.join("\n"), "mind-hooks: hooks on TeammateIdle will not run here");
+      assert(!stop.systemMessages.some((m) => m.includes("will not run here")), stop.systemMessages.join("\n"));
+    },
+  },
+  {
     name: "stop guard",
     userConfig: "[hooks]\nstop_block_cap = 1\n",
     hooks: { Stop: [group([cmd(py(`{"decision": "block", "reason": "keep going"}`))])] },
