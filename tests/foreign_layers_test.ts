@@ -4,6 +4,7 @@
  * `claude-project` (Claude dialect) and `codex-project` (mind dialect), need trust, show in `list`, and
  * are left to the host that delegates in adapter mode.
  */
+import { registeredCommand } from "../src/adapter/settings.ts";
 import { join } from "node:path";
 import { assert, assertEquals, assertStringIncludes } from "./helpers/assert.ts";
 import {
@@ -143,13 +144,17 @@ Deno.test("foreign layers: a host's own mind-hooks entry is skipped; adapter mod
   try {
     // `mind-hooks install claude --project` wrote a delegating entry next to the repo's own hook.
     const settings = JSON.parse(await Deno.readTextFile(join(repo.root, ".claude", "settings.json")));
+    // Both forms: the bare call (before SPEC §6 r4) and the fail-closed guard install writes now.
     settings.hooks.PreToolUse[0].hooks.push(cmd("mind-hooks dispatch --protocol claude"));
+    settings.hooks.PreToolUse[0].hooks.push(
+      cmd(registeredCommand("claude", "PreToolUse", "/opt/bin/mind-hooks", "mind-hooks install claude", "posix")),
+    );
     await Deno.writeTextFile(join(repo.root, ".claude", "settings.json"), JSON.stringify(settings));
     await runCli(["project", "trust", repo.root, "--home", home.path]);
     await trustAll(home.path, repo.root);
     const r = await dispatch(home.path, bash(repo.root));
     assertEquals(r.runs.length, 4);
-    assert(r.warnings.some((w) => w.code === "W_DELEGATING_HOOK"));
+    assertEquals(r.warnings.filter((w) => w.code === "W_DELEGATING_HOOK").length, 2);
 
     // Claude Code runs .claude/ itself: through the adapter only the codex-project hooks (and mind's) run.
     const claudeInput = {
