@@ -6,7 +6,7 @@
  * session start; a hooks file that is a dangling link is a broken file, not an absent one.
  */
 import { assert, assertEquals, assertStringIncludes } from "./helpers/assert.ts";
-import { cmd, dispatch, event, group, makeHome, runCli, trustAll, writeHooksJson } from "./helpers/cli.ts";
+import { cmd, dispatch, event, group, makeHome, makeProject, runCli, trustAll, writeHooksJson } from "./helpers/cli.ts";
 
 const typoLines = (messages: string[]) => messages.filter((m) => m.includes("did you mean"));
 
@@ -121,5 +121,15 @@ Deno.test({
     );
     const v = await runCli(["validate", "--home", home.path]);
     assertEquals(v.code, 1, v.stdout + v.stderr);
+
+    // A trusted project's .mind/hooks.json the same (the sandboxed run of a project's hooks).
+    await using project = await makeProject();
+    await Deno.remove(`${home.path}/hooks.json`);
+    await writeHooksJson(project.mindDir, { Stop: [group([cmd("true")])] });
+    assertEquals((await runCli(["project", "trust", project.path, "--home", home.path])).code, 0);
+    await Deno.remove(`${project.mindDir}/hooks.json`);
+    await Deno.symlink(`${project.path}/moved/hooks.json`, `${project.mindDir}/hooks.json`);
+    const p = await dispatch(home.path, event("Stop", { cwd: project.path }));
+    assertStringIncludes(p.systemMessages.join("\n"), `.mind/hooks.json cannot be read (cannot read: a link to`);
   },
 });
