@@ -13,6 +13,7 @@
  */
 import { writeStdout } from "./stdio.ts";
 import { sanitize } from "./terminal_text.ts";
+import { lockWithin } from "./file_lock.ts";
 
 /**
  * One line of the file (without its line break) → the text to print, or null to print nothing; or
@@ -68,10 +69,12 @@ class LineReader {
 /**
  * The size of the file's complete content. Taken under a shared lock, which waits for any writer's
  * exclusive lock: every byte before that size then belongs to a finished write, and as the file is
- * append-only those bytes can be read afterwards without holding the lock.
+ * append-only those bytes can be read afterwards without holding the lock. A writer frozen while
+ * holding its lock is not waited for past the lock deadline: the size is then taken as it is, and a
+ * line it left unfinished waits, as a fragment, for its line break.
  */
 async function settledSize(file: Deno.FsFile): Promise<number> {
-  await file.lock(false);
+  if (!(await lockWithin(file, false))) return (await file.stat()).size;
   try {
     return (await file.stat()).size;
   } finally {
