@@ -8,7 +8,7 @@ import { cmd, dispatch, event, group, makeHome, runCli, sessionId, trustAll, wri
 import { asyncDir } from "../src/session/async.ts";
 
 Deno.test({
-  name: "async: a job that cannot be queued (its folder cannot be made) is failed, named — never `started`",
+  name: "async: a job that cannot be queued (its folder cannot be made) is failed, named — never started",
   ignore: Deno.build.os === "windows",
   async fn() {
     await using home = await makeHome();
