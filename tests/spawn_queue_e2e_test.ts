@@ -7,6 +7,7 @@ import { assert, assertEquals } from "./helpers/assert.ts";
 import {
   assertBundleFresh,
   cmd,
+  dispatch,
   echoHook,
   event,
   group,
@@ -60,5 +61,23 @@ Deno.test({
     assertEquals(result.runs.length, HOOKS);
     assertEquals(result.decision, "deny");
     assert(String(result.reason).includes("the last hook says no"), String(result.reason));
+  },
+});
+
+Deno.test({
+  name: "spawning: a hook that cannot be started is a named failure, and failClosed makes it block",
+  ignore: Deno.build.os === "windows",
+  async fn() {
+    await using home = await makeHome();
+    await writeHooksJson(home.path, { PreToolUse: [group([cmd("true", { failClosed: true })], "Bash")] });
+    await trustAll(home.path, home.path);
+    // The hook shell does not exist: the spawn itself fails.
+    const r = await dispatch(home.path, event("PreToolUse", { session_id: sessionId("nostart"), cwd: home.path }), [], {
+      env: { SHELL: `${home.path}/no-such-shell` },
+    });
+    assertEquals(r.runs.map((x) => x.status), ["failed"]);
+    assert(String(r.runs[0].reason).startsWith("spawn failed: "), String(r.runs[0].reason));
+    assertEquals(r.decision, "deny");
+    assert(String(r.reason).includes("failed (failClosed): spawn failed: "), String(r.reason));
   },
 });
