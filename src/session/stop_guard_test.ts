@@ -7,6 +7,7 @@ import { assertEquals } from "../../tests/helpers/assert.ts";
 import { assert } from "../../tests/helpers/assert.ts";
 import { clearStopGuard, fallbackGuardPaths, guardPath, recordStopDispatch } from "./stop_guard.ts";
 import { join } from "../util/paths.ts";
+import { evalOnSmallDisk, FULL_DISK_AVAILABLE } from "../../tests/helpers/full_disk.ts";
 
 Deno.test("stop guard: 8 parallel subagents × 4 blocks, cap 2 — no lost increment, no block past the cap", async () => {
   const home = await Deno.makeTempDir({ prefix: "mind-stop-guard-" });
@@ -123,4 +124,35 @@ Deno.test("stop guard: home and fallback both unusable — the block stands unco
     await Deno.remove(home, { recursive: true });
     await Deno.remove(temp, { recursive: true });
   }
+});
+
+Deno.test({
+  name: "stop guard: a full home disk (a filled 64 KiB tmpfs) — 12 blocks count in the temp fallback, the cap applies",
+  ignore: !FULL_DISK_AVAILABLE,
+  async fn() {
+    const home = await Deno.makeTempDir({ prefix: "mind-stop-guard-" });
+    const temp = await Deno.makeTempDir({ prefix: "mind-stop-temp-" });
+    try {
+      const guard = new URL("./stop_guard.ts", import.meta.url).href;
+      // Inside the namespace the home is the tmpfs: made full first, then 12 blocking Stops are recorded.
+      const script = `
+        const { recordStopDispatch } = await import(${JSON.stringify(guard)});
+        const [home, temp] = Deno.args;
+        Deno.mkdirSync(home + "/tmp/stop_guard", { recursive: true });
+        const f = Deno.openSync(home + "/filler", { write: true, create: true });
+        try { while (true) f.writeSync(new Uint8Array(4096)); } catch { /* full */ }
+        f.close();
+        const out = [];
+        for (let i = 0; i < 12; i++) {
+          const r = await recordStopDispatch(home, temp, "sid", "Stop", true, 8);
+          out.push([r.allowed, r.count, r.unavailable?.counted ?? null]);
+        }
+        console.log(JSON.stringify(out));`;
+      const seen = JSON.parse(await evalOnSmallDisk(home, 64, script, [home, temp]));
+      assertEquals(seen, Array.from({ length: 12 }, (_, i) => [i < 8, i + 1, true]));
+    } finally {
+      await Deno.remove(home, { recursive: true });
+      await Deno.remove(temp, { recursive: true });
+    }
+  },
 });
