@@ -8,6 +8,7 @@ import {
   assertBundleFresh,
   cmd,
   dispatch,
+  type DispatchResult,
   echoHook,
   event,
   group,
@@ -21,6 +22,33 @@ import {
 
 const HOOKS = 500;
 
+/** `dispatch` of `input` under `prlimit --nofile=<files>`: its result. */
+async function dispatchUnderLimit(home: string, input: unknown, files: number): Promise<DispatchResult> {
+  const child = new Deno.Command("prlimit", {
+    args: [
+      `--nofile=${files}`,
+      "--",
+      Deno.execPath(),
+      ...["run", "-q", "-P", "--no-prompt", "--config", `${REPO}/deno.json`, `${REPO}/main.ts`],
+      ...["dispatch", "--home", home],
+    ],
+    env: { ...testEnv(), MIND_TEMP_DIR: `${home}/tmp-spill` },
+    clearEnv: true,
+    cwd: home,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+    // A bound on the test, not on the engine: a hang fails the test instead of stalling the suite.
+    signal: AbortSignal.timeout(300_000),
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(JSON.stringify(input)));
+  await writer.close();
+  const out = await child.output();
+  assertEquals(out.code, 0, new TextDecoder().decode(out.stderr));
+  return JSON.parse(new TextDecoder().decode(out.stdout));
+}
+
 Deno.test({
   name: "spawning: 500 matching hooks under prlimit --nofile=256 all run, and the last one's deny stands",
   ignore: Deno.build.os !== "linux",
@@ -32,30 +60,7 @@ Deno.test({
     await writeHooksJson(home.path, { PreToolUse: [group(handlers, "Bash")] });
     await trustAll(home.path, home.path);
     const input = event("PreToolUse", { session_id: sessionId("spawn"), cwd: home.path });
-    const child = new Deno.Command("prlimit", {
-      args: [
-        "--nofile=256",
-        "--",
-        Deno.execPath(),
-        ...["run", "-q", "-P", "--no-prompt", "--config", `${REPO}/deno.json`, `${REPO}/main.ts`],
-        ...["dispatch", "--home", home.path],
-      ],
-      env: { ...testEnv(), MIND_TEMP_DIR: `${home.path}/tmp-spill` },
-      clearEnv: true,
-      cwd: home.path,
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-      // A bound on the test, not on the engine: a hang fails the test instead of stalling the suite.
-      signal: AbortSignal.timeout(300_000),
-    }).spawn();
-    const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(JSON.stringify(input)));
-    await writer.close();
-    const out = await child.output();
-    const stderr = new TextDecoder().decode(out.stderr);
-    assertEquals(out.code, 0, stderr);
-    const result = JSON.parse(new TextDecoder().decode(out.stdout));
+    const result = await dispatchUnderLimit(home.path, input, 256);
     const failed = result.runs.filter((r: { status: string }) => r.status === "failed");
     assertEquals(failed.length, 0, JSON.stringify(failed.slice(0, 3)));
     assertEquals(result.runs.length, HOOKS);
@@ -79,5 +84,25 @@ Deno.test({
     assert(String(r.runs[0].reason).startsWith("spawn failed: "), String(r.runs[0].reason));
     assertEquals(r.decision, "deny");
     assert(String(r.reason).includes("failed (failClosed): spawn failed: "), String(r.reason));
+  },
+});
+
+Deno.test({
+  name:
+    "spawning: a queued hook's timeout counts from its start — one slot, four 1 s hooks with a 3 s timeout all complete",
+  ignore: Deno.build.os !== "linux",
+  async fn() {
+    await assertBundleFresh();
+    await using home = await makeHome();
+    // 68 descriptors: 64 left to the engine, one slot of 4. The fourth hook starts after about 3 s.
+    const handlers = Array.from({ length: 4 }, (_, i) => cmd(`sleep 1 # ${i}`, { timeout: 3 }));
+    await writeHooksJson(home.path, { PreToolUse: [group(handlers, "Bash")] });
+    await trustAll(home.path, home.path);
+    const result = await dispatchUnderLimit(
+      home.path,
+      event("PreToolUse", { session_id: sessionId("queued-timeout"), cwd: home.path }),
+      68,
+    );
+    assertEquals(result.runs.map((r) => r.status), ["completed", "completed", "completed", "completed"]);
   },
 });
