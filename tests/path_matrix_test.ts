@@ -139,6 +139,30 @@ const CASES: Case[] = [
     },
   },
   {
+    // SPEC §6 r4: the home cannot count (its lock path is a folder); the temp fallback does, said each time.
+    name: "stop guard unavailable",
+    userConfig: "[hooks]\nstop_block_cap = 1\n",
+    hooks: { Stop: [group([cmd(py(`{"decision": "block", "reason": "keep going"}`))])] },
+    steps: [
+      {
+        dispatch: "Stop",
+        before: (run) => Deno.mkdir(join(run.home, "tmp", "stop_guard", ".lock"), { recursive: true }),
+      },
+      { dispatch: "Stop" },
+      { dispatch: "Stop" },
+    ],
+    check: (ref) => {
+      assertEquals((ref.steps as R[]).map((r) => [r.decision, r.warnings.map((w) => w.code)]), [
+        ["block", ["W_STOP_GUARD_UNAVAILABLE"]],
+        [null, ["W_STOP_GUARD_UNAVAILABLE", "W_STOP_LOOP_CAP"]],
+        [null, ["W_STOP_GUARD_UNAVAILABLE", "W_STOP_LOOP_CAP"]],
+      ]);
+      for (const r of ref.steps as R[]) {
+        assertStringIncludes(r.systemMessages.join("\n"), "counted in <temp>/mind-hooks-");
+      }
+    },
+  },
+  {
     name: "env file",
     hooks: {
       SessionStart: [group([cmd(`printf 'export MATRIX_ENV=1\\n' >> "$MIND_ENV_FILE"; echo env-written`)])],

@@ -31,6 +31,9 @@ import { pathToFileURL } from "node:url";
 
 const DENO_JSON = JSON.parse(await Deno.readTextFile(join(REPO, "deno.json")));
 
+/** This user's folder in a temp root (the Stop guard's fallback). */
+const UID_FOLDER = (temp: string) => `${temp}/mind-hooks-${Deno.uid()}`;
+
 Deno.test("deno.json: one declared set, no allow-all, no ffi, sys only uid, prompts off, worker-options on", () => {
   const set = DENO_JSON.permissions.default;
   assertEquals(Object.keys(DENO_JSON.permissions), ["default"]);
@@ -91,7 +94,13 @@ Deno.test("plan: dispatch reads the home, the .mind chain, requirements and spil
   assert(!read.includes(proj.path), "the project tree itself is not granted (its path is already real)");
   // The temp root does not exist: it is granted too, so that the run can create it for its spill
   // folder as the fast path does; an existing one is never granted (below).
-  assertEquals(plan.write, [home.path, "/tmp/spill-root/hook_outputs", "/tmp/spill-root"]);
+  // And this user's folder there: the Stop guard's fallback counters (SPEC §6 r4).
+  assertEquals(plan.write, [
+    home.path,
+    "/tmp/spill-root/hook_outputs",
+    UID_FOLDER("/tmp/spill-root"),
+    "/tmp/spill-root",
+  ]);
   const existing = await buildPlan({
     command: "dispatch",
     needs: COMMANDS.get("dispatch")!.sandbox,
@@ -100,7 +109,7 @@ Deno.test("plan: dispatch reads the home, the .mind chain, requirements and spil
     processCwd: "/",
     eventCwd: proj.path,
   });
-  assertEquals(existing.write, [home.path, `${home.path}/hook_outputs`]);
+  assertEquals(existing.write, [home.path, `${home.path}/hook_outputs`, UID_FOLDER(home.path)]);
   assertEquals(plan.net, false);
   assert(Array.isArray(plan.run));
   assert((plan.run as string[]).includes("/bin/bash") && (plan.run as string[]).includes("/bin/sh"));
@@ -125,7 +134,7 @@ Deno.test("plan: schema reads and writes nothing; serve reads anywhere but write
     processCwd: "/",
   });
   assertEquals(serve.read, true);
-  assertEquals(serve.write, ["/h", "/t/hook_outputs", "/t"]);
+  assertEquals(serve.write, ["/h", "/t/hook_outputs", UID_FOLDER("/t"), "/t"]);
   const list = await buildPlan({
     command: "list",
     needs: COMMANDS.get("list")!.sandbox,

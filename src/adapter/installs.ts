@@ -6,7 +6,7 @@
  * re-sync the `--sync` ones (src/adapter/resync.ts), a session start through an adapter reports a
  * trusted hook its host was not told about ({@link unannouncedLine}), and `doctor` checks them.
  *
- * Written by the one atomic writer, owner-only. A record that does not read as one is left out (and a
+ * Written by the one atomic writer, owner-only, under its lock ({@link updateInstalls}). A record that does not read as one is left out (and a
  * file that does not parse reads as none, with the reason for `doctor`): it is mind-hooks' own memo,
  * never a reason for a command to fail.
  * @module
@@ -19,9 +19,11 @@ import type { HookHandler } from "../config/discovery.ts";
 import type { HookKey } from "../trust/hash.ts";
 import type { TrustVerdict } from "../trust/verdict.ts";
 import { isObject } from "../util/json.ts";
-import { oneLine, sanitize } from "../util/terminal_text.ts";
+import { messageLine, oneLine, sanitize } from "../util/terminal_text.ts";
 import { dirname, isInside, join } from "../util/paths.ts";
 import { OWNER_ONLY, writeFileAtomic } from "../util/atomic_file.ts";
+import { PEOPLE_LOCK_WAIT_MS, withFileLock } from "../util/file_lock.ts";
+import { fail, ok, type Result } from "../util/result.ts";
 import { EVERY_TOOL, neededRegistrations } from "./sync.ts";
 import { hostEventName } from "./hosts.ts";
 
@@ -65,30 +67,67 @@ function recordOf(v: unknown): InstallRecord | null {
   return { host, file, project, local: local === true, launcher, sync, searchFrom, events: out };
 }
 
+/**
+ * Why `path` may not be read as the record: anything but a regular file (a FIFO would block the
+ * reader forever, a device never end) is refused, not opened (SPEC §6 r4). Null when it is a
+ * regular file, or absent.
+ */
+async function refusal(path: string): Promise<string | null> {
+  try {
+    if ((await Deno.stat(path)).isFile) return null;
+    return `${path} is not a regular file; refused, not read`;
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return null;
+    return `${path} cannot be read (${e instanceof Error ? e.name : e})`;
+  }
+}
+
 /** The recorded installs, and why the file could not be read (null when it is fine or absent). */
 export async function readInstalls(home: string): Promise<{ installs: InstallRecord[]; problem: string | null }> {
+  const path = installsPath(home);
+  const refused = await refusal(path);
+  if (refused !== null) return { installs: [], problem: refused };
   let text: string;
   try {
-    text = await Deno.readTextFile(installsPath(home));
+    text = await Deno.readTextFile(path);
   } catch (e) {
     if (e instanceof Deno.errors.NotFound) return { installs: [], problem: null };
-    return { installs: [], problem: `${installsPath(home)} cannot be read (${e instanceof Error ? e.name : e})` };
+    return { installs: [], problem: `${path} cannot be read (${e instanceof Error ? e.name : e})` };
   }
   try {
     const data = JSON.parse(text);
     const list = isObject(data) && Array.isArray(data.installs) ? data.installs : null;
-    if (list === null) return { installs: [], problem: `${installsPath(home)} holds no "installs" list` };
+    if (list === null) return { installs: [], problem: `${path} holds no "installs" list` };
     return { installs: list.map(recordOf).filter((r): r is InstallRecord => r !== null), problem: null };
   } catch {
-    return { installs: [], problem: `${installsPath(home)} does not parse as JSON` };
+    return { installs: [], problem: `${path} does not parse as JSON` };
   }
 }
 
-/** Writes the records (atomic, owner-only), creating the home. */
-export async function writeInstalls(home: string, installs: readonly InstallRecord[]): Promise<void> {
-  await Deno.mkdir(home, { recursive: true });
-  const text = JSON.stringify({ version: 1, installs }, null, 2) + "\n";
-  await writeFileAtomic(installsPath(home), text, { mode: OWNER_ONLY });
+/**
+ * Changes the records: `change` gets them as they are now and returns the new list, which replaces
+ * the file atomically (owner-only). The read-modify-write holds `installs.json.lock`, so concurrent
+ * installs and re-syncs never lose each other's records (SPEC §6 r4). A file that is not a regular
+ * file is refused (neither read nor replaced); one that does not parse is replaced. Creates the home.
+ */
+export async function updateInstalls(
+  home: string,
+  change: (installs: InstallRecord[]) => InstallRecord[],
+): Promise<Result<void>> {
+  try {
+    await Deno.mkdir(home, { recursive: true });
+    const locked = await withFileLock(`${installsPath(home)}.lock`, async (): Promise<Result<void>> => {
+      const refused = await refusal(installsPath(home));
+      if (refused !== null) return fail(refused);
+      const read = await readInstalls(home);
+      const text = JSON.stringify({ version: 1, installs: change(read.installs) }, null, 2) + "\n";
+      await writeFileAtomic(installsPath(home), text, { mode: OWNER_ONLY });
+      return ok(undefined);
+    }, PEOPLE_LOCK_WAIT_MS);
+    return locked.ok ? locked.value : locked;
+  } catch (e) {
+    return fail(`${installsPath(home)} cannot be written (${messageLine(e)})`);
+  }
 }
 
 /** The records with `record` in place of the one for its file (added when there is none). */

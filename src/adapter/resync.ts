@@ -19,9 +19,9 @@ import {
   type InstallRecord,
   readInstalls,
   sameEvents,
+  updateInstalls,
   withoutRecord,
   withRecord,
-  writeInstalls,
 } from "./installs.ts";
 import { readSettingsText, settingsTarget, writeSettingsText } from "./settings_target.ts";
 
@@ -115,9 +115,9 @@ async function resyncOne(
  */
 export async function resyncInstalls(settings: HomeSettings): Promise<string[]> {
   const { installs } = await readInstalls(settings.home);
-  let records = installs;
   const lines: string[] = [];
-  let dirty = false;
+  /** What changed, by settings file: applied under the lock to the records as they are then. */
+  const changes = new Map<string, InstallRecord | null>();
   for (const r of installs.filter((x) => x.sync)) {
     let out: { line: string | null; record: InstallRecord | null };
     try {
@@ -129,17 +129,17 @@ export async function resyncInstalls(settings: HomeSettings): Promise<string[]> 
       };
     }
     if (out.line !== null) lines.push(out.line);
-    if (out.record !== r) {
-      dirty = true;
-      records = out.record === null ? withoutRecord(records, r.file) : withRecord(records, out.record);
-    }
+    if (out.record !== r) changes.set(r.file, out.record);
   }
-  if (dirty) {
-    try {
-      await writeInstalls(settings.home, records);
-    } catch (e) {
-      lines.push(`installs.json not updated: ${e instanceof Error ? e.message : e}`);
-    }
+  if (changes.size > 0) {
+    const updated = await updateInstalls(settings.home, (now) => {
+      let records = now;
+      for (const [file, rec] of changes) {
+        records = rec === null ? withoutRecord(records, file) : withRecord(records, rec);
+      }
+      return records;
+    });
+    if (!updated.ok) lines.push(`installs.json not updated: ${updated.error}`);
   }
   return lines;
 }

@@ -36,14 +36,7 @@ import { sanitize, terminalLines } from "../util/terminal_text.ts";
 import { syncedRegistrations } from "../adapter/resync.ts";
 import { fromCliValues, type HomeSettings, NO_HOME, resolveSettings } from "../engine/settings.ts";
 import { readSettingsText, settingsTarget, writeSettingsText } from "../adapter/settings_target.ts";
-import {
-  eventsOf,
-  type InstallRecord,
-  readInstalls,
-  withoutRecord,
-  withRecord,
-  writeInstalls,
-} from "../adapter/installs.ts";
+import { eventsOf, type InstallRecord, updateInstalls, withoutRecord, withRecord } from "../adapter/installs.ts";
 
 const clean = (p: string) => normalizeKeyPath(p, Deno.build.os === "windows" ? "windows" : "posix");
 
@@ -99,12 +92,13 @@ function fullRegistration(host: Host): Map<EventName, string | null> {
  * in step.
  */
 async function record(home: string, file: string, rec: InstallRecord | null): Promise<void> {
-  try {
-    const { installs } = await readInstalls(home);
-    await writeInstalls(home, rec === null ? withoutRecord(installs, file) : withRecord(installs, rec));
-  } catch (e) {
+  const updated = await updateInstalls(
+    home,
+    (installs) => rec === null ? withoutRecord(installs, file) : withRecord(installs, rec),
+  );
+  if (!updated.ok) {
     console.error(sanitize(
-      `mind-hooks: note: ${home}/installs.json not updated (${e instanceof Error ? e.message : e}): ` +
+      `mind-hooks: note: ${home}/installs.json not updated (${updated.error}): ` +
         `trust changes will not re-sync this install`,
     ));
   }

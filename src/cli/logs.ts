@@ -103,7 +103,8 @@ function fitParts(parts: string[], width: number): string[] {
     if (line !== "") lines.push(line);
     const wrapped = wrap(lines.length === 0 && line === "" ? part : indent + part, w, indent);
     line = wrapped.pop() ?? "";
-    lines.push(...wrapped);
+    // Not `push(...wrapped)`: a 10 MB reason wraps to more lines than a call takes arguments.
+    for (const l of wrapped) lines.push(l);
   }
   if (line !== "") lines.push(line);
   return lines;

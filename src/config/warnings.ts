@@ -35,6 +35,8 @@ export const WARNING_CODES = {
   W_PROJECT_UNTRUSTED: "the project's .mind/ layer is not trusted; its hooks are not loaded",
   W_UNKNOWN_INPUT_FIELD: "an unknown event input field was dropped",
   W_STOP_LOOP_CAP: "consecutive Stop blocks exceeded the cap; the block was ignored",
+  W_STOP_GUARD_UNAVAILABLE:
+    "the Stop loop guard could not count in the home: it counted in its temp fallback, or the block stood uncounted",
   W_UNREADABLE: "a configuration file or directory could not be read",
   W_PLUGIN: "a plugin could not be loaded as configured",
   W_MANAGED_ONLY: "managed policy allows managed hooks only; other hooks are not loaded",

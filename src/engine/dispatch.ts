@@ -165,7 +165,7 @@ async function executeStages(
   let folded: Folded | undefined;
   // From here on the handlers' effects are known: an internal failure must not lose a deny (SPEC §15).
   try {
-    folded = await fold(ev, catalog, ran.runs, spiller);
+    folded = await fold(ev, catalog, ran.runs, spiller, d.tempDir);
     lap("fold");
     const closing = await closingLines(ev, catalog, module, ran.runs, d);
     const facts = { ...settledFacts(settled, module), stopLoop: folded.stopLoop, closing };

@@ -70,12 +70,16 @@ export function spillerOf(d: Dispatching, sessionId: string): Spiller {
   };
 }
 
-/** The fold stage: the runs' effects into the event's one decision (SPEC §9). */
+/**
+ * The fold stage: the runs' effects into the event's one decision (SPEC §9). `tempDir` holds the
+ * Stop guard's fallback counters (SPEC §6 r4).
+ */
 export async function fold(
   ev: EventInput,
   catalog: AnyCatalog,
   runs: readonly HandlerRun[],
   spiller: Spiller,
+  tempDir: string,
 ): Promise<Folded> {
   const module = EVENTS[ev.event];
   const { items, additionalContext } = await spilledItems(module, runs, spiller);
@@ -87,12 +91,12 @@ export async function fold(
   if (module.spillsFeedback && decision.reason !== null) {
     decision = { ...decision, reason: await spiller.spill(decision.reason, DEFAULT_CONTEXT_LIMIT) };
   }
-  const guarded = await stopGuard(ev, catalog, decision);
+  const guarded = await stopGuard(ev, catalog, tempDir, decision);
   return {
     decision: guarded.decision,
     additionalContext,
     warnings: [...spiller.warnings, ...guarded.warnings],
-    stopLoop: guarded.line,
+    stopLoop: guarded.lines,
     hostHints: hostHintsOf(aggregated, items, runs),
   };
 }
@@ -127,32 +131,40 @@ function limitOf(h: HookHandler): number {
 
 /**
  * The Stop loop guard (SPEC §10): a Stop-like event blocked more times in a row than the cap is let
- * end. It counts in the home: without one (SPEC §1 r3) nothing is counted.
+ * end. It counts in the home: without one (SPEC §1 r3) nothing is counted. When the home cannot
+ * count, the guard's fallback does, said as `W_STOP_GUARD_UNAVAILABLE` (SPEC §6 r4).
  */
 async function stopGuard(
   ev: EventInput,
   catalog: AnyCatalog,
+  tempDir: string,
   decision: EventDecision,
-): Promise<{ decision: EventDecision; warnings: Warning[]; line: string | null }> {
+): Promise<{ decision: EventDecision; warnings: Warning[]; lines: string[] }> {
   const module = EVENTS[ev.event];
-  if (!module.stopGuard || catalog.home === null) return { decision, warnings: [], line: null };
+  if (!module.stopGuard || catalog.home === null) return { decision, warnings: [], lines: [] };
   const counterKey = module.stopGuard(ev.input);
   const { recordStopDispatch } = await import("./runtime.ts");
   const cap = catalog.stopBlockCap;
   const sessionId = String(ev.input.session_id);
-  const guard = await recordStopDispatch(catalog.home, sessionId, counterKey, decision.decision === "block", cap);
-  if (guard.allowed) return { decision, warnings: [], line: null };
+  const blocked = decision.decision === "block";
+  const guard = await recordStopDispatch(catalog.home, tempDir, sessionId, counterKey, blocked, cap);
+  const warnings: Warning[] = [];
+  const lines: string[] = [];
+  if (guard.unavailable !== null) {
+    warnings.push(warning("W_STOP_GUARD_UNAVAILABLE", guard.unavailable.line, counterKey));
+    lines.push(guard.unavailable.line);
+  }
+  if (guard.allowed) return { decision, warnings, lines };
   const event = ev.event;
-  return {
-    decision: { ...decision, decision: null, reason: null, continuationPrompt: null },
-    warnings: [warning(
-      "W_STOP_LOOP_CAP",
-      `${event} blocked ${guard.count} times in a row (cap ${cap}); this block is ignored`,
-      counterKey,
-    )],
-    line:
-      `${event} hooks blocked ${guard.count} times in a row; the block was ignored to end the loop (hooks.stop_block_cap = ${cap})`,
-  };
+  warnings.push(warning(
+    "W_STOP_LOOP_CAP",
+    `${event} blocked ${guard.count} times in a row (cap ${cap}); this block is ignored`,
+    counterKey,
+  ));
+  lines.push(
+    `${event} hooks blocked ${guard.count} times in a row; the block was ignored to end the loop (hooks.stop_block_cap = ${cap})`,
+  );
+  return { decision: { ...decision, decision: null, reason: null, continuationPrompt: null }, warnings, lines };
 }
 
 /**

@@ -28,8 +28,8 @@ export type MessageFacts = {
   /** The event and its runs: each failure's line and each hook's own `systemMessage`, in configuration order. */
   readonly module: EventModule;
   readonly runs: readonly HandlerRun[];
-  /** The Stop loop guard's line, or null. */
-  readonly stopLoop: string | null;
+  /** The Stop loop guard's lines (it could not count in the home; it ignored a block). */
+  readonly stopLoop: readonly string[];
   /** The session start's notice, or the untrusted project's and the review lines ({@link closingLines}). */
   readonly closing: readonly string[];
   /** The engine itself failed after the hooks ran: the fail-safe answer (SPEC §15) says so last. */
@@ -44,7 +44,7 @@ export function systemMessages(f: MessageFacts): string[] {
     ...(f.cwdMissing !== null ? [f.cwdMissing] : []),
     ...(f.asyncFailed !== null ? [f.asyncFailed] : []),
     ...hookLines(f.module, f.runs),
-    ...(f.stopLoop !== null ? [f.stopLoop] : []),
+    ...f.stopLoop,
     ...f.closing,
     ...(f.engineFailed ? [ENGINE_FAILED] : []),
   ];
@@ -65,7 +65,7 @@ export function quietFacts(module: EventModule): MessageFacts {
     asyncFailed: null,
     module,
     runs: [],
-    stopLoop: null,
+    stopLoop: [],
     closing: [],
     engineFailed: false,
   };

@@ -43,7 +43,7 @@ Deno.test("messages: every kind of line, in the one order", () => {
     cwdMissing: "cwd missing",
     asyncFailed: "async failed",
     runs,
-    stopLoop: "loop",
+    stopLoop: ["loop"],
     closing: ["closing"],
   };
   const normal = [

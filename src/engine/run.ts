@@ -73,7 +73,9 @@ export async function runHandlers(
   const done = runs.map((r) => startRun(r, c));
   // The async jobs start once their plugins' PLUGIN_DATA is there, while the others run.
   await Promise.all(c.pluginData);
-  const [ran, asyncFailed] = await Promise.all([Promise.all(done), startJobs(c)]);
+  const [settled, asyncFailed] = await Promise.all([Promise.all(done), startJobs(c)]);
+  // Started only once durably queued (SPEC §6 r4): when the jobs could not be, their runs failed.
+  const ran = asyncFailed === null ? settled : settled.map((r) => notStarted(r, asyncFailed));
   const warnings = cwdMissing === null ? [] : [warning("W_CWD_MISSING", cwdMissing, String(ev.input.cwd))];
   return { runs: ran, envFile, cwdMissing, asyncFailed, warnings };
 }
@@ -139,6 +141,12 @@ async function runSync(r: HandlerRun, c: RunContext): Promise<HandlerRun> {
   const completedSeq = ++c.seq.n;
   record = { ...record, status: outcome.status, reason: outcome.status === "failed" ? outcome.reason : record.reason };
   return { ...r, outcome, record, completedSeq };
+}
+
+/** An async run reported `started` whose job could not be queued: failed, with the reason. */
+function notStarted(r: HandlerRun, why: string): HandlerRun {
+  if (r.record.status !== "started") return r;
+  return { ...r, record: { ...r.record, status: "failed", reason: why } };
 }
 
 /** Starts the dispatch's async jobs; resolves to the system message when they could not be started. */

@@ -218,8 +218,8 @@ export type Folded = {
   readonly additionalContext: readonly string[];
   /** The spill and loop-guard warnings. */
   readonly warnings: readonly Warning[];
-  /** The loop guard's line when it ignored a block, or null. */
-  readonly stopLoop: string | null;
+  /** The loop guard's lines: when it could not count in the home, when it ignored a block. */
+  readonly stopLoop: readonly string[];
   /** The host hints of the decision. */
   readonly hostHints: HostHints;
 };

@@ -157,12 +157,30 @@ async function saveFullText(
   try {
     const refused = await prepareSpillFolder(spillRoot(tempDir), dir);
     if (refused !== null) return { path: null, refused };
-    await Deno.writeTextFile(path, text, { createNew: true, mode: 0o600 });
+    await writeNewFile(path, text);
     return { path, refused: null };
   } catch {
     // Spilling must never fail the hook run: the caller still gets a bounded preview (§10).
     return { path: null, refused: null };
   }
+}
+
+/**
+ * Writes `text` to the new file `path` (0600, never an existing name). When the write fails (a full
+ * disk), the file it created is removed again: no empty or cut `<uuid>.txt` is left behind (SPEC §6
+ * r4). Throws the write's error.
+ */
+async function writeNewFile(path: string, text: string): Promise<void> {
+  const file = await Deno.open(path, { write: true, createNew: true, mode: 0o600 });
+  try {
+    const bytes = new TextEncoder().encode(text);
+    for (let off = 0; off < bytes.length;) off += await file.write(bytes.subarray(off));
+  } catch (e) {
+    file.close();
+    await Deno.remove(path).catch(() => {});
+    throw e;
+  }
+  file.close();
 }
 
 /**

@@ -106,33 +106,52 @@ export function fit(text: string, width: number): string {
  * Wraps `text` into lines of at most `width` cells, breaking at spaces when it
  * can and inside a word when a word is longer than a line. Continuation lines
  * get `indent` (counted in the width).
+ *
+ * One pass over the text's clusters (each looked at a bounded number of times):
+ * the time is linear in the text's length, so a 10 MB log reason wraps in
+ * moments instead of measuring the whole rest of the text again for each line.
  */
 export function wrap(text: string, width: number, indent = ""): string[] {
   if (width <= displayWidth(indent) + 1) return [truncate(text, Math.max(1, width))];
   const lines: string[] = [];
-  let rest = text;
+  const indentRoom = width - displayWidth(indent);
   let prefix = "";
-  while (true) {
-    const room = width - displayWidth(prefix);
-    if (displayWidth(rest) <= room) {
-      lines.push(prefix + rest);
-      return lines;
-    }
-    // Take as many clusters as fit, then back off to the last space if there is one.
-    let taken = "";
-    let w = 0;
-    for (const c of clusters(rest)) {
-      const cw = clusterWidth(c);
-      if (w + cw > room) break;
-      taken += c;
-      w += cw;
-    }
-    // A cluster wider than the whole line (never with room ≥ 2): take it anyway, or nothing would advance.
-    if (taken === "") taken = clusters(rest)[Symbol.iterator]().next().value ?? rest;
-    const space = taken.lastIndexOf(" ");
-    if (space > room / 3) taken = taken.slice(0, space + 1);
-    lines.push(prefix + taken.trimEnd());
-    rest = rest.slice(taken.length);
+  let room = width;
+  /** The clusters of the line being filled, with their widths, and their total width. */
+  let line: { c: string; w: number }[] = [];
+  let lineWidth = 0;
+  const emit = (out: string) => {
+    lines.push(prefix + out);
     prefix = indent;
+    room = indentRoom;
+  };
+  /** Ends one line out of `line`: as many clusters as fit, back to the last space if there is one. */
+  const emitFull = () => {
+    let fit = 0;
+    let w = 0;
+    while (fit < line.length && w + line[fit].w <= room) w += line[fit++].w;
+    // A cluster wider than the whole line (never with room ≥ 2): take it anyway, or nothing would advance.
+    if (fit === 0) fit = 1;
+    const taken = line.slice(0, fit).map((x) => x.c).join("");
+    const space = taken.lastIndexOf(" ");
+    if (space > room / 3) {
+      // Keep the clusters up to and including that space.
+      let len = 0;
+      fit = 0;
+      while (len < space + 1) len += line[fit++].c.length;
+    }
+    emit(line.slice(0, fit).map((x) => x.c).join("").trimEnd());
+    line = line.slice(fit);
+    lineWidth = line.reduce((sum, x) => sum + x.w, 0);
+  };
+  for (const c of clusters(text)) {
+    const w = clusterWidth(c);
+    while (line.length > 0 && lineWidth + w > room) emitFull();
+    line.push({ c, w });
+    lineWidth += w;
+    if (line.length === 1 && w > room) emitFull();
   }
+  while (lineWidth > room) emitFull();
+  emit(line.map((x) => x.c).join(""));
+  return lines;
 }

@@ -2,7 +2,9 @@
  * Runs one command handler (SPEC §7.1): the user's shell, the event's cwd,
  * the hook input on stdin, bounded capture, and a timeout that kills the
  * whole process group. A handler that cannot start or misbehaves is data
- * (a RawCompletion), never an exception.
+ * (a RawCompletion), never an exception. Every run starts through this
+ * process's bounded queue (src/runner/spawn_queue.ts): its clock, and so its
+ * timeout, starts once it has a slot.
  * @module
  */
 import type { CommandSpec, RawCompletion } from "./types.ts";
@@ -11,6 +13,7 @@ import { currentPlatform } from "../util/paths.ts";
 import { capture, CAPTURE_LIMIT, decodeUtf8 } from "./capture.ts";
 import { delay } from "../util/timer.ts";
 import { trackRunning, unlessEnding } from "./running.ts";
+import { type SpawnQueue, spawnQueue } from "./spawn_queue.ts";
 
 /**
  * After the main process exits, how long to keep reading pipes that a
@@ -21,8 +24,18 @@ export const PIPE_GRACE_AFTER_EXIT_MS = 1000;
 /** After a timeout kill, the longest extra wait for pipes (SPEC: dispatch returns within timeout + 2 s). */
 export const PIPE_GRACE_AFTER_KILL_MS = 1500;
 
-/** Runs the command and returns its raw completion. */
+/** Runs the command, once the queue has a slot for it, and returns its raw completion. */
 export async function runCommand(spec: CommandSpec): Promise<RawCompletion> {
+  const queue = await spawnQueue();
+  return await queue.run(async () => {
+    // A process ending on a signal starts nothing more (its queued runs are never read).
+    await unlessEnding();
+    return await runStarted(spec, queue);
+  });
+}
+
+/** Runs the command now (it holds a slot of `queue`). */
+async function runStarted(spec: CommandSpec, queue: SpawnQueue): Promise<RawCompletion> {
   const started = performance.now();
   const base = {
     stdout: "",
@@ -45,7 +58,7 @@ export async function runCommand(spec: CommandSpec): Promise<RawCompletion> {
   });
   let child: Deno.ChildProcess;
   try {
-    child = new Deno.Command(inv.program, {
+    const command = new Deno.Command(inv.program, {
       args: inv.args,
       cwd: spec.cwd,
       env: spec.env,
@@ -54,7 +67,8 @@ export async function runCommand(spec: CommandSpec): Promise<RawCompletion> {
       stderr: "piped",
       detached: inv.detached,
       windowsRawArguments: inv.windowsRawArguments,
-    }).spawn();
+    });
+    child = await queue.spawnRetrying(() => command.spawn());
   } catch (e) {
     return {
       ...base,

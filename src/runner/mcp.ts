@@ -35,6 +35,7 @@ import {
 } from "./mcp_client.ts";
 import { expandPlaceholders } from "./mcp_input.ts";
 import { fail, ok } from "../util/result.ts";
+import { spawnQueue } from "./spawn_queue.ts";
 
 /**
  * Longest wait for a one-shot connection to close before abandoning it: cleanup must not stretch a
@@ -48,13 +49,19 @@ const ONE_SHOT_CLOSE_MS = 1000;
 /**
  * Runs an mcp_tool handler in one-shot `dispatch` (SPEC §7.3): Streamable-HTTP servers are connected
  * for this call and closed after it; stdio servers are "not connected" (a hook never starts a
- * server). Every failure is a failed completion, never an exception.
+ * server). Every failure is a failed completion, never an exception. Its connection holds
+ * descriptors as a command does: it waits for a slot of the same queue (src/runner/spawn_queue.ts),
+ * and its deadline starts then.
  */
 export async function runMcpOneShot(
   h: HookHandler,
   hookInput: JsonObject,
   _catalog?: AnyCatalog,
 ): Promise<RawCompletion> {
+  return await (await spawnQueue()).run(() => callOneShot(h, hookInput));
+}
+
+async function callOneShot(h: HookHandler, hookInput: JsonObject): Promise<RawCompletion> {
   const started = performance.now();
   const prep = prepare(h);
   if (!prep.ok) return completion(started, prep.error.timeoutSec, { spawnError: prep.error.reason });

@@ -299,12 +299,15 @@ async function groupGone(pid: number): Promise<boolean> {
   }
 }
 
-/** Polls until the group is gone or `ms` elapsed; resolves true when it is gone. */
+/**
+ * Polls until the group is gone or `ms` elapsed; resolves true when it is gone. Timed on the monotonic
+ * clock (SPEC §6 r4): a wall clock stepped back (NTP, a suspended laptop) must not stretch the grace.
+ */
 async function waitGroupGone(pid: number, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
+  const deadline = performance.now() + ms;
+  while (performance.now() < deadline) {
     if (await groupGone(pid)) return true;
-    await sleep(Math.min(25, Math.max(1, deadline - Date.now())));
+    await sleep(Math.min(25, Math.max(1, deadline - performance.now())));
   }
   return await groupGone(pid);
 }
@@ -334,9 +337,10 @@ export async function killProcessTree(
 ): Promise<void> {
   const systemRoot = platform === "windows" ? Deno.env.get("SystemRoot") : undefined;
   const plan = killPlan(platform, pid, { graceMs, systemRoot });
-  const start = Date.now();
+  // The monotonic clock: the SIGKILL comes `graceMs` after the SIGTERM whatever the wall clock does.
+  const start = performance.now();
   for (const step of plan.steps) {
-    const wait = step.afterMs - (Date.now() - start);
+    const wait = step.afterMs - (performance.now() - start);
     if ("signal" in step) {
       // Before an escalation, stop early when SIGTERM already did the job.
       if (wait > 0 && await waitGroupGone(pid, wait)) return;

@@ -11,7 +11,16 @@
  * happens only inside the sandbox.
  * @module
  */
-import { absolute, atomicTempPath, isInside, join, osUserHome, searchDirs, writeTargetSync } from "../util/paths.ts";
+import {
+  absolute,
+  atomicTempPath,
+  isInside,
+  join,
+  osUserHome,
+  searchDirs,
+  userTempFolder,
+  writeTargetSync,
+} from "../util/paths.ts";
 import { FOREIGN_LAYERS, foreignUserFiles } from "../config/foreign_layout.ts";
 import type { ParsedArgs } from "../util/args.ts";
 import { fromCliValues, resolveSettings } from "../engine/settings.ts";
@@ -422,8 +431,13 @@ export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
       reads.add(p);
       writes.add(p);
     }
-    readWhy.push("the spill folder");
-    writeWhy.push("the spill folder (<temp>/hook_outputs)");
+    // The Stop guard's fallback counters (SPEC §6 r4), in this user's folder of the temp root.
+    for (const p of new Set([userTempFolder(facts.tempRoot), ...(realTemp ? [userTempFolder(realTemp)] : [])])) {
+      reads.add(p);
+      writes.add(p);
+    }
+    readWhy.push("the spill folder, the Stop guard's fallback");
+    writeWhy.push("the spill folder (<temp>/hook_outputs), the Stop guard's fallback (<temp>/mind-hooks-<uid>)");
     if (realTemp === null) {
       // A temp root that does not exist yet is created for the spill folder, as on the fast path
       // (src/output/spill_folder.ts); an existing one is never written, only its hook_outputs.

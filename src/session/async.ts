@@ -15,7 +15,7 @@ import { writeFileAtomic } from "../util/atomic_file.ts";
 import { safeSessionSegment } from "../util/session_id.ts";
 import type { AsyncJob } from "../runner/types.ts";
 import type { AsyncResult } from "../schema/result.ts";
-import { killProcessTree, signalProcess } from "../runner/shell.ts";
+import { killProcessTree, signalGroup, signalProcess } from "../runner/shell.ts";
 
 /** At most this many async handlers run at once per session. */
 export const ASYNC_SLOTS = 8;
@@ -61,36 +61,44 @@ export function selfCommand(): string[] {
   ];
 }
 
-/** Starts async jobs in a detached runner that outlives this process. */
+/**
+ * Starts async jobs in a detached runner that outlives this process. Resolves only once every job
+ * is durably queued (SPEC §6 r4): each job file written atomically and synced (src/util/atomic_file.ts),
+ * then the runner started. Anything failing on the way (a full disk, a folder that cannot be made,
+ * a runner that cannot start) withdraws the files already written and throws: then none of the jobs
+ * was started, and the dispatch reports them failed, never `started` for a job that cannot run.
+ */
 export function startDetachedAsync(
   home: string,
 ): (jobs: AsyncJob[], sessionId: string) => Promise<void> {
   return async (jobs, sessionId) => {
     const dir = asyncDir(home, sessionId);
-    // Owner-only: jobs hold the hook input (prompts, tool input), results the hooks' output.
-    await Deno.mkdir(join(dir, "jobs"), { recursive: true, mode: PRIVATE_DIR });
     const files: string[] = [];
-    for (const job of jobs) {
-      const file = join(
-        dir,
-        "jobs",
-        `${Date.now()}-${crypto.randomUUID()}.json`,
-      );
-      await Deno.writeTextFile(file, JSON.stringify({ ...job, sessionId }), { createNew: true, mode: PRIVATE_FILE });
-      files.push(file);
+    try {
+      // Owner-only: jobs hold the hook input (prompts, tool input), results the hooks' output.
+      await Deno.mkdir(join(dir, "jobs"), { recursive: true, mode: PRIVATE_DIR });
+      for (const job of jobs) {
+        const file = join(dir, "jobs", `${Date.now()}-${crypto.randomUUID()}.json`);
+        // The runner is told each file's name; a half-written one is never at that name.
+        await writeFileAtomic(file, JSON.stringify({ ...job, sessionId }), { mode: PRIVATE_FILE });
+        files.push(file);
+      }
+      const [program, ...args] = selfCommand();
+      // The runner checks the jobs' pins again (SPEC §3.5 r3): from the dispatch's cwd, its sandbox finds
+      // (and may read) the same trusted project.
+      const cwd = jobs.find((j) => j.pins)?.cwd;
+      const child = new Deno.Command(program, {
+        args: [...args, "__async-run", "--home", home, ...(cwd !== undefined ? ["--cwd", cwd] : []), ...files],
+        stdin: "null",
+        stdout: "null",
+        stderr: "null",
+        detached: Deno.build.os !== "windows",
+      }).spawn();
+      child.unref();
+    } catch (e) {
+      await Promise.all(files.map((f) => Deno.remove(f).catch(() => {})));
+      throw e;
     }
-    const [program, ...args] = selfCommand();
-    // The runner checks the jobs' pins again (SPEC §3.5 r3): from the dispatch's cwd, its sandbox finds
-    // (and may read) the same trusted project.
-    const cwd = jobs.find((j) => j.pins)?.cwd;
-    const child = new Deno.Command(program, {
-      args: [...args, "__async-run", "--home", home, ...(cwd !== undefined ? ["--cwd", cwd] : []), ...files],
-      stdin: "null",
-      stdout: "null",
-      stderr: "null",
-      detached: Deno.build.os !== "windows",
-    }).spawn();
-    child.unref();
   };
 }
 
@@ -107,6 +115,18 @@ function pidAlive(pid: number): boolean {
   try {
     // Signal 0 probes without signalling; signalProcess also works under the sandbox's narrow run list.
     signalProcess(pid, 0);
+    return true;
+  } catch (e) {
+    return !(e instanceof Deno.errors.NotFound);
+  }
+}
+
+/** True while the hook a slot records (its process group) still has a process. */
+async function hookRunning(slot: string): Promise<boolean> {
+  const pid = Number(await Deno.readTextFile(join(slot, "pid")).catch(() => "0"));
+  if (!Number.isSafeInteger(pid) || pid <= 1) return false;
+  try {
+    signalGroup(pid, 0);
     return true;
   } catch (e) {
     return !(e instanceof Deno.errors.NotFound);
@@ -134,11 +154,12 @@ async function acquireSlot(
         // The session folder vanished under us: session end.
         if (e instanceof Deno.errors.NotFound) return null;
         if (!(e instanceof Deno.errors.AlreadyExists)) throw e;
-        // Reclaim a slot whose owning runner died without releasing it.
+        // Reclaim a slot whose owning runner died without releasing it — unless the hook it started
+        // still runs: the slot holds that hook's pid, the only way session end can kill it (SPEC §6 r4).
         const owner = Number(
           await Deno.readTextFile(join(slot, "owner")).catch(() => "0"),
         );
-        if (owner > 0 && !pidAlive(owner)) {
+        if (owner > 0 && !pidAlive(owner) && !(await hookRunning(slot))) {
           await Deno.remove(slot, { recursive: true }).catch(() => {});
         }
       }

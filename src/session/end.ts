@@ -23,7 +23,7 @@ export async function endSession(home: string | null, tempDir: string, sessionId
     : await endSessionAsync(home, sessionId).catch(() => ({ killed: 0 }));
   await removeSessionSpill(tempDir, sessionId).catch(() => {});
   if (home === null) return { killedAsync: killed };
-  await clearStopGuard(home, sessionId);
+  await clearStopGuard(home, tempDir, sessionId);
   await removeSessionEnvFile(home, sessionId);
   return { killedAsync: killed };
 }

@@ -13,6 +13,7 @@
  */
 
 import { appendWholeLines } from "../util/line_file.ts";
+import { lockWithin } from "../util/file_lock.ts";
 import { dirname, join } from "../util/paths.ts";
 import { safeSessionSegment, sessionDateFromId } from "../util/session_id.ts";
 
@@ -229,7 +230,9 @@ export function ensureTranscriptFile(path: string): void {
  *
  * The first line of a session whose id carries no date is the one racy case: two processes around
  * midnight could each see no file and create one on their own day. So a missing file of such a
- * session is created under a lock on `sessions/.create.lock`, after looking again.
+ * session is created under a lock on `sessions/.create.lock`, after looking again. That lock is
+ * waited for within the lock deadline (src/util/file_lock.ts); past it the file is opened as if no
+ * one else were creating it (the rare midnight race is then open again, never a hang).
  */
 export async function openEntryTranscript(
   home: string,
@@ -248,7 +251,7 @@ export async function openEntryTranscript(
     mode: 0o600,
   });
   try {
-    await guard.lock(true);
+    await lockWithin(guard, true);
     const settled = entryPath(home, entry, now);
     return { file: openTranscript(settled), path: settled };
   } finally {

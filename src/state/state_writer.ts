@@ -39,7 +39,7 @@
 
 import { removeStaleTemps, writeFileAtomic } from "../util/atomic_file.ts";
 import { atomicTempPath, dirname, writeTargetSync } from "../util/paths.ts";
-import { withFileLock } from "../util/file_lock.ts";
+import { PEOPLE_LOCK_WAIT_MS, withFileLock } from "../util/file_lock.ts";
 import { TomlEditRefusal } from "./state_layout.ts";
 import {
   applyOps,
@@ -220,7 +220,7 @@ export async function editTomlFile(
     if (typeof target !== "string") return target;
     const locked = await withFileLock(`${target}.lock`, async () => {
       return (await writeTarget(configPath)) === target ? await editLocked(target, edit) : null;
-    });
+    }, PEOPLE_LOCK_WAIT_MS);
     if (!locked.ok) return { ok: false, error: { kind: "io", message: locked.error } };
     if (locked.value !== null) return locked.value;
   }

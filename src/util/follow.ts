@@ -13,6 +13,8 @@
  */
 import { writeStdout } from "./stdio.ts";
 import { sanitize } from "./terminal_text.ts";
+import { lockWithin } from "./file_lock.ts";
+import { LineSplitter, type SplitLine } from "./line_split.ts";
 
 /**
  * One line of the file (without its line break) → the text to print, or null to print nothing; or
@@ -26,10 +28,16 @@ export const FOLLOW_POLL_MS = 100;
 /** Bytes read at once. */
 const CHUNK = 64 * 1024;
 
-/** Complete lines out of a stream of chunks, each rendered. */
+/** The longest line printed (longer ones are skipped): what one line may hold in memory. */
+const MAX_LINE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Complete lines out of a stream of chunks, each rendered. Split by the linear splitter
+ * (src/util/line_split.ts): a line arriving in many chunks is searched and copied a bounded number
+ * of times, never joined again with each chunk.
+ */
 class LineReader {
-  #decoder = new TextDecoder();
-  #pending = "";
+  readonly #lines = new LineSplitter(MAX_LINE_BYTES);
   readonly #render: LineRender;
 
   constructor(render: LineRender) {
@@ -38,22 +46,18 @@ class LineReader {
 
   /** Rendered lines completed by `bytes` (empty lines of the file are skipped). */
   push(bytes: Uint8Array): string[] {
-    const text = this.#pending + this.#decoder.decode(bytes, { stream: true });
-    const parts = text.split("\n");
-    this.#pending = parts.pop() ?? "";
-    return this.#all(parts);
+    return this.#all(this.#lines.push(bytes));
   }
 
   /** Renders what is left (the file ended without a final line break). */
   flush(): string[] {
-    const rest = this.#pending + this.#decoder.decode();
-    this.#pending = "";
-    return this.#all([rest]);
+    return this.#all(this.#lines.end());
   }
 
-  #all(lines: string[]): string[] {
+  #all(lines: SplitLine[]): string[] {
     const out: string[] = [];
     for (const line of lines) {
+      if (line === null) continue; // over MAX_LINE_BYTES: not held in memory, not printed
       const trimmed = line.endsWith("\r") ? line.slice(0, -1) : line;
       if (trimmed === "") continue;
       const rendered = this.#render(trimmed);
@@ -68,10 +72,12 @@ class LineReader {
 /**
  * The size of the file's complete content. Taken under a shared lock, which waits for any writer's
  * exclusive lock: every byte before that size then belongs to a finished write, and as the file is
- * append-only those bytes can be read afterwards without holding the lock.
+ * append-only those bytes can be read afterwards without holding the lock. A writer frozen while
+ * holding its lock is not waited for past the lock deadline: the size is then taken as it is, and a
+ * line it left unfinished waits, as a fragment, for its line break.
  */
 async function settledSize(file: Deno.FsFile): Promise<number> {
-  await file.lock(false);
+  if (!(await lockWithin(file, false))) return (await file.stat()).size;
   try {
     return (await file.stat()).size;
   } finally {

@@ -6,6 +6,7 @@
  * @module
  */
 import { writeAllSync } from "./stdio.ts";
+import { lockWithin } from "./file_lock.ts";
 
 const NEWLINE = 0x0a;
 
@@ -13,13 +14,17 @@ const NEWLINE = 0x0a;
  * Appends `data` (whole lines) to `file` (opened for reading and appending) while holding an
  * exclusive lock on it, repairing a torn last line first (see the module comment).
  *
- * The lock is awaited (a blocked lock must not stall a serving event loop); the short, local
+ * The lock is awaited (a blocked lock must not stall a serving event loop), within the lock deadline
+ * (src/util/file_lock.ts: a frozen process holding it must not hang the writer); the short, local
  * syscalls under it are synchronous, which is several times faster than their async forms.
  *
  * @returns the file's link count (0: deleted under the open handle; null where not reported)
+ * @throws Deno.errors.TimedOut when another process kept the file locked past the deadline (nothing written)
  */
 export async function appendWholeLines(file: Deno.FsFile, data: Uint8Array): Promise<number | null> {
-  await file.lock(true);
+  if (!(await lockWithin(file, true))) {
+    throw new Deno.errors.TimedOut("the file stayed locked by another process; nothing was appended");
+  }
   try {
     const { size, nlink } = file.statSync();
     const torn = size > 0 && lastByte(file, size) !== NEWLINE;

@@ -114,6 +114,20 @@ export function atomicTempPath(target: string, pid: number): string {
   return `${target.slice(0, i + 1)}.${target.slice(i + 1)}.${pid}.tmp`;
 }
 
+/**
+ * This user's own folder in the temp directory, `<temp>/mind-hooks-<uid>` (`mind-hooks-user` where
+ * the uid cannot be read): where the engine keeps what must survive a home it cannot write, such as
+ * the Stop guard's fallback counters (SPEC §6 r4). Used only as a real folder of this user
+ * (src/output/spill_folder.ts), as the temp directory is shared.
+ */
+export function userTempFolder(tempDir: string): string {
+  let uid = "user";
+  try {
+    if (Deno.build.os !== "windows") uid = String(Deno.uid());
+  } catch { /* without the uid permission: one name for the user */ }
+  return join(tempDir, `mind-hooks-${uid}`);
+}
+
 // Paths (§2.3 project root search, §3.1 hook keys)
 
 /** Matches a Windows drive root prefix `C:\` (after slashes became backslashes). */
