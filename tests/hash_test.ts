@@ -212,7 +212,7 @@ Deno.test("indexes count skipped groups and handlers as written", () => {
       { matcher: "([bad", hooks: [{ type: "command", command: "a" }] },
       {
         matcher: "Bash",
-        hooks: [{ type: "prompt", prompt: "x" }, { type: "command", command: "" }, { type: "command", command: "ok" }],
+        hooks: [{ type: "agent", prompt: "x" }, { type: "command", command: "" }, { type: "command", command: "ok" }],
       },
     ],
   }, { layer: "user", keyPath: "/f" });

@@ -20,6 +20,11 @@ export const HOOKS_SETTINGS: ReadonlySet<string> = new Set([
   "windows_managed_dir",
   "foreign_layers",
   "require_pins",
+  "model",
+  "allowed_http_hook_urls",
+  "record",
+  "record_redact",
+  "daemon",
 ]);
 
 /** The file layers the user writes: the user, its foreign ones, the profile (src/config/fast_path_guard.ts). */
