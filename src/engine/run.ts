@@ -7,6 +7,7 @@
 import type { AnyCatalog, HookHandler } from "../config/discovery.ts";
 import { runsAsync } from "../config/handlers.ts";
 import { handlerModule } from "../config/handler_types/registry.ts";
+import { RUNNERS } from "./handler_runners.ts";
 import { claimOnce, ONCE_REASON } from "../session/once.ts";
 import { hookHash } from "../trust/hash.ts";
 import { pinRecheckOf } from "../config/pinning.ts";
@@ -177,7 +178,6 @@ async function runOne(
   h: HookHandler,
   c: RunContext,
 ): Promise<RawCompletion> {
-  const { RUNNERS } = await import("./handler_runners.ts");
   return await RUNNERS[h.handler.type](h, {
     event: c.ev.event,
     hookInput: c.hookInput,
