@@ -138,3 +138,22 @@ Deno.test("architecture: the line count counts a last line without a newline", (
     2,
   ]);
 });
+
+Deno.test("architecture: nothing outside the handler-type registry switches on a handler type", async () => {
+  // The facts of a type live in its module (src/config/handler_types/, the schema's field tables, its
+  // runner in src/runner/); everything else asks the registry, so a new type is one module, not 18 files.
+  const own = (rel: string) =>
+    rel.startsWith("config/handler_types/") || rel === "schema/handler.ts" ||
+    /^runner\/(mcp|mcp_pool|mcp_client|http|prompt)\.ts$/.test(rel);
+  const types = "command|mcp_tool|http|prompt";
+  const switching = new RegExp(`\\.type\\s*[!=]==?\\s*"(?:${types})"|case\\s+"(?:${types})"\\s*:`);
+  const found: string[] = [];
+  for (const rel of await sources(join(REPO, "src"))) {
+    if (rel.startsWith("generated/") || rel.endsWith("_test.ts") || own(rel)) continue;
+    const text = await Deno.readTextFile(join(REPO, "src", rel));
+    text.split("\n").forEach((line, i) => {
+      if (switching.test(line)) found.push(`${rel}:${i + 1}: ${line.trim()}`);
+    });
+  }
+  assertEquals(found, []);
+});

@@ -272,7 +272,7 @@ Deno.test("§2.2 fault tolerance: bad groups and handlers are skipped alone, wit
             hooks: [
               cmd(""), // 1:0 empty command
               cmd("true", { timeout: "ten" }), // 1:1 wrong type
-              { type: "prompt", prompt: "is this ok?" }, // 1:2 unsupported
+              { type: "prompt", prompt: "is this ok?" }, // 1:2 (r4) runs only with [hooks.model]: skipped, said
               { type: "agent", agent: "reviewer" }, // 1:3 unsupported
               cmd("true", { colour: "red" }), // 1:4 unknown field: still runs
               { type: "command", command: 42 }, // 1:5 wrong type
@@ -295,10 +295,15 @@ Deno.test("§2.2 fault tolerance: bad groups and handlers are skipped alone, wit
   );
   const result = await dispatch(home.path, event("PreToolUse"), [BYPASS, "--profile", "broken"]);
   assertEquals(runKeys(result), [
+    `user:${hooksPath}:PreToolUse:1:2`,
     `user:${hooksPath}:PreToolUse:1:4`,
     `user:${hooksPath}:PreToolUse:1:7`,
   ]);
-  assertEquals(result.runs.map((r) => r.status), ["completed", "completed"]);
+  assertEquals(result.runs.map((r) => [r.status, r.reason]), [
+    ["skipped", "no model: set [hooks.model] in the user config"],
+    ["completed", null],
+    ["completed", null],
+  ]);
 
   const codes = warningCodes(result);
   for (
@@ -314,7 +319,7 @@ Deno.test("§2.2 fault tolerance: bad groups and handlers are skipped alone, wit
     ]
   ) assert(codes.includes(code), `${code} missing from ${codes.join(", ")}`);
   assertEquals(warningsOf(result, "W_BAD_MATCHER").length, 1);
-  assertEquals(warningsOf(result, "W_UNSUPPORTED_HANDLER").length, 2);
+  assertEquals(warningsOf(result, "W_UNSUPPORTED_HANDLER").length, 1);
   assertEquals(warningsOf(result, "W_EMPTY_COMMAND").length, 2);
   assertEquals(warningsOf(result, "W_BAD_FIELD").length, 2);
   assertEquals(

@@ -53,6 +53,7 @@ function catalog(handlers: HookHandler[]): Catalog {
     profile: null,
     mcpServers: noServers(),
     stopBlockCap: 8,
+    model: null,
     managedOnly: false,
     plugins: [],
     files: [],

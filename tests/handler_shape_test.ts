@@ -3,15 +3,8 @@
  * normalizer and the hash subject must agree with its tables. Each test names the drift it catches.
  */
 import { assertEquals } from "./helpers/assert.ts";
-import {
-  CLAUDE_COMMAND_FIELDS,
-  CLAUDE_MCP_FIELDS,
-  COMMAND_FIELDS,
-  type FieldSpec,
-  MCP_DERIVED,
-  MCP_FIELDS,
-} from "../src/schema/handler.ts";
-import { normalizeHandler, TEXT_FIELDS } from "../src/config/handlers.ts";
+import { type FieldSpec, HANDLER_FIELDS, HANDLER_TYPES, type HandlerType, MCP_DERIVED } from "../src/schema/handler.ts";
+import { normalizeHandler } from "../src/config/handlers.ts";
 import type { Warning } from "../src/config/warnings.ts";
 import { contentHashSync } from "../src/trust/hash.ts";
 import { CONFIG_SCHEMA } from "../src/generated/schemas.ts";
@@ -19,19 +12,18 @@ import { REPO } from "./helpers/cli.ts";
 import type { Dialect } from "../src/events/types.ts";
 
 type Table = Record<string, FieldSpec>;
-type Case = { type: "command" | "mcp_tool"; dialect: Dialect; fields: Table };
+type Case = { type: HandlerType; dialect: Dialect; fields: Table };
 
-const CASES: Case[] = [
-  { type: "command", dialect: "mind", fields: COMMAND_FIELDS },
-  { type: "mcp_tool", dialect: "mind", fields: MCP_FIELDS },
-  { type: "command", dialect: "claude", fields: { ...COMMAND_FIELDS, ...CLAUDE_COMMAND_FIELDS } },
-  { type: "mcp_tool", dialect: "claude", fields: { ...MCP_FIELDS, ...CLAUDE_MCP_FIELDS } },
-];
+const CASES: Case[] = HANDLER_TYPES.flatMap((type) => [
+  { type, dialect: "mind" as const, fields: HANDLER_FIELDS[type].fields },
+  { type, dialect: "claude" as const, fields: { ...HANDLER_FIELDS[type].fields, ...HANDLER_FIELDS[type].claude } },
+]);
 
 /** Two valid values of a field of this kind, the first the one a maximal handler carries. */
 function values(name: string, f: FieldSpec, type: string): [unknown, unknown] {
   if (name === "if") return ["Bash(ls *)", "Bash(rm *)"];
   if (name === "shell") return ["bash", undefined];
+  if (name === "url") return ["https://hooks.example/one", "https://hooks.example/two"];
   switch (f.kind) {
     case "type":
       return [type, type];
@@ -46,6 +38,10 @@ function values(name: string, f: FieldSpec, type: string): [unknown, unknown] {
       return [true, false];
     case "object":
       return [{ a: 1 }, { a: 2 }];
+    case "headers":
+      return [{ A: "1" }, { A: "2" }];
+    case "names":
+      return [["TOKEN"], ["OTHER"]];
   }
 }
 
@@ -72,7 +68,8 @@ function schemaProperties(schema: unknown, type: string): string[] {
 
 Deno.test("handler shape: the published hooks.json schema lists exactly the mind dialect's fields of each type", async () => {
   const published = JSON.parse(await Deno.readTextFile(`${REPO}/schemas/hooks.schema.json`));
-  for (const [type, fields] of [["command", COMMAND_FIELDS], ["mcp_tool", MCP_FIELDS]] as const) {
+  for (const type of HANDLER_TYPES) {
+    const fields = HANDLER_FIELDS[type].fields;
     assertEquals(schemaProperties(published, type), Object.keys(fields), `published ${type}`);
     assertEquals(schemaProperties(CONFIG_SCHEMA, type), Object.keys(fields), `generated ${type}`);
   }
@@ -117,15 +114,18 @@ Deno.test("handler shape: a hashed field changes the hash, an excluded one never
   }
 });
 
-Deno.test("handler shape: every excluded field says why, and the string checks are the tables' text fields", () => {
-  const tables: Table[] = [COMMAND_FIELDS, MCP_FIELDS, CLAUDE_COMMAND_FIELDS, CLAUDE_MCP_FIELDS];
+Deno.test("handler shape: every excluded field says why; a text field of the wrong type skips the handler", () => {
+  const tables: Table[] = HANDLER_TYPES.flatMap((t) => [HANDLER_FIELDS[t].fields, HANDLER_FIELDS[t].claude]);
   const silent = tables.flatMap((t) => Object.entries(t).filter(([, f]) => f.hashedAs === null && !f.notHashed));
   assertEquals(silent, []);
-  const text = Object.entries({ ...COMMAND_FIELDS, ...MCP_FIELDS })
-    .filter(([k, f]) => (f.kind === "text" || f.kind === "nonEmpty") && k !== "command").map(([k]) => k);
-  assertEquals([...TEXT_FIELDS].sort(), [...new Set(text)].sort());
-  // The Claude-only fields are the same names on both types (the normalizer keeps one list).
-  assertEquals(Object.keys(CLAUDE_MCP_FIELDS), Object.keys(CLAUDE_COMMAND_FIELDS));
+  for (const c of CASES) {
+    for (const [k, f] of Object.entries(c.fields)) {
+      // `shell` other than bash is Claude Code's PowerShell: unsupported, not a bad field.
+      if ((f.kind !== "text" && f.kind !== "nonEmpty") || k === "shell") continue;
+      const { h, warnings } = normalize(c, { ...maximal(c), [k]: 7 });
+      assertEquals([h, warnings.map((w) => w.code)], [null, ["W_BAD_FIELD"]], `${c.type} ${c.dialect} ${k}`);
+    }
+  }
 });
 
 Deno.test("handler shape: docs/configuration.md's handler fields are the tables' fields", async () => {
@@ -134,8 +134,8 @@ Deno.test("handler shape: docs/configuration.md's handler fields are the tables'
   // The first cell of each row names one field or more (`commandWindows` / `command_windows`).
   const named = section.split("\n").filter((l) => l.startsWith("| `"))
     .flatMap((l) => [...l.split("|")[1].matchAll(/`([^`]+)`/g)].map((m) => m[1]));
-  const mind = Object.keys({ ...COMMAND_FIELDS, ...MCP_FIELDS });
-  const any = new Set([...mind, ...Object.keys(CLAUDE_COMMAND_FIELDS)]);
+  const mind = [...new Set(HANDLER_TYPES.flatMap((t) => Object.keys(HANDLER_FIELDS[t].fields)))];
+  const any = new Set([...mind, ...HANDLER_TYPES.flatMap((t) => Object.keys(HANDLER_FIELDS[t].claude))]);
   assertEquals({
     undocumented: mind.filter((k) => !named.includes(k)),
     unknown: named.filter((k) => !any.has(k)),

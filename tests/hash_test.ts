@@ -127,6 +127,42 @@ Deno.test("r2 hash fields: async and additionalContextLimit as written, failClos
   assertEquals(await hashesOf(guard({ if: "" }), "claude"), [R2.claudePlain]);
 });
 
+/** r4: one vector per new handler type and for `once`, computed with the docs' Python function (docs/hash.md). */
+const R4 = {
+  http: "sha256:f3f4becef1e6d5f861c0a9ce1de0896a2a41d3e87d6dbca636b41f93629cfa72",
+  prompt: "sha256:76bffdd2f4e042b4ec243fd24791460d395fdbeae70959152006603bd94e47ad",
+  claudeOnce: "sha256:3f7baabfbeb31c4f9fb265e82c86778eda054a23ab34b3ba7b0b105f303692a9",
+};
+
+Deno.test("r4 hash vectors: http (headers as written), prompt (its text, the default timeout) and once", async () => {
+  const http = {
+    type: "http",
+    url: "https://hooks.corp.example/guard",
+    headers: { Authorization: "Bearer $GUARD_TOKEN" },
+    allowedEnvVars: ["GUARD_TOKEN"],
+    timeout: 10,
+    failClosed: true,
+  };
+  assertEquals(await hashesOf({ PreToolUse: [{ matcher: "Bash", hooks: [http] }] }), [R4.http]);
+  // The interpolated value is never part of it: only what is written.
+  assertEquals(await hashesOf({ PreToolUse: [{ matcher: "Bash", hooks: [{ ...http, name: "corp guard" }] }] }), [
+    R4.http,
+  ]);
+  const prompt = { type: "prompt", prompt: "Is this shell command safe to run unattended? $ARGUMENTS" };
+  assertEquals(await hashesOf({ PreToolUse: [{ matcher: "Bash", hooks: [prompt] }] }), [R4.prompt]);
+  assertEquals(await hashesOf({ PreToolUse: [{ matcher: "Bash", hooks: [{ ...prompt, timeout: 30 }] }] }), [R4.prompt]);
+  assertEquals(
+    await hashesOf({ Stop: [{ hooks: [{ type: "command", command: "./summarize.sh", once: true }] }] }, "claude"),
+    [R4.claudeOnce],
+  );
+  // docs/hash.md gives the same vectors.
+  const doc = await Deno.readTextFile(new URL("../docs/hash.md", import.meta.url));
+  for (const v of Object.values(R4)) assert(doc.includes(`# == "${v}"`), `docs/hash.md lacks ${v}`);
+  // In the mind dialect `once` is an unknown field: never hashed.
+  const mind = await hashesOf({ Stop: [{ hooks: [{ type: "command", command: "./summarize.sh", once: true }] }] });
+  assertEquals(mind.length === 1 && mind[0] !== R4.claudeOnce, true);
+});
+
 Deno.test("TOML and JSON forms, reordered keys and spelled-out defaults hash alike", async () => {
   const toml = parseTomlText(
     `[[hooks.PreToolUse]]
@@ -212,7 +248,7 @@ Deno.test("indexes count skipped groups and handlers as written", () => {
       { matcher: "([bad", hooks: [{ type: "command", command: "a" }] },
       {
         matcher: "Bash",
-        hooks: [{ type: "prompt", prompt: "x" }, { type: "command", command: "" }, { type: "command", command: "ok" }],
+        hooks: [{ type: "agent", prompt: "x" }, { type: "command", command: "" }, { type: "command", command: "ok" }],
       },
     ],
   }, { layer: "user", keyPath: "/f" });

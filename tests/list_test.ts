@@ -167,6 +167,8 @@ Deno.test(
         "additionalContextLimit",
         "dialect",
         "if",
+        // (r4) Claude Code's once
+        "once",
         "failClosed",
         "plugin",
         // (r3) the key of the hook this one is an identical Claude copy of, or null

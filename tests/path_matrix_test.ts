@@ -30,6 +30,7 @@ import {
   runPath,
 } from "./helpers/path_matrix.ts";
 import { startHttpServer } from "./helpers/mcp_server.ts";
+import { modelToml, startModel, startServer } from "./helpers/hook_servers.ts";
 import { safeSessionSegment } from "../src/util/session_id.ts";
 
 /**
@@ -308,6 +309,51 @@ const CASES: Case[] = [
     },
   },
   {
+    name: "http hook",
+    resource: () => {
+      const server = startServer((req) =>
+        Response.json(
+          req.path === "/guard"
+            ? {
+              hookSpecificOutput: {
+                hookEventName: "PreToolUse",
+                permissionDecision: "deny",
+                permissionDecisionReason: "the service says no",
+              },
+            }
+            : { hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: "from the service" } },
+        )
+      );
+      return Promise.resolve({ userConfig: "", close: server.close, vars: { hookBase: server.base } });
+    },
+    hooks: {
+      PreToolUse: [group([{ type: "http", url: "{hookBase}/guard" }])],
+      UserPromptSubmit: [group([{ type: "http", url: "{hookBase}/context", timeout: 20 }])],
+    },
+    steps: [{ dispatch: "PreToolUse" }, { dispatch: "UserPromptSubmit" }],
+    check: (ref) => {
+      const [tool, prompt] = ref.steps as R[];
+      assertEquals([tool.decision, tool.reason], ["deny", "the service says no"]);
+      assertEquals(prompt.additionalContext, ["from the service"]);
+    },
+  },
+  {
+    name: "prompt hook",
+    resource: () => {
+      const model = startModel(
+        "anthropic",
+        (body) => body.includes("hello") ? '{"ok": false, "reason": "the judge refused"}' : '{"ok": true}',
+      );
+      return Promise.resolve({ userConfig: modelToml("anthropic", model.base), close: model.close });
+    },
+    hooks: { UserPromptSubmit: [group([{ type: "prompt", prompt: "Judge: $ARGUMENTS" }])] },
+    steps: [{ dispatch: "UserPromptSubmit", fields: { prompt: "hello judge" } }],
+    check: (ref) => {
+      const [prompt] = ref.steps as R[];
+      assertEquals([prompt.decision, prompt.reason], ["block", "the judge refused"]);
+    },
+  },
+  {
     name: "transcript",
     hooks: {
       UserPromptSubmit: [group([cmd(py(`"lines: %d" % len(open(event["transcript_path"]).read().splitlines())`))])],
@@ -343,7 +389,21 @@ for (const c of CASES) {
     async fn() {
       const resource = await c.resource?.();
       try {
-        await matrix(resource ? { ...c, userConfig: (c.userConfig ?? "") + resource.userConfig } : c);
+        await matrix(
+          resource
+            ? {
+              ...c,
+              userConfig: (c.userConfig ?? "") + resource.userConfig,
+              // `{name}` in the hooks: a value the resource knows only once started (its port).
+              hooks: JSON.parse(
+                Object.entries(resource.vars ?? {}).reduce(
+                  (t, [k, v]) => t.replaceAll(`{${k}}`, v),
+                  JSON.stringify(c.hooks),
+                ),
+              ),
+            }
+            : c,
+        );
       } finally {
         await resource?.close();
       }

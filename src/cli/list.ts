@@ -14,6 +14,7 @@ import { cliSettings } from "./context.ts";
 import { configOptionsOf, searchStart } from "../engine/settings.ts";
 import { loadCatalog } from "../config/discovery.ts";
 import { formatWarning } from "../config/warnings.ts";
+import { handlerModule } from "../config/handler_types/registry.ts";
 import {
   buildView,
   type CatalogView,
@@ -58,7 +59,7 @@ export function renderList(view: CatalogView): string {
     const file = g.file === null ? g.source : peoplePath(g.file, view.paths);
     out.push("", `${g.layer}  ${file}${g.hooks[0].plugin ? `  (plugin ${g.hooks[0].plugin})` : ""}`);
     for (const h of g.hooks) {
-      const run = (h.handler.handler.type === "command" ? `command: ${h.summary}` : h.summary) +
+      const run = handlerModule(h.handler.handler).listPrefix + h.summary +
         (h.name === null ? "" : `  name: ${JSON.stringify(h.name)}`);
       out.push(`  ${h.tail}`);
       out.push(
@@ -149,6 +150,8 @@ export function pinLines(h: HookView): string[] {
   }
   if (p?.unpinnable) out.push(`    ${unpinnableMark(p.unpinnable)}`);
   if (h.fetch !== null) out.push(`    network: it fetches at run time (${h.fetch}); what it fetches is not pinned`);
+  // What review warns about for this type (SPEC §2.2 r4: where an http hook sends each event).
+  for (const w of handlerModule(h.handler.handler).reviewWarnings(h.handler.handler)) out.push(`    ⚠ ${w}`);
   return out;
 }
 

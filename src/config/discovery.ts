@@ -35,6 +35,9 @@ import { type HookPins, pinScopeFor, type ScopeContext, storedPins } from "./pin
 import type { PinScope } from "../trust/pin_scope.ts";
 import type { FileHashCache, PinnedFiles } from "../trust/pins.ts";
 import { fail, ok, type Result } from "../util/result.ts";
+import { handlerModule } from "./handler_types/registry.ts";
+import { allowedHttpUrls, httpUrlOf, urlAllowed } from "./handler_types/http.ts";
+import { hooksModel, type ModelConfig } from "./hooks_model.ts";
 
 /**
  * A handler with the facts its trust is decided from (a plain record: `trust/verdict.ts` decides its
@@ -115,6 +118,8 @@ export type CatalogOf<H extends string | null> = {
   mcpServers: McpServers;
   stopBlockCap: number;
   managedOnly: boolean;
+  /** The model prompt hooks ask (the user's `[hooks.model]`, SPEC §2.2 r4), or null when none is set. */
+  model: ModelConfig | null;
   plugins: PluginInfo[];
   /** Every file path that was (or would be) read: `serve` re-reads when one changes. */
   files: string[];
@@ -439,6 +444,23 @@ export async function loadCatalog(opts: HomelessConfigOptions): Promise<Result<A
   } else {
     discovered.push(...ordinaryHandlers);
   }
+  // The managed allow-list of http hooks' URLs (SPEC §2.2 r4): a URL matching none is dropped, said.
+  const allowedUrls = allowedHttpUrls(managed, managedPath, warnings);
+  if (allowedUrls !== null) {
+    for (let i = discovered.length - 1; i >= 0; i--) {
+      const url = httpUrlOf(discovered[i].handler);
+      if (url === null || urlAllowed(url, allowedUrls)) continue;
+      warnings.push(warning(
+        "W_HTTP_URL_NOT_ALLOWED",
+        `${discovered[i].event}: http hook to ${url} is not in the managed allowed_http_hook_urls; skipped`,
+        discovered[i].sourcePath,
+        discovered[i].path ? { path: discovered[i].path } : undefined,
+      ));
+      discovered.splice(i, 1);
+    }
+  }
+  // The model prompt hooks ask: the user side's only (SPEC §2.2 r4).
+  const model = hooksModel(userToml, cli, userConfigPath ?? "cli-override", warnings);
 
   // State: user config.toml, then this process's -c overrides.
   const state = new Map<HookKey, HookState>();
@@ -460,9 +482,10 @@ export async function loadCatalog(opts: HomelessConfigOptions): Promise<Result<A
   mcpServers.plugins = pluginResult.servers;
   warnings.push(...scopedNameWarnings(mcpServers));
   for (const d of discovered) {
-    if (d.handler.type !== "mcp_tool") continue;
-    d.server = resolveServer(mcpServers, d, d.handler.server);
-    d.handler = { ...d.handler, serverSpec: d.server?.written ?? null };
+    const name = handlerModule(d.handler).mcpServer(d.handler);
+    if (name === null) continue;
+    d.server = resolveServer(mcpServers, d, name);
+    d.handler = { ...d.handler, serverSpec: d.server?.written ?? null } as typeof d.handler;
   }
 
   const scopes: ScopeContext = { projectRoot: project?.root ?? null, plugins: pluginResult.plugins, home: userHome };
@@ -488,6 +511,7 @@ export async function loadCatalog(opts: HomelessConfigOptions): Promise<Result<A
     stopBlockCap: Number.isInteger(capValue) && capValue >= 0 ? capValue : 8,
     managedOnly,
     plugins: pluginResult.plugins,
+    model,
     files,
     bypassTrust: opts.bypassTrust === true,
     userHome,

@@ -10,15 +10,17 @@ import { EVENTS } from "../events/registry.ts";
 import type { Dialect } from "../events/types.ts";
 import { compileMatcher, type Matcher } from "../matching/matcher.ts";
 import {
-  CLAUDE_COMMAND_FIELDS,
-  COMMAND_FIELDS,
   type FieldSpec,
+  HANDLER_FIELDS,
+  HANDLER_TYPES,
   type HookKey,
   hookKey,
+  isHandlerType,
   type Layer,
-  MCP_FIELDS,
   type NormalizedHandler,
 } from "../schema/handler.ts";
+import { handlerModule, moduleOfType } from "./handler_types/registry.ts";
+import type { CommonParts } from "./handler_types/types.ts";
 import { type Warning, warning } from "./warnings.ts";
 import { isObject, type JsonObject, type ValuePath } from "../util/json.ts";
 import { didYouMean } from "../util/suggest.ts";
@@ -26,8 +28,7 @@ import { isDelegation } from "../util/delegation.ts";
 import { fail, ok, type Result } from "../util/result.ts";
 import type { ServerDef } from "./mcp_servers.ts";
 
-/** Default additionalContextLimit in approximate tokens. */
-export const DEFAULT_CONTEXT_LIMIT = 2500;
+export { DEFAULT_CONTEXT_LIMIT } from "./handler_types/command.ts";
 
 /** A handler as discovered, before trust is applied. */
 export type DiscoveredHandler = {
@@ -83,25 +84,6 @@ export type HooksSource = {
 };
 
 const GROUP_FIELDS = new Set(["matcher", "hooks"]);
-// The fields each handler type accepts: the handler shape's tables (schema/handler.ts), which also
-// make the hooks-file schema and say where each field lands in the hash.
-const COMMAND_KNOWN = new Set(Object.keys(COMMAND_FIELDS));
-const MCP_KNOWN = new Set(Object.keys(MCP_FIELDS));
-/** Fields only the Claude dialect knows: the same names on both handler types. */
-const CLAUDE_KNOWN = new Set(Object.keys(CLAUDE_COMMAND_FIELDS));
-/**
- * The fields of either type that must be strings, in the order they are checked (the first wrong one
- * is named); `command` has its own check. `tests/handler_shape_test.ts` holds them to the tables.
- */
-export const TEXT_FIELDS = ["name", "statusMessage", "commandWindows", "command_windows", "server", "tool"] as const;
-/** The fields of either type that must be booleans, in the tables' order. */
-const FLAG_FIELDS = flagsOf({ ...COMMAND_FIELDS, ...MCP_FIELDS });
-const CLAUDE_FLAG_FIELDS = flagsOf(CLAUDE_COMMAND_FIELDS);
-
-function flagsOf(fields: Record<string, FieldSpec>): string[] {
-  return Object.keys(fields).filter((k) => fields[k].kind === "flag");
-}
-
 /** Collects the handlers of one hooks object. */
 export function collectHandlers(
   hooks: unknown,
@@ -221,7 +203,8 @@ function collectGroup(
     if (!result) return;
     // Checked a string by normalizeHandler, which returned the hashed part only.
     const name = (raw as JsonObject).name as string | undefined;
-    if (src.skipDelegation && result.type === "command" && isDelegation(result.command)) {
+    const commandText = handlerModule(result).commandText(result, "linux");
+    if (src.skipDelegation && commandText !== null && isDelegation(commandText)) {
       warnings.push(warning(
         "W_DELEGATING_HOOK",
         `${where}.hooks[${hi}]: this host's mind-hooks entry is not run by mind itself (it would run every hook twice)`,
@@ -289,12 +272,14 @@ function effectiveTimeout(
 
 /** Does this handler run in the background (SPEC §7.2)? Its `async` as written, where its event allows it. */
 export function runsAsync(d: Pick<DiscoveredHandler, "event" | "handler">): boolean {
-  return d.handler.type === "command" && d.handler.async && EVENTS[d.event].asyncAllowed;
+  return handlerModule(d.handler).async(d.handler) && EVENTS[d.event].asyncAllowed;
 }
 
 /**
  * Validates and normalizes one handler; null (with a warning) when it must be skipped. `where`
- * names it in messages (`Stop[0].hooks[1]`), `path` is its value path in the file.
+ * names it in messages (`Stop[0].hooks[1]`), `path` is its value path in the file. What every type
+ * shares is checked here (its fields known, strings and flags typed, `timeout`, `failClosed`, the Claude
+ * dialect's `if` and `once`); the type's own fields by its module (src/config/handler_types/).
  */
 export function normalizeHandler(
   event: EventName,
@@ -312,22 +297,19 @@ export function normalizeHandler(
     return null;
   }
   const type = raw.type;
-  if (type === "prompt" || type === "agent") {
+  if (type === "agent") {
     warnings.push(
-      warning(
-        "W_UNSUPPORTED_HANDLER",
-        `${where}: handler type "${type}" is not supported; skipped`,
-        source,
-        at(),
-      ),
+      warning("W_UNSUPPORTED_HANDLER", `${where}: handler type "${type}" is not supported; skipped`, source, at()),
     );
     return null;
   }
-  if (type !== "command" && type !== "mcp_tool") {
+  if (!isHandlerType(type)) {
     warnings.push(
       warning(
         "W_UNSUPPORTED_HANDLER",
-        `${where}: handler type ${JSON.stringify(type ?? null)} is not supported (command or mcp_tool); skipped`,
+        `${where}: handler type ${JSON.stringify(type ?? null)} is not supported (${
+          HANDLER_TYPES.join(", ")
+        }); skipped`,
         source,
         at(),
       ),
@@ -339,15 +321,17 @@ export function normalizeHandler(
     warnings.push(warning("W_UNSUPPORTED_HANDLER", `${where}: ${unsupported} is not supported; skipped`, source, at()));
     return null;
   }
-  const known = type === "command" ? COMMAND_KNOWN : MCP_KNOWN;
+  const tables = HANDLER_FIELDS[type];
+  const fields: Record<string, FieldSpec> = dialect === "claude"
+    ? { ...tables.fields, ...tables.claude }
+    : tables.fields;
   for (const k of Object.keys(raw)) {
-    if (!known.has(k) && !(dialect === "claude" && CLAUDE_KNOWN.has(k))) {
+    if (!Object.hasOwn(fields, k)) {
       // A typo of a field (`timout`) is named: the hook runs with the default, which is rarely what was meant.
-      const fields = dialect === "claude" ? [...known, ...CLAUDE_KNOWN] : known;
       warnings.push(
         warning(
           "W_UNKNOWN_FIELD",
-          `${where}: unknown field ${JSON.stringify(k)} ignored${didYouMean(k, fields)}`,
+          `${where}: unknown field ${JSON.stringify(k)} ignored${didYouMean(k, Object.keys(fields))}`,
           source,
           at(k),
         ),
@@ -359,120 +343,53 @@ export function normalizeHandler(
     warnings.push(warning("W_BAD_FIELD", `${where}: ${msg}; handler skipped`, source, at(field)));
     return null;
   };
-  for (const k of TEXT_FIELDS) {
-    if (raw[k] !== undefined && typeof raw[k] !== "string") {
-      return bad(`${k} must be a string`, k);
-    }
-  }
-  for (const k of dialect === "claude" ? [...FLAG_FIELDS, ...CLAUDE_FLAG_FIELDS] : FLAG_FIELDS) {
-    if (raw[k] !== undefined && typeof raw[k] !== "boolean") return bad(`${k} must be a boolean`, k);
+  for (const [k, f] of Object.entries(fields)) {
+    const v = raw[k];
+    if (v === undefined) continue;
+    if ((f.kind === "text" || f.kind === "nonEmpty") && typeof v !== "string") return bad(`${k} must be a string`, k);
+    if (f.kind === "flag" && typeof v !== "boolean") return bad(`${k} must be a boolean`, k);
   }
   const claude = dialect === "claude" ? claudeFields(event, raw, where, source, warnings) : {};
   if (claude === null) return bad("if must be a string");
+  const module = moduleOfType(type);
+  const refused = module.refusedOn(event);
+  if (refused !== null) {
+    warnings.push(warning("W_UNSUPPORTED_HANDLER", `${where}: ${refused}; skipped`, source, at()));
+    return null;
+  }
   const failClosed = (raw.failClosed ?? raw.fail_closed) === true;
   const timeoutGiven = intField(raw, "timeout", 1);
   if (!timeoutGiven.ok) return bad(timeoutGiven.error, "timeout");
-  const timeout = effectiveTimeout(event, timeoutGiven.value, where, path, source, warnings);
+  const timeout = effectiveTimeout(
+    event,
+    timeoutGiven.value ?? module.defaultTimeout ?? undefined,
+    where,
+    path,
+    source,
+    warnings,
+  );
   const statusMessage = raw.statusMessage as string | undefined;
-
-  if (type === "mcp_tool") {
-    if (!EVENTS[event].mcpAllowed) {
-      // Seed 003: the event does not support MCP-tool hooks (on SessionEnd the connections are going away).
-      warnings.push(
-        warning(
-          "W_UNSUPPORTED_HANDLER",
-          `${where}: mcp_tool hooks are not supported on ${event}; skipped`,
-          source,
-          at(),
-        ),
-      );
-      return null;
-    }
-    if (!raw.server || !raw.tool) {
-      return bad("mcp_tool needs non-empty server and tool");
-    }
-    if (raw.input !== undefined && !isObject(raw.input)) {
-      return bad("input must be an object", "input");
-    }
-    if (raw.async === true) {
-      warnings.push(
-        warning(
-          "W_ASYNC_IGNORED",
-          `${where}: mcp_tool hooks always run synchronously`,
-          source,
-          at("async"),
-        ),
-      );
-    }
-    if (failClosed) failClosedApplies(event, false, where, source, warnings);
-    return {
-      type,
-      server: raw.server as string,
-      tool: raw.tool as string,
-      input: (raw.input as JsonObject | undefined) ?? {},
-      timeout,
-      ...(statusMessage !== undefined ? { statusMessage } : {}),
-      ...claude,
-      ...(failClosed ? { failClosed: true as const } : {}),
-      // Resolved by discovery, which knows every layer's servers (SPEC §2.7).
-      serverSpec: null,
-    };
-  }
-  if (
-    raw.command === undefined || raw.command === "" ||
-    (typeof raw.command === "string" && raw.command.trim() === "")
-  ) {
-    warnings.push(
-      warning(
-        "W_EMPTY_COMMAND",
-        `${where}: empty or missing command; handler skipped`,
-        source,
-        at("command"),
-      ),
-    );
-    return null;
-  }
-  if (typeof raw.command !== "string") return bad("command must be a string", "command");
-  const limitGiven = intField(raw, "additionalContextLimit", 0);
-  if (!limitGiven.ok) return bad(limitGiven.error, "additionalContextLimit");
-  const limit = limitGiven.value;
-  if (limit !== undefined && EVENTS[event].contextLimit === "none") {
-    warnings.push(
-      warning(
-        "W_LIMIT_IGNORED",
-        `${where}: additionalContextLimit has no effect on ${event}`,
-        source,
-        at("additionalContextLimit"),
-      ),
-    );
-  }
-  // As written (SPEC §3.2): SessionEnd's forced synchronous run is decided at run time (runsAsync).
-  const isAsync = raw.async === true || (dialect === "claude" && raw.asyncRewake === true);
-  if (isAsync && !EVENTS[event].asyncAllowed) {
-    warnings.push(
-      warning(
-        "W_ASYNC_IGNORED",
-        `${where}: ${event} hooks always run synchronously`,
-        source,
-        at("async"),
-      ),
-    );
-  }
-  if (failClosed) failClosedApplies(event, isAsync && EVENTS[event].asyncAllowed, where, source, warnings);
-  const commandWindows = (raw.commandWindows ?? raw.command_windows) as
-    | string
-    | undefined;
-  return {
-    type,
-    command: raw.command,
+  const common: CommonParts = {
     timeout,
-    async: isAsync,
-    additionalContextLimit: limit ?? DEFAULT_CONTEXT_LIMIT,
-    ...(commandWindows !== undefined ? { commandWindows } : {}),
     ...(statusMessage !== undefined ? { statusMessage } : {}),
     ...claude,
     ...(failClosed ? { failClosed: true as const } : {}),
   };
+  const h = module.normalize(raw, {
+    event,
+    dialect,
+    where,
+    path,
+    source,
+    warnings,
+    common,
+    bad,
+    warn: (code, message, field) => warnings.push(warning(code, message, source, at(field))),
+  });
+  if (h !== null && failClosed) {
+    failClosedApplies(event, module.async(h) && EVENTS[event].asyncAllowed, where, source, warnings);
+  }
+  return h;
 }
 
 /**
@@ -497,7 +414,8 @@ function claudeFields(
   where: string,
   source: string,
   warnings: Warning[],
-): { if?: string } | null {
+): { if?: string; once?: true } | null {
+  const once = raw.once === true ? { once: true as const } : {};
   if (raw.asyncRewake === true) {
     warnings.push(warning(
       "W_UNKNOWN_FIELD",
@@ -505,7 +423,7 @@ function claudeFields(
       source,
     ));
   }
-  if (raw.if === undefined || raw.if === "") return {};
+  if (raw.if === undefined || raw.if === "") return once;
   if (typeof raw.if !== "string") return null;
   if (EVENTS[event].matcher.kind !== "tool") {
     warnings.push(warning(
@@ -514,7 +432,7 @@ function claudeFields(
       source,
     ));
   }
-  return { if: raw.if };
+  return { if: raw.if, ...once };
 }
 
 /** Warns when `failClosed` can have no effect: an event that cannot block, or an async handler (SPEC §2.2). */

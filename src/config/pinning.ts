@@ -22,6 +22,7 @@ import {
 import { type PinScope, pluginScope, projectScope } from "../trust/pin_scope.ts";
 import type { FileHashCache as HashCache, PinnedFiles, RunPlace } from "../trust/pins.ts";
 import type { PluginInfo } from "./plugins.ts";
+import { handlerModule } from "./handler_types/registry.ts";
 
 /** The pin facts of one hook. */
 export type HookPins = {
@@ -50,10 +51,8 @@ export type ScopeContext = {
 
 /** The pin scope of a discovered handler, or null when it pins nothing (not a command, or not rooted). */
 export function pinScopeFor(d: DiscoveredHandler, ctx: ScopeContext): PinScope | null {
-  if (d.handler.type !== "command") return null;
-  const command = (ctx.os ?? Deno.build.os) === "windows"
-    ? d.handler.commandWindows ?? d.handler.command
-    : d.handler.command;
+  const command = handlerModule(d.handler).commandText(d.handler, ctx.os ?? Deno.build.os);
+  if (command === null) return null;
   // What the engine adds to the hook's environment is known where it runs (SPEC §7.1, §2.6).
   const env = { ...d.env, MIND_HOOK_EVENT: d.event };
   if (d.layer === "plugin") {

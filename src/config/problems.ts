@@ -26,6 +26,7 @@ export const PROBLEM_CODES: ReadonlySet<WarningCode> = new Set<WarningCode>([
   "W_BAD_HANDLER",
   "W_BAD_FIELD",
   "W_EMPTY_COMMAND",
+  "W_HTTP_URL_NOT_ALLOWED",
 ]);
 
 /** At most this many problem lines, then one with the count (SPEC §6). */

@@ -60,6 +60,8 @@ export const WARNING_CODES = {
     "~/.claude or ~/.codex defines more than hooks (MCP servers, feature switches): that host's own, not read by mind",
   W_NO_HOME: "no home was found (MIND_HOME, --home, HOME): only managed and command-line hooks were loaded",
   W_SPILL_REFUSED: "the spill folder is a symlink, not a folder or another user's; large outputs are not saved",
+  W_HTTP_URL_NOT_ALLOWED: "an http hook's URL matches none of the managed allowed_http_hook_urls; the hook is dropped",
+  W_NO_MODEL: "a prompt hook needs the user's [hooks.model]; without one it does not run",
 } as const;
 
 /** A stable warning code. */
@@ -78,6 +80,7 @@ export const DROPPING_CODES: ReadonlySet<WarningCode> = new Set([
   "W_BAD_FIELD",
   "W_EMPTY_COMMAND",
   "W_UNSUPPORTED_HANDLER",
+  "W_HTTP_URL_NOT_ALLOWED",
 ]);
 
 /** One warning. */

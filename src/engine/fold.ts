@@ -7,6 +7,7 @@
  */
 import type { AnyCatalog, HookHandler } from "../config/discovery.ts";
 import { DEFAULT_CONTEXT_LIMIT, runsAsync } from "../config/handlers.ts";
+import { handlerModule } from "../config/handler_types/registry.ts";
 import { type Warning, warning } from "../config/warnings.ts";
 import { EVENTS } from "../events/registry.ts";
 import type { AggregationItem, EventDecision, EventModule, HandlerEffect, HandlerOutcome } from "../events/types.ts";
@@ -126,7 +127,7 @@ async function spilledItems(
 }
 
 function limitOf(h: HookHandler): number {
-  return h.handler.type === "command" ? h.handler.additionalContextLimit : DEFAULT_CONTEXT_LIMIT;
+  return handlerModule(h.handler).contextLimit(h.handler);
 }
 
 /**

@@ -6,6 +6,10 @@
  */
 import type { AnyCatalog, HookHandler } from "../config/discovery.ts";
 import { runsAsync } from "../config/handlers.ts";
+import { handlerModule } from "../config/handler_types/registry.ts";
+import { RUNNERS } from "./handler_runners.ts";
+import { claimOnce, ONCE_REASON } from "../session/once.ts";
+import { hookHash } from "../trust/hash.ts";
 import { pinRecheckOf } from "../config/pinning.ts";
 import { warning } from "../config/warnings.ts";
 import type { EventName } from "../events/names.ts";
@@ -91,23 +95,37 @@ export async function waitingResults(ev: EventInput, catalog: AnyCatalog, d: Dis
   return await (await import("../session/async.ts")).takeAsyncResults(home!, sessionId);
 }
 
+/** A run that will not happen although trust lets it: skipped with `reason` (no model, `once`). */
+function skippedRun(r: HandlerRun, c: RunContext, reason: string): HandlerRun {
+  c.d.trace?.skip(r.handler, r.verdict.status, reason);
+  return { ...r, record: { ...r.record, status: "skipped", reason } };
+}
+
 /** Starts one run: unchanged when it does not run, started when async, else its completion. */
-function startRun(r: HandlerRun, c: RunContext): HandlerRun | Promise<HandlerRun> {
+async function startRun(r: HandlerRun, c: RunContext): Promise<HandlerRun> {
   if (!r.verdict.runs) return r;
   const h = r.handler;
-  if (h.handler.type === "command" && runsAsync(h) && !c.d.io.startAsync && c.catalog.home === null) {
+  const module = handlerModule(h.handler);
+  // Trusted, but not runnable with this configuration (a prompt hook without [hooks.model], SPEC §2.2 r4).
+  const cannot = module.cannotRun(h.handler, c.catalog.model);
+  if (cannot !== null) return skippedRun(r, c, cannot);
+  // Claude Code's `once` (SPEC §2.2 r4): at most one run per session.
+  if (h.handler.once && !(await claimOnce(c.catalog.home, String(c.ev.input.session_id), h.key, hookHash(h)))) {
+    return skippedRun(r, c, ONCE_REASON);
+  }
+  if (runsAsync(h) && !c.d.io.startAsync && c.catalog.home === null) {
     // The detached runner keeps its jobs and results in the home (SPEC §7.2): without one it cannot start.
     const outcome: HandlerOutcome = { status: "failed", reason: ASYNC_NEEDS_HOME };
     const record = { ...r.record, status: "failed" as const, reason: ASYNC_NEEDS_HOME };
     return { ...r, outcome, record, completedSeq: ++c.seq.n };
   }
-  if (h.handler.type === "command" && runsAsync(h)) {
+  if (runsAsync(h)) {
     c.d.trace?.started(h, r.verdict.status);
     c.jobs.push({
       ...commandSpecOf(h, c),
       key: h.key,
       event: c.ev.event,
-      additionalContextLimit: h.handler.additionalContextLimit,
+      additionalContextLimit: module.contextLimit(h.handler),
       dialect: h.dialect,
       tempDir: c.d.tempDir,
       // A queued hook may start seconds later: its runner checks the pins again (SPEC §3.5 r3).
@@ -162,27 +180,31 @@ async function startJobs(c: RunContext): Promise<string | null> {
   }
 }
 
+/** Runs one handler by its type's runner (src/engine/handler_runners.ts). */
 async function runOne(
   runCommand: (spec: CommandSpec) => Promise<RawCompletion>,
   h: HookHandler,
   c: RunContext,
 ): Promise<RawCompletion> {
-  if (h.handler.type === "mcp_tool") {
-    const run = c.d.io.runMcp ?? (await import("../runner/mcp.ts")).runMcpOneShot;
-    return await run(h, c.hookInput, c.catalog);
-  }
-  if (h.plugin) {
-    await Deno.mkdir(h.env.PLUGIN_DATA, { recursive: true }).catch(() => {});
-  }
-  return await runCommand(commandSpecOf(h, c));
+  return await RUNNERS[h.handler.type](h, {
+    event: c.ev.event,
+    hookInput: c.hookInput,
+    stdin: c.stdin,
+    catalog: c.catalog,
+    io: c.d.io,
+    commandSpec: (x) => commandSpecOf(x, c),
+    runCommand,
+  });
 }
 
-/** What runs for a command handler (SPEC §7.1), synchronously or as an async job. */
+/** What runs for a handler that runs a command (SPEC §7.1), synchronously or as an async job. */
 function commandSpecOf(h: HookHandler, c: RunContext): CommandSpec {
-  if (h.handler.type !== "command") throw new Error(`${h.key} is not a command handler`);
+  const module = handlerModule(h.handler);
+  const command = module.commandText(h.handler, "linux");
+  if (command === null) throw new Error(`${h.key} runs no command`);
   return {
-    command: h.handler.command,
-    commandWindows: h.handler.commandWindows,
+    command,
+    commandWindows: module.commandText(h.handler, "windows") ?? undefined,
     cwd: c.cwd,
     stdin: c.stdin,
     env: handlerEnv(h, c.ev.event, c.catalog, c.cwd, c.envFile),
@@ -236,7 +258,9 @@ function commandDirectory(
   runs: readonly HandlerRun[],
   where: RunDirectory,
 ): { cwd: string; cwdMissing: string | null } {
-  if (!runs.some((r) => r.handler.handler.type === "command" && r.verdict.runs)) return { cwd, cwdMissing: null };
+  if (!runs.some((r) => handlerModule(r.handler.handler).runsProcess && r.verdict.runs)) {
+    return { cwd, cwdMissing: null };
+  }
   return { cwd: where.dir, cwdMissing: where.missing ? cwdMissingLine(cwd, where.dir) : null };
 }
 
@@ -261,7 +285,7 @@ async function prepareRun(
       // A home that cannot be written is reported by the writers; the hooks still run.
     }
   }
-  if (!module.envFile || !toRun.some((h) => h.handler.type === "command")) return null;
+  if (!module.envFile || !toRun.some((h) => handlerModule(h.handler).runsProcess)) return null;
   if (d.io.envFile !== undefined) return d.io.envFile;
   // Without a home nothing is written (SPEC §1 r3): no env file.
   if (catalog.home === null) return null;

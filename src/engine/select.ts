@@ -6,6 +6,7 @@
  */
 import type { AnyCatalog, HookHandler } from "../config/discovery.ts";
 import { checkPins } from "../config/pinning.ts";
+import { handlerModule } from "../config/handler_types/registry.ts";
 import { assessTrust, skipWords, type TrustVerdict } from "../trust/verdict.ts";
 import type { RunRecord } from "../schema/result.ts";
 import type { Dispatching, EventInput, HandlerRun, Selection, Verdict } from "./types.ts";
@@ -17,7 +18,7 @@ export async function select(ev: EventInput, catalog: AnyCatalog, d: Dispatching
   const { handlers: matched, warnings } = await matchingHandlers(catalog, ev.event, ev.input, d.trace);
   // Where command hooks run (SPEC §7.1 r3: a missing cwd falls back to the root or an ancestor), looked at
   // only when a command hook matched.
-  const where = matched.some((h) => h.handler.type === "command")
+  const where = matched.some((h) => handlerModule(h.handler).runsProcess)
     ? runDirectory(String(ev.input.cwd), catalog.project?.root ?? null)
     : { dir: String(ev.input.cwd), missing: false };
   return { matched, warnings, where };

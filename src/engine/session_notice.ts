@@ -14,6 +14,7 @@
 import type { AnyCatalog, HookHandler } from "../config/discovery.ts";
 import { catalogVerdicts } from "../config/pinning.ts";
 import { unservedEventsLine } from "../config/misspellings.ts";
+import { handlerModule, handlerSummary } from "../config/handler_types/registry.ts";
 import type { HookKey } from "../trust/hash.ts";
 import { skipWords, type TrustVerdict } from "../trust/verdict.ts";
 import { isInside, join, realPathOr } from "../util/paths.ts";
@@ -67,7 +68,7 @@ function shown(text: string, max: number): string {
 
 /** A hook as the line names it: its event, its matcher when it has one, and what it runs. */
 export function hookLabel(h: HookHandler): string {
-  const what = h.handler.type === "command" ? h.handler.command : `mcp_tool ${h.handler.server}/${h.handler.tool}`;
+  const what = handlerSummary(h.handler);
   const matcher = h.matcher === null || h.matcher === "" ? "" : ` ${shown(h.matcher, 40)}`;
   return `${h.event}${matcher} "${shown(what, COMMAND_MAX)}"`;
 }
@@ -85,6 +86,23 @@ export function reviewNotice(hooks: readonly { hook: HookHandler; why: string }[
   return `mind-hooks: ${n} hook${n === 1 ? "" : "s"} will not run until reviewed — ${
     named.join(", ")
   }${more}: run mind-hooks review`;
+}
+
+/**
+ * The line naming the hooks that trust lets run but this configuration cannot (a prompt hook without the
+ * user's `[hooks.model]`, SPEC §2.2 r4), by the same words as {@link reviewNotice}, or null when none.
+ */
+export function unrunnableNotice(catalog: AnyCatalog, verdicts: ReadonlyMap<HookKey, TrustVerdict>): string | null {
+  const hooks = catalog.handlers.flatMap((h) => {
+    if (verdicts.get(h.key)?.skip !== null) return [];
+    const why = handlerModule(h.handler).cannotRun(h.handler, catalog.model);
+    return why === null ? [] : [{ hook: h, why }];
+  });
+  if (hooks.length === 0) return null;
+  const n = hooks.length;
+  const named = hooks.slice(0, NAMED_AT_MOST).map((x) => `${hookLabel(x.hook)} (${shown(x.why, 120)})`);
+  const more = n > NAMED_AT_MOST ? ` and ${n - NAMED_AT_MOST} more` : "";
+  return `mind-hooks: ${n} hook${n === 1 ? "" : "s"} will not run — ${named.join(", ")}${more}`;
 }
 
 /** `a`, `a and b`, `a, b and c`. */
@@ -199,8 +217,11 @@ export async function sessionStartLines(catalog: AnyCatalog, delegatingHost?: st
   const unserved = unservedEventsLine(catalog.warnings);
   if (catalog.trustStoreProblem !== null) return unserved === null ? [] : [unserved];
   const lines: string[] = unserved === null ? [] : [unserved];
-  const review = reviewNotice(notRunning(catalog.handlers, await catalogVerdicts(catalog)));
+  const verdicts = await catalogVerdicts(catalog);
+  const review = reviewNotice(notRunning(catalog.handlers, verdicts));
   if (review !== null) lines.push(review);
+  const unrunnable = unrunnableNotice(catalog, verdicts);
+  if (unrunnable !== null) lines.push(unrunnable);
   const project = catalog.project;
   if (project && !project.trusted && project.hasHookFiles) {
     const own = delegatingHost === undefined ? undefined : HOST_FOLDER[delegatingHost];

@@ -186,7 +186,11 @@ function effectWords(module: EventModule, effect: HandlerEffect): string {
 
 /** How one completion was read (SPEC §8), in words: what the engine looked at and what it took from it. */
 export function readingOf(module: EventModule, raw: RawCompletion, outcome: HandlerOutcome): string {
-  if (raw.spawnError !== null || raw.timedOut || raw.exitCode === null) {
+  // A prompt hook: the model's answer as it came, then how it was read (SPEC §2.2 r4).
+  if (raw.answer !== undefined) {
+    return `model answered ${quote(raw.answer, 300)}; ${readingOf(module, { ...raw, answer: undefined }, outcome)}`;
+  }
+  if (raw.spawnError !== null || raw.failure !== undefined || raw.timedOut || raw.exitCode === null) {
     return outcome.status === "failed" ? outcome.reason : "did not end normally";
   }
   if (raw.exitCode !== 0) {

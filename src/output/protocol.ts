@@ -22,6 +22,7 @@ function firstLine(text: string, max = 200): string {
 function abnormalEnd(raw: RawCompletion): string | null {
   // One line (SPEC §8 reasons): an MCP transport error may span lines.
   if (raw.spawnError !== null) return `spawn failed: ${firstLine(raw.spawnError, 500) || "unknown error"}`;
+  if (raw.failure !== undefined) return firstLine(raw.failure, 500);
   if (raw.timedOut) return `timeout after ${raw.timeoutSec}s`;
   if (raw.exitCode === null) {
     return `killed by signal ${raw.signal ?? "unknown"}`;

@@ -47,11 +47,13 @@ Deno.test("every event: empty stdout completes; non-zero exit fails; signal and 
   }
 });
 
-Deno.test("exit 2 blocks only on the six blocking events, and only with a reason on stderr", () => {
+Deno.test("exit 2 blocks only on the blocking events, and only with a reason on stderr", () => {
+  // The six of SPEC §8, and (r4) PostToolUseFailure, whose output is read as PostToolUse's.
   const blocking = new Set([
     "PreToolUse",
     "PermissionRequest",
     "PostToolUse",
+    "PostToolUseFailure",
     "UserPromptSubmit",
     "Stop",
     "SubagentStop",

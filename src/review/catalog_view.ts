@@ -26,6 +26,7 @@ import { keyTails, type PathContext, peoplePath } from "./display.ts";
 import { type ChangeGroup, changeGroups, pinShares } from "./change_groups.ts";
 import { type ProjectLayerHooks, projectLayerHooks } from "../config/project_hooks.ts";
 import { commandFetch } from "../trust/command_files.ts";
+import { handlerModule, handlerSummary as summaryOf } from "../config/handler_types/registry.ts";
 
 /** One hook as shown. */
 export type HookView = {
@@ -167,13 +168,13 @@ function pinnedView(h: HookHandler, v: TrustVerdict): PinnedView | null {
 
 /** What makes a command hook fetch from the network at run time (SPEC §3.5), or null. */
 function fetchOf(h: HookHandler): string | null {
-  if (h.handler.type !== "command") return null;
-  return commandFetch(h.handler.command);
+  const command = handlerModule(h.handler).commandText(h.handler, "linux");
+  return command === null ? null : commandFetch(command);
 }
 
 /** What runs, in one line. */
 export function handlerSummary(h: HookHandler): string {
-  return h.handler.type === "command" ? h.handler.command : `mcp_tool ${h.handler.server}/${h.handler.tool}`;
+  return summaryOf(h.handler);
 }
 
 /** True when `prefix` is where `path` starts. */
@@ -326,16 +327,9 @@ export function hookData(v: HookView): Record<string, unknown> {
     type: h.type,
     name: v.name,
   };
-  if (h.type === "command") {
-    base.command = h.command;
-    base.commandWindows = h.commandWindows ?? null;
-  } else {
-    base.server = h.server;
-    base.tool = h.tool;
-    base.input = h.input;
-    // Which file's [mcp_servers.<name>] this hook calls (SPEC §2.7), or null when none resolves.
-    base.serverSource = v.handler.server?.source ?? null;
-  }
+  Object.assign(base, handlerModule(h).json(h));
+  // Which file's [mcp_servers.<name>] an mcp_tool hook calls (SPEC §2.7), or null when none resolves.
+  if (v.handler.server !== undefined) base.serverSource = v.handler.server?.source ?? null;
   return {
     ...base,
     status: v.status,
@@ -353,10 +347,11 @@ export function hookData(v: HookView): Record<string, unknown> {
     timeout: h.timeout,
     // Whether it runs in the background (SessionEnd never does, whatever is written).
     async: runsAsync(v.handler),
-    ...(h.type === "command" ? { additionalContextLimit: h.additionalContextLimit } : {}),
+    additionalContextLimit: handlerModule(h).contextLimit(h),
     // How its output is read (SPEC §8.1), Claude Code's `if` filter, and whether a failure blocks (SPEC §2.2).
     dialect: v.handler.dialect,
     if: h.if ?? null,
+    once: h.once === true,
     failClosed: h.failClosed === true,
     plugin: v.plugin,
   };

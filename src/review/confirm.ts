@@ -16,6 +16,7 @@ import type { Row, Style } from "./rows.ts";
 import { summaryLines, trustSummary } from "./trust_summary.ts";
 import { unpinnableMark } from "./catalog_view.ts";
 import { hookHash } from "../trust/hash.ts";
+import { handlerModule, handlerSummary } from "../config/handler_types/registry.ts";
 
 /** The renderer's row helpers. */
 export type RowKit = {
@@ -74,7 +75,7 @@ export function confirmRows(app: ReviewApp, width: number, kit: RowKit): { rows:
   items.forEach((item, i) => {
     const h = item.handler;
     const view = views.get(h.key);
-    const what = h.handler.type === "command" ? h.handler.command : `mcp_tool ${h.handler.server}/${h.handler.tool}`;
+    const what = handlerSummary(h.handler);
     rows.push(...kit.text(`${i + 1}/${n}. ${what}`, width, ["bold"], "   "));
     rows.push(...kit.field("  Layer", h.plugin ? `${h.layer} (plugin ${h.plugin})` : h.layer, width));
     rows.push(...kit.field("  File", view?.place ?? h.sourcePath, width));
@@ -104,6 +105,9 @@ export function confirmRows(app: ReviewApp, width: number, kit: RowKit): { rows:
     // Said before the user answers (SPEC §3.5 r3): trust covers only the files listed.
     if (item.unpinnable !== null) {
       rows.push(...kit.field("  Pins", unpinnableMark(item.unpinnable), width, ["red", "bold"]));
+    }
+    for (const w of handlerModule(h.handler).reviewWarnings(h.handler)) {
+      rows.push(...kit.field("  Network", `⚠ ${w}`, width, ["red", "bold"]));
     }
     const fetch = item.fetch ?? view?.fetch ?? null;
     if (fetch !== null) {

@@ -14,6 +14,7 @@ import type { HookView } from "./catalog_view.ts";
 import type { ChangeGroup } from "./change_groups.ts";
 import { field, type Row, text } from "./rows.ts";
 import { join } from "../util/paths.ts";
+import { handlerModule } from "../config/handler_types/registry.ts";
 import { COVERAGE_TEXT } from "./coverage.ts";
 import { changeRows, pinnedRows } from "./pins_view.ts";
 import { peoplePath, timeAndAge } from "./display.ts";
@@ -175,18 +176,11 @@ export function hookDetails(app: ReviewApp, h: HookView, width: number, kit: Row
   rows.push(...field("Matcher", h.matcher === null ? "(none: matches everything)" : JSON.stringify(h.matcher), width));
   if (h.name !== null) rows.push(...field("Name", `${h.name}  (its own label; what runs is the command)`, width));
   rows.push(...field("Type", d.type, width));
-  if (d.type === "command") {
-    rows.push(...field("Command", d.command, width, ["bold"]));
-    if (d.commandWindows !== undefined) rows.push(...field("Windows", d.commandWindows, width));
-    rows.push(...field("Timeout", `${d.timeout} s`, width));
-    rows.push(...field("Async", d.async ? "yes (runs in the background, no control effect)" : "no", width));
-    rows.push(...field("Ctx limit", `${d.additionalContextLimit} tokens (additionalContextLimit)`, width));
-  } else {
-    rows.push(...field("Server", d.server, width, ["bold"]));
-    rows.push(...field("Tool", d.tool, width, ["bold"]));
-    rows.push(...field("Input", JSON.stringify(d.input), width));
-    rows.push(...field("Timeout", `${d.timeout} s`, width));
+  for (const [label, value, bold] of handlerModule(d).details(d)) {
+    rows.push(...field(label, value, width, bold ? ["bold"] : []));
   }
+  // What review warns about for this type (SPEC §2.2 r4: where an http hook sends each event).
+  for (const w of handlerModule(d).reviewWarnings(d)) rows.push(...field("Warning", `⚠ ${w}`, width, ["bold"]));
   if (d.statusMessage !== undefined) rows.push(...field("Message", d.statusMessage, width));
   rows.push([]);
   // The key that fixes it is named only when it can be pressed (SPEC §6).

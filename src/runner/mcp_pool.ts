@@ -78,7 +78,7 @@ export class McpPool {
    */
   prewarm(catalog: Catalog, runnable: (h: HookHandler) => boolean): void {
     for (const h of catalog.handlers) {
-      if (h.handler.type !== "mcp_tool" || !h.server || !runnable(h)) continue;
+      if (!h.server || !runnable(h)) continue;
       this.get(h.server.name, h.server.config).catch(() => {});
     }
   }

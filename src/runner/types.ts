@@ -57,6 +57,13 @@ export type RawCompletion = {
   durationMs: number;
   /** Timeout that applied, in seconds. */
   timeoutSec: number;
+  /**
+   * Set when the handler ran but failed outside the output protocol: an http hook's non-2xx status or
+   * refused redirect, a model's answer that is not `{"ok": …}` (SPEC §2.2 r4). The reason, one line.
+   */
+  failure?: string;
+  /** What a prompt hook's model answered, as received (`dispatch --explain` shows it; never logged). */
+  answer?: string;
 };
 
 /**

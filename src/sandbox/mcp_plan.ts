@@ -9,6 +9,7 @@
 import type { SandboxPlan } from "./plan.ts";
 import type { ParsedArgs } from "../util/args.ts";
 import { resolvedServers } from "../config/mcp_servers.ts";
+import { handlerModule } from "../config/handler_types/registry.ts";
 import { configOptionsOf, fromCliValues, resolveSettings } from "../engine/settings.ts";
 
 /** `host:port` of an http(s) URL, or null. */
@@ -38,6 +39,10 @@ export async function mcpNeeds(plan: SandboxPlan, args: ParsedArgs): Promise<{ h
     } else if (typeof cfg.command === "string" && cfg.command.trim() !== "") {
       programs.add(cfg.command.trim());
     }
+  }
+  // http and prompt hooks (SPEC §2.2 r4): each one's host and port only, a stranger's included.
+  for (const h of loaded.value.handlers) {
+    for (const t of handlerModule(h.handler).netReach(h.handler, loaded.value.model)) hosts.add(t);
   }
   return { hosts: [...hosts], programs: [...programs] };
 }

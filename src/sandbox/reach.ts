@@ -32,7 +32,10 @@ export type Reach = {
    * them, and the parsers are pure); its hooks run only in the Worker (src/config/fast_path_guard.ts).
    */
   workerFirst: string | null;
-  /** Whether an MCP server may be configured: then a planning pass finds what to grant. */
+  /**
+   * Whether an MCP server, or an http or prompt hook (SPEC §2.2 r4), may be configured: then a planning
+   * pass finds what to grant (each server's, hook's or model's host and port).
+   */
   mcp: boolean;
   /**
    * The root whose tree the run reads for pinned files (SPEC §3.5), or null: the trusted project's in
@@ -57,13 +60,25 @@ function definesServers(data: JsonObject | undefined): boolean {
   return isObject(servers) && Object.keys(servers).length > 0;
 }
 
-/** Whether the text of a stranger's file mentions MCP servers (searched, never parsed). */
-async function mentionsServers(path: string): Promise<boolean> {
+/** An http or prompt hook's `type`, as JSON or TOML writes it (SPEC §2.2 r4: they reach the network). */
+const NETWORK_HOOK = /"type"\s*:\s*"(?:http|prompt)"|\btype\s*=\s*["'](?:http|prompt)["']/;
+
+/** Whether a parsed user-side table holds an http or prompt hook, or the `[hooks.model]` prompt hooks ask. */
+function usesNetwork(data: JsonObject | undefined): boolean {
+  const hooks = data?.hooks;
+  return isObject(hooks) && (isObject(hooks.model) || NETWORK_HOOK.test(JSON.stringify(hooks)));
+}
+
+/**
+ * Whether the text of a file mentions MCP servers, or with `hooks` an http or prompt hook (searched,
+ * never parsed).
+ */
+async function mentionsServers(path: string, hooks = false): Promise<boolean> {
   try {
     const info = await Deno.stat(path);
     if (!info.isFile || info.size > 16 * 1024 * 1024) return false;
     const text = await Deno.readTextFile(path);
-    return text.includes("mcp_servers") || text.includes("mcpServers");
+    return text.includes("mcp_servers") || text.includes("mcpServers") || (hooks && NETWORK_HOOK.test(text));
   } catch {
     return false; // missing or unreadable: nothing to grant
   }
@@ -75,7 +90,7 @@ function pluginServerFiles(home: string, plugins: JsonObject): string[] {
   for (const [name, cfg] of Object.entries(plugins)) {
     if (!isObject(cfg) || cfg.enabled !== true || /[\\/]|^\.\.?$/.test(name) || name === "") continue;
     const root = join(home, "plugins", name);
-    out.push(join(root, ".mcp.json"));
+    out.push(join(root, ".mcp.json"), join(root, "hooks", "hooks.json"));
     for (const m of [".mind-plugin", ".codex-plugin", ".claude-plugin"]) out.push(join(root, m, "plugin.json"));
   }
   return out;
@@ -139,9 +154,20 @@ export async function reach(
     : null;
   const trusted = root !== null && discovery.projectTrustLevel(user, cli, root) === "trusted";
   if (trusted) strangers.push(join(root, ".mind", "config.toml"));
+  // Where else an http or prompt hook may be written (SPEC §2.2 r4): the user's hooks.json, the trusted
+  // project's hook files, every `--hooks-file`.
+  const hookFiles = [
+    ...(home !== null ? [join(home, "hooks.json")] : []),
+    ...(trusted
+      ? [".mind/hooks.json", ".claude/settings.json", ".claude/settings.local.json", ".codex/hooks.json"].map((f) =>
+        join(root, f)
+      )
+      : []),
+    ...(cfg.hooksFiles ?? []),
+  ];
 
-  let mcp = userSide.some(definesServers);
-  for (const f of strangers) if (!mcp) mcp = await mentionsServers(f);
+  let mcp = userSide.some((t) => definesServers(t) || usesNetwork(t));
+  for (const f of [...strangers, ...hookFiles]) if (!mcp) mcp = await mentionsServers(f, true);
   const workerFirst = reasons[0] ?? null;
   if (trusted) reasons.push(`a trusted project layer is in reach (${root})`);
   return { sandbox: reasons[0] ?? null, workerFirst, mcp, pinRoot: trusted || opts.anyProject ? root : null };

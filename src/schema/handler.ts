@@ -45,9 +45,19 @@ export function hookKey(
 
 /**
  * How the hooks-file schema checks a written field: `type` is the handler's own type literal,
- * `nonEmpty` a string of one character at least, `seconds` an integer ≥ 1, `count` an integer ≥ 0.
+ * `nonEmpty` a string of one character at least, `seconds` an integer ≥ 1, `count` an integer ≥ 0,
+ * `headers` an object of strings, `names` a list of strings.
  */
-export type FieldKind = "type" | "text" | "nonEmpty" | "seconds" | "count" | "flag" | "object";
+export type FieldKind =
+  | "type"
+  | "text"
+  | "nonEmpty"
+  | "seconds"
+  | "count"
+  | "flag"
+  | "object"
+  | "headers"
+  | "names";
 
 /** One field a handler may carry. */
 export type FieldSpec = {
@@ -106,8 +116,55 @@ export const MCP_FIELDS = {
   ...FAIL_CLOSED,
 } as const satisfies Record<string, FieldSpec>;
 
-/** Claude Code's `if` and `shell`, alike on both handler types. */
-const CLAUDE_IF = { if: { kind: "text", hashedAs: "if" } } as const satisfies Record<string, FieldSpec>;
+/** The handler types mind runs (SPEC §2.2; r4 `http` and `prompt`), in the order the schema lists them. */
+export const HANDLER_TYPES = ["command", "mcp_tool", "http", "prompt"] as const;
+/** One handler type. */
+export type HandlerType = typeof HANDLER_TYPES[number];
+
+/** The fields of an `http` handler (SPEC §2.2 r4): the event is POSTed to `url`. */
+export const HTTP_FIELDS = {
+  type: { kind: "type", hashedAs: "type", required: true },
+  url: {
+    kind: "nonEmpty",
+    hashedAs: "url",
+    required: true,
+    describe: "https://…, or http:// to a loopback address; the event JSON is POSTed to it",
+  },
+  name: nameField("url"),
+  headers: {
+    kind: "headers",
+    hashedAs: "headers",
+    describe: "request headers, as written ($VAR / ${VAR} of allowedEnvVars interpolated at run time, never hashed)",
+  },
+  allowedEnvVars: {
+    kind: "names",
+    hashedAs: "allowedEnvVars",
+    describe: "the only environment variables interpolated into headers",
+  },
+  ...STATUS_AND_TIMEOUT,
+  ...FAIL_CLOSED,
+} as const satisfies Record<string, FieldSpec>;
+
+/** The fields of a `prompt` handler (SPEC §2.2 r4, Claude Code's form): a model judges the event. */
+export const PROMPT_FIELDS = {
+  type: { kind: "type", hashedAs: "type", required: true },
+  prompt: {
+    kind: "nonEmpty",
+    hashedAs: "prompt",
+    required: true,
+    describe: "what the model is asked; $ARGUMENTS is replaced by the event JSON",
+  },
+  model: { kind: "text", hashedAs: "model", describe: "the model to ask (default: [hooks.model] model)" },
+  name: nameField("prompt"),
+  ...STATUS_AND_TIMEOUT,
+  ...FAIL_CLOSED,
+} as const satisfies Record<string, FieldSpec>;
+
+/** Claude Code's `if`, `once` and `shell`, alike on every handler type (`shell` on command and mcp_tool). */
+const CLAUDE_IF = {
+  if: { kind: "text", hashedAs: "if" },
+  once: { kind: "flag", hashedAs: "once" },
+} as const satisfies Record<string, FieldSpec>;
 const CLAUDE_SHELL = {
   shell: { kind: "text", hashedAs: null, notHashed: "only bash is accepted, and bash is what runs anyway" },
 } as const satisfies Record<string, FieldSpec>;
@@ -129,6 +186,26 @@ export const CLAUDE_MCP_FIELDS = {
   asyncRewake: { kind: "flag", hashedAs: null, notHashed: "mcp_tool hooks always run synchronously" },
   ...CLAUDE_SHELL,
 } as const satisfies Record<string, FieldSpec>;
+
+/** The Claude-dialect fields of an http or a prompt handler: `if` and `once`. */
+export const CLAUDE_HTTP_FIELDS = { ...CLAUDE_IF } as const satisfies Record<string, FieldSpec>;
+/** As {@link CLAUDE_HTTP_FIELDS}. */
+export const CLAUDE_PROMPT_FIELDS = { ...CLAUDE_IF } as const satisfies Record<string, FieldSpec>;
+
+/** Each handler type's fields: the mind dialect's, and what the Claude dialect adds (SPEC §8.1). */
+export const HANDLER_FIELDS: Readonly<
+  Record<HandlerType, { readonly fields: Record<string, FieldSpec>; readonly claude: Record<string, FieldSpec> }>
+> = {
+  command: { fields: COMMAND_FIELDS, claude: CLAUDE_COMMAND_FIELDS },
+  mcp_tool: { fields: MCP_FIELDS, claude: CLAUDE_MCP_FIELDS },
+  http: { fields: HTTP_FIELDS, claude: CLAUDE_HTTP_FIELDS },
+  prompt: { fields: PROMPT_FIELDS, claude: CLAUDE_PROMPT_FIELDS },
+};
+
+/** True when `type` names a handler type mind runs. */
+export function isHandlerType(type: unknown): type is HandlerType {
+  return typeof type === "string" && (HANDLER_TYPES as readonly string[]).includes(type);
+}
 
 /** Keys of the normalized mcp_tool handler that no written field gives: discovery resolves them. */
 export const MCP_DERIVED = {
@@ -157,6 +234,8 @@ export type NormalizedHandler =
     if?: string;
     /** SPEC §2.2: a failure blocks instead of letting the operation proceed; present only when true. */
     failClosed?: true;
+    /** Claude Code's `once` (SPEC §2.2 r4): at most one run per session; present only when true. */
+    once?: true;
   }
   | {
     type: "mcp_tool";
@@ -174,6 +253,34 @@ export type NormalizedHandler =
      * (SPEC §2.7, §3.2), or null when none resolves: redefining the server changes the hash.
      */
     serverSpec: Record<string, unknown> | null;
+    /** As for command handlers. */
+    once?: true;
+  }
+  | {
+    type: "http";
+    /** As written: `https://…`, or `http://` to a loopback address (SPEC §2.2 r4). */
+    url: string;
+    /** As written (default `{}`): the interpolated values never enter the hash. */
+    headers: Record<string, string>;
+    /** The variables interpolated into `headers` (default `[]`). */
+    allowedEnvVars: string[];
+    timeout: number;
+    statusMessage?: string;
+    if?: string;
+    failClosed?: true;
+    once?: true;
+  }
+  | {
+    type: "prompt";
+    /** The prompt text as written; `$ARGUMENTS` is replaced at run time. */
+    prompt: string;
+    /** The handler's own model, which wins over `[hooks.model]` (SPEC §2.2 r4). */
+    model?: string;
+    timeout: number;
+    statusMessage?: string;
+    if?: string;
+    failClosed?: true;
+    once?: true;
   };
 
 // The normalized handler has exactly the keys the tables send to the hash: a field added to one
@@ -181,6 +288,8 @@ export type NormalizedHandler =
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type CommandKeys = keyof Extract<NormalizedHandler, { type: "command" }>;
 type McpKeys = keyof Extract<NormalizedHandler, { type: "mcp_tool" }>;
+type HttpKeys = keyof Extract<NormalizedHandler, { type: "http" }>;
+type PromptKeys = keyof Extract<NormalizedHandler, { type: "prompt" }>;
 const _sameCommand: Same<
   CommandKeys,
   HashedKeys<typeof COMMAND_FIELDS> | HashedKeys<typeof CLAUDE_COMMAND_FIELDS>
@@ -189,8 +298,12 @@ const _sameMcp: Same<
   McpKeys,
   HashedKeys<typeof MCP_FIELDS> | HashedKeys<typeof CLAUDE_MCP_FIELDS> | keyof typeof MCP_DERIVED
 > = true;
+const _sameHttp: Same<HttpKeys, HashedKeys<typeof HTTP_FIELDS> | HashedKeys<typeof CLAUDE_HTTP_FIELDS>> = true;
+const _samePrompt: Same<PromptKeys, HashedKeys<typeof PROMPT_FIELDS> | HashedKeys<typeof CLAUDE_PROMPT_FIELDS>> = true;
 void _sameCommand;
 void _sameMcp;
+void _sameHttp;
+void _samePrompt;
 
 /** The zod of one written field. */
 function fieldSchema(z: Zod, kind: FieldKind, type: string) {
@@ -209,6 +322,10 @@ function fieldSchema(z: Zod, kind: FieldKind, type: string) {
       return z.boolean();
     case "object":
       return z.record(z.string(), z.unknown());
+    case "headers":
+      return z.record(z.string(), z.string());
+    case "names":
+      return z.array(z.string());
   }
 }
 
@@ -223,10 +340,8 @@ function handlerObject(z: Zod, type: string, fields: Record<string, FieldSpec>):
   return z.object(shape);
 }
 
-/** Builds the zod schema of one handler of a hooks.json (mind dialect): command or mcp_tool. */
+/** Builds the zod schema of one handler of a hooks.json (mind dialect): one branch per handler type. */
 export function handlerSchema(z: Zod) {
-  return z.discriminatedUnion("type", [
-    handlerObject(z, "command", COMMAND_FIELDS),
-    handlerObject(z, "mcp_tool", MCP_FIELDS),
-  ]);
+  const [first, ...rest] = HANDLER_TYPES.map((t) => handlerObject(z, t, HANDLER_FIELDS[t].fields));
+  return z.discriminatedUnion("type", [first, ...rest]);
 }

@@ -57,7 +57,7 @@ export type Case = {
   /** User config.toml text written before trust (MCP servers, `[hooks]` settings). */
   userConfig?: string;
   /** Something the case needs running meanwhile (an MCP server): started first, its config added, closed last. */
-  resource?: () => Promise<{ userConfig: string; close(): Promise<void> }>;
+  resource?: () => Promise<{ userConfig: string; close(): Promise<void>; vars?: Record<string, string> }>;
   /** Hooks left untrusted (the others are trusted before the first step). */
   untrusted?: (h: HookHandler) => boolean;
   /** `project`: every path uses a trusted project's layer (no fast path exists for it). Default `user`. */
