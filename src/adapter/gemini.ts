@@ -99,7 +99,8 @@ export function mapGeminiInput(raw: unknown, cwd: string): MappedInput {
     delete input.prompt;
     delete input.prompt_response;
   }
-  return { kind: "event", event, input: completeInput(event, input, raw, cwd) };
+  const sent = { ...input };
+  return { kind: "event", event, input: completeInput(event, input, raw, cwd), sent };
 }
 
 /** Maps a dispatch result to Gemini CLI's hook stdout object, or null when there is nothing to say. */

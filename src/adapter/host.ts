@@ -25,7 +25,17 @@ export type HostEventMap = Readonly<Record<EventName, string | null>>;
 
 /** Result of mapping a host's stdin. */
 export type MappedInput =
-  | { kind: "event"; event: EventName; input: JsonObject }
+  | {
+    kind: "event";
+    event: EventName;
+    /** The §5 event mind's engine reads (what the host did not send filled with placeholders). */
+    input: JsonObject;
+    /**
+     * What the host sent, in mind's names where the adapter translates them, nothing filled in: what the
+     * hooks read (issue 33: a field mind does not know reaches them unchanged, nothing is invented).
+     */
+    sent: JsonObject;
+  }
   | { kind: "ignore"; event: string }
   | { kind: "error"; message: string };
 

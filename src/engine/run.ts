@@ -56,7 +56,7 @@ export async function runHandlers(
   // What every hook about to run may rely on (SPEC §5, §7.1): the filled transcript exists, and
   // SessionStart command hooks have the session's env file.
   const envFile = await prepareRun(ev, catalog, d, module, runnable(runs).map((r) => r.handler));
-  const hookInput = hookInputFor(ev.event, ev.input);
+  const hookInput = ev.hookInput ?? hookInputFor(ev.event, ev.input);
   const c: RunContext = {
     ev,
     module,
