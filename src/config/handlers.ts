@@ -8,7 +8,7 @@
 import { type EventName, eventSuggestion, isEventName } from "../events/names.ts";
 import { EVENTS } from "../events/registry.ts";
 import type { Dialect } from "../events/types.ts";
-import { compileMatcher, type Matcher } from "../matching/matcher.ts";
+import type { Matcher } from "../matching/matcher.ts";
 import {
   CLAUDE_COMMAND_FIELDS,
   COMMAND_FIELDS,
@@ -24,6 +24,8 @@ import { isObject, type JsonObject, type ValuePath } from "../util/json.ts";
 import { didYouMean } from "../util/suggest.ts";
 import { fail, ok, type Result } from "../util/result.ts";
 import type { ServerDef } from "./mcp_servers.ts";
+import { DIALECTS } from "../dialect/registry.ts";
+import { DIALECT_SKIPPED } from "../dialect/common.ts";
 
 /** Default additionalContextLimit in approximate tokens. */
 export const DEFAULT_CONTEXT_LIMIT = 2500;
@@ -79,6 +81,8 @@ export type HooksSource = {
    * every hook a second time.
    */
   skipDelegation?: boolean;
+  /** Where a handler sits in its file when the hooks were translated from a host's form (SPEC §2.8 r4). */
+  pathOf?: (event: EventName, group: number, handler: number) => ValuePath;
 };
 
 /** A command that hands a host's events to mind-hooks (`… dispatch --protocol <host>`), whatever launcher runs it. */
@@ -191,7 +195,8 @@ function collectGroup(
       matcher = group.matcher;
     }
   }
-  const compiled = compileMatcher(matcher);
+  // A host's own hooks' matchers as that host reads them (SPEC §2.8 r4: Gemini's unanchored regexes).
+  const compiled = DIALECTS[src.dialect ?? "mind"].compileMatcher(matcher);
   if (!compiled.ok) {
     warnings.push(
       warning(
@@ -210,7 +215,9 @@ function collectGroup(
     return;
   }
   group.hooks.forEach((raw, hi) => {
-    const handlerPath = [...path, "hooks", hi];
+    // A host hook its dialect does not run: the translation named it; its index still counts.
+    if (raw === DIALECT_SKIPPED) return;
+    const handlerPath = src.pathOf?.(event, gi, hi) ?? [...path, "hooks", hi];
     const result = normalizeHandler(
       event,
       raw,
