@@ -4,8 +4,9 @@
  * read exactly as Copilot CLI reads them (measured against the real CLI).
  *
  * - Events: `sessionStart`, `sessionEnd`, `userPromptSubmitted`, `preToolUse`, `postToolUse`,
- *   `permissionRequest`, `agentStop`, `subagentStart`, `subagentStop`, `preCompact` onto mind's;
- *   `errorOccurred` (mind has no failed-tool event yet) and the PascalCase (VS Code) names are named.
+ *   `permissionRequest`, `agentStop`, `subagentStart`, `subagentStop`, `preCompact`, `postToolUseFailure`,
+ *   `notification` onto mind's, and `errorOccurred` onto PostToolUseFailure (a failed tool call); the
+ *   PascalCase (VS Code) names are named, not read.
  * - Handlers: a flat list per event, no matcher; `type: "command"`, `bash` (what runs here), `powershell`
  *   (Windows only: a hook with nothing else is named), `cwd` (from the repository root), `env`,
  *   `timeoutSec` (default 30).
@@ -36,8 +37,10 @@ export const COPILOT_HOOK_EVENTS: Readonly<Record<string, EventName | null>> = O
   subagentStart: "SubagentStart",
   subagentStop: "SubagentStop",
   preCompact: "PreCompact",
-  // A failed tool call: mind has no such event yet (PostToolUseFailure), so it is named.
-  errorOccurred: null,
+  postToolUseFailure: "PostToolUseFailure",
+  // Copilot's error hook: mind raises it for a failed tool call (SPEC §2.8 r4), beside postToolUseFailure.
+  errorOccurred: "PostToolUseFailure",
+  notification: "Notification",
 });
 
 /** Copilot CLI's built-in tools that mind hooks know by Claude Code's names (and their renamed parameters). */
@@ -77,7 +80,8 @@ function handlerOf(raw: unknown): unknown {
 export function translateCopilotHooks(hooks: JsonObject, base: ValuePath): TranslatedHooks {
   const out: JsonObject = {};
   const notes: DialectNote[] = [];
-  const names = new Map<EventName, string>();
+  // Each mind event's groups: one per host event mapped onto it (errorOccurred and postToolUseFailure).
+  const groups = new Map<EventName, { name: string; hooks: unknown }[]>();
   for (const [name, list] of Object.entries(hooks)) {
     const event = Object.hasOwn(COPILOT_HOOK_EVENTS, name) ? COPILOT_HOOK_EVENTS[name] : undefined;
     if (event === undefined || event === null) {
@@ -92,9 +96,10 @@ export function translateCopilotHooks(hooks: JsonObject, base: ValuePath): Trans
       });
       continue;
     }
-    names.set(event, name);
+    const mine = groups.get(event) ?? [];
+    groups.set(event, mine);
     if (!Array.isArray(list)) {
-      out[event] = list; // the handler check names it
+      mine.push({ name, hooks: list }); // the handler check names it
       continue;
     }
     const handlers = list.map((h, i) => {
@@ -109,9 +114,14 @@ export function translateCopilotHooks(hooks: JsonObject, base: ValuePath): Trans
       });
       return DIALECT_SKIPPED;
     });
-    out[event] = [{ hooks: handlers }];
+    mine.push({ name, hooks: handlers });
   }
-  return { hooks: out, notes, pathOf: (event, _gi, hi) => [...base, names.get(event) ?? event, hi] };
+  for (const [event, list] of groups) out[event] = list.map((g) => ({ hooks: g.hooks }));
+  return {
+    hooks: out,
+    notes,
+    pathOf: (event, gi, hi) => [...base, groups.get(event)?.[gi]?.name ?? event, hi],
+  };
 }
 
 /** The hook input Copilot CLI sends for `event`, from the §5 hook input. */
@@ -149,6 +159,15 @@ function copilotInput(event: EventName, h: JsonObject): JsonObject {
       });
       break;
     }
+    case "PostToolUseFailure": {
+      const t = tool();
+      const message = typeof h.error === "string" ? h.error : "";
+      Object.assign(out, { toolName: t.name, toolArgs: t.input, error: { message, name: "Error" } });
+      break;
+    }
+    case "Notification":
+      Object.assign(out, { message: h.message, notificationType: h.notification_type });
+      break;
     case "Stop":
     case "SubagentStop":
       Object.assign(out, {

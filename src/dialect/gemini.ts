@@ -4,8 +4,8 @@
  * `hooks/hooks.json` — read exactly as Gemini CLI reads them (measured against the real CLI).
  *
  * - Events: `BeforeTool`, `AfterTool`, `BeforeAgent`, `AfterAgent`, `SessionStart`, `SessionEnd`,
- *   `PreCompress` onto mind's; `BeforeModel`, `AfterModel`, `BeforeToolSelection` and `Notification`
- *   have no mind counterpart and are named.
+ *   `PreCompress`, `Notification` onto mind's; `BeforeModel`, `AfterModel` and `BeforeToolSelection` have
+ *   no mind counterpart and are named.
  * - Matchers: unanchored regular expressions over Gemini's own tool names (`run_shell_command`).
  * - Handlers: `type: "command"`, `command`, `name`, `timeout` in milliseconds (default 60000).
  * - Input: Gemini's (`tool_name: "run_shell_command"`, `timestamp`, AfterAgent's `prompt_response`).
@@ -43,8 +43,7 @@ export const GEMINI_HOOK_EVENTS: Readonly<Record<string, EventName | null>> = Ob
   BeforeModel: null,
   AfterModel: null,
   BeforeToolSelection: null,
-  // mind's Notification event is not on main yet: named, not mapped.
-  Notification: null,
+  Notification: "Notification",
 });
 
 /** Gemini CLI's built-in tools that mind hooks know by Claude Code's names (and their renamed parameters). */
@@ -174,6 +173,10 @@ function geminiInput(event: EventName, h: JsonObject): JsonObject {
     }
     case "PreCompact":
       out.trigger = h.trigger;
+      break;
+    case "Notification":
+      out.notification_type = h.notification_type;
+      out.message = h.message;
       break;
     case "Stop":
       out.prompt_response = h.last_assistant_message ?? "";

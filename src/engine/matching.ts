@@ -52,10 +52,12 @@ export async function matchingHandlers(
 ): Promise<{ handlers: HookHandler[]; warnings: Warning[] }> {
   const eventSubjects = matchSubjects(EVENTS[event], input);
   const toolEvent = EVENTS[event].matcher.kind === "tool";
+  // The §5 tool name (`Bash` for every shell tool), which a dialect turns into its host's own.
+  const compatTool = toolEvent
+    ? String(toCompatTool(String(input.tool_name), input.tool_input as JsonObject).tool_name)
+    : "";
   const hostSubjects = (h: HookHandler): string[] | null =>
-    toolEvent && DIALECTS[h.dialect].events !== null
-      ? DIALECTS[h.dialect].matchSubjects(String(input.tool_name))
-      : null;
+    toolEvent && DIALECTS[h.dialect].events !== null ? DIALECTS[h.dialect].matchSubjects(compatTool) : null;
   const ifs = ifRules(catalog, input, EVENTS[event].matcher.kind === "tool", ifOptions);
   const handlers: HookHandler[] = [];
   // A Claude-dialect handler whose `if` does not match is not matched (SPEC §2.2).
