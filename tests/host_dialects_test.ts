@@ -135,6 +135,11 @@ Deno.test("mind as the host: Gemini and Copilot hooks decide, read their hosts' 
     assertMatch(list.stdout, /copilot-project/);
     assertMatch(list.stdout, /gemini-project/);
     assertMatch(list.stdout + list.stderr, /BeforeModel has no counterpart in mind/);
+
+    // `doctor` counts the hooks by layer and names the one that does not run.
+    const doctor = await runCli(["doctor", "--home", home.path, "--cwd", root], opts);
+    assertMatch(doctor.stdout, /by layer: .*gemini-project 1.*copilot-project 4/);
+    assertMatch(doctor.stdout, /not run: W_HOST_EVENT_UNMAPPED .*BeforeModel has no counterpart in mind/);
   } finally {
     await Deno.remove(root, { recursive: true });
   }
