@@ -354,6 +354,47 @@ const CASES: Case[] = [
     },
   },
   {
+    // Gemini CLI's and Copilot CLI's own hook files in a trusted project (SPEC §2.8 r4): read in their
+    // dialects on every path; the delegating host's own files are its own (it runs them itself).
+    name: "host dialects",
+    placement: "project",
+    hooks: {},
+    hostFiles: {
+      ".gemini/settings.json": {
+        hooks: {
+          BeforeTool: [{
+            matcher: "run_shell_command",
+            hooks: [{
+              type: "command",
+              command: py(`{"decision": "deny", "reason": "gemini says no"}`),
+              timeout: 5000,
+            }],
+          }],
+          BeforeModel: [{ hooks: [{ type: "command", command: "echo never" }] }],
+        },
+      },
+      ".github/hooks/audit.json": {
+        version: 1,
+        hooks: {
+          userPromptSubmitted: [{ type: "command", bash: "echo audited", timeoutSec: 5 }],
+          preToolUse: [{ type: "command", bash: "exit 1", timeoutSec: 5 }],
+        },
+      },
+    },
+    steps: [{ dispatch: "SessionStart" }, { dispatch: "UserPromptSubmit" }, { dispatch: "PreToolUse" }],
+    check: (ref) => {
+      const [start, prompt, tool] = ref.steps as R[];
+      assertStringIncludes(start.systemMessages.join("\n"), "BeforeModel has no counterpart in mind");
+      assertEquals(prompt.runs.map((r) => r.status), ["completed"]);
+      assertEquals([tool.decision, tool.reason], ["deny", "gemini says no"]);
+      assertEquals(tool.runs.map((r) => r.status), ["blocked", "blocked"]);
+    },
+    except: {
+      gemini: "Gemini CLI runs its own .gemini/ hooks (SPEC §2.8: never loaded in its adapter mode)",
+      copilot: "Copilot CLI runs its own .github/hooks/ (SPEC §2.8: never loaded in its adapter mode)",
+    },
+  },
+  {
     name: "transcript",
     hooks: {
       UserPromptSubmit: [group([cmd(py(`"lines: %d" % len(open(event["transcript_path"]).read().splitlines())`))])],

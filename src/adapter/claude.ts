@@ -78,7 +78,8 @@ export function mapClaudeFormatInput(
   const event = fromHost.get(name);
   if (event === undefined) return { kind: "ignore", event: name };
   const input: JsonObject = { ...raw, hook_event_name: event };
-  return { kind: "event", event, input: completeInput(event, input, raw, cwd) };
+  const sent = { ...input };
+  return { kind: "event", event, input: completeInput(event, input, raw, cwd), sent };
 }
 
 /**

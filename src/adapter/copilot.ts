@@ -170,7 +170,8 @@ export function mapCopilotInput(raw: unknown, cwd: string, given?: string): Mapp
   if (EVENTS[event].matcher.kind === "tool") {
     Object.assign(input, toMindTool(COPILOT_TOOLS, input.tool_name, toolArgs(input.tool_input)));
   }
-  return { kind: "event", event, input: completeInput(event, input, raw, cwd) };
+  const sent = { ...input };
+  return { kind: "event", event, input: completeInput(event, input, raw, cwd), sent };
 }
 
 /** Maps a dispatch result to Copilot CLI's hook stdout object, or null when there is nothing to say. */

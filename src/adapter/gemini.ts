@@ -17,7 +17,7 @@
  * BeforeAgent and AfterTool, the only events that show it (elsewhere a system message says it was dropped).
  * @module
  */
-import type { EventName } from "../events/names.ts";
+import { EVENT_NAMES, type EventName } from "../events/names.ts";
 import { EVENTS } from "../events/registry.ts";
 import type { DispatchResult } from "../schema/result.ts";
 import { isObject, type JsonObject } from "../util/json.ts";
@@ -33,37 +33,23 @@ import {
   resultTexts,
   toHostInput,
   toMindTool,
-  type ToolTable,
 } from "./host.ts";
 import { HOST_DISPLAY_NAMES } from "./host_names.ts";
+import { GEMINI_HOOK_EVENTS, GEMINI_TOOLS } from "../dialect/gemini.ts";
+import { hostEventNames } from "../dialect/common.ts";
+
+/** The Gemini dialect's event map (src/dialect/gemini.ts) by mind event: one source for both directions. */
+const GEMINI_HOST_NAMES = hostEventNames(GEMINI_HOOK_EVENTS);
 
 /** How Gemini CLI raises mind's events (it has no approval, tool-failure, compaction-end, subagent or interrupt event). */
-export const GEMINI_EVENTS: HostEventMap = Object.freeze({
-  SessionStart: "SessionStart",
-  SessionEnd: "SessionEnd",
-  UserPromptSubmit: "BeforeAgent",
-  PreToolUse: "BeforeTool",
-  PermissionRequest: null,
-  PostToolUse: "AfterTool",
-  PostToolUseFailure: null,
-  PreCompact: "PreCompress",
-  PostCompact: null,
-  SubagentStart: null,
-  SubagentStop: null,
-  Stop: "AfterAgent",
-  Interrupt: null,
-  Notification: "Notification",
-});
+export const GEMINI_EVENTS: HostEventMap = Object.freeze(
+  Object.fromEntries(EVENT_NAMES.map((e) => [e, GEMINI_HOST_NAMES.get(e) ?? null])) as Record<EventName, string | null>,
+);
 
 const FROM_GEMINI = eventsByHostName(GEMINI_EVENTS);
 
-/** Gemini CLI's built-in tools that mind hooks know by Claude Code's names (and their renamed parameters). */
-export const GEMINI_TOOLS: ToolTable = new Map([
-  ["run_shell_command", { name: "Bash", params: new Map([["is_background", "run_in_background"]]) }],
-  ["replace", { name: "Edit", params: new Map([["allow_multiple", "replace_all"]]) }],
-  ["write_file", { name: "Write", params: new Map() }],
-  ["read_file", { name: "Read", params: new Map() }],
-]);
+/** Gemini CLI's built-in tools by Claude Code's names: the Gemini dialect's table (src/dialect/gemini.ts). */
+export { GEMINI_TOOLS };
 
 /** Gemini's own input fields mind has no use for (left out rather than dropped with a warning each time). */
 const HOST_ONLY = ["timestamp", "mcp_context", "original_request_name"];
@@ -99,7 +85,8 @@ export function mapGeminiInput(raw: unknown, cwd: string): MappedInput {
     delete input.prompt;
     delete input.prompt_response;
   }
-  return { kind: "event", event, input: completeInput(event, input, raw, cwd) };
+  const sent = { ...input };
+  return { kind: "event", event, input: completeInput(event, input, raw, cwd), sent };
 }
 
 /** Maps a dispatch result to Gemini CLI's hook stdout object, or null when there is nothing to say. */

@@ -25,7 +25,17 @@ export type HostEventMap = Readonly<Record<EventName, string | null>>;
 
 /** Result of mapping a host's stdin. */
 export type MappedInput =
-  | { kind: "event"; event: EventName; input: JsonObject }
+  | {
+    kind: "event";
+    event: EventName;
+    /** The §5 event mind's engine reads (what the host did not send filled with placeholders). */
+    input: JsonObject;
+    /**
+     * What the host sent, in mind's names where the adapter translates them, nothing filled in: what the
+     * hooks read (issue 33: a field mind does not know reaches them unchanged, nothing is invented).
+     */
+    sent: JsonObject;
+  }
   | { kind: "ignore"; event: string }
   | { kind: "error"; message: string };
 
@@ -218,27 +228,10 @@ export function droppedContext(host: string, hostEvent: string, carriers: string
     `only on ${carriers}`;
 }
 
-/** A host tool as mind hooks see it: the name they are written for, and host → mind parameter names. */
-export type ToolAlias = { name: string; params: ReadonlyMap<string, string> };
-
-/** A host's tool table: host tool name → the mind-facing name and parameter renames. */
-export type ToolTable = ReadonlyMap<string, ToolAlias>;
-
-/**
- * The tool call in the names mind hooks are written for (`Bash`, `Edit`, `Write`, `Read` and Claude
- * Code's parameter names); a tool the table does not know keeps its own name and arguments.
- */
-export function toMindTool(
-  table: ToolTable,
-  name: unknown,
-  input: unknown,
-): { tool_name: unknown; tool_input: unknown } {
-  const alias = typeof name === "string" ? table.get(name) : undefined;
-  if (!alias || !isObject(input)) return { tool_name: alias?.name ?? name, tool_input: input };
-  // fromEntries defines the keys: a stranger's `__proto__` stays a plain (unknown, dropped) field.
-  const out = Object.fromEntries(Object.entries(input).map(([k, v]) => [alias.params.get(k) ?? k, v]));
-  return { tool_name: alias.name, tool_input: out };
-}
+// The tool tables and the call in mind's names are the dialects' (src/dialect/), shared with the adapters.
+export type { ToolAlias, ToolTable } from "../dialect/types.ts";
+export { toMindTool } from "../dialect/common.ts";
+import type { ToolTable } from "../dialect/types.ts";
 
 /**
  * A rewrite (`updated`, in the names mind hooks use) as the complete tool input in the host's own parameter

@@ -60,6 +60,7 @@ export async function adaptText(
       // Ordered by the messages stage with the others: before a fail-safe's failure line.
       closing: (ev, catalog) => unannounced(host, settings.home, ev, catalog),
       strangers,
+      hostFields: mapped.sent,
     });
     if (!outcome.ok && outcome.sandbox) return { stdout: null, problem: null, sandbox: outcome.error };
     if (!outcome.ok) return { stdout: null, problem: outcome.error };

@@ -183,6 +183,13 @@ export async function doctorCommand({ options, positionals }: ParsedArgs): Promi
       out.push(`  ${formatWarning(w)}`);
       fixes.push(`fix ${w.source}${w.line ? `:${w.line}` : ""} (${w.code}); the rest of the configuration still loads`);
     }
+    // Which layers the hooks come from, the other hosts' own (SPEC §2.8) among them.
+    const byLayer = new Map<string, number>();
+    for (const h of catalog.handlers) byLayer.set(h.layer, (byLayer.get(h.layer) ?? 0) + 1);
+    if (byLayer.size > 0) out.push(`  by layer: ${[...byLayer].map(([l, n]) => `${l} ${n}`).join(", ")}`);
+    // A Gemini CLI or Copilot CLI hook mind cannot run is named here too (SPEC §2.8 r4, §6).
+    const { isUnrunnableHostHook } = await import("../engine/session_notice.ts");
+    for (const w of catalog.warnings.filter(isUnrunnableHostHook)) out.push(`  not run: ${formatWarning(w)}`);
     if (other > 0) out.push(`  ${other} other warning(s): see mind-hooks list`);
     if (!catalog.hooksEnabled) out.push("  hooks are turned off ([features] hooks = false)");
 

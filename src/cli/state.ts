@@ -96,7 +96,13 @@ export async function printResync(settings: HomeSettings): Promise<void> {
 /** A project layer's key (`.mind/`, or a foreign layer's files, SPEC §2.8): group 1 is the project root. */
 const PROJECT_KEY =
   /^(?:project|claude-project|codex-project):(.*)[\\/](?:\.mind[\\/](?:hooks\.json|config\.toml)|\.claude[\\/]settings(?:\.local)?\.json|\.codex[\\/](?:hooks\.json|config\.toml)):/;
-const PROJECT_LAYERS: ReadonlySet<string> = new Set(["project", "claude-project", "codex-project"]);
+const PROJECT_LAYERS: ReadonlySet<string> = new Set([
+  "project",
+  "claude-project",
+  "codex-project",
+  "gemini-project",
+  "copilot-project",
+]);
 
 /** What `trust` prints for one hook: its key and hash, then each pinned file, then a network note. */
 function trustedLines(item: TrustItem): string[] {

@@ -21,6 +21,7 @@ import {
   foreignLayersSetting,
   loadForeignLayers,
   loadForeignUserLayers,
+  loadGeminiExtensions,
   projectMarkers,
 } from "./foreign_layers.ts";
 import { buildOverrides } from "./overrides.ts";
@@ -363,6 +364,11 @@ export async function loadCatalog(opts: HomelessConfigOptions): Promise<Result<A
     ? await (await import("./plugins.ts")).loadPlugins(home!, pluginCfg, files)
     : { handlers: [], warnings: [], plugins: [], servers: new Map() };
   warnings.push(...pluginResult.warnings);
+  // Gemini CLI's enabled extensions carry hooks as plugins do (SPEC §2.8 r4): strangers' files too.
+  const geminiExtensions = home !== null && foreign.includes("gemini") && delegating !== "gemini"
+    ? await loadGeminiExtensions(userHome, opts.cwd, files, warnings)
+    : [];
+  if (geminiExtensions.length > 0 && opts.strangerFiles === "refuse") return strangerRefusal("Gemini CLI extensions");
 
   // CLI layer: -c overrides, then --hooks-file files.
   const cliFiles: LayerFile[] = [];
@@ -412,6 +418,11 @@ export async function loadCatalog(opts: HomelessConfigOptions): Promise<Result<A
     }
   }
   ordinaryHandlers.push(...pluginResult.handlers);
+  for (const f of geminiExtensions) {
+    const r = checkLayerFile(f);
+    ordinaryHandlers.push(...r.handlers);
+    warnings.push(...r.warnings);
+  }
   if (Object.keys(cli).length > 0) {
     const r = collectHandlers(tableOf(cli, "hooks"), {
       layer: "cli",

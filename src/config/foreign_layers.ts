@@ -7,22 +7,18 @@
  * `~/.codex/hooks.json` load likewise as `claude-user` and `codex-user`, right after the user layer:
  * user-side files whose hooks need trust like user hooks, and that define nothing else for mind (their
  * MCP servers, feature switches and state are that host's own: a warning says so). `[hooks]
- * foreign_layers` in the user config chooses which (default both); the delegating host's own layers are
- * never loaded in its adapter mode.
+ * foreign_layers` in the user config chooses which (default all four); the delegating host's own layers are
+ * never loaded in its adapter mode. *(r4)* Gemini CLI's `.gemini/settings.json` (`gemini-project`,
+ * `~/.gemini/settings.json` as `gemini-user`, enabled extensions' `hooks/hooks.json` as plugins) and Copilot
+ * CLI's `.github/hooks/*.json` (`copilot-project`, `~/.copilot/hooks/*.json` as `copilot-user`) load the
+ * same way, in their hosts' dialects (src/dialect/).
  * @module
  */
 import { isObject, type JsonObject } from "../util/json.ts";
 import { join } from "../util/paths.ts";
 import { type Warning, warning } from "./warnings.ts";
 import { type LayerFile, loadLayerDir } from "./layer_files.ts";
-import {
-  FOREIGN_LAYERS,
-  foreignFolder,
-  type ForeignLayer,
-  layerFileNames,
-  LAYOUT,
-  userFileNames,
-} from "./foreign_layout.ts";
+import { FOREIGN_LAYERS, foreignFolder, type ForeignLayer, layerFileNames, LAYOUT } from "./foreign_layout.ts";
 
 export { FOREIGN_LAYERS, foreignFolder, type ForeignLayer, foreignUserFiles } from "./foreign_layout.ts";
 
@@ -41,10 +37,11 @@ export async function loadForeignUserLayers(
   const out: LayerFile[] = [];
   for (const l of layers) {
     if (l === skip) continue;
-    const { folder, userLayer, claude } = LAYOUT[l];
-    const loaded = await loadLayerDir(userLayer, join(userHome, folder), files, warnings, {
-      names: userFileNames(l),
-      dialect: claude ? "claude" : "mind",
+    const { userFolder, userLayer, dialect, userFiles } = LAYOUT[l];
+    const dir = join(userHome, userFolder);
+    const loaded = await loadLayerDir(userLayer, dir, files, warnings, {
+      names: userFiles(dir),
+      dialect,
       hooksOnly: true,
     });
     for (const f of loaded) warnings.push(...foreignUserSettingsWarnings(f));
@@ -56,7 +53,9 @@ export async function loadForeignUserLayers(
 /** What a foreign user file holds that mind does not take from it (SPEC §2.8 r3: hooks only). */
 function foreignUserSettingsWarnings(f: LayerFile): Warning[] {
   const out: Warning[] = [];
-  const host = f.layer === "claude-user" ? "Claude Code's" : "Codex's";
+  const host = f.layer === "claude-user" ? "Claude Code's" : f.layer === "codex-user" ? "Codex's" : "";
+  // Gemini CLI's and Copilot CLI's settings hold a great deal besides hooks: none of it is mind's to warn about.
+  if (host === "") return out;
   const ignored = (key: string, what: string) =>
     out.push(warning(
       "W_FOREIGN_USER_SETTINGS",
@@ -86,12 +85,13 @@ export function foreignLayersSetting(
   const hooksOf = (d: JsonObject | undefined) => isObject(d?.hooks) ? d.hooks : undefined;
   const value = hooksOf(cli)?.foreign_layers ?? hooksOf(userToml)?.foreign_layers;
   if (value === undefined) return [...FOREIGN_LAYERS];
-  if (Array.isArray(value) && value.every((v) => v === "claude" || v === "codex")) {
+  if (Array.isArray(value) && value.every((v) => (FOREIGN_LAYERS as readonly unknown[]).includes(v))) {
     return FOREIGN_LAYERS.filter((l) => value.includes(l));
   }
+  const all = FOREIGN_LAYERS.map((l) => JSON.stringify(l)).join(", ");
   warnings?.push(warning(
     "W_BAD_FIELD",
-    `hooks.foreign_layers must be a list of "claude" and "codex"; the default ["claude", "codex"] is used`,
+    `hooks.foreign_layers must be a list of ${all}; the default [${all}] is used`,
     source,
   ));
   return [...FOREIGN_LAYERS];
@@ -117,12 +117,13 @@ export async function loadForeignLayers(
   const out: LayerFile[] = [];
   for (const { layer: l, dir } of dirs) {
     if (l === skip) continue;
-    const { folder, layer, claude } = LAYOUT[l];
+    const { folder, layer, dialect } = LAYOUT[l];
+    const at = join(dir, folder);
     out.push(
-      ...await loadLayerDir(layer, join(dir, folder), files, warnings, {
+      ...await loadLayerDir(layer, at, files, warnings, {
         within: root,
-        names: layerFileNames(l),
-        dialect: claude ? "claude" : "mind",
+        names: layerFileNames(l, at),
+        dialect,
         hooksOnly: true,
       }),
     );
@@ -132,5 +133,73 @@ export async function loadForeignLayers(
 
 /** The files of foreign folders that may hold hooks (for "this project has hooks", `W_ABOVE_ROOT`). */
 export function foreignHookFiles(dirs: readonly { layer: ForeignLayer; dir: string }[]): string[] {
-  return dirs.flatMap(({ layer, dir }) => layerFileNames(layer).map(([name]) => join(dir, LAYOUT[layer].folder, name)));
+  return dirs.flatMap(({ layer, dir }) => {
+    const at = join(dir, LAYOUT[layer].folder);
+    return layerFileNames(layer, at).map(([name]) => join(at, name));
+  });
+}
+
+/**
+ * Whether Gemini CLI has extension `name` enabled in `cwd`: its `extension-enablement.json` rules, the
+ * last one matching the folder winning (`!` disables, a trailing `*` takes the folders below too), as
+ * Gemini CLI 0.61 decides it; enabled when no rule matches.
+ */
+export function geminiExtensionEnabled(enablement: JsonObject | null, name: string, cwd: string): boolean {
+  const entry = enablement?.[name];
+  const rules = isObject(entry) && Array.isArray(entry.overrides) ? entry.overrides : [];
+  let path = cwd.replaceAll("\\", "/");
+  if (!path.startsWith("/")) path = "/" + path;
+  if (!path.endsWith("/")) path += "/";
+  let enabled = true;
+  for (const rule of rules) {
+    if (typeof rule !== "string") continue;
+    const disable = rule.startsWith("!");
+    let base = disable ? rule.slice(1) : rule;
+    const subdirs = base.endsWith("*");
+    if (subdirs) base = base.slice(0, -1);
+    if (subdirs ? path.startsWith(base) : path === base) enabled = !disable;
+  }
+  return enabled;
+}
+
+/**
+ * The hooks of the Gemini CLI extensions enabled for `cwd` (SPEC §2.8 r4): `~/.gemini/extensions/<name>/`
+ * holding `gemini-extension.json`, their `hooks/hooks.json` loaded as plugins of the Gemini dialect, in
+ * name order; `${extensionPath}` in their commands names the extension's folder, as in Gemini CLI.
+ */
+export async function loadGeminiExtensions(
+  userHome: string | null,
+  cwd: string,
+  files: string[],
+  warnings: Warning[],
+): Promise<LayerFile[]> {
+  if (userHome === null) return [];
+  const root = join(userHome, ".gemini", "extensions");
+  let names: string[];
+  try {
+    names = [];
+    for await (const e of Deno.readDir(root)) if (e.isDirectory) names.push(e.name);
+  } catch {
+    return [];
+  }
+  let enablement: JsonObject | null = null;
+  try {
+    const parsed = JSON.parse(await Deno.readTextFile(join(root, "extension-enablement.json")));
+    if (isObject(parsed)) enablement = parsed;
+  } catch {
+    // none, or unreadable: every extension is enabled, as Gemini CLI takes it
+  }
+  const out: LayerFile[] = [];
+  for (const name of names.sort()) {
+    const dir = join(root, name);
+    const manifest = await Deno.stat(join(dir, "gemini-extension.json")).then((i) => i.isFile, () => false);
+    if (!manifest || !geminiExtensionEnabled(enablement, name, cwd)) continue;
+    const loaded = await loadLayerDir("plugin", join(dir, "hooks"), files, warnings, {
+      names: [["hooks.json", "json"]],
+      dialect: "gemini",
+      hooksOnly: true,
+    });
+    out.push(...loaded.map((f) => ({ ...f, extensionPath: dir })));
+  }
+  return out;
 }

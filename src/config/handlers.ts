@@ -8,7 +8,7 @@
 import { type EventName, eventSuggestion, isEventName } from "../events/names.ts";
 import { EVENTS } from "../events/registry.ts";
 import type { Dialect } from "../events/types.ts";
-import { compileMatcher, type Matcher } from "../matching/matcher.ts";
+import type { Matcher } from "../matching/matcher.ts";
 import {
   type FieldSpec,
   HANDLER_FIELDS,
@@ -27,6 +27,8 @@ import { didYouMean } from "../util/suggest.ts";
 import { isDelegation } from "../util/delegation.ts";
 import { fail, ok, type Result } from "../util/result.ts";
 import type { ServerDef } from "./mcp_servers.ts";
+import { DIALECTS } from "../dialect/registry.ts";
+import { DIALECT_SKIPPED } from "../dialect/common.ts";
 
 export { DEFAULT_CONTEXT_LIMIT } from "./handler_types/command.ts";
 
@@ -81,6 +83,8 @@ export type HooksSource = {
    * every hook a second time.
    */
   skipDelegation?: boolean;
+  /** Where a handler sits in its file when the hooks were translated from a host's form (SPEC §2.8 r4). */
+  pathOf?: (event: EventName, group: number, handler: number) => ValuePath;
 };
 
 const GROUP_FIELDS = new Set(["matcher", "hooks"]);
@@ -171,7 +175,8 @@ function collectGroup(
       matcher = group.matcher;
     }
   }
-  const compiled = compileMatcher(matcher);
+  // A host's own hooks' matchers as that host reads them (SPEC §2.8 r4: Gemini's unanchored regexes).
+  const compiled = DIALECTS[src.dialect ?? "mind"].compileMatcher(matcher);
   if (!compiled.ok) {
     warnings.push(
       warning(
@@ -190,7 +195,9 @@ function collectGroup(
     return;
   }
   group.hooks.forEach((raw, hi) => {
-    const handlerPath = [...path, "hooks", hi];
+    // A host hook its dialect does not run: the translation named it; its index still counts.
+    if (raw === DIALECT_SKIPPED) return;
+    const handlerPath = src.pathOf?.(event, gi, hi) ?? [...path, "hooks", hi];
     const result = normalizeHandler(
       event,
       raw,

@@ -11,6 +11,7 @@ import { outsideRootWarning, type Warning, warning } from "./warnings.ts";
 import { isInside, join, realPathOr } from "../util/paths.ts";
 import { isObject, type JsonObject } from "../util/json.ts";
 import { collectHandlers, type DiscoveredHandler } from "./handlers.ts";
+import { DIALECTS } from "../dialect/registry.ts";
 
 /** Settings keys of the `[hooks]` table in config.toml / requirements.toml that are not events. */
 export const HOOKS_SETTINGS: ReadonlySet<string> = new Set([
@@ -29,7 +30,14 @@ export const HOOKS_SETTINGS: ReadonlySet<string> = new Set([
 ]);
 
 /** The file layers the user writes: the user, its foreign ones, the profile (src/config/fast_path_guard.ts). */
-export const USER_SIDE_LAYERS: ReadonlySet<Layer> = new Set(["user", "claude-user", "codex-user", "profile"]);
+export const USER_SIDE_LAYERS: ReadonlySet<Layer> = new Set([
+  "user",
+  "claude-user",
+  "codex-user",
+  "gemini-user",
+  "copilot-user",
+  "profile",
+]);
 
 /** One loaded file of a layer. */
 export type LayerFile = {
@@ -45,6 +53,8 @@ export type LayerFile = {
    * everything else in it is that host's business, so nothing else is checked or warned about.
    */
   hooksOnly: boolean;
+  /** A Gemini CLI extension's hooks file: the extension folder its commands name (`${extensionPath}`). */
+  extensionPath?: string;
 };
 
 /** The files a layer directory may hold, in configuration order. */
@@ -183,13 +193,22 @@ export function checkLayerFile(f: LayerFile): { handlers: DiscoveredHandler[]; w
     }
   }
   const reserved = f.kind === "toml" ? HOOKS_SETTINGS : new Set(["state"]);
-  const r = collectHandlers(isObject(f.data.hooks) ? f.data.hooks : undefined, {
+  let hooks = isObject(f.data.hooks) ? f.data.hooks : undefined;
+  // A host's own hooks (Gemini CLI, Copilot CLI) in mind's form first; what cannot run is named (SPEC §2.8 r4).
+  const translate = DIALECTS[f.dialect].translate;
+  const translated = hooks && translate ? translate(hooks, ["hooks"], { extensionPath: f.extensionPath }) : null;
+  if (translated) {
+    hooks = translated.hooks;
+    for (const n of translated.notes) warnings.push(warning(n.code, n.message, f.path, { path: n.path }));
+  }
+  const r = collectHandlers(hooks, {
     layer: f.layer,
     keyPath: f.path,
     reservedKeys: reserved,
     dialect: f.dialect,
     // A foreign host's own mind-hooks entry would run every hook a second time (SPEC §2.8).
     skipDelegation: f.hooksOnly,
+    ...(translated ? { pathOf: translated.pathOf } : {}),
   });
   warnings.push(...r.warnings);
   return { handlers: r.handlers, warnings };

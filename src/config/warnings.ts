@@ -27,6 +27,8 @@ export const WARNING_CODES = {
   W_BAD_FIELD: "a field has the wrong type or value; the handler is skipped",
   W_UNKNOWN_FIELD: "an unknown field is ignored",
   W_UNKNOWN_EVENT: "an unknown event name; its hooks are ignored",
+  W_HOST_EVENT_UNMAPPED:
+    "a Gemini CLI or Copilot CLI hook event has no counterpart in mind (or is not that host's): its hooks do not run",
   W_TIMEOUT_CLAMPED: "a timeout was clamped to the event's range",
   W_ASYNC_IGNORED: "async is not supported here; the handler runs synchronously",
   W_LIMIT_IGNORED: "additionalContextLimit has no effect on this event",
@@ -81,6 +83,7 @@ export const DROPPING_CODES: ReadonlySet<WarningCode> = new Set([
   "W_EMPTY_COMMAND",
   "W_UNSUPPORTED_HANDLER",
   "W_HTTP_URL_NOT_ALLOWED",
+  "W_HOST_EVENT_UNMAPPED",
 ]);
 
 /** One warning. */

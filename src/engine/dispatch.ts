@@ -110,7 +110,7 @@ export async function prepare(raw: unknown, settings: EngineSettings, io: Dispat
   const times = noTimes();
   const lap = stageClock(times);
   const trace = io.explain ? (await import("./trace.ts")).newTrace() : undefined;
-  const input = await readInput(raw, settings.home, trace);
+  const input = await readInput(raw, settings.home, trace, io.hostFields);
   lap("parse");
   if (!input.ok) return input.error;
   const ev = input.value;

@@ -195,6 +195,6 @@ function hostHintsOf(
   const rewrite = items.find((i) =>
     i.effect.updatedInput !== undefined && i.effect.updatedInput === decision.updatedInput
   );
-  hints.wholeRewrite = rewrite !== undefined && runs[rewrite.order].handler.dialect === "claude";
+  hints.wholeRewrite = rewrite !== undefined && runs[rewrite.order].handler.dialect !== "mind";
   return hints;
 }

@@ -48,6 +48,7 @@ export type EventValidation =
 export async function validateEvent(
   value: unknown,
   fillTranscript: (sessionId: string, agentId?: string) => Promise<string | null>,
+  hostFields?: JsonObject,
 ): Promise<EventValidation> {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     return { ok: false, error: "the event must be a JSON object" };
@@ -77,14 +78,18 @@ export async function validateEvent(
     };
   }
   const schema = INPUT_SCHEMAS[name] as JsonSchema;
-  const { input, warnings, typos } = knownFields(name, obj, schema);
+  const known = knownFields(name, obj, schema);
+  const { input, typos } = known;
+  // Adapter mode: the host's fields are its own, not a mistake to warn about on every event (issue 33).
+  const warnings = hostFields === undefined ? known.warnings : [];
   const transcriptFilled = await fillTranscriptPath(name, input, fillTranscript);
   const issues = validateAll(schema, input, MAX_COUNTED);
   if (issues.length > 0) {
     // Every problem at once: a host author fixes the event in one go, not one field per try.
     return { ok: false, error: `invalid ${name} event: ${issueList(issues, typos)}` };
   }
-  return { ok: true, value: { event: name, input, warnings, transcriptFilled } };
+  const hookInput = hostFields === undefined ? undefined : hostHookInput(name, input, hostFields, transcriptFilled);
+  return { ok: true, value: { event: name, input, warnings, transcriptFilled, ...(hookInput ? { hookInput } : {}) } };
 }
 
 /** The event's known fields; each unknown one dropped with `W_UNKNOWN_INPUT_FIELD`, and the field it likely meant. */
@@ -151,6 +156,29 @@ function issueList(issues: readonly SchemaIssue[], typos: ReadonlyMap<string, st
   return lines.join("; ");
 }
 
+/**
+ * What a hook reads in adapter mode (issue 33): the host's event as it sent it — a field mind does not
+ * know passes through unchanged (the whole event was checked for depth), and nothing the host did not
+ * send is added, but the transcript path mind filled (§5) and, on tool events that carry them, the §5
+ * tool form of `tool_name` and `tool_input`. The placeholders the engine reads itself (`model`,
+ * `turn_id`, … when the host sends none) never reach a hook.
+ */
+export function hostHookInput(
+  event: EventName,
+  input: JsonObject,
+  sent: JsonObject,
+  transcriptFilled: boolean,
+): JsonObject {
+  const out: JsonObject = { ...sent, hook_event_name: event };
+  if (transcriptFilled || Object.hasOwn(sent, "transcript_path")) out.transcript_path = input.transcript_path;
+  if (EVENTS[event].matcher.kind === "tool" && Object.hasOwn(sent, "tool_name")) {
+    const compat = hookInputFor(event, input);
+    out.tool_name = compat.tool_name;
+    if (Object.hasOwn(sent, "tool_input")) out.tool_input = compat.tool_input;
+  }
+  return out;
+}
+
 /** The object a handler reads on stdin: tool events in the compatibility form (SPEC §5). */
 export function hookInputFor(event: EventName, input: JsonObject): JsonObject {
   if (EVENTS[event].matcher.kind !== "tool") return input;
@@ -185,8 +213,9 @@ export async function readInput(
   raw: unknown,
   home: string | null,
   trace?: DispatchTrace,
+  hostFields?: JsonObject,
 ): Promise<Result<EventInput, Prepared & { kind: "invalid" | "answered" }>> {
-  const validated = await validateEvent(raw, transcriptFiller(home));
+  const validated = await validateEvent(raw, transcriptFiller(home), hostFields);
   if (validated.ok) return ok(validated.value);
   const refused = validated.refused;
   if (!refused || !gatesToolCall(EVENTS[refused.event])) return fail({ kind: "invalid", error: validated.error });

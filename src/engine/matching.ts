@@ -17,6 +17,7 @@ import { IF_BUDGET_MS, IfFilter, type IfFilterOptions } from "../matching/permis
 import type { EventFacts } from "../events/types.ts";
 import type { TraceSink } from "./trace.ts";
 import { canonicalJson } from "../trust/hash.ts";
+import { DIALECTS } from "../dialect/registry.ts";
 
 /** The values an event's matchers are tested against (SPEC §4), or null when the event has no matcher. */
 export function matchSubjects(facts: EventFacts, input: JsonObject): string[] | null {
@@ -49,7 +50,14 @@ export async function matchingHandlers(
   trace?: TraceSink,
   ifOptions?: IfFilterOptions,
 ): Promise<{ handlers: HookHandler[]; warnings: Warning[] }> {
-  const subjects = matchSubjects(EVENTS[event], input);
+  const eventSubjects = matchSubjects(EVENTS[event], input);
+  const toolEvent = EVENTS[event].matcher.kind === "tool";
+  // The §5 tool name (`Bash` for every shell tool), which a dialect turns into its host's own.
+  const compatTool = toolEvent
+    ? String(toCompatTool(String(input.tool_name), input.tool_input as JsonObject).tool_name)
+    : "";
+  const hostSubjects = (h: HookHandler): string[] | null =>
+    toolEvent && DIALECTS[h.dialect].events !== null ? DIALECTS[h.dialect].matchSubjects(compatTool) : null;
   const ifs = ifRules(catalog, input, EVENTS[event].matcher.kind === "tool", ifOptions);
   const handlers: HookHandler[] = [];
   // A Claude-dialect handler whose `if` does not match is not matched (SPEC §2.2).
@@ -59,13 +67,15 @@ export async function matchingHandlers(
     handlers.push(h);
     return true;
   };
-  trace?.subjects(subjects);
+  trace?.subjects(eventSubjects);
   const warnings: Warning[] = [];
   let safe: import("../matching/safe_matcher.ts").SafeMatching | null = null;
   let overBudget = 0;
   for (const h of catalog.handlers) {
     if (h.event !== event) continue;
     const m = h.compiledMatcher;
+    // A host's own hook matches the host's tool names, as that host matches them (SPEC §2.8 r4).
+    const subjects = hostSubjects(h) ?? eventSubjects;
     if (subjects === null || m.kind !== "regex" || runsOwnMatcher(h, catalog.bypassTrust)) {
       const matched = subjects === null || matcherMatches(m, subjects);
       traceOwnMatch(h, subjects, matched, matched && keep(h), trace);

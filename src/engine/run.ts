@@ -25,6 +25,8 @@ import { hookInputFor } from "./input.ts";
 import type { Dispatching, EventInput, HandlerRun, Ran } from "./types.ts";
 import { cwdMissingLine, type RunDirectory } from "./run_cwd.ts";
 import { runnable } from "./select.ts";
+import { DIALECTS } from "../dialect/registry.ts";
+import type { Dialect } from "../events/types.ts";
 
 /** Why an async hook of a dispatch without a home did not start (SPEC §1 r3, §7.2). */
 const ASYNC_NEEDS_HOME = "not started: an async hook needs a home (no home: set MIND_HOME or HOME, or pass --home DIR)";
@@ -38,7 +40,10 @@ type RunContext = {
   readonly cwd: string;
   readonly envFile: string | null;
   readonly hookInput: JsonObject;
+  /** What a mind- or Claude-dialect hook reads on stdin. */
   readonly stdin: string;
+  /** What a hook of another host's dialect reads: its host's input shape, made once per dialect. */
+  readonly hostStdin: Map<Dialect, string>;
   /** Counts completions: a handler's `completedSeq` (aggregation reads it, SPEC §9). */
   readonly seq: { n: number };
   /** The async jobs to start once every handler was looked at. */
@@ -60,7 +65,7 @@ export async function runHandlers(
   // What every hook about to run may rely on (SPEC §5, §7.1): the filled transcript exists, and
   // SessionStart command hooks have the session's env file.
   const envFile = await prepareRun(ev, catalog, d, module, runnable(runs).map((r) => r.handler));
-  const hookInput = hookInputFor(ev.event, ev.input);
+  const hookInput = ev.hookInput ?? hookInputFor(ev.event, ev.input);
   const c: RunContext = {
     ev,
     module,
@@ -70,6 +75,7 @@ export async function runHandlers(
     envFile,
     hookInput,
     stdin: JSON.stringify(hookInput),
+    hostStdin: new Map(),
     seq: { n: 0 },
     jobs: [],
     pluginData: [],
@@ -146,7 +152,7 @@ async function runSync(r: HandlerRun, c: RunContext): Promise<HandlerRun> {
   try {
     const rt = await import("./runtime.ts");
     const raw = await runOne(rt.runCommand, h, c);
-    const schemas = h.dialect === "claude" ? rt.CLAUDE_OUTPUT_SCHEMAS : rt.OUTPUT_SCHEMAS;
+    const schemas = DIALECTS[h.dialect].reads === "claude" ? rt.CLAUDE_OUTPUT_SCHEMAS : rt.OUTPUT_SCHEMAS;
     outcome = rt.readCompletion(c.module, schemas[c.ev.event] as JsonSchema, raw, { dialect: h.dialect });
     record = { ...record, exit_code: raw.exitCode, duration_ms: Math.round(raw.durationMs) };
     c.d.trace?.run(h, r.verdict.status, c.module, raw, outcome, record.duration_ms);
@@ -206,11 +212,24 @@ function commandSpecOf(h: HookHandler, c: RunContext): CommandSpec {
     command,
     commandWindows: module.commandText(h.handler, "windows") ?? undefined,
     cwd: c.cwd,
-    stdin: c.stdin,
-    env: handlerEnv(h, c.ev.event, c.catalog, c.cwd, c.envFile),
+    stdin: stdinOf(h, c),
+    env: handlerEnv(h, c.ev.event, c.catalog, c.cwd, c.envFile, String(c.ev.input.session_id)),
     timeoutSec: h.handler.timeout,
-    shell: h.dialect === "claude" ? "sh" : "login",
+    shell: DIALECTS[h.dialect].shell,
   };
+}
+
+/** What `h` reads on stdin: the §5 input, or its host's own input shape (SPEC §2.8 r4). */
+function stdinOf(h: HookHandler, c: RunContext): string {
+  const module = DIALECTS[h.dialect];
+  if (module.events === null) return c.stdin;
+  let text = c.hostStdin.get(h.dialect);
+  if (text === undefined) {
+    const ctx = { projectDir: c.catalog.project?.root ?? null };
+    text = JSON.stringify(module.input(c.ev.event, c.hookInput, ctx));
+    c.hostStdin.set(h.dialect, text);
+  }
+  return text;
 }
 
 /** The environment additions a handler's command gets (SPEC §7.1, §2.6). */
@@ -220,8 +239,11 @@ export function handlerEnv(
   catalog: AnyCatalog,
   cwd: string,
   envFile: string | null = null,
+  sessionId = "",
 ): Record<string, string> {
-  const env: Record<string, string> = { ...pycachePrefix(catalog.home), MIND_HOOK_EVENT: event, ...h.env };
+  // A host's own hooks also get the variables that host gives them (GEMINI_PROJECT_DIR, …).
+  const host = DIALECTS[h.dialect].env({ projectDir: catalog.project?.root ?? null, cwd, sessionId });
+  const env: Record<string, string> = { ...pycachePrefix(catalog.home), MIND_HOOK_EVENT: event, ...host, ...h.env };
   if (catalog.project) env.MIND_PROJECT_DIR = catalog.project.root;
   // Hooks written for Claude Code read CLAUDE_PROJECT_DIR; give them the same answer.
   env.CLAUDE_PROJECT_DIR = catalog.project?.root ?? cwd;

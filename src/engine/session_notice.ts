@@ -20,6 +20,9 @@ import { skipWords, type TrustVerdict } from "../trust/verdict.ts";
 import { isInside, join, realPathOr } from "../util/paths.ts";
 import { oneLine, sanitize } from "../util/terminal_text.ts";
 import { claudeIdentity } from "./matching.ts";
+import { FOREIGN_LAYERS, LAYOUT } from "../config/foreign_layout.ts";
+import type { Warning } from "../config/warnings.ts";
+import { DIALECTS } from "../dialect/registry.ts";
 
 /** How many hooks the line names; the rest are counted. */
 export const NAMED_AT_MOST = 3;
@@ -105,6 +108,33 @@ export function unrunnableNotice(catalog: AnyCatalog, verdicts: ReadonlyMap<Hook
   return `mind-hooks: ${n} hook${n === 1 ? "" : "s"} will not run — ${named.join(", ")}${more}`;
 }
 
+/** The hosts whose hooks a dialect module translates (`Gemini CLI`, `Copilot CLI`). */
+const HOSTS_TRANSLATED = Object.values(DIALECTS).flatMap((d) => d.translate !== null && d.hostName ? [d.hostName] : []);
+
+/**
+ * A warning saying a Gemini CLI or Copilot CLI hook does not run under mind: its event has no counterpart,
+ * or its dialect cannot run it (SPEC §2.8 r4, §6: named, never ignored).
+ */
+export function isUnrunnableHostHook(w: Warning): boolean {
+  return w.code === "W_HOST_EVENT_UNMAPPED" ||
+    (w.code === "W_UNSUPPORTED_HANDLER" && HOSTS_TRANSLATED.some((h) => w.message.startsWith(`${h} hook `)));
+}
+
+/**
+ * The session-start line naming the Gemini CLI and Copilot CLI hooks in reach that do not run under mind
+ * (`mind-hooks: 2 hooks of other hosts do not run here — Gemini CLI's BeforeModel has no counterpart in
+ * mind: its 1 hook do not run (~/repo/.gemini/settings.json), …`), or null.
+ */
+export function hostHooksNotice(warnings: readonly Warning[]): string | null {
+  const found = warnings.filter(isUnrunnableHostHook);
+  if (found.length === 0) return null;
+  const named = found.slice(0, NAMED_AT_MOST).map((w) => `${shown(w.message, 160)} (${shown(w.source, 120)})`);
+  const more = found.length > NAMED_AT_MOST ? ` and ${found.length - NAMED_AT_MOST} more` : "";
+  return `mind-hooks: ${found.length} host hook setting${found.length === 1 ? "" : "s"} will not run here — ${
+    named.join("; ")
+  }${more}`;
+}
+
 /** `a`, `a and b`, `a, b and c`. */
 function spoken(items: readonly string[]): string {
   return items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
@@ -126,12 +156,12 @@ export function projectNotice(root: string, folders: readonly { folder: string; 
   } will not run: mind-hooks project trust ${at}`;
 }
 
-/** The hook files of each project folder (SPEC §2.1, §2.8). */
-const FOLDER_FILES: Readonly<Record<string, readonly string[]>> = {
-  ".mind": ["config.toml", "hooks.json"],
-  ".claude": ["settings.json", "settings.local.json"],
-  ".codex": ["config.toml", "hooks.json"],
-};
+/** The hook files of a project folder `folder` at `dir` (SPEC §2.1, §2.8): mind's, else its foreign layout's. */
+function folderFiles(folder: string, dir: string): readonly string[] {
+  if (folder === ".mind") return ["config.toml", "hooks.json"];
+  const layout = FOREIGN_LAYERS.map((l) => LAYOUT[l]).find((l) => l.folder === folder);
+  return layout ? layout.projectFiles(dir).map(([name]) => name) : [];
+}
 
 /** A file larger than this is not counted (its count is unknown). */
 const COUNT_MAX_BYTES = 1024 * 1024;
@@ -184,7 +214,7 @@ export async function countProjectHooks(
     if (!isInside(root, await realPathOr(dir))) continue;
     let hooks = 0;
     let uncounted = false;
-    for (const name of FOLDER_FILES[folder] ?? []) {
+    for (const name of folderFiles(folder, dir)) {
       const path = join(dir, name);
       try {
         const info = await Deno.stat(path);
@@ -203,7 +233,9 @@ export async function countProjectHooks(
 }
 
 /** The folder of a host's own project layer: the host runs those hooks itself (SPEC §2.8). */
-const HOST_FOLDER: Readonly<Record<string, string>> = { claude: ".claude", codex: ".codex" };
+const HOST_FOLDER: Readonly<Record<string, string>> = Object.fromEntries(
+  FOREIGN_LAYERS.map((l) => [l, LAYOUT[l].folder]),
+);
 
 /**
  * The lines a session start carries (SPEC §6 r3): the hooks in reach that will not run, then an untrusted
@@ -217,6 +249,8 @@ export async function sessionStartLines(catalog: AnyCatalog, delegatingHost?: st
   const unserved = unservedEventsLine(catalog.warnings);
   if (catalog.trustStoreProblem !== null) return unserved === null ? [] : [unserved];
   const lines: string[] = unserved === null ? [] : [unserved];
+  const host = hostHooksNotice(catalog.warnings);
+  if (host !== null) lines.push(host);
   const verdicts = await catalogVerdicts(catalog);
   const review = reviewNotice(notRunning(catalog.handlers, verdicts));
   if (review !== null) lines.push(review);

@@ -220,12 +220,16 @@ function layerOfFile(path: string, catalog: AnyCatalog, settings: EngineSettings
   }
   if (catalog.userHome !== null && dirname(path) === join(catalog.userHome, ".claude")) return "claude-user";
   if (catalog.userHome !== null && dirname(path) === join(catalog.userHome, ".codex")) return "codex-user";
+  if (catalog.userHome !== null && dirname(path) === join(catalog.userHome, ".gemini")) return "gemini-user";
+  if (catalog.userHome !== null && dirname(path) === join(catalog.userHome, ".copilot", "hooks")) return "copilot-user";
   if (catalog.project && isInside(join(catalog.project.root, ".mind"), path)) return "project";
   // The project's foreign folders, the root's and the nested ones below it (SPEC §2.8 r3).
   const folder = dirname(path);
   if (catalog.project && isInside(catalog.project.root, path)) {
     if (folder.endsWith("/.claude")) return "claude-project";
     if (folder.endsWith("/.codex")) return "codex-project";
+    if (folder.endsWith("/.gemini")) return "gemini-project";
+    if (folder.endsWith("/.github/hooks")) return "copilot-project";
   }
   return null;
 }
@@ -244,7 +248,7 @@ export async function traceFiles(catalog: AnyCatalog, settings: EngineSettings):
     const hooks = catalog.handlers.filter((h) => h.sourcePath === real || h.sourcePath.startsWith(`${real}#`));
     const layer = layerOfFile(path, catalog, settings) ?? hooks[0]?.layer ?? null;
     // An untrusted project's files are not read at all (SPEC §2.3); discovery still names them.
-    const unread = (layer === "project" || layer === "claude-project" || layer === "codex-project") &&
+    const unread = (layer === "project" || layer.endsWith("-project")) &&
       catalog.project !== null && !catalog.project.trusted;
     out.push({ layer, path, state: !present ? "absent" : unread ? "not read" : "read", hooks: hooks.length });
   }

@@ -30,6 +30,8 @@ export type EventInput = {
    * before any hook runs (SPEC §5). A path the host gave is passed through untouched.
    */
   transcriptFilled?: boolean;
+  /** Adapter mode: what hooks read, the host's own fields (see `hostHookInput` in input.ts). */
+  hookInput?: JsonObject;
 };
 
 /**
@@ -75,6 +77,12 @@ export type DispatchIo = {
    * parsing a plugin or a `--hooks-file`, or of running a matched hook a stranger wrote. Default `"parse"`.
    */
   readonly strangers?: StrangerFiles;
+  /**
+   * Adapter mode: the host's event as it sent it (issue 33). Hooks read it instead of the §5 form: fields
+   * mind does not know pass through unchanged (checked for depth only), nothing the host did not send is
+   * added but a filled `transcript_path` (§5) and the §5 tool form of `tool_name`/`tool_input`.
+   */
+  readonly hostFields?: JsonObject;
 };
 
 /** What the stages of one dispatch read besides the event and the catalog. */

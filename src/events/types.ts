@@ -13,10 +13,12 @@ import type { JsonObject } from "../util/json.ts";
 export type Zod = typeof zod;
 
 /**
- * How a hook's output is read (SPEC §8.1): `mind` — mind's strict protocol; `claude` — the way Claude
- * Code reads it (hooks of a `.claude-plugin` plugin and of the `claude-project` layer).
+ * The host a hook was written for (SPEC §8.1, §2.8 r4): `mind` — mind's strict protocol; `claude` — the way
+ * Claude Code reads it (a `.claude-plugin` plugin, `.claude/`); `gemini`, `copilot` — Gemini CLI's and Copilot
+ * CLI's hooks, whose answers their modules (`src/dialect/`) translate into Claude Code's form first. An
+ * event's `interpret` is only ever called with `mind` or `claude`.
  */
-export type Dialect = "mind" | "claude";
+export type Dialect = "mind" | "claude" | "gemini" | "copilot";
 
 /** The wire schemas of one event. */
 export type EventSchemas = {

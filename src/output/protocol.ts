@@ -12,6 +12,7 @@ import type { RawCompletion } from "../runner/types.ts";
 import { formatIssue, type JsonSchema, validateJson } from "../schema/validate.ts";
 import { nestsTooDeep, TOO_DEEP } from "../util/nesting.ts";
 import { fail, ok, type Result } from "../util/result.ts";
+import { DIALECTS } from "../dialect/registry.ts";
 
 function firstLine(text: string, max = 200): string {
   const line = text.trim().split(/[\r\n\u2028\u2029]/, 1)[0] ?? "";
@@ -44,7 +45,8 @@ export const EXIT2_NO_REASON = "exit 2 without a reason on stderr — nothing wa
 
 /**
  * Reads one handler's completion for `event`. `outputSchema` is the event's generated output JSON
- * Schema for the handler's dialect (`OUTPUT_SCHEMAS` or `CLAUDE_OUTPUT_SCHEMAS`).
+ * Schema for how the handler's dialect is read (`OUTPUT_SCHEMAS`, or `CLAUDE_OUTPUT_SCHEMAS` for every
+ * dialect read as Claude Code's).
  */
 export function readCompletion(
   event: EventModule,
@@ -54,7 +56,11 @@ export function readCompletion(
 ): HandlerOutcome {
   const abnormal = abnormalEnd(raw);
   if (abnormal) return { status: "failed", reason: abnormal, systemMessage: stderrHint(raw) };
-  const dialect = opts.dialect ?? "mind";
+  // A host's own hook (Gemini CLI, Copilot CLI) answers in its host's form: its module translates it into
+  // the form its reader takes (SPEC §2.8 r4); mind's and Claude Code's are read as they are.
+  const module = DIALECTS[opts.dialect ?? "mind"];
+  raw = { ...raw, ...module.answer(event.name, raw) };
+  const dialect = module.reads;
   if (opts.async) return readAsync(event, raw, dialect);
   if (dialect === "claude") return readClaude(event, outputSchema, raw);
   if (raw.exitCode === 2) return exitTwo(event, raw, "mind");

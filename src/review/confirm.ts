@@ -11,6 +11,9 @@
  * Pure: rows from the app's state; the row helpers come from the renderer (src/review/render.ts).
  * @module
  */
+import { DIALECTS } from "../dialect/registry.ts";
+import type { Dialect } from "../events/types.ts";
+import type { EventName } from "../events/names.ts";
 import type { ReviewApp } from "./app.ts";
 import type { Row, Style } from "./rows.ts";
 import { summaryLines, trustSummary } from "./trust_summary.ts";
@@ -79,6 +82,9 @@ export function confirmRows(app: ReviewApp, width: number, kit: RowKit): { rows:
     rows.push(...kit.text(`${i + 1}/${n}. ${what}`, width, ["bold"], "   "));
     rows.push(...kit.field("  Layer", h.plugin ? `${h.layer} (plugin ${h.plugin})` : h.layer, width));
     rows.push(...kit.field("  File", view?.place ?? h.sourcePath, width));
+    // A Gemini CLI or Copilot CLI hook: whose it is, under its host's own event name (SPEC §2.8 r4).
+    const written = writtenFor(h);
+    if (written !== null) rows.push(...kit.field("  Written for", written, width));
     rows.push(
       ...kit.field(
         "  Runs on",
@@ -124,4 +130,12 @@ export function confirmRows(app: ReviewApp, width: number, kit: RowKit): { rows:
     ...kit.text("y or Enter trusts exactly this · n or Esc cancels (nothing is written)", width, ["bold"]),
   );
   return { rows, summary };
+}
+
+/** `Gemini CLI (BeforeTool)` for a host's own hook read in its dialect, else null. */
+export function writtenFor(h: { dialect: Dialect; event: EventName }): string | null {
+  const d = DIALECTS[h.dialect];
+  if (d.events === null || d.hostName === null) return null;
+  const name = Object.entries(d.events).find(([, e]) => e === h.event)?.[0];
+  return name === undefined ? d.hostName : `${d.hostName} (${name})`;
 }

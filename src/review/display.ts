@@ -89,7 +89,13 @@ export function loneKeyTail(key: string, userHome: string | null): string {
 }
 
 /** The layers whose files live in a project. */
-const PROJECT_LAYERS: ReadonlySet<string> = new Set(["project", "claude-project", "codex-project"]);
+const PROJECT_LAYERS: ReadonlySet<string> = new Set([
+  "project",
+  "claude-project",
+  "codex-project",
+  "gemini-project",
+  "copilot-project",
+]);
 
 const pad = (n: number) => String(n).padStart(2, "0");
 

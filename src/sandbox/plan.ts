@@ -21,7 +21,7 @@ import {
   userTempFolder,
   writeTargetSync,
 } from "../util/paths.ts";
-import { FOREIGN_LAYERS, foreignUserFiles } from "../config/foreign_layout.ts";
+import { FOREIGN_LAYERS, foreignFolder, foreignUserFiles } from "../config/foreign_layout.ts";
 import type { ParsedArgs } from "../util/args.ts";
 import { fromCliValues, resolveSettings } from "../engine/settings.ts";
 import { launcherCandidates, launcherProgram } from "../util/launcher.ts";
@@ -113,8 +113,9 @@ async function bothForms(path: string): Promise<string[]> {
 
 /**
  * The marker candidates of the project search (SPEC §2.3, §2.8) from `start`, for the given and the
- * real path: `.mind`, `.claude` and `.codex` of every ancestor — except the user's own `~/.claude` and
- * `~/.codex` (never a project marker, and they hold that host's credentials: not granted).
+ * real path: `.mind` and every foreign layer's folder (`.claude`, `.codex`, `.gemini`, `.github/hooks`) of
+ * every ancestor — except the user's own (never a project marker, and they hold that host's credentials:
+ * not granted).
  */
 async function projectChain(
   start: string,
@@ -130,8 +131,7 @@ async function projectChain(
       // Not granted (a .git holds the remotes' credentials at times): the launcher says whether it is there.
       gits.add(join(dir, ".git"));
       if (homes.has(dir)) continue;
-      reads.add(join(dir, ".claude"));
-      reads.add(join(dir, ".codex"));
+      for (const l of FOREIGN_LAYERS) reads.add(join(dir, foreignFolder(l)));
     }
   }
   // The engine resolves the start's real path, which Deno allows only with read access to the start
@@ -297,8 +297,8 @@ export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
   const readWhy = [
     "the home",
     "the requirements file",
-    "the .mind/, .claude/ and .codex/ chain of the project search",
-    "~/.claude/settings.json, ~/.codex/config.toml and ~/.codex/hooks.json (the foreign user layers)",
+    "the .mind/, .claude/, .codex/, .gemini/ and .github/hooks/ chain of the project search",
+    "~/.claude/settings.json, ~/.codex/config.toml and ~/.codex/hooks.json, ~/.gemini/settings.json and its extensions, ~/.copilot/hooks (the foreign user layers)",
     "plugin roots",
   ];
   if (hooksFiles.length) readWhy.push("--hooks-file files");

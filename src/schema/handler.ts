@@ -13,16 +13,20 @@ import type { EventName } from "../events/names.ts";
 import type * as zod from "zod";
 import type { Zod } from "../events/types.ts";
 
-/** The layers, lowest to highest in configuration order (SPEC §2.1, §2.8; the foreign user layers r3). */
+/** The layers, lowest to highest in configuration order (SPEC §2.1, §2.8; the foreign user layers r3; Gemini and Copilot r4). */
 export const LAYERS = [
   "managed",
   "user",
   "claude-user",
   "codex-user",
+  "gemini-user",
+  "copilot-user",
   "profile",
   "project",
   "claude-project",
   "codex-project",
+  "gemini-project",
+  "copilot-project",
   "plugin",
   "cli",
 ] as const;

@@ -75,8 +75,9 @@ export function canonicalJson(value: unknown): string {
 /**
  * The object whose canonical JSON is hashed. *(SPEC §3.2 r3)* A handler of the Claude dialect (§8.1)
  * gains `"dialect": "claude"`: how its output is read is part of what was trusted, so a plugin that
- * swaps `.mind-plugin/` for `.claude-plugin/` makes its hooks `modified`. mind-dialect subjects, and so
- * their hashes, are as before.
+ * swaps `.mind-plugin/` for `.claude-plugin/` makes its hooks `modified`. *(r4)* Gemini- and
+ * Copilot-dialect handlers likewise carry their dialect. mind-dialect subjects, and so their hashes, are
+ * as before.
  */
 export function hashSubject(
   event: EventName,
@@ -84,7 +85,7 @@ export function hashSubject(
   handler: NormalizedHandler,
   dialect: Dialect = "mind",
 ): unknown {
-  return dialect === "claude" ? { event, matcher, handler, dialect } : { event, matcher, handler };
+  return dialect !== "mind" ? { event, matcher, handler, dialect } : { event, matcher, handler };
 }
 
 /** `sha256:<64 hex>` of the canonical JSON of the hash subject. */

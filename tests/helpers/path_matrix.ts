@@ -60,6 +60,11 @@ export type Case = {
   resource?: () => Promise<{ userConfig: string; close(): Promise<void>; vars?: Record<string, string> }>;
   /** Hooks left untrusted (the others are trusted before the first step). */
   untrusted?: (h: HookHandler) => boolean;
+  /**
+   * Another host's hook files in the project (SPEC §2.8 r4), by path from the project root: the JSON
+   * written there (`{files}` replaced as in commands). Needs `placement: "project"`.
+   */
+  hostFiles?: Record<string, Json>;
   /** `project`: every path uses a trusted project's layer (no fast path exists for it). Default `user`. */
   placement?: "user" | "project";
   steps: Step[];
@@ -256,6 +261,11 @@ async function setUp(c: Case, path: PathName): Promise<{ run: PathRun; dirs: Tem
     await Deno.writeTextFile(join(filesDir, name), substitute(text, filesDir));
   }
   await Deno.writeTextFile(join(layerDir, "hooks.json"), substitute(JSON.stringify({ hooks: c.hooks }), filesDir));
+  for (const [rel, content] of Object.entries(c.hostFiles ?? {})) {
+    const path = join(cwd, rel);
+    await Deno.mkdir(join(path, ".."), { recursive: true });
+    await Deno.writeTextFile(path, substitute(JSON.stringify(content), filesDir));
+  }
   const configPath = join(home.path, "config.toml");
   if (c.userConfig) await Deno.writeTextFile(configPath, c.userConfig);
   if (inProject) {

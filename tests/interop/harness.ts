@@ -305,15 +305,25 @@ export type RunOptions = {
   env?: Record<string, string>;
   /** Claude Code: allow Bash by permission rule (default), or leave it to the hooks. */
   allowBash?: boolean;
+  /**
+   * Gemini CLI: trust the workspace (`GEMINI_CLI_TRUST_WORKSPACE=true`) instead of `--skip-trust`, which
+   * runs no project hook (`.gemini/settings.json`).
+   */
+  trustWorkspace?: boolean;
 };
 
 /** Runs the host once through driver.ts (isolated when possible); returns the report. */
 export async function runHost(host: InteropHost, dirs: RunDirs, opts: RunOptions): Promise<DriverReport> {
   const spec: DriverSpec = {
     bin: BIN[host],
-    args: hostArgs(host, opts.prompt, opts.extraArgs, opts.allowBash ?? true),
+    args: hostArgs(host, opts.prompt, opts.extraArgs, opts.allowBash ?? true)
+      .filter((a) => !(opts.trustWorkspace && a === "--skip-trust")),
     cwd: dirs.work,
-    env: { ...hostEnv(host, dirs), ...opts.env },
+    env: {
+      ...hostEnv(host, dirs),
+      ...(opts.trustWorkspace ? { GEMINI_CLI_TRUST_WORKSPACE: "true" } : {}),
+      ...opts.env,
+    },
     files: host === "codex" ? { [`${dirs.hostDir}/config.toml`]: codexConfig() } : {},
     command: opts.command,
     finalText: opts.finalText,
