@@ -58,6 +58,8 @@ export const WARNING_CODES = {
     "~/.claude or ~/.codex defines more than hooks (MCP servers, feature switches): that host's own, not read by mind",
   W_NO_HOME: "no home was found (MIND_HOME, --home, HOME): only managed and command-line hooks were loaded",
   W_SPILL_REFUSED: "the spill folder is a symlink, not a folder or another user's; large outputs are not saved",
+  W_DAEMON_SOCKET:
+    "the home's daemon socket is not a socket or belongs to another user: it is never used, dispatch ran in-process",
 } as const;
 
 /** A stable warning code. */
