@@ -80,7 +80,12 @@ class Daemon {
 
   async run(): Promise<number> {
     const { dir, path } = socketPath(this.#home);
-    await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+    try {
+      // Not `recursive`: a home removed meanwhile is not made again (the daemon has nothing to serve).
+      await Deno.mkdir(dir, { mode: 0o700 });
+    } catch (e) {
+      if (!(e instanceof Deno.errors.AlreadyExists)) return 1;
+    }
     Deno.chmodSync(dir, 0o700);
     const state = socketState(path);
     if (state !== "socket" && state !== "absent") return 1;
