@@ -9,6 +9,9 @@
  * the sources instead (measurement and diagnosis). The specifier is computed, so that Deno reads no
  * other module graph before one is chosen; compiled builds `--include` both (tests/workflows_test.ts).
  *
+ * `dispatch` first tries the home's warm daemon through its small client (src/daemon/client.ts), which
+ * loads before, and instead of, the command line when the daemon answers.
+ *
  * The sandbox Worker runs the loaded module itself, not this one (src/sandbox/launch.ts).
  * @module
  */
@@ -21,6 +24,16 @@ export function entryModule(env: { get(name: string): string | undefined }): str
 
 /** Runs the CLI with `args`; returns the exit code. Never throws. */
 export async function main(args: string[]): Promise<number> {
+  if (args[0] === "dispatch") {
+    // The warm daemon first (SPEC §13 r4): its small client is all an answered event loads.
+    try {
+      const { viaDaemon } = await import("./src/daemon/client.ts");
+      const answered = await viaDaemon(args.slice(1));
+      if (answered !== null) return answered;
+    } catch {
+      // Whatever went wrong with the daemon, the event is dispatched in-process.
+    }
+  }
   let cli: Cli;
   try {
     cli = await import(new URL(entryModule(Deno.env), import.meta.url).href);

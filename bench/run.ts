@@ -15,6 +15,7 @@
 import { cliWords, median, ROOT, runBare, ServeClient, SHELL, timeRun } from "./lib.ts";
 import { parseArgs } from "../src/util/args.ts";
 import { serveSoak, SOAK_BOUND_MIB } from "./serve_soak.ts";
+import { daemonBench } from "./daemon_bench.ts";
 
 const { options } = parseArgs(Deno.args, {
   runs: { type: "string" },
@@ -36,6 +37,8 @@ const ENV = {
   SHELL,
   PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
   MIND_REQUIREMENTS: "/nonexistent/requirements.toml",
+  // P1–P6 measure the one-shot path: no daemon answers them (the issue-32 rows measure it).
+  MIND_HOOKS_DAEMON: "off",
 };
 
 async function mind(args: string[], stdin = ""): Promise<void> {
@@ -167,6 +170,9 @@ const soak = await serveSoak({ events: soakEvents, cli: CLI });
 
 const p7 = options["no-host"] ? { skipped: "--no-host" } : await claudeCost();
 
+// The issue-32 targets: the warm daemon and the cold path, ratios measured side by side in one run.
+const daemonRows = await daemonBench({ rounds: RUNS, soakEvents: QUICK ? 20_000 : 100_000, bin: BIN, hello: HELLO });
+
 for (const s of all) for (const d of s.dirs) await Deno.remove(d, { recursive: true }).catch(() => {});
 
 // ---------------------------------------------------------------------------------------------
@@ -246,6 +252,7 @@ const rows: Row[] = [
     `≤ ${SOAK_BOUND_MIB} MiB`,
     soak.afterEvents <= SOAK_BOUND_MIB,
   ],
+  ...daemonRows,
   "perCall" in p7
     ? [
       "P7",

@@ -11,13 +11,12 @@
 import { parseEventText } from "../engine/input.ts";
 import { engineDispatch } from "../engine/dispatch.ts";
 import { type EngineOptions, resolveSettings } from "../engine/settings.ts";
-import { writeStdout } from "../util/stdio.ts";
 import { ADAPTERS, type Host, HOST_DISPLAY_NAMES } from "./hosts.ts";
-import type { EventInput } from "../engine/types.ts";
+import type { DispatchIo, EventInput, Printed } from "../engine/types.ts";
 import type { AnyCatalog } from "../config/discovery.ts";
 import type { JsonObject } from "../util/json.ts";
 import { messageLine, sanitize, terminalLines } from "../util/terminal_text.ts";
-import type { SandboxNeeded, StrangerFiles } from "../config/fast_path_guard.ts";
+import type { SandboxNeeded } from "../config/fast_path_guard.ts";
 import { EVENTS } from "../events/registry.ts";
 
 /**
@@ -30,7 +29,12 @@ export type AdapterOutcome = {
   warning?: string | null;
   /** On the fast path: why the run goes to the sandbox Worker (nothing was answered). */
   sandbox?: string;
+  /** The configuration switched the daemon off (`[hooks] daemon = false`). */
+  daemonOff?: true;
 };
+
+/** What the command line or the daemon plugs into an adapted dispatch (src/engine/types.ts says each). */
+export type AdapterPlugs = Pick<DispatchIo, "strangers" | "warnings" | "catalog">;
 
 /**
  * Runs one adapted dispatch on `text` (the host's stdin); `event` is `dispatch --event` (the host's name of
@@ -41,7 +45,7 @@ export async function adaptText(
   text: string,
   options: EngineOptions,
   event?: string,
-  strangers?: StrangerFiles,
+  plug: AdapterPlugs = {},
 ): Promise<AdapterOutcome> {
   try {
     const adapter = ADAPTERS[host];
@@ -59,13 +63,14 @@ export async function adaptText(
       envFile: host === "claude" ? settings.env.CLAUDE_ENV_FILE || undefined : undefined,
       // Ordered by the messages stage with the others: before a fail-safe's failure line.
       closing: (ev, catalog) => unannounced(host, settings.home, ev, catalog),
-      strangers,
       hostFields: mapped.sent,
+      ...plug,
     });
     if (!outcome.ok && outcome.sandbox) return { stdout: null, problem: null, sandbox: outcome.error };
     if (!outcome.ok) return { stdout: null, problem: outcome.error };
     const hints = outcome.hostHints;
     return {
+      ...(outcome.catalog?.daemonOff ? { daemonOff: true as const } : {}),
       stdout: adapter.mapOutput(outcome.event.event, outcome.result, parsed.value as JsonObject, hints),
       problem: null,
       warning: adapter.warningExit?.(outcome.event.event, outcome.result) ?? null,
@@ -92,42 +97,36 @@ async function unannounced(host: Host, home: string | null, ev: EventInput, cata
 }
 
 /**
- * The `dispatch --protocol <host>` command body: exit 0 — or 2 where the host shows a warning only that
- * way and its event cannot block (Copilot CLI's sessionStart: `warningExit`); on the fast path, having
- * written nothing, that the run needs the sandbox Worker.
+ * The `dispatch --protocol <host>` command body: what it prints for the host's stdin and its exit code,
+ * 0 — or 2 where the host shows a warning only that way and its event cannot block (Copilot CLI's
+ * sessionStart: `warningExit`); on the fast path, having written nothing, that the run needs the
+ * sandbox Worker. Never throws.
  */
-export async function adapterDispatch(
+export async function adapterAnswer(
   host: Host,
-  options: EngineOptions,
   stdin: () => Promise<Uint8Array>,
+  options: EngineOptions,
   event?: string,
-  strangers?: StrangerFiles,
-): Promise<number | SandboxNeeded> {
+  plug: AdapterPlugs = {},
+): Promise<Printed | SandboxNeeded> {
   let text: string;
   try {
     text = new TextDecoder().decode(await stdin());
   } catch (e) {
-    report(host, `cannot read stdin: ${e instanceof Error ? e.message : String(e)}`);
-    return 0;
+    const why = `cannot read stdin: ${e instanceof Error ? e.message : String(e)}`;
+    return { stdout: "", stderr: reportLine(host, why) + "\n", code: 0 };
   }
-  const outcome = await adaptText(host, text, options, event, strangers);
+  const outcome = await adaptText(host, text, options, event, plug);
   if (outcome.sandbox !== undefined) return { sandbox: outcome.sandbox };
-  if (outcome.problem !== null) report(host, outcome.problem);
-  if (outcome.stdout !== null) {
-    try {
-      await writeStdout(JSON.stringify(outcome.stdout) + "\n");
-    } catch {
-      // The host closed our stdout; nothing more can be said to it.
-    }
-  }
-  if (outcome.warning) {
-    console.error(terminalLines(outcome.warning.split("\n")));
-    return 2;
-  }
-  return 0;
+  const stderr: string[] = [];
+  if (outcome.problem !== null) stderr.push(reportLine(host, outcome.problem));
+  const stdout = outcome.stdout !== null ? JSON.stringify(outcome.stdout) + "\n" : "";
+  if (outcome.warning) stderr.push(terminalLines(outcome.warning.split("\n")));
+  const off = outcome.daemonOff ? { daemonOff: true as const } : {};
+  return { stdout, stderr: stderr.map((l) => l + "\n").join(""), code: outcome.warning ? 2 : 0, ...off };
 }
 
-function report(host: Host, problem: string): void {
+function reportLine(host: Host, problem: string): string {
   const line = problem.replaceAll(/\s*\n\s*/g, " ");
-  console.error(sanitize(`mind-hooks: ${line} — no hooks ran; ${HOST_DISPLAY_NAMES[host]} proceeds`));
+  return sanitize(`mind-hooks: ${line} — no hooks ran; ${HOST_DISPLAY_NAMES[host]} proceeds`);
 }

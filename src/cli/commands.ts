@@ -416,6 +416,37 @@ nothing. Run it again after adding hooks or trusting another project.`,
     sandbox: { reads: "nothing" },
     load: async () => (await import("./completions.ts")).completionsCommand,
   }],
+  ["daemon", {
+    about: "the warm per-home dispatcher dispatch uses",
+    usage: "start|stop|status [--json]",
+    help: `Runs one warm dispatcher for the home (SPEC §13 r4): dispatch hands it each event
+through the home's socket (run/daemon.sock, this user's only) and prints its answer,
+which is the one the in-process dispatch gives. The hooks run with dispatch's own
+environment and working directory; configuration is kept loaded and re-read when it
+changes. When no daemon answers, dispatch runs in-process and starts one for the next
+event. MIND_HOOKS_DAEMON=off or [hooks] daemon = false (user or managed config): never.
+
+  start    start it (returns once it answers; the same pid when one runs)
+  stop     stop it
+  status   its pid, version, uptime, events served and memory; exit 1 when none runs
+
+It exits after 15 minutes without events and when its socket is removed. Not on Windows:
+dispatch runs in-process there.`,
+    words: ["start", "stop", "status"],
+    needsWord: "an action",
+    options: { home: ENGINE.home, json: { type: "boolean", about: "status as JSON" }, ...HELP },
+    sandbox: { reads: "config", resident: true },
+    load: async () => (await import("./daemon_command.ts")).daemonCommand,
+  }],
+  ["__daemon", {
+    about: "the warm per-home dispatcher itself",
+    usage: "",
+    help: "",
+    options: { home: ENGINE.home },
+    internal: true,
+    sandbox: { reads: "config", engine: true, mcp: "net", resident: true },
+    load: async () => (await import("./daemon_server.ts")).daemonServeCommand,
+  }],
   ["__async-run", {
     about: "the detached owner of one-shot async hooks",
     usage: "",

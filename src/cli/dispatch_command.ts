@@ -11,7 +11,9 @@ import { fromCliValues, resolveSettings } from "../engine/settings.ts";
 import { writeAll, writeStdout } from "../util/stdio.ts";
 import type { RunIo } from "../sandbox/launch.ts";
 import { HOSTS, isHost } from "../adapter/host_names.ts";
-import type { SandboxNeeded } from "../config/fast_path_guard.ts";
+import { type SandboxNeeded, sandboxNeeded, type StrangerFiles } from "../config/fast_path_guard.ts";
+import { type Warning, warning } from "../config/warnings.ts";
+import type { DispatchIo, Printed } from "../engine/types.ts";
 
 /**
  * Ends the process on SIGTERM/SIGINT, after killing the process groups of the hooks it runs: they
@@ -35,7 +37,51 @@ export async function dispatchCommand(args: ParsedArgs, io: RunIo): Promise<numb
   }
 }
 
-async function dispatchOnce({ options, positionals }: ParsedArgs, io: RunIo): Promise<number | SandboxNeeded> {
+async function dispatchOnce(args: ParsedArgs, io: RunIo): Promise<number | SandboxNeeded> {
+  const { handoff } = await import("../daemon/client.ts");
+  const client = handoff();
+  const printed = await dispatchAnswer(args, {
+    stdin: io.stdin,
+    strangers: io.strangers,
+    warnings: client?.warning ? [warning("W_DAEMON_SOCKET", client.warning, client.home ?? "")] : [],
+    daemon: false,
+  });
+  if (sandboxNeeded(printed)) return printed;
+  try {
+    if (printed.stdout !== "") await writeStdout(printed.stdout);
+  } catch (e) {
+    // A host that closed our stdout hears nothing more (adapter mode); the mind protocol says why.
+    if (!isHost(args.options.protocol)) throw e;
+  }
+  if (printed.stderr !== "") await writeAll(Deno.stderr, new TextEncoder().encode(printed.stderr));
+  // This event ran in-process: a daemon is started for the next one (SPEC §13 r4), never on this event's path.
+  const wanted = client && (client.miss === "absent" || client.miss === "mismatch") && !printed.daemonOff;
+  if (wanted && client.home !== null) {
+    await (await import("./daemon_command.ts")).startInBackground(client.home, args.options);
+  }
+  return printed.code;
+}
+
+/** How one dispatch gets its event and what it says besides the result. */
+export type DispatchWith = {
+  stdin: () => Promise<Uint8Array>;
+  strangers?: StrangerFiles;
+  warnings: readonly Warning[];
+  /** Whether the daemon answers (`--explain` says so). */
+  daemon: boolean;
+  /** The daemon's warm catalogs; absent: loaded for this event. */
+  catalog?: DispatchIo["catalog"];
+};
+
+/**
+ * What `dispatch` prints and exits with, for the parsed command line and its stdin: the one body of
+ * the in-process command and the daemon. Throws the command's usage errors; on the fast path, having
+ * written nothing, answers that the run needs the sandbox Worker.
+ */
+export async function dispatchAnswer(
+  { options, positionals }: ParsedArgs,
+  w: DispatchWith,
+): Promise<Printed | SandboxNeeded> {
   if (positionals.length) throw new UsageError(`dispatch takes no arguments (got ${JSON.stringify(positionals[0])})`);
   if ((options.explain || options.pretty) && options.protocol !== undefined && options.protocol !== "mind") {
     throw new UsageError(
@@ -44,9 +90,10 @@ async function dispatchOnce({ options, positionals }: ParsedArgs, io: RunIo): Pr
   }
   if (isHost(options.protocol)) {
     // Adapter mode: the host's own hook stdin/stdout (src/adapter/), loaded only when asked for.
-    const { adapterDispatch } = await import("../adapter/run.ts");
+    const { adapterAnswer } = await import("../adapter/run.ts");
     const event = typeof options.event === "string" ? options.event : undefined;
-    return await adapterDispatch(options.protocol, fromCliValues(options), io.stdin, event, io.strangers);
+    const plug = { strangers: w.strangers, warnings: w.warnings, ...(w.catalog ? { catalog: w.catalog } : {}) };
+    return await adapterAnswer(options.protocol, w.stdin, fromCliValues(options), event, plug);
   }
   if (options.protocol !== undefined && options.protocol !== "mind") {
     throw new UsageError(
@@ -56,20 +103,20 @@ async function dispatchOnce({ options, positionals }: ParsedArgs, io: RunIo): Pr
   if (options.event !== undefined) {
     throw new UsageError(`--event names a host's event: it goes with --protocol ${HOSTS.join("|")}`);
   }
-  const parsed = parseEventText(new TextDecoder().decode(await io.stdin()));
+  const parsed = parseEventText(new TextDecoder().decode(await w.stdin()));
   if (!parsed.ok) throw new UsageError(parsed.error);
   const settings = resolveSettings(fromCliValues(options), Deno.env.toObject(), Deno.cwd());
   // --explain: the engine keeps a trace (and loads its module) only when asked.
   const explain = options.explain === true;
-  const outcome = await engineDispatch(parsed.value, settings, { explain, strangers: io.strangers });
+  const io = { explain, strangers: w.strangers, warnings: w.warnings, ...(w.catalog ? { catalog: w.catalog } : {}) };
+  const outcome = await engineDispatch(parsed.value, settings, io);
   if (!outcome.ok && outcome.sandbox) return { sandbox: outcome.error };
   if (!outcome.ok) throw new UsageError(outcome.error);
-  const { result, trace } = outcome;
-  await writeStdout((options.pretty ? JSON.stringify(result, null, 2) : JSON.stringify(result)) + "\n");
-  if (explain && trace) {
-    // On stderr, so stdout stays exactly the result.
-    const { renderTrace } = await import("./explain.ts");
-    await writeAll(Deno.stderr, new TextEncoder().encode(renderTrace(trace, result)));
-  }
-  return 0;
+  const { result, trace, times } = outcome;
+  const stdout = (options.pretty ? JSON.stringify(result, null, 2) : JSON.stringify(result)) + "\n";
+  const off = outcome.catalog?.daemonOff ? { daemonOff: true as const } : {};
+  if (!explain || !trace) return { stdout, stderr: "", code: 0, ...off };
+  // On stderr, so stdout stays exactly the result.
+  const { renderTrace } = await import("./explain.ts");
+  return { stdout, stderr: renderTrace(trace, result, { times, daemon: w.daemon }), code: 0, ...off };
 }

@@ -7,6 +7,7 @@
  */
 import type { DispatchTrace, HandlerTrace } from "../engine/trace.ts";
 import type { DispatchResult } from "../schema/result.ts";
+import type { StageTimes } from "../engine/types.ts";
 import { terminalLines } from "../util/terminal_text.ts";
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
@@ -48,7 +49,7 @@ function decisionLine(r: DispatchResult): string {
 }
 
 /** The trace as terminal-safe text (every line sanitised, SPEC §15). */
-export function renderTrace(trace: DispatchTrace, result: DispatchResult): string {
+export function renderTrace(trace: DispatchTrace, result: DispatchResult, how?: HowAnswered): string {
   const out: string[] = [];
   const event = trace.event ?? result.hook_event_name;
   const subjects = trace.subjects === null ? "" : ` · matchers tested against ${trace.subjects.join(", ")}`;
@@ -86,5 +87,30 @@ export function renderTrace(trace: DispatchTrace, result: DispatchResult): strin
     for (const t of trace.handlers) out.push(handlerLine(t, !trace.hooksEnabled));
   }
   out.push(decisionLine(result));
+  if (how) out.push(...howLines(how));
   return terminalLines(out) + "\n";
+}
+
+/** Who answered and the time of each stage (issue 32). */
+export type HowAnswered = { times: StageTimes; daemon: boolean };
+
+/** The stage names in their order, as `--explain` prints them. */
+const STAGES: readonly (keyof StageTimes)[] = [
+  "parse",
+  "catalog",
+  "select",
+  "verdict",
+  "pins",
+  "run",
+  "fold",
+  "finish",
+];
+
+/** `answered by the daemon` (or in-process), then each stage's time: `-` for a stage the dispatch did not reach. */
+export function howLines(how: HowAnswered): string[] {
+  const ms = (v: number | null) => v === null ? "-" : `${v < 10 ? v.toFixed(2) : v.toFixed(1)} ms`;
+  return [
+    how.daemon ? "answered by the daemon (warm)" : "answered in-process (no daemon answered)",
+    `stages: ${STAGES.map((s) => `${s} ${ms(how.times[s])}`).join(" · ")}`,
+  ];
 }

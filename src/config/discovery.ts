@@ -118,6 +118,8 @@ export type CatalogOf<H extends string | null> = {
   /** Every MCP server definition by scope (SPEC §2.7); each mcp_tool handler holds the one it resolves. */
   mcpServers: McpServers;
   stopBlockCap: number;
+  /** `[hooks] daemon = false` in the user or managed config (SPEC §13 r4): never use or start the daemon. */
+  daemonOff?: true;
   managedOnly: boolean;
   /** The model prompt hooks ask (the user's `[hooks.model]`, SPEC §2.2 r4), or null when none is set. */
   model: ModelConfig | null;
@@ -520,6 +522,7 @@ export async function loadCatalog(opts: HomelessConfigOptions): Promise<Result<A
     profile,
     mcpServers,
     stopBlockCap: Number.isInteger(capValue) && capValue >= 0 ? capValue : 8,
+    ...([managed, userToml].some((t) => tableOf(t, "hooks")?.daemon === false) ? { daemonOff: true as const } : {}),
     managedOnly,
     plugins: pluginResult.plugins,
     model,

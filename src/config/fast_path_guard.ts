@@ -46,3 +46,8 @@ export function strangerWrote(h: { layer: Layer; sourcePath: string }): boolean 
   if (USER_SIDE_LAYERS.has(h.layer) || h.layer === "managed") return false;
   return !(h.layer === "cli" && h.sourcePath === "cli-override");
 }
+
+/** Whether a command's outcome is {@link SandboxNeeded} rather than what it printed. */
+export function sandboxNeeded<T extends object>(outcome: T | SandboxNeeded): outcome is SandboxNeeded {
+  return typeof (outcome as Partial<SandboxNeeded>).sandbox === "string";
+}

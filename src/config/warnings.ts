@@ -64,6 +64,8 @@ export const WARNING_CODES = {
   W_SPILL_REFUSED: "the spill folder is a symlink, not a folder or another user's; large outputs are not saved",
   W_HTTP_URL_NOT_ALLOWED: "an http hook's URL matches none of the managed allowed_http_hook_urls; the hook is dropped",
   W_NO_MODEL: "a prompt hook needs the user's [hooks.model]; without one it does not run",
+  W_DAEMON_SOCKET:
+    "the home's daemon socket is not a socket or belongs to another user: it is never used, dispatch ran in-process",
 } as const;
 
 /** A stable warning code. */

@@ -113,7 +113,9 @@ export async function prepare(raw: unknown, settings: EngineSettings, io: Dispat
   const input = await readInput(raw, settings.home, trace, io.hostFields);
   lap("parse");
   if (!input.ok) return input.error;
-  const ev = input.value;
+  const ev = io.warnings?.length
+    ? { ...input.value, warnings: [...input.value.warnings, ...io.warnings] }
+    : input.value;
   const refuse = io.strangers === "refuse";
   const opts = configOptionsOf(settings, settings.cwd ?? String(ev.input.cwd));
   const loaded = await (io.catalog ?? loadCatalog)(refuse ? { ...opts, strangerFiles: "refuse" } : opts);

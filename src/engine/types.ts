@@ -67,6 +67,8 @@ export type DispatchIo = {
    * SPEC §6 r3): ordered by the messages stage with the others, so a fail-safe's failure line stays last.
    */
   readonly closing?: (ev: EventInput, catalog: AnyCatalog) => Promise<string[]>;
+  /** Warnings the front end has to say in the result (the daemon's client: `W_DAEMON_SOCKET`). */
+  readonly warnings?: readonly Warning[];
   /**
    * Record why each hook ran or not (`dispatch --explain`, a library host's trace): the trace comes
    * back in the outcome. Absent, nothing is recorded and the trace module is never loaded.
@@ -265,3 +267,12 @@ export function noHostHints(): HostHints {
 export function noTimes(): StageTimes {
   return { parse: null, catalog: null, select: null, verdict: null, pins: null, run: null, fold: null, finish: null };
 }
+
+/** What a dispatch command prints and exits with: the daemon hands it to its client, the CLI writes it. */
+export type Printed = {
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly code: number;
+  /** The configuration says `[hooks] daemon = false`: no daemon is started for the next event. */
+  readonly daemonOff?: true;
+};

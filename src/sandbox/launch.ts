@@ -110,6 +110,8 @@ export async function runInSandbox(
 ): Promise<number> {
   if (insideSandbox()) return await runInside(args, run);
   if (sandboxDisabled()) return exitCode(await run(processIo(null)));
+  // The warm daemon (SPEC §13 r4): every event it serves takes the fast path's guard.
+  if (needs.resident) return exitCode(await run(processIo(null, "refuse")));
   workerModule = mainModule;
   return await launch(name, needs, args, run);
 }

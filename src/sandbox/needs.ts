@@ -42,6 +42,12 @@ export type SandboxNeeds = {
    * read), and may take the fast path: run in the launcher's thread while no stranger's hook runs.
    */
   event?: boolean;
+  /**
+   * Runs in the launcher's thread with the process's permissions, like the dispatch fast path (the
+   * warm daemon and its control command): each event it serves takes the fast path's guard
+   * (`strangers: "refuse"`), and one a stranger's hook matched is handed back to an in-process dispatch.
+   */
+  resident?: boolean;
   /** What its own arguments add. */
   args?: ArgumentGrants;
 };

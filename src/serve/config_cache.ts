@@ -3,7 +3,8 @@
  * re-read when any file it depends on changes, so a `trust` done in another terminal applies to the
  * next event. Every request stats the watched paths (synchronously: a dozen stats cost tens of
  * microseconds, less than handing them to the thread pool) and compares mtime, ctime, size and
- * inode — an atomic rename, as the state writer does, always changes the inode.
+ * inode — an atomic rename, as the state writer does, always changes the inode — and the content of
+ * the files (SPEC §13 r4: a same-size edit within one clock tick is seen).
  *
  * The watched paths are the catalog's `files` (every file read or that would be read), the
  * `.mind` candidates between the cwd and the project root (a project created later), and the
@@ -41,14 +42,29 @@ type Entry = {
   racy: boolean;
 };
 
-/** The stat signature of one path: missing, or its identity and change marks. */
+/** Files up to this size are compared by content too; a configuration file is far smaller. */
+const CONTENT_MAX = 1024 * 1024;
+
+/** FNV-1a of `bytes`: a same-size edit within one clock tick changes it (SPEC §13 r4). */
+function contentHash(bytes: Uint8Array): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
+  return h >>> 0;
+}
+
+/**
+ * The signature of one path: missing, or its identity and change marks, and for a file its content:
+ * an edit that keeps the size within one tick of the clock keeps every mark but the content.
+ */
 function statSignature(path: string): string {
   // Most watched paths do not exist; a failing Deno.statSync builds an exception (~20 µs),
   // existsSync answers in ~1 µs.
   if (!existsSync(path)) return "-";
   try {
     const s = Deno.statSync(path);
-    return `${s.mtime?.getTime() ?? 0}/${s.ctime?.getTime() ?? 0}/${s.size}/${s.ino ?? 0}/${s.isFile ? "f" : "d"}`;
+    const marks = `${s.mtime?.getTime() ?? 0}/${s.ctime?.getTime() ?? 0}/${s.size}/${s.ino ?? 0}`;
+    if (!s.isFile) return `${marks}/d`;
+    return `${marks}/f/${s.size <= CONTENT_MAX ? contentHash(Deno.readFileSync(path)) : "large"}`;
   } catch {
     return "-";
   }

@@ -14,8 +14,19 @@ function roomy(buf: Uint8Array<ArrayBuffer>, size: number): Uint8Array<ArrayBuff
   return next;
 }
 
+/**
+ * The event bytes the daemon's client (src/daemon/client.ts, loaded before the command line) already
+ * read from stdin, when it handed the dispatch back to this process; undefined otherwise.
+ */
+function readByClient(): Uint8Array | undefined {
+  const h = (globalThis as Record<symbol, { stdin?: Uint8Array } | undefined>)[Symbol.for("mind-hooks.daemon-handoff")];
+  return h?.stdin;
+}
+
 /** Reads all of stdin as bytes. */
 export async function readStdinBytes(): Promise<Uint8Array> {
+  const read = readByClient();
+  if (read) return read;
   let buf = new Uint8Array(64 * 1024);
   let size = 0;
   while (true) {
@@ -32,6 +43,8 @@ export async function readStdinBytes(): Promise<Uint8Array> {
  * reading a dispatch's event), where each async read would wait for another thread.
  */
 export function readStdinBytesSync(): Uint8Array {
+  const read = readByClient();
+  if (read) return read;
   let buf = new Uint8Array(64 * 1024);
   let size = 0;
   while (true) {

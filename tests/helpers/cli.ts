@@ -68,6 +68,9 @@ function baseEnv(): Record<string, string> {
   // The developer's own ~/.claude/settings.json and ~/.codex/ are layers too (SPEC §2.8 r3): a test sees
   // only the OS user's home it gives (`env: { HOME }`).
   env.HOME = "/nonexistent/mind-hooks-tests/home";
+  // No warm daemon (SPEC §13 r4) is started by a test's dispatch unless the test asks for one
+  // (`MIND_HOOKS_DAEMON: undefined`): each would outlive its test until its home is removed.
+  env.MIND_HOOKS_DAEMON = "off";
   return env;
 }
 

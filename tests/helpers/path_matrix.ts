@@ -7,6 +7,8 @@
  * - `sandbox`: the CLI `dispatch`, the same hooks in a trusted project's `.mind/` (the narrowed Worker);
  * - `serve`: one long-lived `serve`, the hooks in the user layer;
  * - `mod`: a program embedding `mod.ts` (tests/helpers/mod_host.ts), one run per step;
+ * - `daemon`: the CLI `dispatch` answered by the home's warm daemon (SPEC §13 r4), hooks in the user
+ *   layer; every dispatch step must have been answered by it (its `daemon status` counts them);
  * - `claude`, `codex`, `gemini`, `copilot`: `dispatch --protocol <host>` with the host's own input
  *   (its captured fixtures, fixtures/adapter/<host>/), the hooks in the user layer.
  *
@@ -33,7 +35,7 @@ export const HOSTS = ["claude", "codex", "gemini", "copilot"] as const;
 /** One host. */
 export type MatrixHost = typeof HOSTS[number];
 /** Every path of the matrix. */
-export const PATHS = ["fast", "sandbox", "serve", "mod", ...HOSTS] as const;
+export const PATHS = ["fast", "sandbox", "serve", "mod", "daemon", ...HOSTS] as const;
 /** One path. */
 export type PathName = typeof PATHS[number];
 
@@ -364,8 +366,19 @@ async function runStep(step: Step, run: PathRun): Promise<unknown> {
       options: { home: run.home, tempDir: run.temp, requirements: "/nonexistent/mind-hooks-tests/req.toml" },
     });
   }
-  const r = await runCli(["dispatch", "--home", run.home], { stdin: JSON.stringify(ev), env });
+  const daemon = run.path === "daemon" ? { MIND_HOOKS_DAEMON: undefined } : {};
+  const r = await runCli(["dispatch", "--home", run.home], { stdin: JSON.stringify(ev), env: { ...env, ...daemon } });
   if (r.code !== 0) return { code: r.code, stderr: r.stderr };
+  return JSON.parse(r.stdout);
+}
+
+/** `daemon ACTION --json` of the run's home (the daemon is not switched off for it). */
+async function daemonCli(run: PathRun, action: "start" | "stop" | "status"): Promise<Json> {
+  const r = await runCli(["daemon", action, "--home", run.home, ...(action === "stop" ? [] : ["--json"])], {
+    env: { MIND_HOOKS_DAEMON: undefined },
+  });
+  if (action === "stop") return {};
+  if (r.code !== 0) throw new Error(`daemon ${action} exited ${r.code}: ${r.stderr}`);
   return JSON.parse(r.stdout);
 }
 
@@ -376,8 +389,17 @@ export async function runPath(c: Case, path: PathName): Promise<{ raw: unknown[]
     if (path === "serve") {
       run.serve = await ServeClient.start(["--home", run.home, "--temp-dir", run.temp], { killAfterMs: 120_000 });
     }
+    if (path === "daemon") await daemonCli(run, "start");
     const raw: unknown[] = [];
     for (const step of c.steps) raw.push(await runStep(step, run));
+    if (path === "daemon") {
+      const served = (await daemonCli(run, "status")).events;
+      await daemonCli(run, "stop");
+      const dispatched = c.steps.filter((s) => "dispatch" in s).length;
+      if (served !== dispatched) throw new Error(`the daemon answered ${served} of ${dispatched} events`);
+      // Its folder: the daemon's own, not the case's.
+      await Deno.remove(join(run.home, "run"), { recursive: true }).catch(() => {});
+    }
     let files: string[];
     if (run.serve) {
       // Shutdown ends the sessions (their spills, guards, async hooks): the files are taken before

@@ -1,0 +1,243 @@
+/**
+ * The warm daemon (SPEC §13 r4): one per home, on `$MIND_HOME/run/daemon.sock` (0600, in a 0700
+ * folder). Each connection brings one request (src/daemon/client.ts says the lines); a dispatch runs
+ * the one `dispatch` body (src/cli/dispatch_command.ts) with the client's arguments, stdin,
+ * environment and cwd, on configuration kept warm by `serve`'s cache (re-read when a file's identity
+ * or content changes), and sends back what the command would print.
+ *
+ * Events run one at a time: the process's environment and cwd are the client's while its event runs
+ * (every reader of `Deno.env` and `Deno.cwd()` — the runner, the pins' PATH, MCP tokens — sees the
+ * client's, as in-process), so a second event that arrives meanwhile is answered `busy` and its client
+ * dispatches in-process. An event a stranger's hook matched is handed back the same way (the fast
+ * path's guard): it runs in-process, in the sandbox Worker. A client that goes away mid-event has its
+ * hooks' process groups killed at once. The daemon exits after {@link IDLE_MS} without events, on
+ * `daemon stop`, when its socket is removed or replaced, and when a client of another version or
+ * build asks (that client starts the new one).
+ * @module
+ */
+import type { ParsedArgs } from "../util/args.ts";
+import { UsageError } from "../util/args.ts";
+import { NO_HOME, resolveHome } from "../engine/settings.ts";
+import { loadCatalog } from "../config/discovery.ts";
+import { sandboxNeeded } from "../config/fast_path_guard.ts";
+import { CatalogCache } from "../serve/config_cache.ts";
+import { killRunning } from "../runner/running.ts";
+import {
+  buildId,
+  LineReader,
+  type Reply,
+  type Request,
+  send,
+  socketPath,
+  socketState,
+  VERSION,
+} from "../daemon/client.ts";
+import { COMMANDS, parseCommand } from "./commands.ts";
+import { dispatchAnswer } from "./dispatch_command.ts";
+import type { RunIo } from "../sandbox/launch.ts";
+
+/** Without an event for this long, the daemon exits. */
+export const IDLE_MS = 15 * 60 * 1000;
+/** How often the daemon looks at its socket and its idle time. */
+const WATCH_MS = 1000;
+
+/** Runs the daemon of `--home` until it exits. */
+export async function daemonServeCommand({ options }: ParsedArgs, io: RunIo): Promise<number> {
+  const home = resolveHome(typeof options.home === "string" ? options.home : undefined, Deno.env.toObject());
+  if (home === null) throw new UsageError(NO_HOME);
+  const code = await new Daemon(home).run();
+  // Pending MCP connections or timers must not keep it alive.
+  io.exit(code);
+}
+
+/** Sets the process's environment to exactly `env`. */
+function setEnvironment(env: Record<string, string>): void {
+  for (const key of Object.keys(Deno.env.toObject())) if (!Object.hasOwn(env, key)) Deno.env.delete(key);
+  for (const [key, value] of Object.entries(env)) {
+    try {
+      Deno.env.set(key, value);
+    } catch {
+      // a name the platform refuses: the in-process dispatch could not have it either
+    }
+  }
+}
+
+class Daemon {
+  readonly #home: string;
+  readonly #cache = new CatalogCache();
+  readonly #started = Date.now();
+  readonly #build = buildId();
+  readonly #own = Deno.env.toObject();
+  #listener: Deno.Listener | null = null;
+  #ino: number | null = null;
+  #busy = false;
+  #events = 0;
+  #last = Date.now();
+
+  constructor(home: string) {
+    this.#home = home;
+  }
+
+  async run(): Promise<number> {
+    const { dir, path } = socketPath(this.#home);
+    try {
+      // Not `recursive`: a home removed meanwhile is not made again (the daemon has nothing to serve).
+      await Deno.mkdir(dir, { mode: 0o700 });
+    } catch (e) {
+      if (!(e instanceof Deno.errors.AlreadyExists)) return 1;
+    }
+    Deno.chmodSync(dir, 0o700);
+    const state = socketState(path);
+    if (state !== "socket" && state !== "absent") return 1;
+    if (state === "socket" && await answers(path)) return 0;
+    try {
+      Deno.removeSync(path);
+    } catch {
+      // not there
+    }
+    // The daemon's own cwd: one that never goes away under it (each event brings its own).
+    Deno.chdir("/");
+    this.#listener = Deno.listen({ transport: "unix", path });
+    Deno.chmodSync(path, 0o600);
+    this.#ino = Deno.lstatSync(path).ino;
+    const watch = setInterval(() => this.#watch(path), WATCH_MS);
+    try {
+      for await (const conn of this.#listener) this.#serve(conn).catch(() => {});
+    } catch {
+      // closed
+    } finally {
+      clearInterval(watch);
+    }
+    return 0;
+  }
+
+  /** Exits when the socket was removed or replaced, or after {@link IDLE_MS} without events. */
+  #watch(path: string): void {
+    let ino: number | null = null;
+    try {
+      ino = Deno.lstatSync(path).ino;
+    } catch {
+      // removed
+    }
+    if (ino === null || ino !== this.#ino) return this.#stop(false);
+    if (!this.#busy && Date.now() - this.#last > IDLE_MS) this.#stop(true);
+  }
+
+  #stop(removeSocket: boolean): void {
+    if (removeSocket) {
+      const { path } = socketPath(this.#home);
+      try {
+        if (Deno.lstatSync(path).ino === this.#ino) Deno.removeSync(path);
+      } catch {
+        // gone already
+      }
+    }
+    try {
+      this.#listener?.close();
+    } catch {
+      // closed already
+    }
+  }
+
+  async #serve(conn: Deno.Conn): Promise<void> {
+    const reader = new LineReader<Request>(conn);
+    try {
+      const req = await reader.next();
+      if (req === null) return;
+      if (req.type === "stop") {
+        await send(conn, { type: "stopping", pid: Deno.pid });
+        return this.#stop(true);
+      }
+      if (req.type === "status") return await send(conn, this.#status());
+      if (req.version !== VERSION || req.build !== this.#build) {
+        // Another version or build asks: it dispatches in-process and starts the new daemon.
+        await send(conn, { type: "mismatch" });
+        return this.#stop(true);
+      }
+      if (this.#busy) return await send(conn, { type: "busy" });
+      this.#busy = true;
+      try {
+        await send(conn, { type: "accepted" });
+        const reply = await this.#dispatch(req, reader);
+        // Served: answered here (an event handed back is the in-process dispatch's).
+        if (reply.type === "answer") this.#events++;
+        await send(conn, reply);
+      } finally {
+        this.#busy = false;
+        this.#last = Date.now();
+      }
+    } finally {
+      try {
+        conn.close();
+      } catch {
+        // the client closed it
+      }
+    }
+  }
+
+  #status(): Reply {
+    return {
+      type: "status",
+      pid: Deno.pid,
+      version: VERSION,
+      build: this.#build,
+      uptimeMs: Date.now() - this.#started,
+      events: this.#events,
+      rssBytes: Deno.memoryUsage().rss,
+    };
+  }
+
+  /** One event, with the client's environment and cwd; `sandbox` hands it back to an in-process dispatch. */
+  async #dispatch(req: Request & { type: "dispatch" }, reader: LineReader<Request>): Promise<Reply> {
+    let running = true;
+    // The client sends nothing more: the end of its connection means it was killed. Its hooks go too.
+    reader.next().then(() => {}, () => {}).finally(() => {
+      if (running) killRunning().catch(() => {});
+    });
+    try {
+      Deno.chdir(req.cwd);
+    } catch {
+      return { type: "sandbox" };
+    }
+    setEnvironment(req.env);
+    try {
+      const entry = COMMANDS.get("dispatch")!;
+      const parsed = parseCommand("dispatch", entry, req.args);
+      if (typeof parsed.options.cwd === "string") await Deno.stat(parsed.options.cwd);
+      const bytes = new TextEncoder().encode(req.stdin);
+      const printed = await dispatchAnswer(parsed, {
+        stdin: () => Promise.resolve(bytes),
+        strangers: "refuse",
+        warnings: [],
+        daemon: true,
+        catalog: (opts) => opts.home === null ? loadCatalog(opts) : this.#cache.get({ ...opts, home: opts.home }),
+      });
+      if (sandboxNeeded(printed)) return { type: "sandbox" };
+      return { type: "answer", stdout: printed.stdout, stderr: printed.stderr, code: printed.code };
+    } catch {
+      // A usage error or an internal one: the in-process dispatch says it exactly as it would.
+      return { type: "sandbox" };
+    } finally {
+      running = false;
+      setEnvironment(this.#own);
+      Deno.chdir("/");
+    }
+  }
+}
+
+/** Whether a daemon answers on `path` (within a second). */
+async function answers(path: string): Promise<boolean> {
+  try {
+    const conn = await Deno.connect({ transport: "unix", path });
+    try {
+      await send(conn, { type: "status" });
+      const timer = new Promise<null>((r) => setTimeout(() => r(null), 1000));
+      const reply = await Promise.race([new LineReader<Reply>(conn).next(), timer]);
+      return reply?.type === "status";
+    } finally {
+      conn.close();
+    }
+  } catch {
+    return false;
+  }
+}
