@@ -20,6 +20,8 @@ export const HOOKS_SETTINGS: ReadonlySet<string> = new Set([
   "windows_managed_dir",
   "foreign_layers",
   "require_pins",
+  "record",
+  "record_redact",
 ]);
 
 /** The file layers the user writes: the user, its foreign ones, the profile (src/config/fast_path_guard.ts). */
