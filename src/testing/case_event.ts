@@ -7,6 +7,7 @@
  */
 import type { EventName } from "../events/names.ts";
 import { completeInput } from "../adapter/host.ts";
+import { EVENTS } from "../events/registry.ts";
 import { ADAPTERS } from "../adapter/hosts.ts";
 import type { Host } from "../adapter/host_names.ts";
 import { isObject, type JsonObject } from "../util/json.ts";
@@ -43,7 +44,7 @@ function impliedEvent(c: TestCase): EventName | null {
 }
 
 /**
- * The §5 event of a short-form case: `tool` (default `Bash` with a `command`, `Write` with a `file_path`),
+ * The §5 event of a short-form case: `tool` (default `Bash` on a tool event, `Write` with a `file_path` alone),
  * `command` and `file_path` into `tool_input`, then every required field a host may leave out filled in
  * as the adapters fill it.
  */
@@ -59,7 +60,9 @@ export function shortFormEvent(c: TestCase, event: EventName, d: CaseDefaults): 
   const toolInput: JsonObject = { ...(c.tool_input ?? {}) };
   if (c.command !== undefined) toolInput.command = c.command;
   if (c.file_path !== undefined) toolInput.file_path = c.file_path;
-  const tool = c.tool ?? (c.command !== undefined ? "Bash" : c.file_path !== undefined ? "Write" : undefined);
+  // A tool event names a tool even when the case does not: `Bash`, or `Write` for a file_path alone.
+  const isTool = EVENTS[event].matcher.kind === "tool";
+  const tool = c.tool ?? (c.file_path !== undefined && c.command === undefined ? "Write" : isTool ? "Bash" : undefined);
   if (tool !== undefined) input.tool_name = tool;
   if (Object.keys(toolInput).length > 0 || tool !== undefined) input.tool_input = toolInput;
   if (c.prompt !== undefined) input.prompt = c.prompt;
