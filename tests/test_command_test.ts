@@ -164,7 +164,7 @@ Deno.test("test --init (§16): a starter file with one case per hook, which mind
   const init = await p.test(["--init"]);
   assertEquals(init.code, 0, init.stderr);
   const path = join(p.project.path, ".mind", "tests", "hooks.toml");
-  assertStringIncludes(init.stdout, `wrote ${path}: 15 cases, one per hook`);
+  assertStringIncludes(init.stdout, `wrote ${path}: ${EVENT_NAMES.length + 3} cases, one per hook`);
   const text = await Deno.readTextFile(path);
   assertStringIncludes(
     text,
@@ -176,7 +176,7 @@ Deno.test("test --init (§16): a starter file with one case per hook, which mind
   assertStringIncludes(again.stderr, "exists");
   const res = await p.test([]);
   assertEquals(res.code, 0, res.stdout + res.stderr);
-  assertStringIncludes(res.stdout, "15 passed, 0 failed");
+  assertStringIncludes(res.stdout, `${EVENT_NAMES.length + 3} passed, 0 failed`);
 });
 
 Deno.test("test (§16): hooks not trusted do not run, as in dispatch", async () => {
