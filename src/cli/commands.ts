@@ -201,12 +201,15 @@ coverage, last run, warnings, pinned files, and what changed in a modified hook
   [ ]               scroll the details      w          the warnings
   t trust   u untrust   e enable   d disable   A trust all needing review
   p trust or untrust the project   r reload from disk   ? help   q quit
+On a hook awaiting trust, r also replays the events your sessions recorded
+([hooks] record = true) with that hook trusted, and shows what it would change.
 t and A first show exactly what will be trusted: y or Enter trusts it, n or Esc
 cancels. Each action is written to the user config.toml at once.
 
 Needs a terminal; elsewhere use mind-hooks list and mind-hooks trust KEY...`,
     options: COMMON_OPTIONS,
-    sandbox: { reads: "config", state: true, pins: "any-project" },
+    // engine and throwaway: `r` replays recorded events with a hook trusted, in a copy of the project (SPEC §16).
+    sandbox: { reads: "config", state: true, pins: "any-project", engine: true, throwaway: true },
     load: async () => (await import("./review.ts")).reviewCommand,
   }],
   ["trust", {
