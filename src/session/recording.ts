@@ -19,11 +19,19 @@ import type { DispatchResult } from "../schema/result.ts";
 /** What the user config switches on (`[hooks] record = true`, `record_redact = ["…"]`). */
 export type RecordSettings = { redact: readonly string[] };
 
-/** The bounds of the recordings (bytes). */
-export type RecordLimits = { perSession: number; total: number };
+/**
+ * The bounds of the recordings (bytes): per session, in all, and how often the total is checked — when a session
+ * starts and each time its file grows past another `checkEvery` bytes (listing every session on each event would
+ * cost the dispatch; the total may pass its bound by less than `checkEvery` per session recording meanwhile).
+ */
+export type RecordLimits = { perSession: number; total: number; checkEvery: number };
 
 /** SPEC §16: at most 10 MiB per session and 200 MiB in all. */
-export const RECORD_LIMITS: RecordLimits = { perSession: 10 * 1024 * 1024, total: 200 * 1024 * 1024 };
+export const RECORD_LIMITS: RecordLimits = {
+  perSession: 10 * 1024 * 1024,
+  total: 200 * 1024 * 1024,
+  checkEvery: 256 * 1024,
+};
 
 /** What a masked value is replaced with. */
 export const MASKED = "<masked>";
@@ -138,8 +146,7 @@ export async function recordEvent(
     }
     // A file created under another umask keeps 0600 whatever.
     if (before === 0) await Deno.chmod(path, 0o600).catch(() => {});
-    // The total is checked when a session starts and each time one grows past another 256 KiB.
-    const step = 256 * 1024;
+    const step = limits.checkEvery;
     if (before === 0 || Math.floor(before / step) !== Math.floor((before + line.length) / step)) {
       await pruneRecordings(dir, path, limits.total);
     }
