@@ -4,7 +4,7 @@
  * would have changed ("against your last 3 tool calls it would have denied 1") and which call, before the user
  * answers; nothing is trusted or written to the project.
  *
- * Without tmux this test is skipped with a printed reason.
+ * `test --untrusted` asks its y/N at a terminal too. Without tmux these tests are skipped with a printed reason.
  */
 import { assert, assertEquals } from "./helpers/assert.ts";
 import { cli, makeWorld, read, Tmux, tmuxAvailable } from "../fixtures/review/harness.ts";
@@ -79,6 +79,44 @@ Deno.test({
       } finally {
         await t.kill();
       }
+    } finally {
+      await w.cleanup();
+    }
+  },
+});
+
+Deno.test({
+  name: "test --untrusted (tmux): at a terminal it names the hooks and asks y/N; n runs nothing, y runs them",
+  ignore: !HAVE_TMUX,
+  async fn() {
+    const w = await makeWorld();
+    try {
+      await Deno.writeTextFile(
+        `${w.repo}/.mind/hooks.json`,
+        JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: GUARD }] }] } }),
+      );
+      await Deno.mkdir(`${w.repo}/.mind/tests`);
+      await Deno.writeTextFile(
+        `${w.repo}/.mind/tests/push.toml`,
+        `[[case]]\nname = "no force push"\ncommand = "git push --force"\ndecision = "deny"\n`,
+      );
+      for (const [answer, expected] of [["n", "nothing run"], ["y", "1 passed, 0 failed"]]) {
+        const t = await Tmux.start(w, ["test", "--untrusted", ...w.opts], { cols: 80, rows: 24 });
+        try {
+          await t.waitFor((x) => x.includes("Run them for this command only? [y/N]"), "the question");
+          const asked = await t.screen();
+          assert(asked.includes("1 hook run untrusted in a throw-away copy of the project"), asked);
+          await t.keys(answer, "Enter");
+          const s = await t.waitFor((x) => x.includes("EXIT="), "the end", 60_000);
+          assert(s.includes(expected), s);
+          assert(s.includes(answer === "n" ? "EXIT=1" : "EXIT=0"), s);
+        } finally {
+          await t.kill();
+        }
+      }
+      let wrote = true;
+      await Deno.stat(`${w.repo}/written-by-guard`).catch(() => (wrote = false));
+      assert(!wrote, "the guard wrote into the project");
     } finally {
       await w.cleanup();
     }

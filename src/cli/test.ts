@@ -163,7 +163,12 @@ export async function testCommand(args: ParsedArgs, io: RunIo): Promise<number> 
     const failed = outcomes.filter((o) => o.error !== null || o.failures.length > 0).length;
     console.log(`${outcomes.length - failed} passed, ${failed} failed`);
     if (typeof options.junit === "string") {
-      await Deno.writeTextFile(absolute(options.junit, settings.processCwd), junitXml(outcomes));
+      const report = absolute(options.junit, settings.processCwd);
+      try {
+        await Deno.writeTextFile(report, junitXml(outcomes));
+      } catch (e) {
+        throw new UsageError(`--junit ${report}: cannot write it: ${(e as Error).message}`);
+      }
     }
     return failed > 0 ? 1 : 0;
   } finally {
