@@ -55,9 +55,9 @@ Deno.test("test (§16): every expectation kind met — decision, reason, context
   const res = await p.test([join(FIXTURES, "passing.toml")]);
   assertEquals(res.code, 0, res.stdout + res.stderr);
   const lines = res.stdout.trim().split("\n");
-  assertEquals(lines.length, 10, res.stdout);
-  for (const line of lines.slice(0, 9)) assertMatch(line, /^ok {3}\S*passing\.toml: .+ \(\d+ ms\)$/);
-  assertEquals(lines[9], "9 passed, 0 failed");
+  assertEquals(lines.length, 12, res.stdout);
+  for (const line of lines.slice(0, 11)) assertMatch(line, /^ok {3}\S*passing\.toml: .+ \(\d+ ms\)$/);
+  assertEquals(lines[11], "11 passed, 0 failed");
 });
 
 Deno.test("test (§16): every expectation kind unmet is a FAIL line saying what differs; exit 1", async () => {
@@ -105,7 +105,7 @@ Deno.test("test --junit (§16): JUnit XML with one testsuite per file and a fail
   assertEquals(res.code, 1, res.stderr);
   const root = parseXml(await Deno.readTextFile(report));
   assertEquals(root.name, "testsuites");
-  assertEquals([root.attrs.tests, root.attrs.failures, root.attrs.errors], ["16", "7", "0"]);
+  assertEquals([root.attrs.tests, root.attrs.failures, root.attrs.errors], ["18", "7", "0"]);
   const suites = children(root, "testsuite");
   assertEquals(suites.map((s) => s.attrs.name.split("/").pop()), ["passing.toml", "failing.toml"]);
   for (const suite of suites) {

@@ -77,7 +77,9 @@ export function caseEvent(c: TestCase, d: CaseDefaults): Result<CaseEvent> {
   if (c.input !== undefined) {
     if (short.length > 0) return fail(`give either input or the short form (${short.join(", ")}), not both`);
     const named = c.input.hook_event_name;
-    return ok({ event: typeof named === "string" ? named as EventName : null, input: c.input, host: c.host });
+    // A whole event without a cwd or session happens where the run is (a test file holds no machine's paths).
+    const input = { session_id: d.sessionId, cwd: c.cwd ?? d.cwd, ...c.input };
+    return ok({ event: typeof named === "string" ? named as EventName : null, input, host: c.host });
   }
   const event = impliedEvent(c);
   if (event === null) return fail('no event: give input = {…} or event = "…"');
