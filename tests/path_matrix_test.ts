@@ -277,6 +277,34 @@ const CASES: Case[] = [
     },
   },
   {
+    name: "recorded events",
+    userConfig: '[hooks]\nrecord = true\nrecord_redact = ["^ses"]\n',
+    hooks: {
+      PreToolUse: [
+        group([
+          cmd(
+            py(
+              `{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "recorded"}}`,
+            ),
+          ),
+        ]),
+      ],
+    },
+    steps: [{ dispatch: "PreToolUse" }, { dispatch: "UserPromptSubmit", fields: { prompt: "my API_KEY is here" } }],
+    check: (ref) => {
+      const rec = ref.files.filter((f) => f.startsWith("<home>/recordings/"));
+      assertEquals(rec.length, 1, ref.files.join("\n"));
+      assertStringIncludes(
+        rec[0],
+        '{"event":"PreToolUse","decision":"deny","reason":"recorded","masked":["session_id"]}',
+      );
+      assertStringIncludes(
+        rec[0],
+        '{"event":"UserPromptSubmit","decision":null,"reason":null,"masked":["session_id"]}',
+      );
+    },
+  },
+  {
     name: "notification",
     hooks: {
       Notification: [

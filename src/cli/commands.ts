@@ -201,12 +201,15 @@ coverage, last run, warnings, pinned files, and what changed in a modified hook
   [ ]               scroll the details      w          the warnings
   t trust   u untrust   e enable   d disable   A trust all needing review
   p trust or untrust the project   r reload from disk   ? help   q quit
+On a hook awaiting trust, r also replays the events your sessions recorded
+([hooks] record = true) with that hook trusted, and shows what it would change.
 t and A first show exactly what will be trusted: y or Enter trusts it, n or Esc
 cancels. Each action is written to the user config.toml at once.
 
 Needs a terminal; elsewhere use mind-hooks list and mind-hooks trust KEY...`,
     options: COMMON_OPTIONS,
-    sandbox: { reads: "config", state: true, pins: "any-project" },
+    // engine and throwaway: `r` replays recorded events with a hook trusted, in a copy of the project (SPEC §16).
+    sandbox: { reads: "config", state: true, pins: "any-project", engine: true, throwaway: true },
     load: async () => (await import("./review.ts")).reviewCommand,
   }],
   ["trust", {
@@ -352,6 +355,50 @@ EVENT: ${EVENT_NAMES.join(", ")}
     options: HELP,
     sandbox: { reads: "nothing" },
     load: async () => (await import("./schema.ts")).schemaCommand,
+  }],
+  ["test", {
+    about: "run hooks on written or recorded events and check what they answer",
+    usage: "[FILE|DIR...] [--junit FILE] [--only KEY] [--untrusted [--yes]] | --replay SESSION|--since TIME | --init",
+    help: `Runs the cases of TOML test files (default: every *.toml under the project's
+.mind/tests/) through the engine exactly as dispatch would - same trust, same hooks -
+and checks each result. One line per case, then "N passed, N failed"; exit 1 when
+any case failed.
+
+A case ([[case]]) has a name, an event - whole (input = {...}) or short (event,
+tool, command, file_path, prompt, tool_input, fields = {...}) - and expectations:
+decision ("none" for no decision), reason (a regular expression), context
+(substrings of the additional context), continue, updatedInput (fields it must
+hold), runs = { KEY = "completed" } (each hook's run status). host = "claude" (or
+codex, gemini, copilot) runs the case through that host's protocol instead.
+
+--junit FILE writes the results as JUnit XML. --only KEY runs that hook alone.
+--untrusted also runs the hooks that are not trusted, for this command only, in a
+throw-away copy of the project, after asking y/N (--yes: without asking); no trust
+is recorded.
+
+--replay SESSION or --since TIME (10m, 2h, 1d, or an ISO-8601 time) dispatches the
+events recorded with [hooks] record = true in config.toml again against today's
+configuration, in a throw-away copy of the project, and prints per event the
+decision then and now; exit 1 when a decision changed.
+
+--init writes .mind/tests/hooks.toml with one case per hook in reach.`,
+    options: {
+      ...COMMON_OPTIONS,
+      junit: { type: "string", value: "file", arg: "FILE", about: "write the results as JUnit XML" },
+      only: { type: "string", value: "text", arg: "KEY", multiple: true, about: "run this hook alone (repeatable)" },
+      untrusted: { type: "boolean", about: "also run hooks not trusted, in a throw-away copy of the project" },
+      yes: { type: "boolean", about: "with --untrusted: do not ask" },
+      replay: { type: "string", value: "text", arg: "SESSION", about: "replay a recorded session's events" },
+      since: {
+        type: "string",
+        value: "text",
+        arg: "TIME",
+        about: "replay the events recorded since TIME (10m, 2h, 1d)",
+      },
+      init: { type: "boolean", about: "write a starter test file, .mind/tests/hooks.toml" },
+    },
+    sandbox: { reads: "config", engine: true, mcp: "net", pins: "trusted-project", args: "tests", throwaway: true },
+    load: async () => (await import("./test.ts")).testCommand,
   }],
   ["doctor", {
     about: "the sandbox's permission set, proven; checks",

@@ -62,6 +62,12 @@ export async function reviewCommand({ options, positionals }: ParsedArgs, io: Ru
   const created = await ReviewApp.create(() => loadCatalog(cfg));
   if (!created.ok) throw new UsageError(created.error);
   const app = created.value;
+  // `r` on a hook awaiting trust replays the recorded events with it trusted (SPEC §16).
+  app.replayer = async (hook) => {
+    const { replayHook } = await import("../review/replay_pane.ts");
+    const tails = new Map(app.view.hooks.map((h) => [h.key, h.tail]));
+    return await replayHook(settings, hook.key, hook.event, (k) => tails.get(k) ?? k);
+  };
   const color = !env.NO_COLOR;
   const code = await runTerminal(app, color, io);
   // Trust changed in the review: recorded `install --sync` entries follow (SPEC §6 r3).

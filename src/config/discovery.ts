@@ -133,6 +133,11 @@ export type CatalogOf<H extends string | null> = {
   trustStoreProblem: Warning | null;
   /** File hashes kept across dispatches (`serve`); absent in a one-shot run. */
   pinCache?: FileHashCache;
+  /**
+   * Recorded events (SPEC §16): `[hooks] record = true` in the user config.toml alone (no project,
+   * profile or `-c` can switch it on), with its `record_redact` patterns; null when off.
+   */
+  record?: { redact: string[] } | null;
 };
 
 /** What discovery found for a home (every command but a homeless dispatch). */
@@ -511,6 +516,7 @@ export async function loadCatalog(opts: HomelessConfigOptions): Promise<Result<A
   const cliCap = tableOf(cli, "hooks")?.stop_block_cap;
   const userCap = tableOf(userToml, "hooks")?.stop_block_cap;
   const capValue = typeof cliCap === "number" ? cliCap : typeof userCap === "number" ? userCap : 8;
+  const userHooks = tableOf(userToml, "hooks");
 
   return ok({
     handlers,
@@ -530,7 +536,16 @@ export async function loadCatalog(opts: HomelessConfigOptions): Promise<Result<A
     bypassTrust: opts.bypassTrust === true,
     userHome,
     trustStoreProblem,
+    // `-c hooks.record=false` switches it off for one process (test runs); nothing else switches it on.
+    record: home !== null && userHooks?.record === true && tableOf(cli, "hooks")?.record !== false
+      ? { redact: stringsOf(userHooks.record_redact) }
+      : null,
   });
+}
+
+/** The strings of a list value (anything else: none). */
+function stringsOf(v: unknown): string[] {
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
 }
 
 /**

@@ -85,6 +85,10 @@ export async function engineDispatch(
     return { ok: false, error: `a hook a stranger wrote matched (${p.strangers[0].key})`, sandbox: true };
   }
   const x = await execute(p, settings, io);
+  // Recorded events (SPEC §16): one field test when off; the module loads only when the user records.
+  if (p.catalog.record && p.catalog.home !== null) {
+    await recordDispatch(p.catalog.home, p.catalog.record, raw, x.result);
+  }
   return { ok: true, event: p.event, catalog: p.catalog, ...x };
 }
 
@@ -134,6 +138,11 @@ export async function prepare(raw: unknown, settings: EngineSettings, io: Dispat
   const runs = decideVerdicts(selection, catalog, d, pins);
   lap("verdict");
   return { ...ready, runs };
+}
+
+/** Appends the event as received and its decision to the session's recording (src/session/recording.ts). */
+async function recordDispatch(home: string, record: { redact: string[] }, raw: unknown, result: DispatchResult) {
+  await (await import("../session/recording.ts")).recordEvent(home, record, raw, result);
 }
 
 /** The select stage of a loaded catalog: null when its hooks are switched off (SPEC §2.5). */

@@ -28,6 +28,7 @@ import { buildView, type CatalogView, type HookView } from "./catalog_view.ts";
 import type { Key } from "./keys.ts";
 import { lastRuns, type LogRecord } from "../log/observation.ts";
 import type { ChangeGroup } from "./change_groups.ts";
+import type { HookReplay } from "./replay_pane.ts";
 import { buildList, type Entry, entryId, findHook, type ListModel, needsReview, nextEntry } from "./list_model.ts";
 
 /**
@@ -91,6 +92,10 @@ export class ReviewApp {
   confirm: Confirmation | null = null;
   /** Set when the user quits: the exit code. */
   exitCode: number | null = null;
+  /** `r` on a hook awaiting trust: its recorded events replayed with it trusted (§16; null: nothing recorded). */
+  replayer: ((hook: HookView) => Promise<HookReplay | null>) | null = null;
+  /** The last replay, shown first in its hook's details. */
+  replayed: HookReplay | null = null;
   #load: CatalogLoader;
 
   private constructor(catalog: Catalog, view: CatalogView, load: CatalogLoader) {
@@ -258,7 +263,7 @@ export class ReviewApp {
       case "r":
         await this.reload();
         this.message = { text: "reloaded from disk", kind: "info" };
-        return;
+        return await this.#replay();
       case "q":
       case "ctrl-d":
         this.exitCode = 0;
@@ -267,6 +272,16 @@ export class ReviewApp {
         this.exitCode = 130;
         return;
     }
+  }
+
+  /** On a hook awaiting trust: its replay, first in its details (SPEC §16). */
+  async #replay(): Promise<void> {
+    const e = this.entry;
+    if (this.replayer === null || e === undefined || e.kind !== "hook" || !needsReview(e)) return;
+    const replayed = await this.replayer(e.hook);
+    if (replayed === null) return; // nothing recorded: `r` only reloaded
+    [this.replayed, this.detailTop] = [replayed, 0];
+    this.message = { text: "reloaded from disk; replayed its recorded events with it trusted", kind: "info" };
   }
 
   /** Keys while a confirmation is open: y/Enter trusts, n/Esc cancels, the rest scroll. */

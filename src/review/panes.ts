@@ -33,7 +33,7 @@ export const KEYS: readonly [string, string, "trust"?][] = [
   ["A", "trust every hook that needs review (it asks first)", "trust"],
   ["p", "trust or untrust the project (its .mind/, .claude/, .codex/)", "trust"],
   ["w", "the warnings; w or Esc returns to the hook"],
-  ["r / Ctrl-L", "reload everything from disk / repaint the screen"],
+  ["r / Ctrl-L", "reload everything; replay a hook awaiting trust / repaint"],
   ["? / h / F1", "this help; Esc, q or any other key closes it"],
   ["q / Ctrl-D", "quit (Ctrl-C: quit with status 130)"],
 ];

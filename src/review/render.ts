@@ -14,6 +14,7 @@
  * selection never depends on colour.
  * @module
  */
+import { replayRows } from "./replay_pane.ts";
 import type { ReviewApp } from "./app.ts";
 import { COVERAGE_NOTE } from "./coverage.ts";
 import { confirmRows, type RowKit } from "./confirm.ts";
@@ -228,10 +229,11 @@ export function renderFrame(app: ReviewApp, opts: RenderOptions): string[] {
   const detailHeight = L.detailHeight;
   const current = app.current;
   const group = app.currentGroup;
-  let details = app.showWarnings
-    ? warningDetails(app, detailWidth)
-    : current
-    ? hookDetails(app, current, detailWidth)
+  let details = app.showWarnings ? warningDetails(app, detailWidth) : current
+    ? [
+      ...(app.replayed?.key === current.key ? replayRows(app.replayed, detailWidth) : []),
+      ...hookDetails(app, current, detailWidth),
+    ]
     : group
     ? groupDetails(app, group, detailWidth)
     : emptyRows(app, detailWidth);

@@ -15,7 +15,9 @@ export type ArgumentGrants =
   /** the host's settings folder, and the launcher's candidate files on PATH (install) */
   | "host-settings"
   /** the hosts' settings files, their commands and launchers, and the chains `--sync` installs load (doctor) */
-  | "host-checks";
+  | "host-checks"
+  /** the test files and folders named, `--junit FILE` (written), `.mind/tests/` of the project (test) */
+  | "tests";
 
 /** One command's sandbox needs. Absent fields need nothing. */
 export type SandboxNeeds = {
@@ -50,4 +52,9 @@ export type SandboxNeeds = {
   resident?: boolean;
   /** What its own arguments add. */
   args?: ArgumentGrants;
+  /**
+   * Runs hooks in a throw-away copy of the project in reach (`test --untrusted`/`--replay`, review's
+   * replay): reads the project's tree, writes `<temp>/mind-hooks-test-<pid>/` (src/testing/throwaway.ts).
+   */
+  throwaway?: boolean;
 };

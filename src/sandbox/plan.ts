@@ -29,6 +29,7 @@ import { HOSTS, isHost } from "../adapter/host_names.ts";
 import { runDirectoryPaths } from "../engine/run_cwd.ts";
 import { type PathFacts, pathFactsOf } from "../util/path_facts.ts";
 import type { SandboxNeeds } from "./needs.ts";
+import { throwawayDir } from "../testing/throwaway.ts";
 
 /** One permission of the plan: `true` = unrestricted, `false` = none, a list = only those. */
 export type Grant = boolean | string[];
@@ -138,6 +139,24 @@ async function projectChain(
   // itself (and so to everything below it). When the start is already real, the fallback of that
   // failed resolution gives the same path, so the grant is not needed.
   return { reads: [...reads], needsStart: r !== null && r !== start, gits: [...gits] };
+}
+
+/**
+ * The nearest folder from `start` up that holds a project marker (`.mind`, `.claude`, `.codex`), by
+ * stat alone (the plan reads no configuration): the project a throw-away copy is made of.
+ */
+async function projectRootByStat(start: string, userHome: string | undefined): Promise<string | null> {
+  const homes = new Set(userHome ? await bothForms(userHome) : []);
+  for (const dir of searchDirs((await real(start)) ?? start)) {
+    // The user's own ~/.mind, ~/.claude and ~/.codex are no project's markers (the home is never copied).
+    if (homes.has(dir)) continue;
+    for (const marker of [".mind", ".claude", ".codex"]) {
+      try {
+        if ((await Deno.stat(join(dir, marker))).isDirectory) return dir;
+      } catch { /* not here */ }
+    }
+  }
+  return null;
 }
 
 /** The shell(s) hooks run under (SPEC §7.1) plus `/bin/sh`, which signals process groups on the engine's behalf. */
@@ -422,6 +441,37 @@ export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
       for (const p of synced.reads) reads.add(p);
     }
     readWhy.push("the hosts' settings files, their commands and launchers on PATH, the chains --sync installs load");
+  }
+  if (needs.args === "tests") {
+    // The test files and folders named; the JUnit report (written); --init's .mind/tests/ of the project.
+    for (const f of positionals) await add(reads, absolute(f, cwd));
+    const junit = text("junit");
+    if (junit !== undefined) {
+      for (const f of await bothForms(absolute(junit, cwd))) writes.add(f);
+      writeWhy.push("the --junit report");
+    }
+    const root = await projectRootByStat(searchFrom, userHome);
+    if (options.init && root !== null) {
+      for (const f of await bothForms(join(root, ".mind", "tests"))) {
+        reads.add(f);
+        writes.add(f);
+      }
+      writeWhy.push("the project's .mind/tests/ (--init)");
+    }
+    readWhy.push("the test files named on the command line");
+  }
+  if (needs.throwaway && home !== null) {
+    // The project's tree is copied (never written); hooks run in the copy, which is written and removed.
+    const root = await projectRootByStat(searchFrom, userHome);
+    if (root !== null) await add(reads, root);
+    const realTemp = await real(facts.tempRoot);
+    for (const t of new Set([facts.tempRoot, ...(realTemp ? [realTemp] : [])])) {
+      const dir = throwawayDir(t);
+      reads.add(dir);
+      writes.add(dir);
+    }
+    readWhy.push("the project's tree and its throw-away copy (test --untrusted/--replay, review's replay)");
+    writeWhy.push("the throw-away copy of the project (<temp>/mind-hooks-test-<pid>)");
   }
   if (needs.engine) {
     // The temp root may be a link (macOS /tmp), the spill root must not be (src/output/spill_folder.ts):

@@ -165,6 +165,27 @@ async function walk(dir: string, rel = ""): Promise<[string, string][]> {
   return out;
 }
 
+/**
+ * A recording (SPEC §16) as what must be the same on every path: per line, the event, the decision then and which
+ * keys were masked. The event itself is recorded as the engine received it, which is the host's own form mapped
+ * (tool names, placeholders) in adapter mode: not compared.
+ */
+function recordingText(text: string): string {
+  const masked = (v: unknown, at: string): string[] =>
+    v && typeof v === "object"
+      ? Object.entries(v).flatMap(([k, x]) => x === "<masked>" ? [`${at}${k}`] : masked(x, `${at}${k}.`))
+      : [];
+  return text.split("\n").filter((l) => l !== "").map((l) => {
+    const r = JSON.parse(l);
+    return JSON.stringify({
+      event: r.event.hook_event_name,
+      decision: r.decision,
+      reason: r.reason,
+      masked: masked(r.event, ""),
+    });
+  }).join("\n");
+}
+
 /** The files under the run's home and temp folder that the steps wrote, normalised. */
 async function filesOf(run: PathRun, opts: { log: boolean; rest: boolean }): Promise<string[]> {
   const out: string[] = [];
@@ -173,7 +194,10 @@ async function filesOf(run: PathRun, opts: { log: boolean; rest: boolean }): Pro
       if (root === run.home && !snapshotted(rel, run.path)) continue;
       if (root === run.home && rel === "logs/hooks.jsonl") {
         if (opts.log) out.push(...logLines(text, run).map((l) => `${name}/${rel}: ${l}`));
-      } else if (opts.rest) out.push(`${name}/${normalText(rel, run)}: ${normalText(text, run)}`);
+      } else if (opts.rest) {
+        const shown = root === run.home && rel.startsWith("recordings/") ? recordingText(text) : text;
+        out.push(`${name}/${normalText(rel, run)}: ${normalText(shown, run)}`);
+      }
     }
   }
   return out.sort();
