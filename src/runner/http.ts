@@ -11,6 +11,7 @@ import { interpolateHeaders } from "../config/handler_types/http.ts";
 import { CAPTURE_LIMIT } from "./capture.ts";
 import { completion, errorText, withDeadline } from "./mcp_client.ts";
 import type { RawCompletion } from "./types.ts";
+import { spawnQueue } from "./spawn_queue.ts";
 
 /** What one POST needs besides the handler: the event JSON and where variables are read. */
 export type HttpCall = {
@@ -59,6 +60,12 @@ async function boundedText(res: Response): Promise<{ text: string; truncated: bo
 
 /** POSTs the event to an http hook and returns its completion (never throws). */
 export async function runHttp(h: HandlerOf<"http">, call: HttpCall): Promise<RawCompletion> {
+  // Its connection holds descriptors as a command does: it waits for a slot of the one queue
+  // (src/runner/spawn_queue.ts, SPEC §6 r4), and its timeout counts from then.
+  return await (await spawnQueue()).run(() => postOnce(h, call));
+}
+
+async function postOnce(h: HandlerOf<"http">, call: HttpCall): Promise<RawCompletion> {
   const started = performance.now();
   const headers = {
     ...interpolateHeaders(h.headers, h.allowedEnvVars, call.env),

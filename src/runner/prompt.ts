@@ -14,6 +14,7 @@ import type { ModelConfig } from "../config/hooks_model.ts";
 import { isObject } from "../util/json.ts";
 import { completion, errorText, withDeadline } from "./mcp_client.ts";
 import type { RawCompletion } from "./types.ts";
+import { spawnQueue } from "./spawn_queue.ts";
 
 /** What the model is told (Claude Code's prompt hooks answer the same JSON). */
 export const SYSTEM_PROMPT =
@@ -105,6 +106,12 @@ export function verdictOf(answer: string): { ok: boolean; reason: string | null 
 
 /** Asks the model and returns the hook's completion (never throws). */
 export async function runPrompt(h: HandlerOf<"prompt">, call: PromptCall): Promise<RawCompletion> {
+  // Its connection holds descriptors as a command does: it waits for a slot of the one queue
+  // (src/runner/spawn_queue.ts, SPEC §6 r4), and its timeout counts from then.
+  return await (await spawnQueue()).run(() => askOnce(h, call));
+}
+
+async function askOnce(h: HandlerOf<"prompt">, call: PromptCall): Promise<RawCompletion> {
   const started = performance.now();
   const key = call.model.apiKeyEnv === null ? undefined : call.env(call.model.apiKeyEnv);
   const req = modelRequest(call.model, h.model ?? call.model.model, promptText(h.prompt, call.eventJson), key);

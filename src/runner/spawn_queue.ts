@@ -1,5 +1,6 @@
 /**
- * The bounded queue every handler of this process starts through (SPEC §6 r4, "Spawning"): 500
+ * The bounded queue every handler of this process starts through — a command's process, an MCP
+ * call's, an http hook's or a prompt hook's connection (SPEC §6 r4, "Spawning"): 500
  * matching hooks under a 256-descriptor limit (macOS's default) all run, later, rather than fail
  * with "Too many open files" and lose a guard's decision.
  *

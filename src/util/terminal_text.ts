@@ -40,8 +40,15 @@ export function terminalLines(lines: readonly string[]): string {
 /** A text as one short line: whitespace runs (line breaks included) become one space; cut at `max` code points with `…`. */
 export function oneLine(text: string, max: number): string {
   const flat = text.replace(/\s+/g, " ").trim();
-  const chars = [...flat];
-  return chars.length > max ? chars.slice(0, max).join("") + "…" : flat;
+  // Walks at most `max` code points: a 10 MB payload is not made into an array of 10 M strings.
+  let count = 0;
+  let end = 0;
+  for (const ch of flat) {
+    if (count === max) return flat.slice(0, end) + "…";
+    count++;
+    end += ch.length;
+  }
+  return flat;
 }
 
 /** The first line of an error's message: an exception from a library or the runtime may span lines. */
