@@ -21,6 +21,7 @@ import { sanitize } from "../util/terminal_text.ts";
 import { absolute } from "../util/paths.ts";
 import { keyTails } from "../review/display.ts";
 import type { Catalog } from "../config/discovery.ts";
+import { handlerSummary } from "../config/handler_types/registry.ts";
 import type { RunIo } from "../sandbox/launch.ts";
 
 /** The session every case of this run is dispatched in (ended after the run: Stop guard, spill, async). */
@@ -81,8 +82,7 @@ async function untrustedRun(settings: HomeSettings, only: HookChoice, yes: boole
   const copyNote = run.copy ? ` in a throw-away copy of the project (${run.copy.copy})` : "";
   console.log(sanitize(`${strangers.length} hook${strangers.length === 1 ? "" : "s"} run untrusted${copyNote}:`));
   for (const h of strangers) {
-    const what = h.handler.type === "command" ? h.handler.command : h.handler.type;
-    console.log(sanitize(`  ${show(h.key)}  ${what}`));
+    console.log(sanitize(`  ${show(h.key)}  ${handlerSummary(h.handler)}`));
   }
   let go: boolean;
   try {
