@@ -99,6 +99,29 @@ async function untrustedRun(settings: HomeSettings, only: HookChoice, yes: boole
   return run;
 }
 
+/** What will not run as the tests expect it might: an untrusted project's hooks, hooks awaiting trust. */
+export function notRunning(run: PreparedRun): string[] {
+  const waiting = run.catalog.handlers.filter((h) => {
+    const s = run.verdicts.get(h.key)?.status;
+    return s === "untrusted" || s === "modified";
+  }).length;
+  const p = run.catalog.project;
+  const out: string[] = [];
+  if (p !== null && !p.trusted && p.hasHookFiles) {
+    out.push(
+      `note: project ${p.root} is not trusted: its hooks do not load (mind-hooks project trust, or test --untrusted)`,
+    );
+  }
+  if (waiting > 0) {
+    out.push(
+      `note: ${waiting} hook${
+        waiting === 1 ? " awaits" : "s await"
+      } trust and will not run (mind-hooks review, or test --untrusted)`,
+    );
+  }
+  return out;
+}
+
 /** Reads every test file first: a bad one stops the run before any case runs. */
 async function readAll(given: readonly string[], settings: HomeSettings, root: string | null): Promise<LoadedTests[]> {
   const files = await testFiles(given.map((p) => absolute(p, settings.processCwd)), root);
@@ -139,6 +162,7 @@ export async function testCommand(args: ParsedArgs, io: RunIo): Promise<number> 
       return r.value;
     });
   if (prepared === null) return 1;
+  if (!options.untrusted) { for (const line of notRunning(prepared)) console.log(sanitize(line)); }
   const root = prepared.catalog.project?.root ?? null;
   const session = testSession();
   try {
