@@ -9,8 +9,7 @@
  */
 import { type ParsedArgs, UsageError } from "../util/args.ts";
 import { cliSettings } from "./context.ts";
-import type { HomeSettings } from "../engine/settings.ts";
-import { searchStart } from "../engine/settings.ts";
+import { configOptionsOf, type HomeSettings, searchStart } from "../engine/settings.ts";
 import { type LoadedTests, loadTestFile, testFiles } from "../testing/load.ts";
 import { type CaseOutcome, runCase } from "../testing/run_cases.ts";
 import { junitXml } from "../testing/junit.ts";
@@ -20,7 +19,7 @@ import { endSession } from "../session/end.ts";
 import { sanitize } from "../util/terminal_text.ts";
 import { absolute } from "../util/paths.ts";
 import { keyTails } from "../review/display.ts";
-import type { Catalog } from "../config/discovery.ts";
+import { type Catalog, loadCatalog } from "../config/discovery.ts";
 import { handlerSummary } from "../config/handler_types/registry.ts";
 import type { RunIo } from "../sandbox/launch.ts";
 
@@ -32,8 +31,6 @@ export function testSession(): string {
 /** The keys `--only` names, resolved against the configuration in reach (an unknown one is a usage error). */
 async function onlyChoice(settings: HomeSettings, only: readonly string[]): Promise<HookChoice> {
   if (only.length === 0) return () => true;
-  const { loadCatalog } = await import("../config/discovery.ts");
-  const { configOptionsOf } = await import("../engine/settings.ts");
   const loaded = await loadCatalog(configOptionsOf(settings, searchStart(settings)));
   if (!loaded.ok) throw new UsageError(loaded.error);
   const resolved = resolveKeys(
