@@ -186,4 +186,5 @@ Deno.test("test (§16): hooks not trusted do not run, as in dispatch", async () 
   const res = await p.test([join(FIXTURES, "passing.toml")]);
   assertEquals(res.code, 1);
   assertMatch(res.stdout, /FAIL \S+: rm -rf is denied with its reason: decision none, expected deny/);
+  assertStringIncludes(res.stdout, `note: ${EVENT_NAMES.length + 3} hooks await trust and will not run`);
 });

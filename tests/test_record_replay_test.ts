@@ -43,6 +43,7 @@ Deno.test("test --untrusted (§16): runs them in a throw-away copy after saying 
   const plain = await runCli(args);
   assertEquals(plain.code, 1, plain.stdout + plain.stderr);
   assertStringIncludes(plain.stdout, "decision none, expected deny");
+  assertStringIncludes(plain.stdout, `note: project ${s.project.path} is not trusted: its hooks do not load`);
 
   // No terminal and no --yes: nothing runs.
   const asked = await runCli([...args, "--untrusted"]);

@@ -9,8 +9,7 @@
  */
 import { type ParsedArgs, UsageError } from "../util/args.ts";
 import { cliSettings } from "./context.ts";
-import type { HomeSettings } from "../engine/settings.ts";
-import { searchStart } from "../engine/settings.ts";
+import { configOptionsOf, type HomeSettings, searchStart } from "../engine/settings.ts";
 import { type LoadedTests, loadTestFile, testFiles } from "../testing/load.ts";
 import { type CaseOutcome, runCase } from "../testing/run_cases.ts";
 import { junitXml } from "../testing/junit.ts";
@@ -20,7 +19,8 @@ import { endSession } from "../session/end.ts";
 import { sanitize } from "../util/terminal_text.ts";
 import { absolute } from "../util/paths.ts";
 import { keyTails } from "../review/display.ts";
-import type { Catalog } from "../config/discovery.ts";
+import { type Catalog, loadCatalog } from "../config/discovery.ts";
+import { handlerSummary } from "../config/handler_types/registry.ts";
 import type { RunIo } from "../sandbox/launch.ts";
 
 /** The session every case of this run is dispatched in (ended after the run: Stop guard, spill, async). */
@@ -31,8 +31,6 @@ export function testSession(): string {
 /** The keys `--only` names, resolved against the configuration in reach (an unknown one is a usage error). */
 async function onlyChoice(settings: HomeSettings, only: readonly string[]): Promise<HookChoice> {
   if (only.length === 0) return () => true;
-  const { loadCatalog } = await import("../config/discovery.ts");
-  const { configOptionsOf } = await import("../engine/settings.ts");
   const loaded = await loadCatalog(configOptionsOf(settings, searchStart(settings)));
   if (!loaded.ok) throw new UsageError(loaded.error);
   const resolved = resolveKeys(
@@ -81,8 +79,7 @@ async function untrustedRun(settings: HomeSettings, only: HookChoice, yes: boole
   const copyNote = run.copy ? ` in a throw-away copy of the project (${run.copy.copy})` : "";
   console.log(sanitize(`${strangers.length} hook${strangers.length === 1 ? "" : "s"} run untrusted${copyNote}:`));
   for (const h of strangers) {
-    const what = h.handler.type === "command" ? h.handler.command : h.handler.type;
-    console.log(sanitize(`  ${show(h.key)}  ${what}`));
+    console.log(sanitize(`  ${show(h.key)}  ${handlerSummary(h.handler)}`));
   }
   let go: boolean;
   try {
@@ -97,6 +94,29 @@ async function untrustedRun(settings: HomeSettings, only: HookChoice, yes: boole
     return null;
   }
   return run;
+}
+
+/** What will not run as the tests expect it might: an untrusted project's hooks, hooks awaiting trust. */
+export function notRunning(run: PreparedRun): string[] {
+  const waiting = run.catalog.handlers.filter((h) => {
+    const s = run.verdicts.get(h.key)?.status;
+    return s === "untrusted" || s === "modified";
+  }).length;
+  const p = run.catalog.project;
+  const out: string[] = [];
+  if (p !== null && !p.trusted && p.hasHookFiles) {
+    out.push(
+      `note: project ${p.root} is not trusted: its hooks do not load (mind-hooks project trust, or test --untrusted)`,
+    );
+  }
+  if (waiting > 0) {
+    out.push(
+      `note: ${waiting} hook${
+        waiting === 1 ? " awaits" : "s await"
+      } trust and will not run (mind-hooks review, or test --untrusted)`,
+    );
+  }
+  return out;
 }
 
 /** Reads every test file first: a bad one stops the run before any case runs. */
@@ -139,6 +159,7 @@ export async function testCommand(args: ParsedArgs, io: RunIo): Promise<number> 
       return r.value;
     });
   if (prepared === null) return 1;
+  if (!options.untrusted) { for (const line of notRunning(prepared)) console.log(sanitize(line)); }
   const root = prepared.catalog.project?.root ?? null;
   const session = testSession();
   try {

@@ -13,7 +13,15 @@ import type { HookKey, Layer } from "../schema/handler.ts";
 import { collectHandlers, type DiscoveredHandler } from "./handlers.ts";
 import { loadConfigFile } from "./files.ts";
 import { NO_HOME_DISPATCH, outsideRootWarning, type Warning, warning } from "./warnings.ts";
-import { checkHooksJsonRoot, checkLayerFile, HOOKS_SETTINGS, type LayerFile, loadLayerDir } from "./layer_files.ts";
+import {
+  checkHooksJsonRoot,
+  checkLayerFile,
+  HOOKS_SETTINGS,
+  type LayerFile,
+  loadLayerDir,
+  type RecordSetting,
+  recordSetting,
+} from "./layer_files.ts";
 import {
   FOREIGN_LAYERS,
   foreignFolder,
@@ -133,11 +141,8 @@ export type CatalogOf<H extends string | null> = {
   trustStoreProblem: Warning | null;
   /** File hashes kept across dispatches (`serve`); absent in a one-shot run. */
   pinCache?: FileHashCache;
-  /**
-   * Recorded events (SPEC §16): `[hooks] record = true` in the user config.toml alone (no project,
-   * profile or `-c` can switch it on), with its `record_redact` patterns; null when off.
-   */
-  record?: { redact: string[] } | null;
+  /** Recorded events (SPEC §16): on by the user config.toml alone (`recordSetting`); null when off. */
+  record?: RecordSetting | null;
 };
 
 /** What discovery found for a home (every command but a homeless dispatch). */
@@ -516,7 +521,6 @@ export async function loadCatalog(opts: HomelessConfigOptions): Promise<Result<A
   const cliCap = tableOf(cli, "hooks")?.stop_block_cap;
   const userCap = tableOf(userToml, "hooks")?.stop_block_cap;
   const capValue = typeof cliCap === "number" ? cliCap : typeof userCap === "number" ? userCap : 8;
-  const userHooks = tableOf(userToml, "hooks");
 
   return ok({
     handlers,
@@ -536,16 +540,8 @@ export async function loadCatalog(opts: HomelessConfigOptions): Promise<Result<A
     bypassTrust: opts.bypassTrust === true,
     userHome,
     trustStoreProblem,
-    // `-c hooks.record=false` switches it off for one process (test runs); nothing else switches it on.
-    record: home !== null && userHooks?.record === true && tableOf(cli, "hooks")?.record !== false
-      ? { redact: stringsOf(userHooks.record_redact) }
-      : null,
+    record: home === null ? null : recordSetting(userToml, cli),
   });
-}
-
-/** The strings of a list value (anything else: none). */
-function stringsOf(v: unknown): string[] {
-  return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
 }
 
 /**

@@ -29,6 +29,20 @@ export const HOOKS_SETTINGS: ReadonlySet<string> = new Set([
   "daemon",
 ]);
 
+/** Recorded events' settings (SPEC §16): the `record_redact` patterns. */
+export type RecordSetting = { redact: string[] };
+
+/**
+ * `[hooks] record = true` in the user config.toml (SPEC §16), with its `record_redact` patterns, or null: no
+ * project, profile or `-c` can switch it on; `-c hooks.record=false` switches it off for one process (test runs).
+ */
+export function recordSetting(userToml: JsonObject | undefined, cli: JsonObject): RecordSetting | null {
+  const user = isObject(userToml?.hooks) ? userToml.hooks : undefined;
+  if (user?.record !== true || (isObject(cli.hooks) && cli.hooks.record === false)) return null;
+  const redact = Array.isArray(user.record_redact) ? user.record_redact : [];
+  return { redact: redact.filter((x): x is string => typeof x === "string") };
+}
+
 /** The file layers the user writes: the user, its foreign ones, the profile (src/config/fast_path_guard.ts). */
 export const USER_SIDE_LAYERS: ReadonlySet<Layer> = new Set([
   "user",

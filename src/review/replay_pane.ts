@@ -6,7 +6,7 @@
  * @module
  */
 import type { HomeSettings } from "../engine/settings.ts";
-import { recordedEvents } from "../session/recording.ts";
+import { latestEvents } from "../session/recording.ts";
 import { endSession } from "../session/end.ts";
 import { prepareReplay, replay, type Replayed, replayLine, replaySummary } from "../testing/replay.ts";
 import { EVENTS } from "../events/registry.ts";
@@ -42,9 +42,8 @@ export async function replayHook(
 ): Promise<HookReplay | null> {
   const what = EVENTS[event].matcher.kind === "tool" ? "tool calls" : `${event} events`;
   const empty = { key, what, events: 0, stopped: 0, changed: [] };
-  const all = await recordedEvents(settings.home, { since: new Date(0) });
-  const events = all.filter((e) => e.event.hook_event_name === event).slice(-REPLAY_LIMIT);
-  if (all.length === 0) return null;
+  const { events, any } = await latestEvents(settings.home, (e) => e.event.hook_event_name === event, REPLAY_LIMIT);
+  if (!any) return null;
   if (events.length === 0) return { ...empty, none: `no recorded ${what} to replay` };
   const prepared = await prepareReplay(settings, key);
   if (!prepared.ok) return { ...empty, none: prepared.error };

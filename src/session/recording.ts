@@ -188,3 +188,24 @@ export async function recordedEvents(
   }
   return out.sort((a, b) => a.recorded_at.localeCompare(b.recorded_at));
 }
+
+/**
+ * The newest `limit` recorded events that `keep` accepts, oldest first: sessions are read newest first and no
+ * further than needed (all recordings may hold 200 MiB; review's replay wants the last few hundred).
+ */
+export async function latestEvents(
+  home: string,
+  keep: (e: RecordedEvent) => boolean,
+  limit: number,
+): Promise<{ events: RecordedEvent[]; any: boolean }> {
+  const all = await sessions(recordingsDir(home));
+  const out: RecordedEvent[] = [];
+  for (const s of all.reverse()) {
+    if (out.length >= limit) break;
+    try {
+      out.push(...(await readRecording(s.path)).filter(keep));
+    } catch { /* removed meanwhile */ }
+  }
+  const events = out.sort((a, b) => a.recorded_at.localeCompare(b.recorded_at)).slice(-limit);
+  return { events, any: all.length > 0 };
+}

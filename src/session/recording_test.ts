@@ -1,5 +1,13 @@
 import { assert, assertEquals } from "../../tests/helpers/assert.ts";
-import { MASKED, maskSecrets, pruneRecordings, readRecording, recordEvent, redactor } from "./recording.ts";
+import {
+  latestEvents,
+  MASKED,
+  maskSecrets,
+  pruneRecordings,
+  readRecording,
+  recordEvent,
+  redactor,
+} from "./recording.ts";
 import type { DispatchResult } from "../schema/result.ts";
 
 Deno.test("redactor: secret-named keys in any case, record_redact patterns, and a bad pattern masks everything", () => {
@@ -79,4 +87,22 @@ Deno.test("recordEvent: one line per event, 0600; the session's bound stops it; 
 Deno.test("recordEvent: never throws — an unwritable home and a non-object event record nothing", async () => {
   await recordEvent("/nonexistent/mind-hooks-unit/home", { redact: [] }, { session_id: "s" }, RESULT);
   await recordEvent("/nonexistent/mind-hooks-unit/home", { redact: [] }, "not an object", RESULT);
+});
+
+Deno.test("latestEvents: the newest that pass the filter, oldest first, reading no more sessions than needed", async () => {
+  const home = await Deno.makeTempDir();
+  try {
+    const none = await latestEvents(home, () => true, 5);
+    assertEquals([none.events, none.any], [[], false]);
+    for (const [session, name] of [["a", "Stop"], ["b", "PreToolUse"], ["c", "PreToolUse"], ["c", "Stop"]]) {
+      await recordEvent(home, { redact: [] }, { session_id: session, hook_event_name: name, n: session }, RESULT);
+      await new Promise((r) => setTimeout(r, 15));
+    }
+    const got = await latestEvents(home, (e) => e.event.hook_event_name === "PreToolUse", 5);
+    assertEquals([got.events.map((e) => e.event.n), got.any], [["b", "c"], true]);
+    const last = await latestEvents(home, () => true, 2);
+    assertEquals(last.events.map((e) => [e.event.n, e.event.hook_event_name]), [["c", "PreToolUse"], ["c", "Stop"]]);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
 });
