@@ -12,7 +12,7 @@
  *
  * The form stays one readable shell line, so a person reading the host's settings sees what it does:
  *
- *     [ -x /home/u/.local/bin/mind-hooks ] || { echo 'mind-hooks not found at /home/u/.local/bin/mind-hooks: run mind-hooks install claude' >&2; exit 2; }; /home/u/.local/bin/mind-hooks dispatch --protocol claude; s=$?; [ $s -lt 126 ] || { echo '…did not start (exit '$s')…' >&2; exit 2; }; exit $s
+ *     [ -x ~/.local/bin/mind-hooks ] || { echo 'mind-hooks not found at ~/.local/bin/mind-hooks: run mind-hooks install claude' >&2; exit 2; }; ~/.local/bin/mind-hooks dispatch --protocol claude; s=$?; [ $s -lt 126 ] || { echo '…did not start (exit '$s')…' >&2; exit 2; }; exit $s
  *
  * Windows hosts start hooks through other shells: there the command is the bare call (its launcher path
  * absolute all the same).
@@ -23,7 +23,7 @@ import { launcherProgram } from "../util/launcher.ts";
 
 /** What the guard needs: the launcher as written, the call it guards, its exit code, the fix. */
 export type GuardSpec = {
-  /** The launcher command line (`/home/u/.local/bin/mind-hooks`, or `--command`'s). */
+  /** The launcher command line (`~/.local/bin/mind-hooks`, or `--command`'s). */
   launcher: string;
   /** The whole delegating call (`<launcher> dispatch --protocol <host>[ --event …]`). */
   invocation: string;

@@ -97,7 +97,7 @@ function danglingLink(path: string): Result<never, ReadFailure> | null {
     } catch {
       // the link's own text is not granted: said without it
     }
-    return fail({ kind: "unreadable", message: `a link${target} that leads nowhere` });
+    return fail({ kind: "dangling", message: `a link${target} that leads nowhere` });
   } catch {
     return null;
   }
@@ -106,6 +106,7 @@ function danglingLink(path: string): Result<never, ReadFailure> | null {
 /** Why a configuration file's text could not be read: absent, not UTF-8 (where), or unreadable (why). */
 type ReadFailure =
   | { readonly kind: "missing" }
+  | { readonly kind: "dangling"; readonly message: string }
   | { readonly kind: "invalidUtf8"; readonly at: { line: number; column: number } }
   | { readonly kind: "unreadable"; readonly message: string };
 
@@ -246,16 +247,16 @@ const handedOver = new Map<string, { kind: "toml" | "json"; text: string; loaded
 export async function loadConfigFile(
   path: string,
   kind: "toml" | "json",
-  opts: { handOver?: boolean } = {},
+  opts: { handOver?: boolean; danglingIsAbsent?: boolean } = {},
 ): Promise<LoadedFile> {
-  const loaded = await loadFresh(path, kind);
+  const loaded = await loadFresh(path, kind, opts.danglingIsAbsent ?? false);
   if (opts.handOver && loaded.ok) handedOver.set(path, { kind, text: loaded.value.text, loaded });
   return loaded;
 }
 
-async function loadFresh(path: string, kind: "toml" | "json"): Promise<LoadedFile> {
+async function loadFresh(path: string, kind: "toml" | "json", danglingIsAbsent: boolean): Promise<LoadedFile> {
   const read = readText(path);
-  if (!read.ok) return unread(read.error, path, kind);
+  if (!read.ok) return unread(read.error, path, kind, danglingIsAbsent);
   const text = read.value;
   const kept = handedOver.get(path);
   if (kept !== undefined) {
@@ -273,10 +274,14 @@ async function loadFresh(path: string, kind: "toml" | "json"): Promise<LoadedFil
 }
 
 /** The load of a file whose text could not be read: missing, or the warning that says why. */
-function unread(why: ReadFailure, path: string, kind: "toml" | "json"): LoadedFile {
+function unread(why: ReadFailure, path: string, kind: "toml" | "json", danglingIsAbsent: boolean): LoadedFile {
   switch (why.kind) {
     case "missing":
       return fail({ missing: true });
+    case "dangling":
+      return danglingIsAbsent
+        ? fail({ missing: true })
+        : fail({ missing: false, warning: warning("W_UNREADABLE", `cannot read: ${why.message}`, path) });
     case "invalidUtf8": {
       const what = `${kind === "toml" ? "TOML" : "JSON"} does not parse: ${NOT_UTF8}; the file is not loaded`;
       return fail({ missing: false, warning: warning("W_PARSE", what, path, why.at) });

@@ -108,7 +108,11 @@ export async function loadLayerDir(
       warnings.push(outsideRootWarning(path, real, "project"));
       continue;
     }
-    const loaded = await loadConfigFile(path, kind);
+    // The user's config.toml is the trust store, the one file mind writes: a link to a file not there yet
+    // (a dotfile manager's) is where its first write lands (SPEC §3.3 r3), so it reads as empty. Every
+    // hooks file a person writes keeps the r4 rule: a dangling link is a broken file (SPEC §2.2 r4).
+    const danglingIsAbsent = layer === "user" && name === "config.toml";
+    const loaded = await loadConfigFile(path, kind, { danglingIsAbsent });
     if (loaded.ok) {
       out.push({
         layer,
