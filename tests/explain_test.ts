@@ -64,6 +64,7 @@ Deno.test("dispatch --explain: one line per hook of the event, matched or not; s
     ["claude-user", "/nonexistent/mind-hooks-tests/home/.claude/settings.json", "absent"],
     ["codex-user", "/nonexistent/mind-hooks-tests/home/.codex/config.toml", "absent"],
     ["codex-user", "/nonexistent/mind-hooks-tests/home/.codex/hooks.json", "absent"],
+    ["gemini-user", "/nonexistent/mind-hooks-tests/home/.gemini/settings.json", "absent"],
     ["project", `${project.mindDir}/config.toml`, "absent"],
     ["project", file, "5 hooks"],
     // A trusted project's foreign layers are looked for too (SPEC §2.8).
@@ -71,6 +72,7 @@ Deno.test("dispatch --explain: one line per hook of the event, matched or not; s
     ["claude-project", `${project.path}/.claude/settings.local.json`, "absent"],
     ["codex-project", `${project.path}/.codex/config.toml`, "absent"],
     ["codex-project", `${project.path}/.codex/hooks.json`, "absent"],
+    ["gemini-project", `${project.path}/.gemini/settings.json`, "absent"],
   ];
   const width = Math.max(...files.map(([, p]) => p.length));
   const layerWidth = Math.max(...files.map(([l]) => l.length));

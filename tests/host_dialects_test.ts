@@ -10,6 +10,7 @@
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { join } from "node:path";
 import { dispatch, event, type Json, makeHome, REPO, runCli } from "./helpers/cli.ts";
+import { writtenFor } from "../src/review/confirm.ts";
 
 const AWESOME = join(REPO, "fixtures", "thirdparty", "github-awesome-copilot", "hooks");
 const HOST_HOOKS = join(REPO, "fixtures", "host_hooks");
@@ -187,4 +188,11 @@ Deno.test("an untrusted Gemini/Copilot repository: .gemini/ and .github/hooks/ m
   } finally {
     await Deno.remove(root, { recursive: true });
   }
+});
+
+Deno.test("the trust confirmation says whose hook it is, under its host's own event name", () => {
+  assertEquals(writtenFor({ dialect: "gemini", event: "PreToolUse" }), "Gemini CLI (BeforeTool)");
+  assertEquals(writtenFor({ dialect: "copilot", event: "Stop" }), "Copilot CLI (agentStop)");
+  assertEquals(writtenFor({ dialect: "claude", event: "Stop" }), null);
+  assertEquals(writtenFor({ dialect: "mind", event: "Stop" }), null);
 });

@@ -37,8 +37,9 @@ export async function loadForeignUserLayers(
   const out: LayerFile[] = [];
   for (const l of layers) {
     if (l === skip) continue;
-    const { userFolder, userLayer, dialect, userFiles } = LAYOUT[l];
+    const { userFolder, userLayer, dialect, userFiles, listsFolder } = LAYOUT[l];
     const dir = join(userHome, userFolder);
+    if (listsFolder && isDir(dir)) files.push(dir);
     const loaded = await loadLayerDir(userLayer, dir, files, warnings, {
       names: userFiles(dir),
       dialect,
@@ -117,8 +118,9 @@ export async function loadForeignLayers(
   const out: LayerFile[] = [];
   for (const { layer: l, dir } of dirs) {
     if (l === skip) continue;
-    const { folder, layer, dialect } = LAYOUT[l];
+    const { folder, layer, dialect, listsFolder } = LAYOUT[l];
     const at = join(dir, folder);
+    if (listsFolder && isDir(at)) files.push(at);
     out.push(
       ...await loadLayerDir(layer, at, files, warnings, {
         within: root,
@@ -175,6 +177,7 @@ export async function loadGeminiExtensions(
 ): Promise<LayerFile[]> {
   if (userHome === null) return [];
   const root = join(userHome, ".gemini", "extensions");
+  if (isDir(root)) files.push(root); // an extension installed later is seen (`serve`)
   let names: string[];
   try {
     names = [];
@@ -202,4 +205,14 @@ export async function loadGeminiExtensions(
     out.push(...loaded.map((f) => ({ ...f, extensionPath: dir })));
   }
   return out;
+}
+
+/** Whether `path` is a folder now: a listed folder is watched (`serve`) once it is there. */
+function isDir(path: string): boolean {
+  try {
+    // sync: one stat, where an async one waits for a thread
+    return Deno.statSync(path).isDirectory;
+  } catch {
+    return false;
+  }
 }

@@ -33,6 +33,8 @@ export type ForeignLayout = {
   userFiles(dir: string): FileNames;
   /** What of the user folder the sandbox grants reading, relative to it (never the whole: credentials). */
   userGrants: readonly string[];
+  /** Its files are the folder's listing: the folder itself is watched (`serve` sees a file added later). */
+  listsFolder: boolean;
 };
 
 /** The `*.json` files of `dir`, in name order (Copilot CLI's hook folders); none when it cannot be read. */
@@ -60,6 +62,7 @@ export const LAYOUT: Readonly<Record<ForeignLayer, ForeignLayout>> = {
     projectFiles: () => [["settings.json", "json"], ["settings.local.json", "json"]],
     userFiles: () => [["settings.json", "json"]],
     userGrants: ["settings.json"],
+    listsFolder: false,
   },
   codex: {
     folder: ".codex",
@@ -70,6 +73,7 @@ export const LAYOUT: Readonly<Record<ForeignLayer, ForeignLayout>> = {
     projectFiles: () => MIND_FILES,
     userFiles: () => MIND_FILES,
     userGrants: ["config.toml", "hooks.json"],
+    listsFolder: false,
   },
   gemini: {
     folder: ".gemini",
@@ -81,6 +85,7 @@ export const LAYOUT: Readonly<Record<ForeignLayer, ForeignLayout>> = {
     userFiles: () => [["settings.json", "json"]],
     // The extensions' folder too: their hooks load as plugins (SPEC §2.8 r4).
     userGrants: ["settings.json", "extensions"],
+    listsFolder: false,
   },
   copilot: {
     folder: join(".github", "hooks"),
@@ -92,6 +97,7 @@ export const LAYOUT: Readonly<Record<ForeignLayer, ForeignLayout>> = {
     projectFiles: (dir) => jsonFilesOf(dir),
     userFiles: (dir) => jsonFilesOf(dir),
     userGrants: ["."],
+    listsFolder: true,
   },
 };
 

@@ -240,7 +240,10 @@ export async function traceFiles(catalog: AnyCatalog, settings: EngineSettings):
   for (const path of new Set(catalog.files)) {
     let present = false;
     try {
-      present = (await Deno.stat(path)).isFile;
+      const info = await Deno.stat(path);
+      // A watched folder (Copilot's .github/hooks/, Gemini's extensions) is not a file of the trace.
+      if (info.isDirectory) continue;
+      present = info.isFile;
     } catch {
       // absent, or not readable here: said as absent
     }
@@ -248,7 +251,7 @@ export async function traceFiles(catalog: AnyCatalog, settings: EngineSettings):
     const hooks = catalog.handlers.filter((h) => h.sourcePath === real || h.sourcePath.startsWith(`${real}#`));
     const layer = layerOfFile(path, catalog, settings) ?? hooks[0]?.layer ?? null;
     // An untrusted project's files are not read at all (SPEC §2.3); discovery still names them.
-    const unread = (layer === "project" || layer.endsWith("-project")) &&
+    const unread = layer !== null && (layer === "project" || layer.endsWith("-project")) &&
       catalog.project !== null && !catalog.project.trusted;
     out.push({ layer, path, state: !present ? "absent" : unread ? "not read" : "read", hooks: hooks.length });
   }
