@@ -54,6 +54,9 @@ export const COPILOT_TOOLS: ToolTable = new Map([
   ["view", { name: "Read", params: new Map([["path", "file_path"]]) }],
 ]);
 
+/** Copilot CLI's hook types mind runs (its own vocabulary: `bash` run by a shell). */
+const RUNNABLE_TYPES: ReadonlySet<string> = new Set(["command"]);
+
 /** Copilot CLI's default `timeoutSec`. */
 const DEFAULT_TIMEOUT_SEC = 30;
 
@@ -64,7 +67,9 @@ const DEFAULT_TIMEOUT_SEC = 30;
  */
 function handlerOf(raw: unknown): unknown {
   if (!isObject(raw)) return raw;
-  if (raw.type !== "command" || (raw.bash === undefined && typeof raw.powershell === "string")) return null;
+  if (!RUNNABLE_TYPES.has(String(raw.type)) || (raw.bash === undefined && typeof raw.powershell === "string")) {
+    return null;
+  }
   let command = raw.bash;
   if (typeof command === "string") {
     const env = isObject(raw.env) ? Object.entries(raw.env) : [];
@@ -107,7 +112,7 @@ export function translateCopilotHooks(hooks: JsonObject, base: ValuePath): Trans
       if (mind !== null) return mind;
       notes.push({
         code: "W_UNSUPPORTED_HANDLER",
-        message: isObject(h) && h.type !== "command"
+        message: isObject(h) && !RUNNABLE_TYPES.has(String(h.type))
           ? `Copilot CLI hook ${name}[${i}] has type ${JSON.stringify(h.type ?? null)}: it cannot run here; skipped`
           : `Copilot CLI hook ${name}[${i}] is PowerShell only (no bash): it cannot run here; skipped`,
         path: [...base, name, i],

@@ -54,6 +54,9 @@ export const GEMINI_TOOLS: ToolTable = new Map([
   ["read_file", { name: "Read", params: new Map() }],
 ]);
 
+/** Gemini CLI's hook types mind runs (its own vocabulary: a command line run by a shell). */
+const RUNNABLE_TYPES: ReadonlySet<string> = new Set(["command"]);
+
 /** Gemini CLI's default hook timeout (ms). */
 const DEFAULT_TIMEOUT_MS = 60_000;
 /** Keys of Gemini's `hooks` object that are settings, not events (older releases kept them there). */
@@ -63,7 +66,7 @@ const HOST_EVENT = hostEventNames(GEMINI_HOOK_EVENTS);
 /** A Gemini handler in mind's fields; null for a hook of another type (named, skipped). */
 function handlerOf(raw: unknown, extensionPath: string | null): unknown {
   if (!isObject(raw)) return raw;
-  if (raw.type !== "command") return null;
+  if (!RUNNABLE_TYPES.has(String(raw.type))) return null;
   let command = raw.command;
   // An extension's commands name their own folder so (Gemini's `${extensionPath}`).
   if (typeof command === "string" && extensionPath !== null) {
