@@ -95,7 +95,9 @@ export function translateCopilotHooks(hooks: JsonObject, base: ValuePath): Trans
       notes.push({
         code: "W_HOST_EVENT_UNMAPPED",
         message: event === null
-          ? `Copilot CLI's ${name} has no counterpart in mind: its ${count} hook${count === 1 ? "" : "s"} do not run`
+          ? `Copilot CLI's ${name} has no counterpart in mind: ${
+            count === 1 ? "its hook does" : `its ${count} hooks do`
+          } not run`
           : `${JSON.stringify(name)} is not a Copilot CLI hook event${pascal}: its hooks do not run`,
         path: [...base, name],
       });

@@ -99,7 +99,9 @@ export function translateGeminiHooks(
       notes.push({
         code: "W_HOST_EVENT_UNMAPPED",
         message: event === null
-          ? `Gemini CLI's ${name} has no counterpart in mind: its ${count} hook${count === 1 ? "" : "s"} do not run`
+          ? `Gemini CLI's ${name} has no counterpart in mind: ${
+            count === 1 ? "its hook does" : `its ${count} hooks do`
+          } not run`
           : `${JSON.stringify(name)} is not a Gemini CLI hook event: its hooks do not run`,
         path: [...base, name],
       });

@@ -122,17 +122,15 @@ export function isUnrunnableHostHook(w: Warning): boolean {
 
 /**
  * The session-start line naming the Gemini CLI and Copilot CLI hooks in reach that do not run under mind
- * (`mind-hooks: 2 hooks of other hosts do not run here — Gemini CLI's BeforeModel has no counterpart in
- * mind: its 1 hook do not run (~/repo/.gemini/settings.json), …`), or null.
+ * (`mind-hooks: other hosts' hooks that will not run here — Gemini CLI's BeforeModel has no counterpart in
+ * mind: its hook does not run (~/repo/.gemini/settings.json); …`), or null.
  */
 export function hostHooksNotice(warnings: readonly Warning[]): string | null {
   const found = warnings.filter(isUnrunnableHostHook);
   if (found.length === 0) return null;
   const named = found.slice(0, NAMED_AT_MOST).map((w) => `${shown(w.message, 160)} (${shown(w.source, 120)})`);
-  const more = found.length > NAMED_AT_MOST ? ` and ${found.length - NAMED_AT_MOST} more` : "";
-  return `mind-hooks: ${found.length} host hook setting${found.length === 1 ? "" : "s"} will not run here — ${
-    named.join("; ")
-  }${more}`;
+  const more = found.length > NAMED_AT_MOST ? `; and ${found.length - NAMED_AT_MOST} more: see mind-hooks list` : "";
+  return `mind-hooks: other hosts' hooks that will not run here — ${named.join("; ")}${more}`;
 }
 
 /** `a`, `a and b`, `a, b and c`. */

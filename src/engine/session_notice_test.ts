@@ -2,9 +2,15 @@
  * The session start's lines (SPEC §6 r3) as whole strings, and the text-only count of an untrusted
  * project's hooks (never a parse): Claude Code settings' other `"type": "command"` entries are not hooks.
  */
-import { assertEquals } from "../../tests/helpers/assert.ts";
+import { assert, assertEquals } from "../../tests/helpers/assert.ts";
 import type { HookHandler } from "../config/discovery.ts";
-import { countHandlersInText, hooksObjectText, projectNotice, reviewNotice } from "./session_notice.ts";
+import {
+  countHandlersInText,
+  hooksObjectText,
+  hostHooksNotice,
+  projectNotice,
+  reviewNotice,
+} from "./session_notice.ts";
 
 const hook = (event: string, matcher: string | null, command: string) =>
   ({ event, matcher, handler: { type: "command", command } }) as unknown as HookHandler;
@@ -67,4 +73,28 @@ Deno.test("count: handlers by their type, in JSON only inside the hooks object, 
   const toml = `[[hooks.PreToolUse]]\nmatcher = "Bash"\n[[hooks.PreToolUse.hooks]]\ntype = "command"\ncommand = "x"\n` +
     `[[hooks.Stop]]\nhooks = [{ type = 'mcp_tool', server = "s", tool = "t" }]\n[mcp_servers.s]\nurl = "http://h"\n`;
   assertEquals(countHandlersInText(toml, "toml"), 2);
+});
+
+Deno.test("session start: other hosts' hooks that will not run are named (up to three, then a count)", () => {
+  const w = (code: "W_HOST_EVENT_UNMAPPED" | "W_UNSUPPORTED_HANDLER", message: string) => ({
+    code,
+    message,
+    source: "/repo/.gemini/settings.json",
+  });
+  assertEquals(hostHooksNotice([w("W_UNSUPPORTED_HANDLER", 'handler type "x" is not supported; skipped')]), null);
+  const line = hostHooksNotice([
+    w("W_HOST_EVENT_UNMAPPED", "Gemini CLI's BeforeModel has no counterpart in mind: its hook does not run"),
+    w(
+      "W_UNSUPPORTED_HANDLER",
+      "Copilot CLI hook preToolUse[1] is PowerShell only (no bash): it cannot run here; skipped",
+    ),
+  ]);
+  assertEquals(
+    line,
+    "mind-hooks: other hosts' hooks that will not run here — Gemini CLI's BeforeModel has no counterpart in mind: " +
+      "its hook does not run (/repo/.gemini/settings.json); Copilot CLI hook preToolUse[1] is PowerShell only (no bash): " +
+      "it cannot run here; skipped (/repo/.gemini/settings.json)",
+  );
+  const many = hostHooksNotice(Array.from({ length: 5 }, (_, i) => w("W_HOST_EVENT_UNMAPPED", `e${i}`)));
+  assert(many!.endsWith("; and 2 more: see mind-hooks list"), many!);
 });
