@@ -293,3 +293,40 @@ for (const host of ["claude", "codex"] as const) {
     }
   });
 }
+
+Deno.test(
+  {
+    name: "claude: a mind hook reads Claude Code's event exactly as a native Claude Code hook does (issue 33)",
+    ignore: skipReason !== null,
+    sanitizeResources: false,
+    sanitizeOps: false,
+  },
+  async () => {
+    // One recorder behind mind-hooks, one registered natively beside install's entries: both record what they read.
+    const viaMind = `${HOOKS}/../../../.tmp/interop/passthrough-mind-${Deno.pid}.json`;
+    const native = `${HOOKS}/../../../.tmp/interop/passthrough-native-${Deno.pid}.json`;
+    const recorder = (file: string) => `HOOK_RECORD=${file} sh ${HOOKS}/echo_input.sh`;
+    const events = ["UserPromptSubmit", "PreToolUse"] as const;
+    const hooks = Object.fromEntries(
+      events.map((e) => [e, [{ hooks: [{ type: "command", command: recorder(`${viaMind}.${e}`) }] }]]),
+    );
+    const dirs = await setup("claude", "passthrough", JSON.stringify({ hooks }));
+    const settingsPath = `${dirs.hostDir}/settings.json`;
+    const settings = JSON.parse(await Deno.readTextFile(settingsPath));
+    for (const e of events) {
+      settings.hooks[e] = [...(settings.hooks[e] ?? []), {
+        hooks: [{ type: "command", command: recorder(`${native}.${e}`) }],
+      }];
+    }
+    await Deno.writeTextFile(settingsPath, JSON.stringify(settings, null, 2));
+    const r = await run("claude", dirs);
+    assertEquals(r.code, 0, describe(r));
+    for (const e of events) {
+      const seenNative = JSON.parse(await Deno.readTextFile(`${native}.${e}`));
+      const seenViaMind = JSON.parse(await Deno.readTextFile(`${viaMind}.${e}`));
+      // Every field as Claude Code sent it (prompt_id, effort, … included); nothing added (no model, turn_id).
+      assertEquals(seenViaMind, seenNative, e);
+      for (const f of [`${native}.${e}`, `${viaMind}.${e}`]) await Deno.remove(f);
+    }
+  },
+);
