@@ -130,9 +130,15 @@ Deno.test("gemini input: tools reach mind hooks under Claude Code's names; faile
   }
   const failed = { ...fixture("gemini", "AfterTool"), tool_response: { llmContent: "", error: { message: "x" } } };
   assertEquals(mapHostInput("gemini", failed, "/"), { kind: "ignore", event: "AfterTool" });
-  for (const name of ["BeforeModel", "AfterModel", "BeforeToolSelection", "Notification", "PreToolUse"]) {
+  for (const name of ["BeforeModel", "AfterModel", "BeforeToolSelection", "PreToolUse"]) {
     assertEquals(mapHostInput("gemini", { hook_event_name: name }, "/"), { kind: "ignore", event: name });
   }
+  // Notification is mind's event too (SPEC §2.2 r4): its hooks read it as Gemini CLI sent it.
+  const note = mapHostInput("gemini", { hook_event_name: "Notification", message: "m" }, "/");
+  assertEquals(note.kind === "event" ? [note.event, note.sent] : note, [
+    "Notification",
+    { hook_event_name: "Notification", message: "m" },
+  ]);
   assertEquals(mapHostInput("gemini", [1], "/").kind, "error");
   assertEquals(mapHostInput("gemini", { session_id: "s" }, "/").kind, "error");
 });
@@ -226,7 +232,8 @@ Deno.test("copilot input: camelCase payloads (permissionRequest, and events name
   assertEquals((await mapped("copilot", stop, "agentStop")).stop_hook_active, true);
   // A payload that names no event, given no --event, cannot be dispatched.
   assertEquals(mapHostInput("copilot", pre, "/").kind, "error");
-  assertEquals(mapHostInput("copilot", pre, "/", "notification"), { kind: "ignore", event: "notification" });
+  const note = mapHostInput("copilot", pre, "/", "notification");
+  assertEquals(note.kind === "event" ? note.event : note, "Notification");
   assertEquals(mapHostInput("copilot", { ...pre, hook_event_name: "ErrorOccurred" }, "/", "preToolUse"), {
     kind: "ignore",
     event: "ErrorOccurred",

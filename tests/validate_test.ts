@@ -87,7 +87,7 @@ hooks = [{ type = "command", command = "true" }]
 [[hooks.PostToolUse]]
 hooks = [
   { type = "command", command = "" },
-  { type = "prompt", prompt = "judge this" },
+  { type = "agent", prompt = "judge this" },
   { type = "command", command = "true", timeout = "soon" },
   { type = "command", command = "fine" },
 ]
@@ -105,7 +105,7 @@ hooks = [
     );
     assertEquals(
       lines[2],
-      `W_UNSUPPORTED_HANDLER ${toml}:8:3: PostToolUse[0].hooks[1]: handler type "prompt" is not supported; skipped`,
+      `W_UNSUPPORTED_HANDLER ${toml}:8:3: PostToolUse[0].hooks[1]: handler type "agent" is not supported; skipped`,
     );
     assertEquals(
       lines[3],
