@@ -22,6 +22,10 @@ export type DriverSpec = {
   tool?: { name: string; args: Record<string, unknown> };
   /** Tool calls before the final text (see MockScript). */
   toolTurns?: number;
+  /** The mock's port, its http hooks' answers and its prompt hooks' judge (see MockScript). */
+  port?: number;
+  hooks?: Record<string, unknown>;
+  judge?: { marker: string; text: string };
   /** When set, the host runs under `strace -f`, its connect/sendto calls written to this file. */
   strace?: { bin: string; out: string };
   report: string;
@@ -46,6 +50,9 @@ if (import.meta.main) {
     numbered: spec.numbered,
     tool: spec.tool,
     toolTurns: spec.toolTurns,
+    port: spec.port,
+    hooks: spec.hooks,
+    judge: spec.judge,
   });
   const sub = (s: string) => s.replaceAll("{{ORIGIN}}", mock.origin);
   for (const [path, text] of Object.entries(spec.files)) await Deno.writeTextFile(path, sub(text));

@@ -310,6 +310,10 @@ export type RunOptions = {
    * runs no project hook (`.gemini/settings.json`).
    */
   trustWorkspace?: boolean;
+  /** The mock's port, its http hooks' answers and its prompt hooks' judge (tests/interop/mock_model.ts). */
+  port?: number;
+  hooks?: Record<string, unknown>;
+  judge?: { marker: string; text: string };
 };
 
 /** Runs the host once through driver.ts (isolated when possible); returns the report. */
@@ -330,6 +334,9 @@ export async function runHost(host: InteropHost, dirs: RunDirs, opts: RunOptions
     numbered: opts.numbered,
     tool: opts.tool,
     toolTurns: opts.toolTurns,
+    port: opts.port,
+    hooks: opts.hooks,
+    judge: opts.judge,
     strace: opts.straceOut ? { bin: await which("strace"), out: opts.straceOut } : undefined,
     report: `${dirs.root}/report.json`,
     timeoutMs: opts.timeoutMs ?? 90_000,

@@ -38,6 +38,15 @@ export type MockScript = {
    * `command` becomes the call's number (Gemini CLI stops a turn that repeats a tool call).
    */
   toolTurns?: number;
+  /** The port to listen on (default: an ephemeral one), so that hooks can name the mock before it starts. */
+  port?: number;
+  /** http hooks' endpoints (SPEC §2.2 r4): a POST to `/hook/<name>` is answered with `hooks[name]` as JSON. */
+  hooks?: Record<string, unknown>;
+  /**
+   * A prompt hook's model (SPEC §2.2 r4): a Messages request whose first message holds `marker` (the hook's
+   * question, not a later turn that quotes it) is answered `text`, never with a tool call.
+   */
+  judge?: { marker: string; text: string };
 };
 
 /** The shell command of call `done + 1`, and whether the model still wants one after `done` results. */
@@ -56,7 +65,7 @@ const SHELL_TOOL_ARGS: Record<string, (cmd: string) => Record<string, unknown>> 
 export function startMockModel(script: MockScript): MockModel {
   const requests: Recorded[] = [];
   let seq = 0;
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
+  const server = Deno.serve({ hostname: "127.0.0.1", port: script.port ?? 0, onListen: () => {} }, async (req) => {
     const url = new URL(req.url);
     let body: Record<string, unknown> = {};
     if (req.method === "POST") {
@@ -68,6 +77,12 @@ export function startMockModel(script: MockScript): MockModel {
     }
     requests.push({ path: url.pathname, body });
     seq++;
+    if (url.pathname.startsWith("/hook/") && script.hooks) {
+      const name = url.pathname.slice("/hook/".length);
+      return Object.hasOwn(script.hooks, name)
+        ? Response.json(script.hooks[name])
+        : new Response(null, { status: 204 });
+    }
     if (url.pathname.endsWith("/messages/count_tokens")) return Response.json({ input_tokens: 10 });
     if (url.pathname.endsWith("/messages")) return anthropic(body, script, seq);
     if (url.pathname.endsWith("/responses")) return openai(body, script, seq);
@@ -95,6 +110,12 @@ function sse(events: [string | null, unknown][]): Response {
   return new Response(text, { headers: { "content-type": "text/event-stream" } });
 }
 
+/** The first message of a Messages request, as JSON text ("" when none). */
+export function firstMessage(body: Record<string, unknown>): string {
+  const messages = Array.isArray(body.messages) ? body.messages : [];
+  return messages.length > 0 ? JSON.stringify(messages[0]) : "";
+}
+
 /** How many tool_result blocks an Anthropic request's messages hold. */
 function anthropicToolResults(body: Record<string, unknown>): number {
   const messages = Array.isArray(body.messages) ? body.messages : [];
@@ -102,10 +123,13 @@ function anthropicToolResults(body: Record<string, unknown>): number {
     .filter((c: { type?: string }) => c?.type === "tool_result").length;
 }
 
-function anthropic(body: Record<string, unknown>, script: MockScript, seq: number): Response {
+function anthropic(body: Record<string, unknown>, given: MockScript, seq: number): Response {
   const tools = Array.isArray(body.tools) ? body.tools as { name?: string }[] : [];
-  const next = nextCall(script, anthropicToolResults(body));
-  const wantTool = tools.some((t) => t.name === "Bash") && next.want;
+  const next = nextCall(given, anthropicToolResults(body));
+  // A prompt hook's question is answered by the judge's text, never with a tool call.
+  const judged = given.judge !== undefined && firstMessage(body).includes(given.judge.marker);
+  const script = judged ? { ...given, finalText: given.judge!.text } : given;
+  const wantTool = !judged && tools.some((t) => t.name === "Bash") && next.want;
   const model = String(body.model ?? "mock");
   const usage = { input_tokens: 10, output_tokens: 5, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
   const id = `msg_${seq}`;
