@@ -155,8 +155,10 @@ for (const provider of ["anthropic", "openai"] as const) {
 
 Deno.test("prompt hook without [hooks.model]: not run, skipped with the reason and named at session start", async () => {
   await using home = await makeHome();
-  await writeHooksJson(home.path, {
+  const file = await writeHooksJson(home.path, {
     PreToolUse: [group([{ type: "prompt", prompt: "Safe? $ARGUMENTS" }], "Bash")],
+    // Claude Code's agent handlers stay unsupported: dropped, and named at session start too.
+    Stop: [group([{ type: "agent", prompt: "verify the work" }])],
   });
   await trustAll(home.path);
   const r = await dispatch(home.path, event("PreToolUse"));
@@ -168,6 +170,12 @@ Deno.test("prompt hook without [hooks.model]: not run, skipped with the reason a
   assert(
     start.systemMessages.some((m) =>
       m.startsWith('mind-hooks: 1 hook will not run — PreToolUse Bash "prompt') && m.includes("no model")
+    ),
+    start.systemMessages.join("\n"),
+  );
+  assert(
+    start.systemMessages.includes(
+      `mind-hooks: 1 agent hook will not run here (handler type "agent" is not supported) — Stop[0].hooks[0] in ${file}`,
     ),
     start.systemMessages.join("\n"),
   );

@@ -133,6 +133,26 @@ export function hostHooksNotice(warnings: readonly Warning[]): string | null {
   return `mind-hooks: other hosts' hooks that will not run here — ${named.join("; ")}${more}`;
 }
 
+/** The warning of a dropped `agent` handler (src/config/handlers.ts): its message names it so. */
+const AGENT_DROPPED = /^(.*): handler type "agent" is not supported; skipped$/;
+
+/**
+ * The line naming Claude Code `agent` hooks, which mind does not run (SPEC §2.2 r4: dropped, and named at
+ * session start like any hook that will not run), or null when there are none.
+ */
+export function agentNotice(warnings: readonly { code: string; message: string; source: string }[]): string | null {
+  const dropped = warnings.flatMap((w) => {
+    const m = w.code === "W_UNSUPPORTED_HANDLER" ? AGENT_DROPPED.exec(w.message) : null;
+    return m === null ? [] : [`${m[1]} in ${shown(w.source, 120)}`];
+  });
+  if (dropped.length === 0) return null;
+  const n = dropped.length;
+  const more = n > NAMED_AT_MOST ? ` and ${n - NAMED_AT_MOST} more` : "";
+  return `mind-hooks: ${n} agent hook${
+    n === 1 ? "" : "s"
+  } will not run here (handler type "agent" is not supported) — ${dropped.slice(0, NAMED_AT_MOST).join(", ")}${more}`;
+}
+
 /** `a`, `a and b`, `a, b and c`. */
 function spoken(items: readonly string[]): string {
   return items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
@@ -254,6 +274,8 @@ export async function sessionStartLines(catalog: AnyCatalog, delegatingHost?: st
   if (review !== null) lines.push(review);
   const unrunnable = unrunnableNotice(catalog, verdicts);
   if (unrunnable !== null) lines.push(unrunnable);
+  const agents = agentNotice(catalog.warnings);
+  if (agents !== null) lines.push(agents);
   const project = catalog.project;
   if (project && !project.trusted && project.hasHookFiles) {
     const own = delegatingHost === undefined ? undefined : HOST_FOLDER[delegatingHost];
