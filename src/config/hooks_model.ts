@@ -14,7 +14,8 @@ export type ModelConfig = {
   provider: "anthropic" | "openai";
   /** The API root: `https://api.anthropic.com`, `https://api.openai.com/v1`. */
   baseUrl: string;
-  model: string;
+  /** The model asked, unless a hook names its own; null: each prompt hook must name one. */
+  model: string | null;
   /** The environment variable holding the API key (absent: no key sent, as a local server may need none). */
   apiKeyEnv: string | null;
 };
@@ -50,7 +51,9 @@ export function hooksModel(
     return null;
   };
   if (t.provider !== "anthropic" && t.provider !== "openai") return bad(`provider must be "anthropic" or "openai"`);
-  if (typeof t.model !== "string" || t.model === "") return bad("model must be a non-empty string");
+  if (t.model !== undefined && (typeof t.model !== "string" || t.model === "")) {
+    return bad("model must be a non-empty string");
+  }
   if (t.base_url !== undefined && typeof t.base_url !== "string") return bad("base_url must be a string");
   if (t.api_key_env !== undefined && typeof t.api_key_env !== "string") return bad("api_key_env must be a string");
   const baseUrl = (t.base_url as string | undefined) ?? DEFAULT_BASE[t.provider];
@@ -63,7 +66,7 @@ export function hooksModel(
   return {
     provider: t.provider,
     baseUrl: baseUrl.replace(/\/+$/, ""),
-    model: t.model,
+    model: (t.model as string | undefined) ?? null,
     apiKeyEnv: (t.api_key_env as string | undefined) || null,
   };
 }

@@ -114,7 +114,10 @@ export async function runPrompt(h: HandlerOf<"prompt">, call: PromptCall): Promi
 async function askOnce(h: HandlerOf<"prompt">, call: PromptCall): Promise<RawCompletion> {
   const started = performance.now();
   const key = call.model.apiKeyEnv === null ? undefined : call.env(call.model.apiKeyEnv);
-  const req = modelRequest(call.model, h.model ?? call.model.model, promptText(h.prompt, call.eventJson), key);
+  const name = h.model ?? call.model.model;
+  // cannotRun keeps a hook without a model name from getting here; a completion, not a throw, if one does.
+  if (name === null) return completion(started, h.timeout, { failure: "no model name for this prompt hook" });
+  const req = modelRequest(call.model, name, promptText(h.prompt, call.eventJson), key);
   const post = call.fetch ?? fetch;
   const where = new URL(call.model.baseUrl).host;
   type Got = { kind: "failure"; reason: string } | { kind: "answer"; text: string };

@@ -13,6 +13,8 @@ export const PROMPT_DEFAULT_TIMEOUT = 30;
 
 /** Why a prompt hook does not run without a model. */
 export const NO_MODEL = "no model: set [hooks.model] in the user config";
+/** Why a prompt hook does not run when neither it nor `[hooks.model]` names the model. */
+export const NO_MODEL_NAME = "no model name: set [hooks.model] model, or the hook's own model";
 
 /** The `host:port` of a model API root. */
 function reachOf(baseUrl: string): string {
@@ -59,6 +61,7 @@ export const promptHandler: HandlerModule<"prompt"> = {
   contextLimit: () => DEFAULT_CONTEXT_LIMIT,
   async: () => false,
   netReach: (_h, model) => model === null ? [] : [reachOf(model.baseUrl)],
-  cannotRun: (_h, model) => model === null ? NO_MODEL : null,
+  cannotRun: (h, model) =>
+    model === null ? NO_MODEL : h.model === undefined && model.model === null ? NO_MODEL_NAME : null,
   mcpServer: () => null,
 };

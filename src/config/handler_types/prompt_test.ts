@@ -6,7 +6,7 @@ import { assertEquals } from "../../../tests/helpers/assert.ts";
 import { normalizeHandler } from "../handlers.ts";
 import type { Warning } from "../warnings.ts";
 import { hooksModel } from "../hooks_model.ts";
-import { NO_MODEL } from "./prompt.ts";
+import { NO_MODEL, NO_MODEL_NAME } from "./prompt.ts";
 import { HANDLER_MODULES } from "./registry.ts";
 
 Deno.test("prompt: normalized with its prompt and model, 30 s by default; once only in the Claude dialect", () => {
@@ -34,6 +34,9 @@ Deno.test("prompt: cannot run without [hooks.model]; its reach is the model's ho
   assertEquals(HANDLER_MODULES.prompt.cannotRun(h, null), NO_MODEL);
   assertEquals(HANDLER_MODULES.prompt.cannotRun(h, model), null);
   assertEquals(HANDLER_MODULES.prompt.netReach(h, model), ["127.0.0.1:9999"]);
+  // [hooks.model] without a model name: a hook must name its own.
+  assertEquals(HANDLER_MODULES.prompt.cannotRun(h, { ...model, model: null }), NO_MODEL_NAME);
+  assertEquals(HANDLER_MODULES.prompt.cannotRun({ ...h, model: "own" }, { ...model, model: null }), null);
 });
 
 Deno.test("[hooks.model]: the user side's, -c over the user config; defaults and a bad one said", () => {
@@ -60,6 +63,7 @@ Deno.test("[hooks.model]: the user side's, -c over the user config; defaults and
     { provider: "openai", baseUrl: "http://127.0.0.1:1/v1", model: "m", apiKeyEnv: null },
   );
   assertEquals(w, []);
+  assertEquals(hooksModel({ hooks: { model: { provider: "openai" } } }, {}, "f", w)?.model, null);
   assertEquals(hooksModel({ hooks: { model: { provider: "gemini", model: "m" } } }, {}, "f", w), null);
   assertEquals(w.map((x) => x.code), ["W_BAD_FIELD"]);
 });
