@@ -42,7 +42,7 @@ import { type HookPins, pinScopeFor, type ScopeContext, storedPins } from "./pin
 import type { PinScope } from "../trust/pin_scope.ts";
 import { fail, ok, type Result } from "../util/result.ts";
 import { handlerModule } from "./handler_types/registry.ts";
-import { allowedHttpUrls, httpUrlOf, urlAllowed } from "./handler_types/http.ts";
+import { allowedHttpUrls, dropDisallowedHttp } from "./handler_types/http.ts";
 import { hooksModel } from "./hooks_model.ts";
 
 export type {
@@ -382,20 +382,7 @@ export async function loadCatalog(opts: HomelessConfigOptions): Promise<Result<A
     discovered.push(...ordinaryHandlers);
   }
   // The managed allow-list of http hooks' URLs (SPEC §2.2 r4): a URL matching none is dropped, said.
-  const allowedUrls = allowedHttpUrls(managed, managedPath, warnings);
-  if (allowedUrls !== null) {
-    for (let i = discovered.length - 1; i >= 0; i--) {
-      const url = httpUrlOf(discovered[i].handler);
-      if (url === null || urlAllowed(url, allowedUrls)) continue;
-      warnings.push(warning(
-        "W_HTTP_URL_NOT_ALLOWED",
-        `${discovered[i].event}: http hook to ${url} is not in the managed allowed_http_hook_urls; skipped`,
-        discovered[i].sourcePath,
-        discovered[i].path ? { path: discovered[i].path } : undefined,
-      ));
-      discovered.splice(i, 1);
-    }
-  }
+  dropDisallowedHttp(discovered, allowedHttpUrls(managed, managedPath, warnings), warnings);
   // The model prompt hooks ask: the user side's only (SPEC §2.2 r4).
   const model = hooksModel(userToml, cli, userConfigPath ?? "cli-override", warnings);
 

@@ -7,6 +7,7 @@
  */
 import { isObject, type JsonObject } from "../../util/json.ts";
 import type { NormalizedHandler } from "../../schema/handler.ts";
+import type { DiscoveredHandler } from "../handlers.ts";
 import { type Warning, warning } from "../warnings.ts";
 import { DEFAULT_CONTEXT_LIMIT } from "./command.ts";
 import type { HandlerModule } from "./types.ts";
@@ -93,6 +94,30 @@ export function allowedHttpUrls(managed: JsonObject | undefined, source: string,
     { path: ["hooks", "allowed_http_hook_urls"] },
   ));
   return [];
+}
+
+/**
+ * Drops from `discovered` (in place) each http hook whose URL matches none of the managed `allowed` patterns
+ * (null: no allow-list), with `W_HTTP_URL_NOT_ALLOWED` naming it (a problem line, SPEC §6).
+ */
+export function dropDisallowedHttp(
+  discovered: DiscoveredHandler[],
+  allowed: readonly string[] | null,
+  warnings: Warning[],
+): void {
+  if (allowed === null) return;
+  for (let i = discovered.length - 1; i >= 0; i--) {
+    const d = discovered[i];
+    const url = httpUrlOf(d.handler);
+    if (url === null || urlAllowed(url, allowed)) continue;
+    warnings.push(warning(
+      "W_HTTP_URL_NOT_ALLOWED",
+      `${d.event}: http hook to ${url} is not in the managed allowed_http_hook_urls; skipped`,
+      d.sourcePath,
+      d.path ? { path: d.path } : undefined,
+    ));
+    discovered.splice(i, 1);
+  }
 }
 
 /** The URL an http handler posts to, or null for a handler of another type. */
