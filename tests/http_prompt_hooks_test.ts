@@ -70,6 +70,25 @@ Deno.test("http hook: the event is POSTed, the 2xx answer read as stdout; header
   }
 });
 
+Deno.test("http hook in ~/.claude/settings.json (a foreign user layer): the sandbox finds it and keeps its network", async () => {
+  await using home = await makeHome();
+  await using osHome = await makeHome();
+  await using server = startServer(() => Response.json(deny));
+  await Deno.mkdir(join(osHome.path, ".claude"));
+  await Deno.writeTextFile(
+    join(osHome.path, ".claude", "settings.json"),
+    JSON.stringify({
+      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "http", url: `${server.base}/g` }] }] },
+    }),
+  );
+  const env = { HOME: osHome.path };
+  const trusted = await runCli(["trust", "--all", "--home", home.path], { env });
+  assertEquals(trusted.code, 0, trusted.stderr);
+  const r = await dispatch(home.path, event("PreToolUse"), [], { env });
+  assertEquals([r.decision, r.reason], ["deny", "the service says no"]);
+  assertEquals(server.seen.length, 1);
+});
+
 Deno.test("http hook: a non-2xx answer, a redirect and a refused connection fail; failClosed blocks", async () => {
   await using home = await makeHome();
   await using server = startServer((req) =>

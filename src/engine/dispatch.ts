@@ -8,9 +8,6 @@
  */
 import { type AnyCatalog, loadCatalog } from "../config/discovery.ts";
 import { isStrangerRefusal, strangerWrote } from "../config/fast_path_guard.ts";
-import { NEEDS_NETWORK } from "../util/network_stop.ts";
-import { handlerModule } from "../config/handler_types/registry.ts";
-
 import { EVENTS } from "../events/registry.ts";
 import type { DispatchResult } from "../schema/result.ts";
 import { failSafeResult } from "./fail_safe.ts";
@@ -42,15 +39,6 @@ import {
 
 export type { DispatchIo, EngineDispatchOutcome } from "./types.ts";
 
-/** Whether this thread may reach the network (the fast path revokes it when no MCP server is configured). */
-function netGranted(): boolean {
-  try {
-    return Deno.permissions.querySync({ name: "net" }).state === "granted";
-  } catch {
-    return false;
-  }
-}
-
 /** Dispatches one parsed event object (a host's, already in mind's §5 form). Bad input is an error value. */
 export async function engineDispatch(
   raw: unknown,
@@ -70,14 +58,6 @@ export async function engineDispatch(
       trace: p.trace,
       times: noTimes(),
     };
-  }
-  // An http or prompt hook reaches the network (SPEC §2.2 r4): not from a fast path that revoked it, and a
-  // stranger's only from the Worker, whose plan grants each such hook's host and port.
-  const netHook = io.strangers === "refuse"
-    ? p.selection?.matched.find((h) => handlerModule(h.handler).netReach(h.handler, p.catalog.model).length > 0)
-    : undefined;
-  if (netHook && (p.strangers.length > 0 || !netGranted())) {
-    return { ok: false, error: `${NEEDS_NETWORK} (${netHook.key})`, sandbox: true };
   }
   // The fast path's one stop (src/config/fast_path_guard.ts): after matching, before anything is run,
   // written, logged or taken, a stranger's matched hook sends the whole run to the sandbox Worker.

@@ -27,7 +27,6 @@
  */
 import { buildPlan, type PlanFacts, resolveFacts, type SandboxPlan, workerPermissions } from "./plan.ts";
 import type { SandboxNeeded, StrangerFiles } from "../config/fast_path_guard.ts";
-import { needsNetwork } from "../util/network_stop.ts";
 import { readStdinBytes, readStdinBytesSync } from "../util/stdio.ts";
 import type { ParsedArgs } from "../util/args.ts";
 import { setLauncherPathFacts } from "../util/path_facts.ts";
@@ -272,15 +271,12 @@ async function launch(
   };
   const reached = await decide();
   const mcp = reached.mcp;
-  // An http or prompt hook matched on the fast path (SPEC §2.2 r4): the Worker's network is planned too.
-  let needNet = false;
   const start = runStart(needs, reached, env);
   if (start.thread === "launcher") {
     // The fast path (SECURITY.md): the Worker's start (~20 ms, as much as the runtime's own) is not paid.
     if (!start.net) await Deno.permissions.revoke({ name: "net" });
     const done = await run(processIo(stdin, "refuse"));
     if (typeof done === "number") return done;
-    needNet = needsNetwork(done);
     // A stranger's hook matched, or discovery met a plugin or `--hooks-file` the decision did not
     // foresee: nothing ran and nothing was written. Run it again, in the Worker, with the grants of
     // what is in reach now (a project trusted meanwhile: its pinned files).
@@ -291,7 +287,7 @@ async function launch(
     throw new Error("the sandbox re-runs main.ts with the process arguments; call main() only from main.ts");
   }
   let plan = await buildPlan(input);
-  if (mcp || needNet) {
+  if (mcp) {
     plan = await buildPlan({ ...input, mcp: await planMcp(plan) });
   }
   let worker: Worker;

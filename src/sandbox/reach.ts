@@ -16,6 +16,7 @@
  * start, in the Worker.
  * @module
  */
+import { LAYOUT } from "../config/foreign_layout.ts";
 import { isObject, type JsonObject } from "../util/json.ts";
 import type { ParsedArgs } from "../util/args.ts";
 import { configOptionsOf, fromCliValues, resolveSettings } from "../engine/settings.ts";
@@ -154,15 +155,21 @@ export async function reach(
     : null;
   const trusted = root !== null && discovery.projectTrustLevel(user, cli, root) === "trusted";
   if (trusted) strangers.push(join(root, ".mind", "config.toml"));
-  // Where else an http or prompt hook may be written (SPEC §2.2 r4): the user's hooks.json, the trusted
-  // project's hook files, every `--hooks-file`.
+  // Where else an http or prompt hook may be written (SPEC §2.2 r4), so that the network it needs is planned
+  // (the fast path's, once revoked, cannot be granted again): the user's and profile's hooks.json, the
+  // foreign user layers, the trusted project's hook files, every `--hooks-file`.
+  const userHome = osUserHome(env);
+  const foreignFiles = (base: string, user: boolean) =>
+    foreign.flatMap((l) => {
+      const lay = LAYOUT[l];
+      const dir = join(base, user ? lay.userFolder : lay.folder);
+      return (user ? lay.userFiles(dir) : lay.projectFiles(dir)).map(([name]) => join(dir, name));
+    });
   const hookFiles = [
     ...(home !== null ? [join(home, "hooks.json")] : []),
-    ...(trusted
-      ? [".mind/hooks.json", ".claude/settings.json", ".claude/settings.local.json", ".codex/hooks.json"].map((f) =>
-        join(root, f)
-      )
-      : []),
+    ...(home !== null && profile !== null ? [join(home, "profiles", profile, "hooks.json")] : []),
+    ...(userHome !== null ? foreignFiles(userHome, true) : []),
+    ...(trusted ? [join(root, ".mind", "hooks.json"), ...foreignFiles(root, false)] : []),
     ...(cfg.hooksFiles ?? []),
   ];
 
