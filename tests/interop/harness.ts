@@ -175,6 +175,9 @@ export function hostEnv(host: InteropHost, dirs: RunDirs): Record<string, string
     DENO_DIR: denoDir(),
     SHELL: "/bin/sh",
     LANG: "C.UTF-8",
+    // No warm daemon (SPEC §13 r4): one started by a host's dispatch would outlive the run (15 minutes idle)
+    // and keep `strace -f` of the network check waiting on it. The daemon has its own tests.
+    MIND_HOOKS_DAEMON: "off",
   };
   if (host === "claude") {
     return {
