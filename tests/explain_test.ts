@@ -60,7 +60,7 @@ Deno.test("dispatch --explain: one line per hook of the event, matched or not; s
     ["managed", "/nonexistent/mind-hooks-tests/requirements.toml", "absent"],
     ["user", toml, "0 hooks"],
     ["user", `${home.path}/hooks.json`, "absent"],
-    // The user's own Claude Code and Codex hooks (SPEC §2.8 r3), under the tests' HOME (no folder).
+    // The user's own Claude Code, Codex and Gemini CLI hooks (SPEC §2.8 r3), under the tests' HOME (no folder).
     ["claude-user", "/nonexistent/mind-hooks-tests/home/.claude/settings.json", "absent"],
     ["codex-user", "/nonexistent/mind-hooks-tests/home/.codex/config.toml", "absent"],
     ["codex-user", "/nonexistent/mind-hooks-tests/home/.codex/hooks.json", "absent"],
