@@ -247,3 +247,19 @@ Deno.test("daemon: a same-size edit of a trusted hook, right after an event, is 
     await stop(home.path);
   }
 });
+
+Deno.test("daemon: [hooks] daemon = false written while one runs: it answers that event, then exits", async () => {
+  await using home = await homeWith([cmd(SAY_VAR)]);
+  const { path } = socketPath(home.path);
+  assertEquals((await runCli(["daemon", "start", "--home", home.path], { env: ON })).code, 0);
+  try {
+    await Deno.writeTextFile(join(home.path, "config.toml"), "[hooks]\ndaemon = false\n", { append: true });
+    const answered = await explained(home.path);
+    assertEquals([answered.daemon, answered.result.systemMessages], [true, ["var="]]);
+    await until(() => !isSocket(path), "the daemon's exit");
+    const next = await explained(home.path);
+    assertEquals(next.daemon, false);
+  } finally {
+    await stop(home.path);
+  }
+});

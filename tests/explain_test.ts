@@ -60,7 +60,7 @@ Deno.test("dispatch --explain: one line per hook of the event, matched or not; s
     ["managed", "/nonexistent/mind-hooks-tests/requirements.toml", "absent"],
     ["user", toml, "0 hooks"],
     ["user", `${home.path}/hooks.json`, "absent"],
-    // The user's own Claude Code and Codex hooks (SPEC §2.8 r3), under the tests' HOME (no folder).
+    // The user's own Claude Code, Codex and Gemini CLI hooks (SPEC §2.8 r3), under the tests' HOME (no folder).
     ["claude-user", "/nonexistent/mind-hooks-tests/home/.claude/settings.json", "absent"],
     ["codex-user", "/nonexistent/mind-hooks-tests/home/.codex/config.toml", "absent"],
     ["codex-user", "/nonexistent/mind-hooks-tests/home/.codex/hooks.json", "absent"],
@@ -76,7 +76,8 @@ Deno.test("dispatch --explain: one line per hook of the event, matched or not; s
   ];
   const width = Math.max(...files.map(([, p]) => p.length));
   const layerWidth = Math.max(...files.map(([l]) => l.length));
-  const lines = explained.stderr.replace(/ in \d+ ms/g, " in N ms").split("\n");
+  const lines = explained.stderr.replace(/ in \d+ ms/g, " in N ms")
+    .replace(/(parse|catalog|select|verdict|pins|run|fold|finish) [\d.]+ ms/g, "$1 T").split("\n");
   assertEquals(lines, [
     "mind-hooks dispatch --explain · PreToolUse · matchers tested against exec_command, Bash",
     `project ${project.path}: trusted`,
@@ -88,6 +89,8 @@ Deno.test("dispatch --explain: one line per hook of the event, matched or not; s
     `  ${key(2)} · matches every call · modified · not run (modified)`,
     `  ${key(3)} · matcher "Bash": matched · trusted · failed in N ms · exit 3`,
     `result: deny "no rm"; 2 system messages, 0 warnings`,
+    "answered in-process (no daemon answered)",
+    "stages: parse T · catalog T · select T · verdict T · pins T · run T · fold T · finish T",
     "",
   ]);
 });

@@ -96,6 +96,8 @@ async function parserFilesOpened(args: string[], stdin = ""): Promise<string[]> 
         MIND_REQUIREMENTS: "/nonexistent/mind-hooks-tests/requirements.toml",
         SHELL: "/bin/sh",
         MIND_HOOKS_BUNDLE: "off",
+        // No warm daemon: strace -f would follow the one a dispatch starts, and wait for it.
+        MIND_HOOKS_DAEMON: "off",
       },
       stdin: "piped",
       stdout: "piped",

@@ -466,7 +466,7 @@ nothing. Run it again after adding hooks or trusting another project.`,
   ["daemon", {
     about: "the warm per-home dispatcher dispatch uses",
     usage: "start|stop|status [--json]",
-    help: `Runs one warm dispatcher for the home (SPEC §13 r4): dispatch hands it each event
+    help: `Runs one warm dispatcher for the home: dispatch hands it each event
 through the home's socket (run/daemon.sock, this user's only) and prints its answer,
 which is the one the in-process dispatch gives. The hooks run with dispatch's own
 environment and working directory; configuration is kept loaded and re-read when it

@@ -11,8 +11,9 @@
  * dispatches in-process. An event a stranger's hook matched is handed back the same way (the fast
  * path's guard): it runs in-process, in the sandbox Worker. A client that goes away mid-event has its
  * hooks' process groups killed at once. The daemon exits after {@link IDLE_MS} without events, on
- * `daemon stop`, when its socket is removed or replaced, and when a client of another version or
- * build asks (that client starts the new one).
+ * `daemon stop`, when its socket is removed or replaced, when a client of another version or build
+ * asks (that client starts the new one), and after answering an event whose configuration says
+ * `[hooks] daemon = false`.
  * @module
  */
 import type { ParsedArgs } from "../util/args.ts";
@@ -158,10 +159,12 @@ class Daemon {
       this.#busy = true;
       try {
         await send(conn, { type: "accepted" });
-        const reply = await this.#dispatch(req, reader);
+        const { reply, off } = await this.#dispatch(req, reader);
         // Served: answered here (an event handed back is the in-process dispatch's).
         if (reply.type === "answer") this.#events++;
         await send(conn, reply);
+        // `[hooks] daemon = false` written since it started: this event is answered, the next runs in-process.
+        if (off) this.#stop(true);
       } finally {
         this.#busy = false;
         this.#last = Date.now();
@@ -188,16 +191,20 @@ class Daemon {
   }
 
   /** One event, with the client's environment and cwd; `sandbox` hands it back to an in-process dispatch. */
-  async #dispatch(req: Request & { type: "dispatch" }, reader: LineReader<Request>): Promise<Reply> {
+  async #dispatch(
+    req: Request & { type: "dispatch" },
+    reader: LineReader<Request>,
+  ): Promise<{ reply: Reply; off: boolean }> {
     let running = true;
     // The client sends nothing more: the end of its connection means it was killed. Its hooks go too.
     reader.next().then(() => {}, () => {}).finally(() => {
       if (running) killRunning().catch(() => {});
     });
+    const handBack = { reply: { type: "sandbox" } as Reply, off: false };
     try {
       Deno.chdir(req.cwd);
     } catch {
-      return { type: "sandbox" };
+      return handBack;
     }
     setEnvironment(req.env);
     try {
@@ -212,11 +219,12 @@ class Daemon {
         daemon: true,
         catalog: (opts) => opts.home === null ? loadCatalog(opts) : this.#cache.get({ ...opts, home: opts.home }),
       });
-      if (sandboxNeeded(printed)) return { type: "sandbox" };
-      return { type: "answer", stdout: printed.stdout, stderr: printed.stderr, code: printed.code };
+      if (sandboxNeeded(printed)) return handBack;
+      const reply: Reply = { type: "answer", stdout: printed.stdout, stderr: printed.stderr, code: printed.code };
+      return { reply, off: printed.daemonOff === true };
     } catch {
       // A usage error or an internal one: the in-process dispatch says it exactly as it would.
-      return { type: "sandbox" };
+      return handBack;
     } finally {
       running = false;
       setEnvironment(this.#own);

@@ -21,6 +21,8 @@ export async function modulesEvaluated(args: string[], stdin = ""): Promise<stri
         MIND_REQUIREMENTS: "/nonexistent/mind-hooks-tests/requirements.toml",
         SHELL: "/bin/sh",
         MIND_HOOKS_BUNDLE: "off",
+        // Evaluated here, in-process: a warm daemon would evaluate them in its own process.
+        MIND_HOOKS_DAEMON: "off",
       },
       stdin: "piped",
       stdout: "piped",

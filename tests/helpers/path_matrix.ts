@@ -10,7 +10,8 @@
  * - `daemon`: the CLI `dispatch` answered by the home's warm daemon (SPEC §13 r4), hooks in the user
  *   layer; every dispatch step must have been answered by it (its `daemon status` counts them);
  * - `claude`, `codex`, `gemini`, `copilot`: `dispatch --protocol <host>` with the host's own input
- *   (its captured fixtures, fixtures/adapter/<host>/), the hooks in the user layer.
+ *   (its captured fixtures, fixtures/adapter/<host>/), the hooks in the user layer;
+ * - `claude-daemon`: `dispatch --protocol claude` answered by the daemon, like `daemon`.
  *
  * Results are compared whole after normalising only what must differ between two runs: the folders
  * of each run (`<home>`, `<temp>`, `<cwd>`, the layer's `<hooks.json>`, so a key's layer and path),
@@ -35,9 +36,20 @@ export const HOSTS = ["claude", "codex", "gemini", "copilot"] as const;
 /** One host. */
 export type MatrixHost = typeof HOSTS[number];
 /** Every path of the matrix. */
-export const PATHS = ["fast", "sandbox", "serve", "mod", "daemon", ...HOSTS] as const;
+export const PATHS = ["fast", "sandbox", "serve", "mod", "daemon", ...HOSTS, "claude-daemon"] as const;
 /** One path. */
 export type PathName = typeof PATHS[number];
+
+/** The host whose `--protocol` a path speaks (`claude-daemon`: Claude Code's, answered by the daemon), or null. */
+export function hostOf(path: PathName): MatrixHost | null {
+  if (HOSTS.includes(path as MatrixHost)) return path as MatrixHost;
+  return path === "claude-daemon" ? "claude" : null;
+}
+
+/** Whether the home's warm daemon answers a path's dispatches. */
+function viaDaemon(path: PathName): boolean {
+  return path === "daemon" || path === "claude-daemon";
+}
 
 type Json = Record<string, unknown>;
 
@@ -138,7 +150,7 @@ function snapshotted(rel: string, path: PathName): boolean {
   // bookkeeping is not compared, their results are (asyncResults).
   if (rel.startsWith("tmp/async/")) return false;
   // A host sends its own transcript_path; the engine's transcript file is made only for an event without one.
-  if (HOSTS.includes(path as MatrixHost) && /^sessions\/[^/]+\/[^/]+\/[^/]+\/session-/.test(rel)) return false;
+  if (hostOf(path) !== null && /^sessions\/[^/]+\/[^/]+\/[^/]+\/session-/.test(rel)) return false;
   return true;
 }
 
@@ -363,16 +375,18 @@ async function runStep(step: Step, run: PathRun): Promise<unknown> {
   }
   await step.before?.(run);
   const event = step.dispatch;
-  if (HOSTS.includes(run.path as MatrixHost)) {
-    const input = hostInput(run.path as MatrixHost, event, run, step.fields);
-    const r = await runCli(["dispatch", "--protocol", run.path, "--home", run.home], {
+  const host = hostOf(run.path);
+  if (host !== null) {
+    const input = hostInput(host, event, run, step.fields);
+    const daemon = viaDaemon(run.path) ? { MIND_HOOKS_DAEMON: undefined } : {};
+    const r = await runCli(["dispatch", "--protocol", host, "--home", run.home], {
       stdin: JSON.stringify(input),
-      env,
+      env: { ...env, ...daemon },
       cwd: run.cwd,
     });
     const answer = r.stdout.trim() === "" ? null : JSON.parse(r.stdout);
     // Copilot CLI shows a session start's messages only from a hook that exits 2 (its stdout still read).
-    if (r.code === 2 && ADAPTERS[run.path as MatrixHost].warningExit !== undefined) {
+    if (r.code === 2 && ADAPTERS[host].warningExit !== undefined) {
       return { answer, warning: r.stderr.replace(/\n$/, "") };
     }
     if (r.code !== 0 || r.stderr !== "") return { code: r.code, stderr: r.stderr };
@@ -390,7 +404,7 @@ async function runStep(step: Step, run: PathRun): Promise<unknown> {
       options: { home: run.home, tempDir: run.temp, requirements: "/nonexistent/mind-hooks-tests/req.toml" },
     });
   }
-  const daemon = run.path === "daemon" ? { MIND_HOOKS_DAEMON: undefined } : {};
+  const daemon = viaDaemon(run.path) ? { MIND_HOOKS_DAEMON: undefined } : {};
   const r = await runCli(["dispatch", "--home", run.home], { stdin: JSON.stringify(ev), env: { ...env, ...daemon } });
   if (r.code !== 0) return { code: r.code, stderr: r.stderr };
   return JSON.parse(r.stdout);
@@ -413,10 +427,10 @@ export async function runPath(c: Case, path: PathName): Promise<{ raw: unknown[]
     if (path === "serve") {
       run.serve = await ServeClient.start(["--home", run.home, "--temp-dir", run.temp], { killAfterMs: 120_000 });
     }
-    if (path === "daemon") await daemonCli(run, "start");
+    if (viaDaemon(path)) await daemonCli(run, "start");
     const raw: unknown[] = [];
     for (const step of c.steps) raw.push(await runStep(step, run));
-    if (path === "daemon") {
+    if (viaDaemon(path)) {
       const served = (await daemonCli(run, "status")).events;
       await daemonCli(run, "stop");
       const dispatched = c.steps.filter((s) => "dispatch" in s).length;
@@ -442,7 +456,7 @@ export async function runPath(c: Case, path: PathName): Promise<{ raw: unknown[]
 
 /** The files a path should have written, from the reference's: an adapter's run leaves no engine transcript. */
 export function expectedFiles(reference: Outcome, path: PathName): string[] {
-  if (!HOSTS.includes(path as MatrixHost)) return reference.files;
+  if (hostOf(path) === null) return reference.files;
   return reference.files.filter((f) => !/^<home>\/sessions\/<date>\/session-/.test(f));
 }
 
