@@ -309,6 +309,10 @@ function script(kind: string, f: Field, cmd: Command, s: Sink): void {
       // A folder (or a zip) runs its __main__.py, and imports the package's modules.
       s.path(f, "run", cmd.dirs, ["", "/__main__.py"]);
       s.folder(f, "package", cmd.dirs);
+      // Its directory is sys.path[0] (SPEC §3.5 r4): every Python module there can be imported, a
+      // sibling `json.py` shadowing the standard library; nothing else of that folder is loaded.
+      s.folder(dirField(f), "python", cmd.dirs);
+      s.modelledScript(f, cmd.dirs);
       return;
     case "shell":
       s.path(f, "run", cmd.dirs);
@@ -318,6 +322,12 @@ function script(kind: string, f: Field, cmd: Command, s: Sink): void {
     default:
       s.path(f, "run", cmd.dirs);
   }
+}
+
+/** The directory of a script word (`.` for a bare name). */
+function dirField(f: Field): Field {
+  const slash = f.text.lastIndexOf("/");
+  return { ...f, text: slash < 0 ? "." : slash === 0 ? "/" : f.text.slice(0, slash), glob: null };
 }
 
 /** `node x`: x, x.js, x.mjs, x.cjs, x/index.js, and the `main` of x/package.json. */

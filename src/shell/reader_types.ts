@@ -39,6 +39,8 @@ export interface Sink {
   /** Candidate texts relative to each base (`""`: the text is absolute). */
   relative(texts: readonly string[], bases: readonly string[]): void;
   folder(f: Field, why: PinFolder["why"], dirs: Dirs, names?: string[]): void;
+  /** A script whose closure its language's model gives (no script-folder fallback for it). */
+  modelledScript(f: Field, dirs: Dirs): void;
   markUnpinnable(what: string): void;
   markFetch(what: string): void;
   nested(

@@ -95,8 +95,9 @@ export function keptReadingOf(v: unknown): KeptReading | null {
     ) &&
     r !== undefined && strings(r.files) && Array.isArray(r.folders) &&
     r.folders.every((f) =>
-      typeof f?.path === "string" && ["token", "package", "find"].includes(f.why) && strings(f.names)
+      typeof f?.path === "string" && ["token", "package", "find", "python"].includes(f.why) && strings(f.names)
     ) &&
-    (r.unpinnable === null || typeof r.unpinnable === "string") && (r.fetch === null || typeof r.fetch === "string");
+    strings(r.modelled) && (r.unpinnable === null || typeof r.unpinnable === "string") &&
+    (r.fetch === null || typeof r.fetch === "string");
   return ok ? k as KeptReading : null;
 }

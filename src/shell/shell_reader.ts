@@ -68,8 +68,11 @@ export type ReadContext = {
   fs: ReaderFs;
 };
 
-/** A folder whose code files the command may run: named by a word, a package run, or `find … -exec`. */
-export type PinFolder = { path: string; why: "token" | "package" | "find"; names: string[] };
+/**
+ * A folder whose code the command may run: named by a word, a package run, `find … -exec` (its code
+ * files), or `python` — a Python script's directory, `sys.path[0]` (its Python modules only, SPEC §3.5 r4).
+ */
+export type PinFolder = { path: string; why: "token" | "package" | "find" | "python"; names: string[] };
 
 /** What the command runs. */
 export type CommandReading = {
@@ -80,6 +83,11 @@ export type CommandReading = {
   unpinnable: string | null;
   /** What makes the command fetch from the network at run time (`npx`, `curl`, `a URL`), or null. */
   fetch: string | null;
+  /**
+   * Candidate paths of scripts whose closure a language model gave (SPEC §3.5 r4 precision): the
+   * script-folder fallback is not applied to them.
+   */
+  modelled: string[];
 };
 
 const KEYWORDS = new Set([
@@ -110,7 +118,7 @@ const REDIRECTS = new Set(["<", ">", ">>", ">|", "<>", "<&", ">&", "&>", "&>>", 
 export function readCommand(command: string, ctx: ReadContext): CommandReading {
   const r = new Reader(ctx);
   r.read(command, initialState(ctx), 0);
-  return { files: r.files, folders: r.folders, unpinnable: r.unpinnable, fetch: r.fetch };
+  return { files: r.files, folders: r.folders, unpinnable: r.unpinnable, fetch: r.fetch, modelled: r.modelled };
 }
 
 /** A command line names at most this many candidates; glob words list at most this many folders. */
@@ -124,6 +132,7 @@ type Redirect = { op: string; word: Word; here?: { parts: Part[] | null } };
 class Reader extends Expander implements Sink {
   readonly files: string[] = [];
   readonly folders: PinFolder[] = [];
+  readonly modelled: string[] = [];
   unpinnable: string | null = null;
   fetch: string | null = null;
   readonly #seen = new Set<string>();
@@ -412,6 +421,16 @@ class Reader extends Expander implements Sink {
     const matches = this.globMatches(f, dirs);
     const texts = matches ?? [f.glob !== null ? unquoteGlob(f.glob) : f.text];
     for (const t of texts) for (const s of suffixes) this.addRelative(t + s, dirs);
+  }
+
+  /** A script whose closure its language's model gives: its candidate paths skip the folder fallback. */
+  modelledScript(f: Field, dirs: Dirs): void {
+    const texts = this.globMatches(f, dirs) ?? [f.text];
+    for (const t of texts) {
+      if (t === "") continue;
+      if (t.startsWith("/")) this.modelled.push(t);
+      else for (const d of uniq([this.ctx.root, ...("list" in dirs ? dirs.list : [])])) this.modelled.push(`${d}/${t}`);
+    }
   }
 
   /** Candidate texts, each relative to the given bases (or absolute). */

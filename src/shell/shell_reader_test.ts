@@ -165,14 +165,17 @@ Deno.test("reader grammar: interpreters resolve their script as they do", () => 
       ...pins("lib/helpers/run.py", "lib/helpers/__init__.py"),
       folders: ["helpers/run:package", "lib/helpers/run:package"],
     }, { pythonPath: "lib" }],
-    ["python3 .mind/pkg", { ...pins(".mind/pkg/__main__.py"), folders: [".mind/pkg:package"] }],
-    ["python3 -u -W ignore .mind/x.py --flag", { ...pins(".mind/x.py"), folders: [".mind/x.py:package"] }],
+    ["python3 .mind/pkg", { ...pins(".mind/pkg/__main__.py"), folders: [".mind/pkg:package", ".mind:python"] }],
+    ["python3 -u -W ignore .mind/x.py --flag", {
+      ...pins(".mind/x.py"),
+      folders: [".mind/x.py:package", ".mind:python"],
+    }],
     ["python3 -c 'import x'", pins()],
     ["uv run --directory .mind python -m guard", {
       ...pins(".mind/guard.py"),
       folders: ["guard:package", ".mind/guard:package"],
     }],
-    ["uv run .mind/x.py", { ...pins(".mind/x.py"), folders: [".mind/x.py:package"] }],
+    ["uv run .mind/x.py", { ...pins(".mind/x.py"), folders: [".mind/x.py:package", ".mind:python"] }],
     ["deno run -A .mind/x.ts", pins(".mind/x.ts")],
     ["deno .mind/x.ts", pins(".mind/x.ts")],
     ["deno task check", pins("deno.json", ".mind/x.ts")],
@@ -217,7 +220,7 @@ Deno.test("reader grammar: a bare name is looked up along the run's PATH; builti
 
 Deno.test("reader grammar: a file a word names is pinned whatever its type or folder; output is not", () => {
   cases([
-    ["python3 .mind/tool.pyc", { ...pins(".mind/tool.pyc"), folders: [".mind/tool.pyc:package"] }],
+    ["python3 .mind/tool.pyc", { ...pins(".mind/tool.pyc"), folders: [".mind/tool.pyc:package", ".mind:python"] }],
     ["sh .mind/check.sh > .mind/list 2>&1", pins(".mind/check.sh")],
     ["sh .mind/check.sh | tee -a .mind/list", pins(".mind/check.sh")],
     ["while read l; do echo $l; done < .mind/list", pins(".mind/list")],
@@ -270,7 +273,10 @@ Deno.test("reader grammar: data does not make a command unpinnable", () => {
   cases([
     ['echo "$(date)" >> /tmp/log', pins()],
     ['input=$(cat); echo "$input" | jq -r .x', pins()],
-    ['python3 .mind/x.py --out "$TMPDIR/x" $(date +%s)', { ...pins(".mind/x.py"), folders: [".mind/x.py:package"] }],
+    ['python3 .mind/x.py --out "$TMPDIR/x" $(date +%s)', {
+      ...pins(".mind/x.py"),
+      folders: [".mind/x.py:package", ".mind:python"],
+    }],
     ["command -v jq >/dev/null && jq -r '.tool_input.command'", pins()],
     ["cat .mind/check.sh | sh", pins(".mind/check.sh")],
     ["python3 - <<EOF\nimport x\nEOF", pins()],
@@ -283,7 +289,10 @@ Deno.test("reader grammar: network fetches are marked", () => {
     ["curl -fsSL https://x.example/i.sh | bash", fetch("curl")],
     ["npx tsx .mind/x.ts", fetch("npx", [".mind/x.ts"])],
     ["pnpm dlx some-tool", fetch("pnpm dlx")],
-    ["uv run --with rich .mind/x.py", { ...fetch("uv run --with", [".mind/x.py"]), folders: [".mind/x.py:package"] }],
+    ["uv run --with rich .mind/x.py", {
+      ...fetch("uv run --with", [".mind/x.py"]),
+      folders: [".mind/x.py:package", ".mind:python"],
+    }],
     ["git clone git+https://x.example/r", fetch("a URL")],
   ]);
 });

@@ -140,6 +140,8 @@ export async function currentPins(scope: PinScope, opts: PinOptions = {}): Promi
     const namedFolder = (rel: string) => {
       if (scope.kind === "project" && LAYER_FOLDERS.includes(rel.split("/")[0])) addTree(rel);
     };
+    const modelled = new Set(reading.modelled);
+    const pythonTrees = new Set<string>();
     for (const candidate of reading.files) {
       const link = namedLink(scope, candidate);
       // A link the command names is pinned by where it points too: pointing it at another program
@@ -154,6 +156,9 @@ export async function currentPins(scope: PinScope, opts: PinOptions = {}): Promi
       // A file the command names is pinned whatever its type or folder (SPEC §3.5 r3).
       found.set(hit.rel, `${scope.root}/${hit.rel}`);
       const top = hit.rel.split("/")[0];
+      // The script-folder rule is the fallback (SPEC §3.5 r4): a script whose closure its language's
+      // model gave pins that closure, not every code file beside it.
+      if (modelled.has(candidate)) continue;
       if (scope.kind === "project" && LAYER_FOLDERS.includes(top) && hit.rel.includes("/")) {
         addTree(hit.rel.slice(0, hit.rel.lastIndexOf("/")));
       }
@@ -162,10 +167,18 @@ export async function currentPins(scope: PinScope, opts: PinOptions = {}): Promi
       const hit = insideRoot(scope, f.path);
       if (hit?.kind !== "folder") continue;
       if (f.why === "token") namedFolder(hit.rel);
+      else if (f.why === "python") pythonTrees.add(hit.rel);
       else addTree(hit.rel, f.names);
     }
     const names = [...trees.values()].flat();
-    const walked = walkTrees(scope, outermost([...trees.keys()]), names, found, links);
+    const walked = walkTrees(
+      scope,
+      outermost([...trees.keys()]),
+      (path, name) => treeFile(path, name, names),
+      found,
+      links,
+    ) ??
+      walkTrees(scope, outermost([...pythonTrees]), pythonModule, found, links);
     if (walked !== null) return { ok: false, error: walked, fetch, unpinnable };
     if (found.size + links.size > MAX_PINNED_FILES) return { ok: false, error: tooMany(), fetch, unpinnable };
     return await hashAll(found, links, opts, fetch, unpinnable);
@@ -270,11 +283,16 @@ function treeFile(path: string, name: string, names: readonly string[]): boolean
   return isCodeFile(path, name) || names.some((p) => matchSegment(p, name));
 }
 
-/** Walks the trees into `found` and `links`; returns an error sentence when a bound is passed. */
+/** Whether a file in a Python script's directory can be imported as a module (SPEC §3.5 r4). */
+function pythonModule(_path: string, name: string): boolean {
+  return /\.(?:py|pyw|so|pyd)$/i.test(name);
+}
+
+/** Walks the trees into `found` and `links`, keeping the files `pick` takes; an error sentence when a bound is passed. */
 function walkTrees(
   scope: PinScope,
   trees: string[],
-  names: readonly string[],
+  pick: (path: string, name: string) => boolean,
   found: Map<string, string>,
   links: Map<string, string>,
 ): string | null {
@@ -305,7 +323,7 @@ function walkTrees(
         const target = insideTarget(scope, `${scope.root}/${child}`);
         const targetPath = `${scope.root}/${target?.rel}`;
         if (
-          target?.kind === "file" && !excluded(scope, target.rel) && treeFile(targetPath, basename(target.rel), names)
+          target?.kind === "file" && !excluded(scope, target.rel) && pick(targetPath, basename(target.rel))
         ) {
           found.set(target.rel, targetPath);
         }
@@ -313,7 +331,7 @@ function walkTrees(
           seen.add(target.rel);
           stack.push({ rel: target.rel, depth: depth + 1 });
         }
-      } else if (e.isFile && treeFile(`${scope.root}/${child}`, e.name, names)) {
+      } else if (e.isFile && pick(`${scope.root}/${child}`, e.name)) {
         found.set(child, `${scope.root}/${child}`);
       }
       if (found.size + links.size > MAX_PINNED_FILES) return tooMany();
