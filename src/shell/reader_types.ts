@@ -39,6 +39,11 @@ export interface Sink {
   /** Candidate texts relative to each base (`""`: the text is absolute). */
   relative(texts: readonly string[], bases: readonly string[]): void;
   folder(f: Field, why: PinFolder["why"], dirs: Dirs, names?: string[]): void;
+  /** Notes a function or alias the command defines: calling it runs what was read of its body. */
+  define(name: string): void;
+  isDefined(name: string): boolean;
+  /** Whether a bare program name resolves, along the PATH the command runs with, to a file inside the root. */
+  resolvesInRoot(prog: Field, cmd: Command): boolean;
   /** A script whose closure its language's model gives (no script-folder fallback for it). */
   modelledScript(f: Field, dirs: Dirs): void;
   markUnpinnable(what: string): void;

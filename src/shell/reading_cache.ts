@@ -8,6 +8,7 @@
  * a one-shot dispatch keeps a hook's beside its file hashes in the home (src/trust/pin_cache.ts).
  * @module
  */
+import { inheritedLoaders } from "./loader_vars.ts";
 import { sha256Hex } from "../util/sha256.ts";
 import type { CommandReading, ReadContext, ReaderFs } from "./shell_reader.ts";
 
@@ -79,7 +80,7 @@ export function depsHold(deps: readonly ReadDep[], fs: ReaderFs = diskView): boo
 /** The key of a reading: everything it depends on but the disk. */
 export function readingKey(command: string, ctx: Omit<ReadContext, "fs">): string {
   const vars = Object.keys(ctx.vars).sort().map((k) => [k, ctx.vars[k]]);
-  const env = ["PATH", "PYTHONPATH", "CDPATH"].map((k) => ctx.env[k] ?? null);
+  const env = ["PATH", "PYTHONPATH", "CDPATH", ...inheritedLoaders(ctx.env)].map((k) => [k, ctx.env[k] ?? null]);
   return sha256Hex(encoder.encode(JSON.stringify([command, ctx.root, ctx.cwd, vars, ctx.home, env])));
 }
 

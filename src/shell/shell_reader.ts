@@ -20,8 +20,9 @@
  */
 import { lex, MAX_NESTING, type Part, type Token, type Word } from "./shell_syntax.ts";
 import { expandGlob, quoteGlob, unquoteGlob } from "./glob.ts";
+import { inheritedLoaders, loaderVariable } from "./loader_vars.ts";
 import {
-  assignedWords,
+  assignedValue,
   type Command,
   type Dirs,
   type PipeFrom,
@@ -117,7 +118,19 @@ const REDIRECTS = new Set(["<", ">", ">>", ">|", "<>", "<&", ">&", "&>", "&>>", 
 /** Reads `command` (SPEC §3.5 r3). Never throws on any text. */
 export function readCommand(command: string, ctx: ReadContext): CommandReading {
   const r = new Reader(ctx);
-  r.read(command, initialState(ctx), 0);
+  const st = initialState(ctx);
+  // The loader variables the hook inherits are judged against the environment it runs with (SPEC §3.5 r4).
+  for (const name of inheritedLoaders(ctx.env)) {
+    const value = { values: [ctx.env[name]!], unknown: null };
+    loaderVariable(name, value, st.dirs, {
+      argv: [],
+      env: new Map(),
+      stdin: { kind: "none" },
+      dirs: st.dirs,
+      xargs: null,
+    }, r);
+  }
+  r.read(command, st, 0);
   return { files: r.files, folders: r.folders, unpinnable: r.unpinnable, fetch: r.fetch, modelled: r.modelled };
 }
 
@@ -191,6 +204,7 @@ class Reader extends Expander implements Sink {
           if (close?.t === "op" && close.op === ")") {
             // `name() { …; }`: a function definition, its body read as commands that may run — with
             // arguments nobody knows (`$1` is what a call passes).
+            this.define(words[0].raw.replace(/^function$/, ""));
             words = [];
             st.argsUnknown ??= "$1 of a function";
             i++;
@@ -245,6 +259,8 @@ class Reader extends Expander implements Sink {
         }
       } else if (kw === "function") {
         st.argsUnknown ??= "$1 of a function";
+        const fname = tokens[i + 1];
+        if (fname?.t === "word") this.define(fname.w.raw.replace(/\(\)$/, ""));
         i++;
       }
     }
@@ -315,9 +331,7 @@ class Reader extends Expander implements Sink {
       const value = this.valueOf(a.parts, st, depth, words[k].raw);
       const prev = a.append ? this.lookup(a.name, st) : null;
       env.set(a.name, prev ? join(prev, value) : value);
-      for (const v of value.values) {
-        assignedWords(v, { argv: [], env, stdin, dirs: st.dirs, xargs: null }, this, a.name);
-      }
+      assignedValue(a.name, value, { argv: [], env, stdin, dirs: st.dirs, xargs: null }, this);
     }
     const saved = [this.#st, this.#cond, this.#depth] as const;
     [this.#st, this.#cond, this.#depth] = [st, cond, depth];
@@ -421,6 +435,32 @@ class Reader extends Expander implements Sink {
     const matches = this.globMatches(f, dirs);
     const texts = matches ?? [f.glob !== null ? unquoteGlob(f.glob) : f.text];
     for (const t of texts) for (const s of suffixes) this.addRelative(t + s, dirs);
+  }
+
+  readonly #defined = new Set<string>();
+
+  define(name: string): void {
+    this.#defined.add(name);
+  }
+
+  isDefined(name: string): boolean {
+    return this.#defined.has(name);
+  }
+
+  resolvesInRoot(prog: Field, cmd: Command): boolean {
+    const path = this.variable(cmd, "PATH");
+    if (path.unknown !== null) return false;
+    for (const value of path.values) {
+      for (const entry of value.split(":")) {
+        const dirs = this.dirsAt(entry === "" ? "." : entry, cmd.dirs);
+        if (!("list" in dirs)) continue;
+        for (const d of dirs.list) {
+          if (d !== this.ctx.root && !d.startsWith(this.ctx.root + "/")) continue;
+          if (this.ctx.fs.list(d)?.includes(prog.text)) return true;
+        }
+      }
+    }
+    return false;
   }
 
   /** A script whose closure its language's model gives: its candidate paths skip the folder fallback. */

@@ -24,6 +24,7 @@
  * @module
  */
 import { readingKey } from "../shell/reading_cache.ts";
+import { inheritedLoaders } from "../shell/loader_vars.ts";
 import type { CommandReading } from "../shell/shell_reader.ts";
 import { LAYER_FOLDERS, type PinScope, SKIPPED_FOLDERS } from "./pin_scope.ts";
 import { matchSegment } from "../shell/glob.ts";
@@ -117,11 +118,22 @@ export type PinOptions = RunPlace & {
 
 /** The variables of this process the reader reads (the hook gets the same). */
 export function processEnv(): Record<string, string | undefined> {
-  try {
-    return { PATH: Deno.env.get("PATH"), PYTHONPATH: Deno.env.get("PYTHONPATH"), CDPATH: Deno.env.get("CDPATH") };
-  } catch {
-    return {};
+  const out: Record<string, string | undefined> = {};
+  for (const name of ["PATH", "PYTHONPATH", "CDPATH"]) {
+    try {
+      out[name] = Deno.env.get(name);
+    } catch {
+      // not readable here: unknown to the reader
+    }
   }
+  try {
+    // The loader variables the hook inherits (SPEC §3.5 r4): judged against the environment it runs with.
+    const all = Deno.env.toObject();
+    for (const name of inheritedLoaders(all)) out[name] = all[name];
+  } catch {
+    // a sandbox that lets only some names be read: those above
+  }
+  return out;
 }
 
 /** The files `scope`'s hook pins now, hashed. Never throws: a file-system failure is an error value. */
