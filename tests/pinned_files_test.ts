@@ -279,9 +279,10 @@ Deno.test({
   await using proj = await makeProject();
   await Deno.mkdir(join(proj.mindDir, "big"));
   for (let i = 0; i < 260; i++) await Deno.writeTextFile(join(proj.mindDir, "big", `m${i}.py`), `X = ${i}\n`);
-  await Deno.writeTextFile(join(proj.mindDir, "big", "main.sh"), "cat >/dev/null\n");
+  // A Python script's closure is its directory's modules (SPEC §3.5 r4): 261 of them here.
+  await Deno.writeTextFile(join(proj.mindDir, "big", "main.py"), "import sys\n");
   const hooksJson = await writeHooksJson(proj.mindDir, {
-    Stop: [group([cmd("sh .mind/big/main.sh"), cmd("echo small")])],
+    Stop: [group([cmd("python3 .mind/big/main.py"), cmd("echo small")])],
   });
   assertEquals((await runCli(["project", "trust", proj.path, "--home", home.path])).code, 0);
   const r = await runCli(["trust", "--all", "--home", home.path, "--cwd", proj.path]);

@@ -293,7 +293,7 @@ export function readInterpreter(name: string, args: Field[], cmd: Command, s: Si
     return true;
   }
   if (p.module !== null && kind === "python") pythonModule(p.module, here, s, p.flags);
-  else if (p.script !== null) script(kind, p.script, here, s);
+  else if (p.script !== null) script(kind, p.script, here, s, p.rest);
   else if (p.inline === null) stdinProgram(name, kind, here, s);
   if (kind === "bun" && p.script !== null && !/[./]/.test(p.script.text)) runPackageScript(p.script, here, s);
   // `node --test a.js b.js`: every operand is a script.
@@ -360,7 +360,7 @@ function cwdClosure(kind: string, code: string, cmd: Command, s: Sink): void {
 }
 
 /** The script an interpreter runs. */
-function script(kind: string, f: Field, cmd: Command, s: Sink): void {
+function script(kind: string, f: Field, cmd: Command, s: Sink, rest: Field[] = []): void {
   switch (kind) {
     case "node":
       return nodeScript(f, cmd, s, NODE_SUFFIXES);
@@ -378,6 +378,7 @@ function script(kind: string, f: Field, cmd: Command, s: Sink): void {
       return;
     case "shell":
       s.path(f, "run", cmd.dirs);
+      s.shellScript(f, cmd.dirs, rest, "run");
       // bash looks a script without a slash up along PATH when it is not in the folder.
       if (!f.text.includes("/") && f.unknown === null) lookupProgram(f, cmd, s);
       return;

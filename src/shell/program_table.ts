@@ -20,7 +20,11 @@ export type ProgramModel = (args: Field[], cmd: Command, s: Sink) => string | nu
 /** Operands are data; options never make it run anything. */
 const dataOnly: ProgramModel = () => null;
 
-/** The data-only programs (their operands may name files they read: pinned as data by the caller). */
+/**
+ * The data-only programs (their operands may name files they read: pinned as data by the caller). The
+ * builtins that change the shell's state and the programs that only write their operands are read before
+ * the table (src/shell/programs.ts).
+ */
 // deno-fmt-ignore
 const DATA_ONLY = [
   // text and files
@@ -28,17 +32,17 @@ const DATA_ONLY = [
   "fmt", "nl", "rev", "column", "expand", "unexpand", "grep", "egrep", "fgrep", "rg", "ag", "jq", "yq", "diff",
   "cmp", "base64", "base32", "sha256sum", "sha1sum", "sha512sum", "md5sum", "shasum", "cksum", "b2sum", "xxd", "od",
   "hexdump", "strings", "iconv", "gzip", "gunzip", "zcat", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzip", "zip",
-  "ls", "dirname", "basename", "realpath", "readlink", "stat", "file", "du", "df", "tree", "wc", "split", "csplit",
-  "cp", "mv", "ln", "chmod", "chown", "chgrp", "install", "rsync", "dd", "sync", "shred",
-  "tee", "touch", "rm", "rmdir", "mkdir", "truncate", "mktemp", "mkfifo",
+  "ls", "dirname", "basename", "realpath", "readlink", "stat", "file", "du", "df", "tree", "split", "csplit",
+  "cp", "mv", "ln", "chmod", "chown", "chgrp", "install", "dd", "sync", "shred",
+  "mkfifo",
   // the system, time and identity
   "date", "sleep", "true", "false", "test", "[", ":", "id", "whoami", "hostname", "uname", "printenv", "pwd", "tty",
   "seq", "yes", "expr", "bc", "which", "whereis", "ps", "pgrep", "kill", "pkill", "killall", "uptime", "nproc", "getconf",
   "locale", "tput", "stty", "clear", "logger", "wall", "sum", "factor", "numfmt", "shuf", "ulimit", "umask",
-  "export", "local", "declare", "typeset", "readonly", "unset", "read", "exit", "return", "shift", "wait", "jobs",
-  "times", "shopt", "let", "break", "continue", "getopts", "hash", "type", "unalias",
+  "exit", "return", "wait", "jobs",
+  "times", "shopt", "let", "break", "continue",
   // notifications and sounds a hook plays
-  "notify-send", "terminal-notifier", "say", "afplay", "paplay", "aplay", "espeak", "tmux-display-message",
+  "notify-send", "terminal-notifier", "say", "afplay", "paplay", "aplay", "espeak",
   // the network as data (a download is marked; fed to a shell it is unpinnable)
   "curl", "wget", "nc", "ping", "dig", "host",
 ];

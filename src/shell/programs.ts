@@ -186,9 +186,24 @@ export function runProgram(cmd: Command, s: Sink): PipeFrom {
 function knownProgram(prog: Field, name: string, args: Field[], cmd: Command, s: Sink): boolean {
   if (prog.text.includes("/")) {
     // A file the command runs by its path: pinned (a path outside the root is read by its name).
-    if (!prog.text.startsWith("/") || prog.text === s.root || prog.text.startsWith(s.root + "/")) return true;
+    if (!prog.text.startsWith("/") || prog.text === s.root || prog.text.startsWith(s.root + "/")) {
+      // A script run by its path: a shell script's text is read (a `#!` naming another interpreter, or a
+      // binary, keeps the script-folder fallback).
+      const head = s.readText(absolute(prog, cmd, s));
+      const shell = /^#!\s*\/(?:usr\/)?bin\/(?:env\s+)?(?:ba|da|k|z)?sh\b/.test(head ?? "");
+      if (head !== null && (shell || (!head.startsWith("#!") && !head.startsWith("\x7fELF")))) {
+        s.shellScript(prog, cmd.dirs, args, "run");
+      }
+      return true;
+    }
   } else if (s.isDefined(name) || s.resolvesInRoot(prog, cmd)) return true;
   return tableProgram(name, args, cmd, s);
+}
+
+/** The first path a program word names (against the first possible cwd), for a look at its first line. */
+function absolute(prog: Field, cmd: Command, s: Sink): string {
+  if (prog.text.startsWith("/")) return prog.text;
+  return `${"list" in cmd.dirs ? cmd.dirs.list[0] : s.root}/${prog.text}`;
 }
 
 /** A word of a program's arguments that may name a file it reads (`--opt=value` names its value). */
@@ -395,6 +410,7 @@ function builtin(name: string, args: Field[], cmd: Command, s: Sink): boolean {
       if (file === undefined) return true;
       if (file.unknown !== null) s.markUnpinnable(`${name} ${file.unknown}`);
       s.path(file, "run", cmd.dirs);
+      s.shellScript(file, cmd.dirs, args.slice(1), "source");
       if (!file.text.includes("/")) lookupProgram(file, cmd, s);
       return true;
     }

@@ -44,6 +44,8 @@ export interface Sink {
   isDefined(name: string): boolean;
   /** Whether a bare program name resolves, along the PATH the command runs with, to a file inside the root. */
   resolvesInRoot(prog: Field, cmd: Command): boolean;
+  /** A shell script run or sourced: its text read by the same reader (or its folder's code, the fallback). */
+  shellScript(f: Field, dirs: Dirs, args: Field[], how: "run" | "source"): void;
   /** A script whose closure its language's model gives (no script-folder fallback for it). */
   modelledScript(f: Field, dirs: Dirs): void;
   markUnpinnable(what: string): void;

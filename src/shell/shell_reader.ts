@@ -398,10 +398,7 @@ class Reader extends Expander implements Sink {
       this.markUnpinnable(`more than ${MAX_CANDIDATES} words that may name files`);
       return;
     }
-    // `.` segments and doubled slashes are the same file to the kernel (`..` is left to it: links).
-    const path = raw.includes("/.") || raw.includes("//")
-      ? raw.replace(/\/(?:\.(?=\/|$))+/g, "").replace(/\/{2,}/g, "/")
-      : raw;
+    const path = normalPath(raw);
     if (this.#seen.has(path)) return;
     this.#seen.add(path);
     this.files.push(path);
@@ -468,8 +465,43 @@ class Reader extends Expander implements Sink {
     const texts = this.globMatches(f, dirs) ?? [f.text];
     for (const t of texts) {
       if (t === "") continue;
-      if (t.startsWith("/")) this.modelled.push(t);
-      else for (const d of uniq([this.ctx.root, ...("list" in dirs ? dirs.list : [])])) this.modelled.push(`${d}/${t}`);
+      if (t.startsWith("/")) this.modelled.push(normalPath(t));
+      else {
+        for (const d of uniq([this.ctx.root, ...("list" in dirs ? dirs.list : [])])) {
+          this.modelled.push(normalPath(`${d}/${t}`));
+        }
+      }
+    }
+  }
+
+  readonly #scripts = new Set<string>();
+
+  /**
+   * A shell script run (`sh x.sh`, `./x.sh`) or sourced (`. x.sh`): its own text is read by this reader
+   * (SPEC §3.5 r4), so what it sources or runs is its closure. A script whose text cannot be read to
+   * the end (a construct the reader cannot resolve) falls back to the code files of its folder and below.
+   */
+  shellScript(f: Field, dirs: Dirs, args: Field[], how: "run" | "source"): void {
+    if (f.unknown !== null || !("list" in dirs)) return;
+    const paths = f.text.startsWith("/") ? [f.text] : uniq([...dirs.list, this.ctx.root].map((d) => `${d}/${f.text}`));
+    for (const raw of paths) {
+      const path = normalPath(raw);
+      const text = this.ctx.fs.readText(path);
+      if (text === null) continue;
+      if (this.#scripts.has(path)) continue;
+      this.#scripts.add(path);
+      const before = this.unpinnable;
+      this.unpinnable = null;
+      // A script run by a new shell sees none of this shell's variables but the environment's (the
+      // reader keeps no export marks: it sees none, so what it reads of them is unknown).
+      const st = how === "source"
+        ? this.#st
+        : { ...copyState(this.#st), vars: new Map(), args, argsUnknown: null, zero: f };
+      this.read(text, st, this.#depth + 1);
+      const failed = this.unpinnable;
+      this.unpinnable = before;
+      if (failed === null) this.modelled.push(path);
+      else this.folders.push({ path: path.slice(0, path.lastIndexOf("/")), why: "package", names: [] });
     }
   }
 
@@ -587,4 +619,9 @@ function assignmentOf(w: Word): { name: string; append: boolean; parts: Part[] }
     parts.unshift({ k: "tilde", user: "" });
   }
   return { name: m[1], append: m[2] === "+", parts };
+}
+
+/** `.` segments and doubled slashes are the same file to the kernel (`..` is left to it: links). */
+function normalPath(raw: string): string {
+  return raw.includes("/.") || raw.includes("//") ? raw.replace(/\/(?:\.(?=\/|$))+/g, "").replace(/\/{2,}/g, "/") : raw;
 }
