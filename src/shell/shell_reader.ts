@@ -21,6 +21,7 @@
 import { lex, MAX_NESTING, type Part, type Token, type Word } from "./shell_syntax.ts";
 import { expandGlob, quoteGlob, unquoteGlob } from "./glob.ts";
 import { inheritedLoaders, loaderVariable } from "./loader_vars.ts";
+import { assignmentOf, CLOSERS, KEYWORDS, normalPath, OPENERS, REDIRECTS } from "./shell_words.ts";
 import {
   assignedValue,
   type Command,
@@ -90,30 +91,6 @@ export type CommandReading = {
    */
   modelled: string[];
 };
-
-const KEYWORDS = new Set([
-  "if",
-  "then",
-  "elif",
-  "else",
-  "fi",
-  "while",
-  "until",
-  "do",
-  "done",
-  "for",
-  "select",
-  "case",
-  "esac",
-  "{",
-  "}",
-  "!",
-  "[[",
-  "function",
-]);
-const OPENERS = new Set(["if", "while", "until", "{", "select"]);
-const CLOSERS = new Set(["fi", "done", "}"]);
-const REDIRECTS = new Set(["<", ">", ">>", ">|", "<>", "<&", ">&", "&>", "&>>", "<<", "<<-", "<<<"]);
 
 /** Reads `command` (SPEC §3.5 r3). Never throws on any text. */
 export function readCommand(command: string, ctx: ReadContext): CommandReading {
@@ -603,25 +580,4 @@ class Reader extends Expander implements Sink {
   get root(): string {
     return this.ctx.root;
   }
-}
-
-/** `NAME=value` / `NAME+=value` at the start of a word (NAME unquoted), with the value's parts. */
-function assignmentOf(w: Word): { name: string; append: boolean; parts: Part[] } | null {
-  const first = w.parts[0];
-  if (first?.k !== "lit" || first.q) return null;
-  const m = /^([A-Za-z_]\w*)(\+?)=/.exec(first.text);
-  if (!m) return null;
-  const rest = first.text.slice(m[0].length);
-  const parts: Part[] = rest === "" ? w.parts.slice(1) : [{ k: "lit", text: rest, q: false }, ...w.parts.slice(1)];
-  // `~` right after `=` is the home too.
-  if (rest.startsWith("~") && (rest.length === 1 || rest[1] === "/")) {
-    parts[0] = { k: "lit", text: rest.slice(1), q: false };
-    parts.unshift({ k: "tilde", user: "" });
-  }
-  return { name: m[1], append: m[2] === "+", parts };
-}
-
-/** `.` segments and doubled slashes are the same file to the kernel (`..` is left to it: links). */
-function normalPath(raw: string): string {
-  return raw.includes("/.") || raw.includes("//") ? raw.replace(/\/(?:\.(?=\/|$))+/g, "").replace(/\/{2,}/g, "/") : raw;
 }
