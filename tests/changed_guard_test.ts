@@ -148,6 +148,13 @@ Deno.test({
   await Deno.writeTextFile(join(g.mind, "hooks", "helper.sh"), "note() { echo changed; }\n");
   const r = await bash(g, "rm -rf /");
   assertEquals([r.decision, r.reason, r.guard?.status], ["deny", "guard: no rm -rf", "blocked"]);
+  // `list` shows each hook's closure and why each file is in it (SPEC §3.5 r4).
+  const listed = await runCli(["list", "--home", g.home, "--cwd", g.root]);
+  assertStringIncludes(listed.stdout, "    closure: .mind/guard.py (a script the command runs)\n");
+  const json = listed.code === 0 ? await runCli(["list", "--json", "--home", g.home, "--cwd", g.root]) : listed;
+  const guard = (json.json().hooks as { key: string; pinnedFiles: { path: string; why?: string }[] }[])
+    .find((h) => h.key === g.key);
+  assertEquals(guard?.pinnedFiles.map((f) => [f.path, f.why]), [[".mind/guard.py", "a script the command runs"]]);
   // The shell hook that sources the helper is the one modified.
   const lint = (await dispatch(g.home, event("PreToolUse", { cwd: g.root, tool_input: { cmd: "ls" } }))).runs[1];
   assertEquals([lint.status, lint.reason], ["skipped", "modified: .mind/hooks/helper.sh changed"]);

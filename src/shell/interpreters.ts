@@ -353,7 +353,7 @@ function stdinProgram(name: string, kind: string, cmd: Command, s: Sink): void {
  */
 function cwdClosure(kind: string, code: string, cmd: Command, s: Sink): void {
   if (!("list" in cmd.dirs)) return s.markUnpinnable(cmd.dirs.unknown);
-  if (kind === "python") s.folder(field("."), "python", cmd.dirs);
+  if (kind === "python") s.folder(field("."), "python", cmd.dirs, [], "inline Python (the cwd)");
   else if (kind === "node" || kind === "tsx" || kind === "bun") {
     for (const d of cmd.dirs.list) nodeImports(code, d, cmd, s);
   }
@@ -373,7 +373,7 @@ function script(kind: string, f: Field, cmd: Command, s: Sink, rest: Field[] = [
       s.folder(f, "package", cmd.dirs);
       // Its directory is sys.path[0] (SPEC §3.5 r4): every Python module there can be imported, a
       // sibling `json.py` shadowing the standard library; nothing else of that folder is loaded.
-      s.folder(dirField(f), "python", cmd.dirs);
+      s.folder(dirField(f), "python", cmd.dirs, [], f.text);
       s.modelledScript(f, cmd.dirs);
       return;
     case "shell":

@@ -105,7 +105,7 @@ export function loaderVariable(name: string, value: Value, dirs: Dirs, cmd: Comm
       case "python-path":
         for (const entry of v.split(":")) {
           if (entry === "") continue;
-          s.folder(field(entry), kind === "python-path" ? "python" : "package", dirs);
+          s.folder(field(entry), kind === "python-path" ? "python" : "package", dirs, [], name);
           s.path(field(entry), "data", dirs);
         }
         break;

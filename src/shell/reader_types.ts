@@ -38,7 +38,7 @@ export interface Sink {
   path(f: Field, role: "run" | "data", dirs: Dirs, suffixes?: readonly string[]): void;
   /** Candidate texts relative to each base (`""`: the text is absolute). */
   relative(texts: readonly string[], bases: readonly string[]): void;
-  folder(f: Field, why: PinFolder["why"], dirs: Dirs, names?: string[]): void;
+  folder(f: Field, why: PinFolder["why"], dirs: Dirs, names?: string[], of?: string): void;
   /** Notes a function or alias the command defines: calling it runs what was read of its body. */
   define(name: string): void;
   isDefined(name: string): boolean;

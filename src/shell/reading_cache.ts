@@ -96,7 +96,8 @@ export function keptReadingOf(v: unknown): KeptReading | null {
     ) &&
     r !== undefined && strings(r.files) && Array.isArray(r.folders) &&
     r.folders.every((f) =>
-      typeof f?.path === "string" && ["token", "package", "find", "python"].includes(f.why) && strings(f.names)
+      typeof f?.path === "string" && ["token", "package", "find", "python"].includes(f.why) && strings(f.names) &&
+      (f.of === undefined || typeof f.of === "string")
     ) &&
     strings(r.modelled) && (r.unpinnable === null || typeof r.unpinnable === "string") &&
     (r.fetch === null || typeof r.fetch === "string");

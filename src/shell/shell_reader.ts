@@ -74,7 +74,13 @@ export type ReadContext = {
  * A folder whose code the command may run: named by a word, a package run, `find … -exec` (its code
  * files), or `python` — a Python script's directory, `sys.path[0]` (its Python modules only, SPEC §3.5 r4).
  */
-export type PinFolder = { path: string; why: "token" | "package" | "find" | "python"; names: string[] };
+export type PinFolder = {
+  path: string;
+  why: "token" | "package" | "find" | "python";
+  names: string[];
+  /** Whose closure it is, for people (`.mind/check.py`, `PYTHONPATH`). */
+  of?: string;
+};
 
 /** What the command runs. */
 export type CommandReading = {
@@ -487,14 +493,16 @@ class Reader extends Expander implements Sink {
     for (const b of bases) for (const t of texts) this.addFile(b === "" ? t : `${b}/${t}`);
   }
 
-  folder(f: Field, why: PinFolder["why"], dirs: Dirs, names: string[] = []): void {
+  folder(f: Field, why: PinFolder["why"], dirs: Dirs, names: string[] = [], of?: string): void {
     const texts = this.globMatches(f, dirs) ?? [f.text];
     for (const t of texts) {
       if (t === "") continue;
       const bases = t.startsWith("/")
         ? [t]
         : [`${this.ctx.root}/${t}`, ...("list" in dirs ? dirs.list : []).map((d) => `${d}/${t}`)];
-      for (const path of uniq(bases)) this.folders.push({ path, why, names });
+      for (const path of uniq(bases)) {
+        this.folders.push(of === undefined ? { path, why, names } : { path, why, names, of });
+      }
     }
   }
 

@@ -84,6 +84,8 @@ export type PinSet =
     fetch: string | null;
     unpinnable: string | null;
     contents: Map<string, Uint8Array>;
+    /** Why each pinned file is in the hook's closure (SPEC §3.5 r4), for people; absent for a set built by hand. */
+    why?: Record<string, string>;
   }
   | { ok: false; error: string; fetch: string | null; unpinnable: string | null };
 
@@ -153,12 +155,20 @@ export async function currentPins(scope: PinScope, opts: PinOptions = {}): Promi
       if (scope.kind === "project" && LAYER_FOLDERS.includes(rel.split("/")[0])) addTree(rel);
     };
     const modelled = new Set(reading.modelled);
-    const pythonTrees = new Set<string>();
+    const pythonTrees = new Map<string, string>(); // rel → whose sys.path it is
+    // Why each file is in the hook's closure, for `list` and `review` (SPEC §3.5 r4): the first reason found.
+    const why = new Map<string, string>();
+    const because = (rel: string, reason: string) => {
+      if (!why.has(rel)) why.set(rel, reason);
+    };
     for (const candidate of reading.files) {
       const link = namedLink(scope, candidate);
       // A link the command names is pinned by where it points too: pointing it at another program
       // (`.venv/bin/python` → `/bin/sh`) changes what runs the pinned script.
-      if (link !== null) links.set(link.rel, link.target);
+      if (link !== null) {
+        links.set(link.rel, link.target);
+        because(link.rel, "a link the command names");
+      }
       const hit = insideRoot(scope, candidate);
       if (hit === null) continue;
       if (hit.kind === "folder") {
@@ -167,6 +177,7 @@ export async function currentPins(scope: PinScope, opts: PinOptions = {}): Promi
       }
       // A file the command names is pinned whatever its type or folder (SPEC §3.5 r3).
       found.set(hit.rel, `${scope.root}/${hit.rel}`);
+      because(hit.rel, modelled.has(candidate) ? "a script the command runs" : "named by the command");
       const top = hit.rel.split("/")[0];
       // The script-folder rule is the fallback (SPEC §3.5 r4): a script whose closure its language's
       // model gave pins that closure, not every code file beside it.
@@ -179,7 +190,7 @@ export async function currentPins(scope: PinScope, opts: PinOptions = {}): Promi
       const hit = insideRoot(scope, f.path);
       if (hit?.kind !== "folder") continue;
       if (f.why === "token") namedFolder(hit.rel);
-      else if (f.why === "python") pythonTrees.add(hit.rel);
+      else if (f.why === "python") pythonTrees.set(hit.rel, pythonTrees.get(hit.rel) ?? f.of ?? "a Python script");
       else addTree(hit.rel, f.names);
     }
     const names = [...trees.values()].flat();
@@ -187,13 +198,21 @@ export async function currentPins(scope: PinScope, opts: PinOptions = {}): Promi
       scope,
       outermost([...trees.keys()]),
       (path, name) => treeFile(path, name, names),
-      found,
-      links,
+      { found, links, why, because: (tree) => `code of ${tree === "" ? "the root" : tree + "/"}` },
     ) ??
-      walkTrees(scope, outermost([...pythonTrees]), pythonModule, found, links);
+      walkTrees(scope, outermost([...pythonTrees.keys()]), pythonModule, {
+        found,
+        links,
+        why,
+        because: (tree) => `sys.path of ${pythonTrees.get(tree) ?? tree}`,
+      });
+    for (const rel of [...found.keys(), ...links.keys()]) because(rel, "in the hook's closure");
     if (walked !== null) return { ok: false, error: walked, fetch, unpinnable };
     if (found.size + links.size > MAX_PINNED_FILES) return { ok: false, error: tooMany(), fetch, unpinnable };
-    return await hashAll(found, links, opts, fetch, unpinnable);
+    const set = await hashAll(found, links, opts, fetch, unpinnable);
+    return set.ok
+      ? { ...set, why: Object.fromEntries([...why].filter(([rel]) => Object.hasOwn(set.files, rel))) }
+      : set;
   } catch (e) {
     return { ok: false, error: `cannot read its files: ${errorText(e)}`, fetch, unpinnable };
   }
@@ -305,15 +324,24 @@ function walkTrees(
   scope: PinScope,
   trees: string[],
   pick: (path: string, name: string) => boolean,
-  found: Map<string, string>,
-  links: Map<string, string>,
+  into: {
+    found: Map<string, string>;
+    links: Map<string, string>;
+    why: Map<string, string>;
+    because: (tree: string) => string;
+  },
 ): string | null {
+  const { found, links } = into;
+  /** The first reason a file was found for is the one shown. */
+  const noted = (rel: string, tree: string) => {
+    if (!into.why.has(rel)) into.why.set(rel, into.because(tree));
+  };
   let folders = 0;
-  const stack: { rel: string; depth: number }[] = trees.map((rel) => ({ rel, depth: 0 }));
+  const stack: { rel: string; depth: number; tree: string }[] = trees.map((rel) => ({ rel, depth: 0, tree: rel }));
   // Folders reached through links are walked once (a link loop ends here).
   const seen = new Set(trees);
   while (stack.length > 0) {
-    const { rel, depth } = stack.pop()!;
+    const { rel, depth, tree } = stack.pop()!;
     if (++folders > MAX_FOLDERS || depth > MAX_DEPTH) {
       return `more than ${MAX_FOLDERS} folders, or folders deeper than ${MAX_DEPTH}, to pin`;
     }
@@ -324,7 +352,7 @@ function walkTrees(
       const child = rel === "" ? e.name : `${rel}/${e.name}`;
       if (e.isDirectory) {
         if (!SKIPPED_FOLDERS.has(e.name) && !scope.excludedFolders.has(child)) {
-          stack.push({ rel: child, depth: depth + 1 });
+          stack.push({ rel: child, depth: depth + 1, tree });
         }
         continue;
       }
@@ -332,19 +360,22 @@ function walkTrees(
       if (e.isSymlink) {
         // Pinned by where it points; what it leads to inside the root is pinned (or walked) too.
         links.set(child, Deno.readLinkSync(`${scope.root}/${child}`));
+        noted(child, tree);
         const target = insideTarget(scope, `${scope.root}/${child}`);
         const targetPath = `${scope.root}/${target?.rel}`;
         if (
           target?.kind === "file" && !excluded(scope, target.rel) && pick(targetPath, basename(target.rel))
         ) {
           found.set(target.rel, targetPath);
+          noted(target.rel, tree);
         }
         if (target?.kind === "folder" && !seen.has(target.rel) && !excluded(scope, `${target.rel}/x`)) {
           seen.add(target.rel);
-          stack.push({ rel: target.rel, depth: depth + 1 });
+          stack.push({ rel: target.rel, depth: depth + 1, tree });
         }
       } else if (e.isFile && pick(`${scope.root}/${child}`, e.name)) {
         found.set(child, `${scope.root}/${child}`);
+        noted(child, tree);
       }
       if (found.size + links.size > MAX_PINNED_FILES) return tooMany();
     }
