@@ -380,6 +380,7 @@ const CASES: Case[] = [
     command: "sumo forward codex SessionStart # sumo-managed:codex",
     files: ["sumo-managed:codex"],
     pinned: [],
+    unpinnable: "sumo (a program the reader does not know)",
   },
   {
     source: "0maru/gh-zen@014ce8e .codex/hooks.json",
@@ -404,6 +405,7 @@ const CASES: Case[] = [
     command: "/Users/ted/.local/bin/graphify hook-check",
     files: ["hook-check"],
     pinned: ["hook-check"],
+    unpinnable: "graphify (a program the reader does not know)",
   },
   {
     source: "0rl4nd0l/tenn@010357e .codex/hooks.json",
@@ -418,6 +420,7 @@ const CASES: Case[] = [
     files: [".tool_input.file_path", "prettier"],
     pinned: [".tool_input.file_path", "prettier"],
     fetch: "npx",
+    unpinnable: "npx (fetches the code it runs)",
   },
   {
     source: "@miyaoka/claude-hooks README (a package fetched at run time)",
@@ -425,6 +428,7 @@ const CASES: Case[] = [
     files: [],
     pinned: [],
     fetch: "bunx",
+    unpinnable: "bunx (fetches the code it runs)",
   },
   {
     source: "a public README wiring ClawSentry (a hook that posts to a local server)",
@@ -497,6 +501,7 @@ const CASES: Case[] = [
     files: [".mind/with space.py", "i.sh"],
     pinned: [".mind/with space.py"],
     fetch: "curl",
+    unpinnable: "a download piped into sh",
   },
   {
     source: "constructed: pnpm dlx, a relative ../ that leaves the root, an unterminated quote",
@@ -504,6 +509,7 @@ const CASES: Case[] = [
     files: ["outside.sh", ".mind/x.sh"],
     pinned: [],
     fetch: "pnpm dlx",
+    unpinnable: "pnpm dlx (fetches the code it runs)",
   },
 ];
 

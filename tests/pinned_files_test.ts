@@ -116,14 +116,14 @@ Deno.test({
 
 Deno.test({
   name:
-    "pinned: a script outside .mind/ (the seed's scripts/check_tool.py) is pinned alone, and checked in the sandboxed dispatch",
+    "pinned: a script outside .mind/ (the seed's scripts/check_tool.py) pins its Python closure (its directory's modules), checked in the sandboxed dispatch",
   ignore: WINDOWS,
 }, async () => {
   await using home = await makeHome();
   await using proj = await makeProject();
   await Deno.mkdir(join(proj.path, "scripts"));
-  await Deno.writeTextFile(join(proj.path, "scripts", "check_tool.py"), "import sys; sys.stdin.read()\n");
-  await Deno.writeTextFile(join(proj.path, "scripts", "unrelated.py"), "x = 1\n");
+  await Deno.writeTextFile(join(proj.path, "scripts", "check_tool.py"), "import sys, json; sys.stdin.read()\n");
+  await Deno.writeTextFile(join(proj.path, "scripts", "unrelated.sh"), "echo 1\n");
   await writeHooksJson(proj.mindDir, {
     PreToolUse: [group([cmd(`${shq(PYTHON)} scripts/check_tool.py`)], "Bash")],
   });
@@ -132,8 +132,13 @@ Deno.test({
   assertEquals(await pinnedPaths(home.path, proj.path), ["scripts/check_tool.py"]);
   const run = async () => (await dispatch(home.path, toolEvent(proj.path), [], { env: PY_ENV })).runs[0];
   assertEquals([(await run()).status, (await run()).reason], ["completed", null]);
-  await Deno.writeTextFile(join(proj.path, "scripts", "unrelated.py"), "x = 2\n");
+  // A shell script beside it is not in its closure (SPEC §3.5 r4 precision)…
+  await Deno.writeTextFile(join(proj.path, "scripts", "unrelated.sh"), "echo 2\n");
   assertEquals((await run()).status, "completed");
+  // …but a later scripts/json.py shadows the standard library: it is sys.path[0] (SPEC §3.5 r4).
+  await Deno.writeTextFile(join(proj.path, "scripts", "json.py"), "raise SystemExit(0)\n");
+  assertEquals([(await run()).status, (await run()).reason], ["skipped", "modified: scripts/json.py added"]);
+  await Deno.remove(join(proj.path, "scripts", "json.py"));
   await Deno.writeTextFile(join(proj.path, "scripts", "check_tool.py"), "import os\n");
   assertEquals([(await run()).status, (await run()).reason], ["skipped", "modified: scripts/check_tool.py changed"]);
 });
@@ -274,9 +279,10 @@ Deno.test({
   await using proj = await makeProject();
   await Deno.mkdir(join(proj.mindDir, "big"));
   for (let i = 0; i < 260; i++) await Deno.writeTextFile(join(proj.mindDir, "big", `m${i}.py`), `X = ${i}\n`);
-  await Deno.writeTextFile(join(proj.mindDir, "big", "main.sh"), "cat >/dev/null\n");
+  // A Python script's closure is its directory's modules (SPEC §3.5 r4): 261 of them here.
+  await Deno.writeTextFile(join(proj.mindDir, "big", "main.py"), "import sys\n");
   const hooksJson = await writeHooksJson(proj.mindDir, {
-    Stop: [group([cmd("sh .mind/big/main.sh"), cmd("echo small")])],
+    Stop: [group([cmd("python3 .mind/big/main.py"), cmd("echo small")])],
   });
   assertEquals((await runCli(["project", "trust", proj.path, "--home", home.path])).code, 0);
   const r = await runCli(["trust", "--all", "--home", home.path, "--cwd", proj.path]);

@@ -18,6 +18,7 @@ import { handlerModule } from "../config/handler_types/registry.ts";
 import {
   buildView,
   type CatalogView,
+  closureText,
   homeMissingLine,
   type HookView,
   listData,
@@ -148,6 +149,8 @@ export function pinLines(h: HookView): string[] {
       out.push(`    ${label}${count}: ${shown.join(", ")}`);
     }
   }
+  const closure = p && !p.error && (h.samePins === null || h.samePins.first) ? closureText(p) : null;
+  if (closure !== null) out.push(`    closure: ${closure}`);
   if (p?.unpinnable) out.push(`    ${unpinnableMark(p.unpinnable)}`);
   if (h.fetch !== null) out.push(`    network: it fetches at run time (${h.fetch}); what it fetches is not pinned`);
   // What review warns about for this type (SPEC §2.2 r4: where an http hook sends each event).

@@ -23,12 +23,21 @@ export type HookHandler = DiscoveredHandler & {
   readonly enabled: boolean;
   /** The stored trusted hash, if any. */
   readonly trustedHash: string | null;
+  /** Whether the definition trusted was `failClosed` (`trusted_fail_closed`, SPEC §3.5 r4). */
+  readonly trustedFailClosed?: boolean;
   /** Its pinned files (SPEC §3.5), or null when its layer's root is not a project's or a plugin's. */
   readonly pins: HookPins | null;
 };
 
 /** Stored state of one hook (SPEC §3.3, §3.5). */
-export type HookState = { enabled?: boolean; trusted_hash?: string; trusted_files?: PinnedFiles; unpinnable?: string };
+export type HookState = {
+  enabled?: boolean;
+  trusted_hash?: string;
+  trusted_files?: PinnedFiles;
+  unpinnable?: string;
+  /** The definition trusted was `failClosed` (SPEC §3.5 r4). */
+  trusted_fail_closed?: boolean;
+};
 
 /** What discovery needs to know about this invocation. */
 export type ConfigOptions = {

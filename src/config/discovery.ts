@@ -153,6 +153,7 @@ function readState(
     const files = storedPins(v.trusted_files);
     if (files !== null) next.trusted_files = files;
     if (typeof v.unpinnable === "string") next.unpinnable = v.unpinnable;
+    if (typeof v.trusted_fail_closed === "boolean") next.trusted_fail_closed = v.trusted_fail_closed;
     into.set(key, next);
   }
 }
@@ -499,6 +500,7 @@ function withTrust(
     ...d,
     enabled: managed ? true : state?.enabled ?? true,
     trustedHash: managed ? null : state?.trusted_hash ?? null,
+    trustedFailClosed: !managed && state?.trusted_fail_closed === true,
     pins,
   };
 }

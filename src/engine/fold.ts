@@ -31,10 +31,20 @@ export function effectOf(module: EventModule, h: HookHandler, outcome: HandlerOu
   return { blockReason: failClosedReason(h.key, outcome.reason) };
 }
 
+/**
+ * The effect of one run: its outcome's ({@link effectOf}); for a guard trusted as `failClosed` that was
+ * skipped because it changed, a block where the event can block (SPEC §3.5 r4); else none.
+ */
+export function runEffect(module: EventModule, r: HandlerRun): HandlerEffect | null {
+  if (r.outcome) return effectOf(module, r.handler, r.outcome);
+  if (r.verdict.runs || r.verdict.changedGuard === null || !module.canBlock) return null;
+  return { blockReason: r.verdict.changedGuard };
+}
+
 /** The effects of the runs' outcomes as aggregation items, in configuration order. */
 export function effectItems(module: EventModule, runs: readonly HandlerRun[]): AggregationItem[] {
   return runs.flatMap((r, order) => {
-    const effect = r.outcome ? effectOf(module, r.handler, r.outcome) : null;
+    const effect = runEffect(module, r);
     return effect ? [{ order, completedSeq: r.completedSeq, effect }] : [];
   });
 }
@@ -111,7 +121,7 @@ async function spilledItems(
   const items: AggregationItem[] = [];
   const additionalContext: string[] = [];
   for (const [order, r] of runs.entries()) {
-    const own = r.outcome ? effectOf(module, r.handler, r.outcome) : null;
+    const own = runEffect(module, r);
     if (!own) continue;
     const effect = { ...own };
     if (module.contextLimit === "continuation" && effect.blockReason !== undefined) {

@@ -63,7 +63,14 @@ Deno.test("messages: every kind of line, in the one order", () => {
 
 Deno.test("messages: the closing lines of an untrusted project with hooks needing review; a failing part left out only in the fail-safe", async () => {
   const skipped = (key: string, unpinned: boolean): HandlerRun =>
-    run(key, undefined, { runs: false, status: "modified", skip: "modified", reason: "modified", unpinned });
+    run(key, undefined, {
+      runs: false,
+      status: "modified",
+      skip: "modified",
+      reason: "modified",
+      unpinned,
+      changedGuard: null,
+    });
   const project = { root: "/repo", trusted: false, trustLevel: null, hasHookFiles: true, foreignDirs: [] };
   const catalog = { project, trustStoreProblem: null } as unknown as AnyCatalog;
   const two = [skipped("x", true), skipped("y", false), run("z")];

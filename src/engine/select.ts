@@ -70,6 +70,7 @@ export function runVerdictOf(v: TrustVerdict): Verdict {
     // A modified hook says why: its definition, or which pinned file (SPEC §3.5).
     reason: skipWords(v) ?? v.skip,
     unpinned: v.skip === "modified" && v.pins?.check.unrecorded === true,
+    changedGuard: v.changedGuard,
   };
 }
 

@@ -9,7 +9,15 @@ import type { TrustVerdict } from "../trust/verdict.ts";
 import { runVerdictOf } from "./select.ts";
 
 function verdict(fields: Partial<TrustVerdict>): TrustVerdict {
-  return { status: "trusted", definitionStatus: "trusted", modifiedReason: null, skip: null, pins: null, ...fields };
+  return {
+    status: "trusted",
+    definitionStatus: "trusted",
+    modifiedReason: null,
+    skip: null,
+    pins: null,
+    changedGuard: null,
+    ...fields,
+  };
 }
 
 Deno.test("verdict: trusted and managed run; untrusted, modified and disabled do not, each saying why", () => {
@@ -21,6 +29,7 @@ Deno.test("verdict: trusted and managed run; untrusted, modified and disabled do
     skip: "untrusted",
     reason: "untrusted",
     unpinned: false,
+    changedGuard: null,
   });
   assertEquals(runVerdictOf(verdict({ skip: "disabled" })), {
     runs: false,
@@ -28,6 +37,7 @@ Deno.test("verdict: trusted and managed run; untrusted, modified and disabled do
     skip: "disabled",
     reason: "disabled",
     unpinned: false,
+    changedGuard: null,
   });
   const changed = verdict({
     status: "modified",
@@ -44,6 +54,7 @@ Deno.test("verdict: trusted and managed run; untrusted, modified and disabled do
     skip: "modified",
     reason: "modified: check.py changed",
     unpinned: true,
+    changedGuard: null,
   });
   // --dangerously-bypass-hook-trust (SPEC §3.4): an untrusted hook runs (assessTrust gives no skip).
   assertEquals(runVerdictOf(verdict({ status: "untrusted" })), { runs: true, status: "untrusted" });

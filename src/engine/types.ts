@@ -110,6 +110,8 @@ export type Verdict =
     readonly reason: string;
     /** Trusted before mind-hooks pinned the files it runs (SPEC §3.5): one review pins them. */
     readonly unpinned: boolean;
+    /** A changed guard trusted as `failClosed`: why it blocks where the event can (SPEC §3.5 r4), else null. */
+    readonly changedGuard: string | null;
   };
 
 /** One matched handler through the stages of a dispatch. */

@@ -19,10 +19,13 @@
  *   `<(…)`, `>(…)`), here-documents, brace expansions (`{a,b}`), a glob in a command's name,
  *   unbalanced quotes, control characters, and lines over 10,000 characters (Claude Code's own bound).
  *
- * One pass over the line, so its cost is linear in the line's length.
+ * The line is read by the command reader's one lexer (src/shell/shell_syntax.ts) into its syntax tree,
+ * and this is a walk over it: one pass, linear in the line's length.
  * @module
  */
 import { foldSpaces } from "./wildcard.ts";
+import { lex, type Token, type Word as SyntaxWord } from "../shell/shell_syntax.ts";
+import { REDIRECTS } from "../shell/shell_words.ts";
 
 /** Lines longer than this are not split (Claude Code's own bound): every rule matches them. */
 export const MAX_SPLIT_LENGTH = 10_000;
@@ -51,7 +54,7 @@ const STRIPPED_KEYWORDS: ReadonlySet<string> = new Set([
 /** Keywords whose simple command runs nothing (a variable and a word list, or the word a case tests). */
 const HEAD_KEYWORDS: ReadonlySet<string> = new Set(["for", "select", "case"]);
 
-/** Thrown inside the reader when the line cannot be read statically. */
+/** Thrown inside the walk when the line cannot be read statically. */
 class Unreadable extends Error {}
 
 /** The simple commands of `command` as word lists, or null when the line cannot be read statically. */
@@ -61,131 +64,100 @@ function splitWords(command: string): Word[][] | null {
     const code = command.charCodeAt(i);
     if ((code < 32 && code !== 9 && code !== 10) || code === 127) return null;
   }
+  if (!staticQuotes(command)) return null;
+  // A backslash ending the line escapes nothing: the shell would wait for more, the filter reads no word.
+  const line = /(?:^|[^\\])(?:\\\\)*\\$/.test(command) ? command.slice(0, -1) : command;
   try {
-    return new Reader(command).read();
+    return new Walker().read(lex(line));
   } catch (e) {
     if (e instanceof Unreadable) return null;
     throw e;
   }
 }
 
-/** The one-pass reader behind {@link splitWords}. */
-class Reader {
+/**
+ * Whether every quote of the line closes and no `$` or backquote stands outside single quotes (unescaped):
+ * an expansion makes the line unreadable before its syntax tree is walked.
+ */
+function staticQuotes(s: string): boolean {
+  let quote: "'" | '"' | null = null;
+  let wordStart = true;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (quote === "'") {
+      if (c === "'") quote = null;
+    } else if (c === "#" && quote === null && wordStart) {
+      // A comment runs to the end of the line: its quotes and `$` are text.
+      while (i + 1 < s.length && s[i + 1] !== "\n") i++;
+    } else if (c === "\\") i++;
+    else if (c === "$" || c === "`") return false;
+    else if (c === "'" && quote === null) quote = "'";
+    else if (c === '"') quote = quote === '"' ? null : '"';
+    // A `#` starts a comment only where a word could start (not escaped, not inside a word).
+    wordStart = quote === null && c !== "\\" && " \t\n;&|()<>".includes(c);
+  }
+  return quote === null;
+}
+
+/** One word of the shell syntax tree (src/shell/shell_syntax.ts) as the filter reads it. */
+function wordOf(w: SyntaxWord): Word {
+  let text = "";
+  let unquoted = "";
+  for (const p of w.parts) {
+    if (p.k === "lit") {
+      text += p.text;
+      unquoted += p.q ? "x".repeat(p.text.length) : p.text;
+    } else if (p.k === "tilde") {
+      text += `~${p.user}`;
+      unquoted += `~${p.user}`;
+    } else if (p.k === "var" && !p.raw.startsWith("$")) {
+      // `~+` and `~-`: read as written, like any other word.
+      text += p.raw;
+      unquoted += p.raw;
+    } else throw new Unreadable();
+  }
+  // {a,b} and {1..3} expand to other words.
+  if (/\{[^}]*(?:,|\.\.)[^}]*\}/.test(unquoted)) throw new Unreadable();
+  return { text, glob: /[*?]|\[[^\]]*\]/.test(unquoted) };
+}
+
+/** The walk over the line's syntax tree: its simple commands (SPEC §2.2 r3). */
+class Walker {
   #out: Word[][] = [];
   #words: Word[] = [];
-  #word = "";
-  #inWord = false;
-  #glob = false;
-  #bracket = false;
-  #braceOpen = false;
-  #braceList = false;
   /** The next word is a redirection's target. */
   #target = false;
   /** Open `case` commands, and whether the next words up to `)` are a case pattern. */
   #cases = 0;
   #pattern = false;
 
-  constructor(readonly line: string) {}
-
-  read(): Word[][] {
-    const s = this.line;
-    let quote: "'" | '"' | null = null;
-    for (let i = 0; i < s.length; i++) {
-      const c = s[i];
-      if (quote === "'") {
-        if (c === "'") quote = null;
-        else this.#word += c;
+  read(tokens: readonly Token[]): Word[][] {
+    for (let i = 0; i < tokens.length; i++) {
+      const t = tokens[i];
+      if (t.t === "word") {
+        // A redirection's target is not a word of the command.
+        if (this.#target) this.#target = false;
+        else this.#words.push(wordOf(t.w));
         continue;
       }
-      if (quote === '"') {
-        if (c === "$" || c === "`") throw new Unreadable();
-        if (c === '"') quote = null;
-        else if (c === "\\" && i + 1 < s.length && '"\\$`\n'.includes(s[i + 1])) {
-          if (s[++i] !== "\n") this.#word += s[i];
-        } else this.#word += c;
+      if (REDIRECTS.has(t.op)) {
+        // A redirection with no word after it (`<|`, `> ;`) is a syntax error: read as unreadable, so it matches.
+        if (tokens[i + 1]?.t !== "word") throw new Unreadable();
+        this.#target = true;
         continue;
       }
-      if (c === "$" || c === "`") throw new Unreadable();
-      if (c === "'" || c === '"') {
-        quote = c;
-        this.#inWord = true;
-      } else if (c === "\\") {
-        // A backslash-newline continues the line; any other escaped character is literal.
-        if (s[i + 1] === "\n") i++;
-        else if (i + 1 < s.length) {
-          this.#word += s[++i];
-          this.#inWord = true;
-        }
-      } else if (c === " " || c === "\t") {
-        this.#endWord();
-      } else if (c === "&" && s[i + 1] === ">") {
-        this.#endWord();
-        i = this.#redirect(i + 1);
-      } else if (c === ";" && s[i + 1] === ";") {
-        i += s[i + 2] === "&" ? 2 : 1;
-        this.#endCommand(";;");
-      } else if (c === "\n" || c === ";" || c === "&" || c === "|" || c === "(" || c === ")") {
-        this.#endCommand(c);
-      } else if (c === "#" && !this.#inWord) {
-        // A comment runs to the end of the line.
-        while (i + 1 < s.length && s[i + 1] !== "\n") i++;
-      } else if (c === ">" || c === "<") {
-        // A file-descriptor number before the operator is not a word.
-        if (this.#inWord && /^\d+$/.test(this.#word)) this.#dropWord();
-        this.#endWord();
-        i = this.#redirect(i);
-      } else {
-        this.#char(c);
-      }
+      this.#target = false;
+      if (t.op === ";;" || t.op === ";;&") this.#endCommand(";;");
+      else if (t.op === ";&") {
+        this.#endCommand(";");
+        this.#endCommand("&");
+      } else for (const c of t.op) this.#endCommand(c);
     }
-    if (quote !== null) throw new Unreadable();
     this.#endCommand("");
     return this.#out;
   }
 
-  /** An unquoted ordinary character of a word: globs and brace expansions are noted. */
-  #char(c: string): void {
-    if (c === "*" || c === "?") this.#glob = true;
-    else if (c === "[") this.#bracket = true;
-    else if (c === "]" && this.#bracket) this.#glob = true;
-    else if (c === "{") this.#braceOpen = true;
-    else if (this.#braceOpen && (c === "," || (c === "." && this.#word.endsWith(".")))) this.#braceList = true;
-    else if (c === "}" && this.#braceList) throw new Unreadable(); // {a,b} and {1..3} expand to other words
-    this.#word += c;
-    this.#inWord = true;
-  }
-
-  /** Reads a redirection operator starting at `i` (`>`, `>>`, `>|`, `>&`, `<`, `<>`, `<&`); returns its last index. */
-  #redirect(i: number): number {
-    const s = this.line;
-    while (i + 1 < s.length && ">&|".includes(s[i + 1])) i++;
-    // <(…) and >(…) run a command whose output becomes a file name.
-    if (s[i + 1] === "(") throw new Unreadable();
-    this.#target = true;
-    return i;
-  }
-
-  #dropWord(): void {
-    this.#word = "";
-    this.#inWord = false;
-    this.#glob =
-      this.#bracket =
-      this.#braceOpen =
-      this.#braceList =
-        false;
-  }
-
-  #endWord(): void {
-    if (this.#inWord) {
-      if (this.#target) this.#target = false;
-      else this.#words.push({ text: this.#word, glob: this.#glob });
-    }
-    this.#dropWord();
-  }
-
   #endCommand(separator: string): void {
-    this.#endWord();
-    this.#target = false;
     const words = this.#words;
     this.#words = [];
     if (this.#pattern) {

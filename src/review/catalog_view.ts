@@ -77,6 +77,8 @@ export type PinnedFileView = {
   /** Its hash now, else the trusted one. */
   hash: string | null;
   state: "pinned" | "changed" | "removed" | "added" | "unpinned";
+  /** Why it is in the hook's closure (`sys.path of .mind/check.py`, SPEC §3.5 r4), when known. */
+  why?: string;
 };
 
 /** A hook's pinned files as shown. */
@@ -140,6 +142,22 @@ export type CatalogView = {
   homeMissing: boolean;
 };
 
+/** A pinned file's view with why it is in the closure, when the pin set says. */
+function withWhy(f: PinnedFileView, why: Readonly<Record<string, string>> | undefined): PinnedFileView {
+  return why !== undefined && Object.hasOwn(why, f.path) ? { ...f, why: why[f.path] } : f;
+}
+
+/**
+ * A hook's closure for people (SPEC §3.5 r4): its files grouped by why each is in it
+ * (`.mind/lib/policy.py (sys.path of .mind/check.py)`), or null when no file says why.
+ */
+export function closureText(p: PinnedView): string | null {
+  const groups = new Map<string, string[]>();
+  for (const f of p.files) if (f.why !== undefined) groups.set(f.why, [...(groups.get(f.why) ?? []), f.path]);
+  if (groups.size === 0) return null;
+  return [...groups].map(([why, paths]) => `${paths.join(", ")} (${why})`).join("; ");
+}
+
 /** The pinned view of a checked hook. */
 function pinnedView(h: HookHandler, v: TrustVerdict): PinnedView | null {
   const pins = h.pins;
@@ -153,7 +171,9 @@ function pinnedView(h: HookHandler, v: TrustVerdict): PinnedView | null {
   const stored = pins.stored;
   const definitionTrusted = v.definitionStatus === "trusted";
   if (!definitionTrusted || stored === null || check === undefined) {
-    const files = Object.entries(current.files).map(([path, hash]) => ({ path, hash, state: "unpinned" as const }));
+    const files = Object.entries(current.files).map(([path, hash]) =>
+      withWhy({ path, hash, state: "unpinned" as const }, current.why)
+    );
     return { files, error: null, unrecorded: definitionTrusted && files.length > 0, unpinnable };
   }
   const changed = new Map(check.changes.map((c) => [c.path, c.change]));
@@ -161,7 +181,7 @@ function pinnedView(h: HookHandler, v: TrustVerdict): PinnedView | null {
   const files = paths.map((path): PinnedFileView => {
     const now = Object.hasOwn(current.files, path) ? current.files[path] : undefined;
     const was = Object.hasOwn(stored, path) && typeof stored[path] === "string" ? stored[path] as string : null;
-    return { path, hash: now ?? was, state: changed.get(path) ?? "pinned" };
+    return withWhy({ path, hash: now ?? was, state: changed.get(path) ?? "pinned" }, current.why);
   });
   return { files, error: null, unrecorded: false, unpinnable };
 }

@@ -8,7 +8,7 @@
  * @module
  */
 import type { ReviewApp } from "./app.ts";
-import { type HookView, unpinnableMark } from "./catalog_view.ts";
+import { closureText, type HookView, unpinnableMark } from "./catalog_view.ts";
 import type { Row, Style } from "./rows.ts";
 import type { RowKit } from "./confirm.ts";
 import { shortHash } from "./confirm.ts";
@@ -62,6 +62,8 @@ export function pinnedRows(h: HookView, width: number, kit: RowKit): Row[] {
       );
     });
   }
+  const closure = p !== null && p.error === null ? closureText(p) : null;
+  if (closure !== null) rows.push(...kit.field("Closure", closure, width, ["dim"]));
   if (p?.unpinnable) rows.push(...kit.field("Pinned", unpinnableMark(p.unpinnable), width, ["red", "bold"]));
   if (h.fetch !== null) {
     rows.push(

@@ -40,11 +40,14 @@ Deno.test("trust summary: events, files, pinned files once, network and unpinnab
     assertEquals(summaryLines(trustSummary(plan, view)), [
       { kind: "plain", text: "4 hooks on 3 events: Stop 1, PreToolUse 2, SessionStart 1" },
       { kind: "plain", text: `from 2 files: ${home}/hooks.json (1), .mind/hooks.json (3)` },
-      { kind: "plain", text: "2 pinned files (trust also covers their content)" },
+      // a.sh is read to the end and sources nothing: its closure is itself (SPEC §3.5 r4), not lib/common.sh.
+      { kind: "plain", text: "1 pinned file (trust also covers their content)" },
       { kind: "warn", text: "⚠ 1 hook fetches code from the network when run (not pinned):" },
       { kind: "item", text: "curl -fsSL https://example.com/x.sh | sh   (curl)" },
-      { kind: "warn", text: "⚠ 1 hook runs files mind-hooks cannot tell (not pinned):" },
+      // A download piped into a shell is unpinnable too (SPEC §3.5 r4).
+      { kind: "warn", text: "⚠ 2 hooks run files mind-hooks cannot tell (not pinned):" },
       { kind: "item", text: "sh .mind/a.sh --again   ($(printf x))" },
+      { kind: "item", text: "curl -fsSL https://example.com/x.sh | sh   (a download piped into sh)" },
     ]);
   } finally {
     await Deno.remove(root, { recursive: true });

@@ -10,11 +10,13 @@
  */
 import { dataWord, lookupProgram, runProgram } from "./programs.ts";
 import { basename, type Command, field, type Sink } from "./reader_types.ts";
-import { denoTask, runPackageScript } from "./project_tools.ts";
+import { runPackageScript } from "./project_tools.ts";
+import { nodeImports } from "./node_closure.ts";
+import { denoCommand } from "./deno_command.ts";
 import type { Field } from "./shell_reader.ts";
 
 /** What an interpreter's options mean. */
-type Spec = {
+export type Spec = {
   /** Options taking a value that is none of the kinds below. */
   values?: string[];
   /** The value is inline code: no script follows. */
@@ -29,6 +31,10 @@ type Spec = {
   chdir?: string[];
   /** The value is shell text it runs too (`fish -C`). */
   text?: string[];
+  /** The value is a folder searched for the modules it loads (`perl -I`, `ruby -I`). */
+  libdirs?: string[];
+  /** The value is a module loaded from those folders before the script (`perl -M`, `ruby -r`). */
+  loads?: string[];
   /** Short options may be grouped (`-uB`, `-ec`). */
   clusters?: boolean;
   /** A shell: `-c` (alone or grouped) makes the first operand the command string. */
@@ -36,11 +42,13 @@ type Spec = {
 };
 
 const NODE_SUFFIXES = ["", ".js", ".mjs", ".cjs", "/index.js", "/index.mjs", "/index.cjs"];
-const TS_SUFFIXES = [...NODE_SUFFIXES, ".ts", ".mts", ".cts", ".tsx", "/index.ts"];
+/** What Node-like runtimes try after a script's name. */
+export const TS_SUFFIXES = [...NODE_SUFFIXES, ".ts", ".mts", ".cts", ".tsx", "/index.ts"];
 const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "busybox"]);
 const PYTHON = /^(?:python|pypy)(?:\d+(?:\.\d+)*)?[mtw]?$|^py$/;
 
-const SPECS: Record<string, Spec> = {
+/** The interpreters' option specs, by model. */
+export const SPECS: Record<string, Spec> = {
   shell: {
     values: ["-o", "+o", "-O", "+O"],
     require: ["--rcfile", "--init-file"],
@@ -83,13 +91,20 @@ const SPECS: Record<string, Spec> = {
     chdir: ["--cwd"],
   },
   ruby: {
-    values: ["-E", "--encoding", "-F", "-x", "-0", "-i", "-T", "-W", "-K", "-I"],
+    values: ["-E", "--encoding", "-F", "-x", "-0", "-i", "-T", "-W", "-K"],
     inline: ["-e"],
-    require: ["-r"],
+    libdirs: ["-I"],
+    loads: ["-r"],
     chdir: ["-C"],
     clusters: true,
   },
-  perl: { values: ["-I", "-M", "-m", "-x", "-C", "-F", "-0", "-i", "-l", "-D"], inline: ["-e", "-E"], clusters: true },
+  perl: {
+    values: ["-x", "-C", "-F", "-0", "-i", "-l", "-D"],
+    inline: ["-e", "-E"],
+    libdirs: ["-I"],
+    loads: ["-M", "-m"],
+    clusters: true,
+  },
   php: { values: ["-c", "-d", "-z", "-t", "-S"], inline: ["-r", "-B", "-R", "-E"], script: ["-f", "-F"] },
   lua: { values: ["-l"], inline: ["-e"] },
   rscript: { inline: ["-e"] },
@@ -117,13 +132,15 @@ function kindOf(name: string): string | null {
 }
 
 /** The options and operands of an interpreter, read by its spec. */
-type Parsed = {
+export type Parsed = {
   script: Field | null;
   /** Reads its program from standard input (`-`, `-s`, or no script at all). */
   stdin: boolean;
   inline: Field | null;
   module: Field | null;
   requires: Field[];
+  libdirs: Field[];
+  loads: Field[];
   chdir: Field | null;
   texts: Field[];
   /** A shell's `-c`. */
@@ -132,13 +149,16 @@ type Parsed = {
   rest: Field[];
 };
 
-function parse(args: Field[], spec: Spec): Parsed {
+/** Reads an interpreter's options and operands by its spec. */
+export function parse(args: Field[], spec: Spec): Parsed {
   const p: Parsed = {
     script: null,
     stdin: false,
     inline: null,
     module: null,
     requires: [],
+    libdirs: [],
+    loads: [],
     chdir: null,
     texts: [],
     command: false,
@@ -146,9 +166,8 @@ function parse(args: Field[], spec: Spec): Parsed {
     rest: [],
   };
   const takes = (opt: string) =>
-    [spec.values, spec.inline, spec.module, spec.require, spec.script, spec.chdir, spec.text].some((l) =>
-      l?.includes(opt)
-    );
+    [spec.values, spec.inline, spec.module, spec.require, spec.script, spec.chdir, spec.text, spec.libdirs, spec.loads]
+      .some((l) => l?.includes(opt));
   /** Applies an option with its value; true when no script follows it. */
   const apply = (opt: string, value: Field): boolean => {
     if (spec.inline?.includes(opt)) p.inline = value;
@@ -157,6 +176,8 @@ function parse(args: Field[], spec: Spec): Parsed {
     else if (spec.require?.includes(opt)) p.requires.push(value);
     else if (spec.chdir?.includes(opt)) p.chdir = value;
     else if (spec.text?.includes(opt)) p.texts.push(value);
+    else if (spec.libdirs?.includes(opt)) p.libdirs.push(value);
+    else if (spec.loads?.includes(opt)) p.loads.push(value);
     return p.inline !== null || p.module !== null || p.script !== null;
   };
   let i = 0;
@@ -249,6 +270,12 @@ export function readInterpreter(name: string, args: Field[], cmd: Command, s: Si
     : s.dirsAt(p.chdir.text, cmd.dirs);
   const here = { ...cmd, dirs };
   for (const r of p.requires) requireFile(kind, r, here, s);
+  libraryLoads(kind, p, here, s);
+  if (kind === "node" && p.script === null && p.inline === null && (p.flags.has("--test") || p.flags.has("--run"))) {
+    // `node --test` runs the test files it finds by its own conventions.
+    s.markUnpinnable(`${name} ${p.flags.has("--test") ? "--test" : "--run"} (runs what it finds)`);
+    return true;
+  }
   for (const t of p.texts) {
     if (t.unknown !== null) s.markUnpinnable(t.unknown);
     s.nested(t.text);
@@ -260,17 +287,35 @@ export function readInterpreter(name: string, args: Field[], cmd: Command, s: Si
     s.nested(p.inline.text, { args, zero: zero ?? field(name) });
     return true;
   }
-  if (p.inline !== null && kind !== "pwsh") inlineCode(p.inline, here, s);
+  if (p.inline !== null && kind !== "pwsh") inlineCode(kind, p.inline, here, s);
   if (kind === "pwsh" && p.inline !== null) {
     s.markUnpinnable(`${name} ${p.inline.text.length > 0 ? "-Command" : ""}`.trim());
     return true;
   }
   if (p.module !== null && kind === "python") pythonModule(p.module, here, s, p.flags);
-  else if (p.script !== null) script(kind, p.script, here, s);
-  else if (p.inline === null) stdinProgram(name, here, s);
+  else if (p.script !== null) script(kind, p.script, here, s, p.rest);
+  else if (p.inline === null) stdinProgram(name, kind, here, s);
   if (kind === "bun" && p.script !== null && !/[./]/.test(p.script.text)) runPackageScript(p.script, here, s);
-  for (const a of p.rest) dataWord(a, here, s);
+  // `node --test a.js b.js`: every operand is a script.
+  const scripts = kind === "node" && p.flags.has("--test");
+  for (const a of p.rest) scripts ? script(kind, a, here, s) : dataWord(a, here, s);
   return true;
+}
+
+/** `perl -Ilib -MMod`, `ruby -Ilib -rmod`: the folders searched pin their code, the modules loaded their files. */
+function libraryLoads(kind: string, p: Parsed, cmd: Command, s: Sink): void {
+  for (const d of p.libdirs) {
+    if (d.unknown !== null) s.markUnpinnable(d.unknown);
+    s.folder(d, "package", cmd.dirs);
+  }
+  for (const m of p.loads) {
+    if (m.unknown !== null) s.markUnpinnable(m.unknown);
+    const mod = m.text.replace(/=.*$/, "");
+    const rel = kind === "perl" ? mod.replaceAll("::", "/") + ".pm" : /\.rb$/.test(mod) ? mod : `${mod}.rb`;
+    // Ruby loads a relative path as written; both look the name up in the -I folders.
+    if (kind === "ruby" && /^\.{0,2}\//.test(mod)) s.path({ ...m, text: rel }, "run", cmd.dirs);
+    for (const d of p.libdirs) s.path({ ...m, text: `${d.text}/${rel}` }, "run", cmd.dirs);
+  }
 }
 
 /** Paths written in inline code (`python3 -c "exec(open('.mind/x.py').read())"`, `node -e "require('./x')"`). */
@@ -280,7 +325,8 @@ const INLINE_PATH = /(?:\.{0,2}\/)?[\w.-]+(?:\/[\w.-]+)+|[\w-]+\.(?:py|js|mjs|cj
  * Inline code (`-c`, `-e`): what it computes is not read, but a project file it names is pinned (best
  * effort: SPEC §3.5 says what pinning cannot cover).
  */
-function inlineCode(code: Field, cmd: Command, s: Sink): void {
+function inlineCode(kind: string, code: Field, cmd: Command, s: Sink): void {
+  cwdClosure(kind, code.text, cmd, s);
   for (const m of code.text.matchAll(INLINE_PATH)) {
     s.path(field(m[0]), "data", cmd.dirs);
     if (!/\.[a-z]+$/.test(m[0])) s.path(field(m[0]), "data", cmd.dirs, [".py", ".js", ".mjs", ".cjs", ".ts"]);
@@ -288,17 +334,33 @@ function inlineCode(code: Field, cmd: Command, s: Sink): void {
 }
 
 /** A program read from standard input: a here-document, a here-string, a pipe or xargs cannot be told. */
-function stdinProgram(name: string, cmd: Command, s: Sink): void {
+function stdinProgram(name: string, kind: string, cmd: Command, s: Sink): void {
   const shell = SHELLS.has(name);
   if (cmd.xargs !== null) s.markUnpinnable(`${cmd.xargs} ${name} (its script comes from input)`);
   const stdin = cmd.stdin;
   if (stdin.kind === "file") s.path(stdin.field, "run", cmd.dirs);
   else if (stdin.kind === "here" && shell) s.markUnpinnable(`${stdin.what} fed to ${name}`);
-  else if (stdin.kind === "pipe" && !stdin.from.fetch && !stdin.from.cat) s.markUnpinnable(`a pipe into ${name}`);
+  else if (stdin.kind === "pipe" && stdin.from.fetch) s.markUnpinnable(`a download piped into ${name}`);
+  else if (stdin.kind === "pipe" && !stdin.from.cat) s.markUnpinnable(`a pipe into ${name}`);
+  // The program (a here-document is hashed with the command) loads what a script in the cwd would.
+  if (stdin.kind !== "none") cwdClosure(kind, "", cmd, s);
+}
+
+/**
+ * What inline code or a program on standard input can load (SPEC §3.5 r4): it resolves like a script
+ * whose directory is the cwd — Python puts the cwd first on sys.path, Node resolves `node_modules`
+ * from the cwd — so that closure is pinned.
+ */
+function cwdClosure(kind: string, code: string, cmd: Command, s: Sink): void {
+  if (!("list" in cmd.dirs)) return s.markUnpinnable(cmd.dirs.unknown);
+  if (kind === "python") s.folder(field("."), "python", cmd.dirs, [], "inline Python (the cwd)");
+  else if (kind === "node" || kind === "tsx" || kind === "bun") {
+    for (const d of cmd.dirs.list) nodeImports(code, d, cmd, s);
+  }
 }
 
 /** The script an interpreter runs. */
-function script(kind: string, f: Field, cmd: Command, s: Sink): void {
+function script(kind: string, f: Field, cmd: Command, s: Sink, rest: Field[] = []): void {
   switch (kind) {
     case "node":
       return nodeScript(f, cmd, s, NODE_SUFFIXES);
@@ -309,9 +371,14 @@ function script(kind: string, f: Field, cmd: Command, s: Sink): void {
       // A folder (or a zip) runs its __main__.py, and imports the package's modules.
       s.path(f, "run", cmd.dirs, ["", "/__main__.py"]);
       s.folder(f, "package", cmd.dirs);
+      // Its directory is sys.path[0] (SPEC §3.5 r4): every Python module there can be imported, a
+      // sibling `json.py` shadowing the standard library; nothing else of that folder is loaded.
+      s.folder(dirField(f), "python", cmd.dirs, [], f.text);
+      s.modelledScript(f, cmd.dirs);
       return;
     case "shell":
       s.path(f, "run", cmd.dirs);
+      s.shellScript(f, cmd.dirs, rest, "run");
       // bash looks a script without a slash up along PATH when it is not in the folder.
       if (!f.text.includes("/") && f.unknown === null) lookupProgram(f, cmd, s);
       return;
@@ -320,11 +387,27 @@ function script(kind: string, f: Field, cmd: Command, s: Sink): void {
   }
 }
 
+/** The directory of a script word (`.` for a bare name). */
+function dirField(f: Field): Field {
+  const slash = f.text.lastIndexOf("/");
+  return { ...f, text: slash < 0 ? "." : slash === 0 ? "/" : f.text.slice(0, slash), glob: null };
+}
+
 /** `node x`: x, x.js, x.mjs, x.cjs, x/index.js, and the `main` of x/package.json. */
-function nodeScript(f: Field, cmd: Command, s: Sink, suffixes: readonly string[]): void {
+export function nodeScript(f: Field, cmd: Command, s: Sink, suffixes: readonly string[]): void {
   s.path(f, "run", cmd.dirs, suffixes);
   if (f.unknown !== null || !("list" in cmd.dirs)) return;
   const bases = f.text.startsWith("/") ? [f.text] : [...cmd.dirs.list, s.root].map((d) => `${d}/${f.text}`);
+  // Its closure (SPEC §3.5 r4): the modules it imports, read from its text, and the package.json files above it.
+  for (const base of new Set(bases)) {
+    for (const x of suffixes) {
+      const text = s.readText(base + x);
+      if (text === null) continue;
+      nodeImports(text, (base + x).slice(0, (base + x).lastIndexOf("/")), cmd, s);
+      s.modelledScript({ ...f, text: base + x, glob: null }, cmd.dirs);
+      break;
+    }
+  }
   for (const base of new Set(bases)) {
     const text = s.readText(`${base}/package.json`);
     if (text === null) continue;
@@ -339,7 +422,7 @@ function nodeScript(f: Field, cmd: Command, s: Sink, suffixes: readonly string[]
 }
 
 /** `node -r x`, `bash --rcfile x`, `ruby -r x`: a file run before the script. */
-function requireFile(kind: string, f: Field, cmd: Command, s: Sink): void {
+export function requireFile(kind: string, f: Field, cmd: Command, s: Sink): void {
   if (kind === "node" || kind === "tsx" || kind === "bun" || kind === "deno") {
     if (/^[./]/.test(f.text) || f.unknown !== null) return nodeScript(f, cmd, s, TS_SUFFIXES);
     // A package name: its files in the project's node_modules.
@@ -446,56 +529,5 @@ function uvCommand(args: Field[], cmd: Command, s: Sink): boolean {
     return true;
   }
   for (const a of args.slice(i + 1)) dataWord(a, here, s);
-  return true;
-}
-
-/** Deno's subcommands whose arguments are data (or files it does not run). */
-const DENO_DATA = new Set([
-  "fmt",
-  "lint",
-  "check",
-  "doc",
-  "info",
-  "types",
-  "upgrade",
-  "init",
-  "completions",
-  "lsp",
-  "publish",
-  "clean",
-  "coverage",
-  "cache",
-  "install",
-  "uninstall",
-  "add",
-  "remove",
-  "outdated",
-  "compile",
-  "jupyter",
-]);
-
-/** `deno run x`, `deno x`, `deno task name`, `deno eval …`, `deno test`. */
-function denoCommand(args: Field[], cmd: Command, s: Sink): boolean {
-  const sub = args[0]?.text;
-  if (sub === undefined || sub === "eval" || sub === "repl" || sub === "x") return true;
-  if (sub === "task") {
-    const name = args.slice(1).find((a) => !a.text.startsWith("-"));
-    if (name) denoTask(name, cmd, s);
-    return true;
-  }
-  if (sub === "test" || sub === "bench") {
-    const files = args.slice(1).filter((a) => !a.text.startsWith("-"));
-    if (files.length === 0) s.markUnpinnable(`deno ${sub} (runs the tests it finds)`);
-    for (const f of files) s.path(f, "run", cmd.dirs);
-    return true;
-  }
-  if (DENO_DATA.has(sub)) {
-    for (const a of args.slice(1)) dataWord(a, cmd, s);
-    return true;
-  }
-  const p = parse(sub === "run" || sub === "serve" ? args.slice(1) : args, SPECS.deno);
-  for (const r of p.requires) requireFile("deno", r, cmd, s);
-  if (p.script !== null) nodeScript(p.script, cmd, s, TS_SUFFIXES);
-  for (const a of p.rest) dataWord(a, cmd, s);
   return true;
 }

@@ -13,6 +13,9 @@ import type { Field } from "./shell_reader.ts";
 import { readInterpreter } from "./interpreters.ts";
 import { basename, type Command, field, type PipeFrom, type Sink } from "./reader_types.ts";
 import { packageScript } from "./project_tools.ts";
+import { loaderVariable } from "./loader_vars.ts";
+import { tableProgram } from "./program_table.ts";
+import { construct, type Value } from "./shell_expand.ts";
 
 export type { Command, Dirs, PipeFrom, Sink, Stdin } from "./reader_types.ts";
 
@@ -132,6 +135,7 @@ export function runProgram(cmd: Command, s: Sink): PipeFrom {
     const name = basename(prog.text);
     if (prog.unknown !== null || prog.text.includes("/")) s.path(prog, "run", cmd.dirs);
     else if (!BUILTINS.has(name)) lookupProgram(prog, cmd, s);
+    if (FETCHERS.has(name) && name.endsWith("x") && localBin(name, cmd, s)) return { fetch, cat: false };
     if (noteFetch(name, cmd.argv[1]?.text, s)) fetch = true;
     for (const a of cmd.argv) {
       if (URL.test(a.text)) {
@@ -169,8 +173,37 @@ export function runProgram(cmd: Command, s: Sink): PipeFrom {
     for (const f of ["GNUmakefile", "makefile", "Makefile"]) s.path(field(f), "data", cmd.dirs);
   }
   if (WRITERS.has(name)) return { fetch, cat: false };
+  // The closed world (SPEC §3.5 r4): a program is a file of the root (pinned), a function or alias the
+  // command defines, or in the table; anything else cannot be told and is named.
+  if (runner === null && name !== "run-parts" && !knownProgram(prog, name, args, cmd, s)) {
+    s.markUnpinnable(`${construct(name)} (a program the reader does not know)`);
+  }
   for (const a of args) dataWord(a, cmd, s);
   return { fetch, cat: name === "cat" && args.every((a) => a.unknown === null) };
+}
+
+/** Whether the reader knows what `prog` is: a file of the root, a function or alias defined, or a table entry. */
+function knownProgram(prog: Field, name: string, args: Field[], cmd: Command, s: Sink): boolean {
+  if (prog.text.includes("/")) {
+    // A file the command runs by its path: pinned (a path outside the root is read by its name).
+    if (!prog.text.startsWith("/") || prog.text === s.root || prog.text.startsWith(s.root + "/")) {
+      // A script run by its path: a shell script's text is read (a `#!` naming another interpreter, or a
+      // binary, keeps the script-folder fallback).
+      const head = s.readText(absolute(prog, cmd, s));
+      const shell = /^#!\s*\/(?:usr\/)?bin\/(?:env\s+)?(?:ba|da|k|z)?sh\b/.test(head ?? "");
+      if (head !== null && (shell || (!head.startsWith("#!") && !head.startsWith("\x7fELF")))) {
+        s.shellScript(prog, cmd.dirs, args, "run");
+      }
+      return true;
+    }
+  } else if (s.isDefined(name) || s.resolvesInRoot(prog, cmd)) return true;
+  return tableProgram(name, args, cmd, s);
+}
+
+/** The first path a program word names (against the first possible cwd), for a look at its first line. */
+function absolute(prog: Field, cmd: Command, s: Sink): string {
+  if (prog.text.startsWith("/")) return prog.text;
+  return `${"list" in cmd.dirs ? cmd.dirs.list[0] : s.root}/${prog.text}`;
 }
 
 /** A word of a program's arguments that may name a file it reads (`--opt=value` names its value). */
@@ -184,35 +217,53 @@ export function dataWord(a: Field, cmd: Command, s: Sink): void {
 }
 
 /**
- * The words of an assigned value that may name files: the value, and each blank-separated word of it
- * (`NODE_OPTIONS="--require ./x.js"`, `BASH_ENV=x.sh`, `LD_PRELOAD=x.so` all make a program load a file).
+ * An assigned variable (a prefix, a plain assignment, `export`, `env NAME=…`): a loader variable is
+ * decided by its model (src/shell/loader_vars.ts, SPEC §3.5 r4); any other value may name a file it
+ * reads (`CONFIG=.mind/x.json`), pinned as data.
  */
-export function assignedWords(value: string, cmd: Command, s: Sink, name = ""): void {
-  s.path(field(value), "data", cmd.dirs);
-  if (!LOADER_LISTS.has(name)) return;
-  for (const w of value.split(/[\s:]+/)) if (w !== "") dataWord(field(w), cmd, s);
+export function assignedValue(name: string, value: Value, cmd: Command, s: Sink): void {
+  if (loaderVariable(name, value, cmd.dirs, cmd, s)) return;
+  for (const v of value.values) s.path(field(v), "data", cmd.dirs);
 }
 
-/** Variables holding a list of files or options a program loads before it runs. */
-const LOADER_LISTS = new Set([
-  "NODE_OPTIONS",
-  "LD_PRELOAD",
-  "DYLD_INSERT_LIBRARIES",
-  "PERL5OPT",
-  "RUBYOPT",
-  "JAVA_TOOL_OPTIONS",
-  "PYTHONPATH",
-  "NODE_PATH",
-]);
+/**
+ * `npx [--no-install] bin …` whose bin is in a `node_modules/.bin` from the cwd up to the root: it runs
+ * that file, pinned like a script with its package (SPEC §3.5 r4). False when it is not there (a fetch).
+ */
+function localBin(name: string, cmd: Command, s: Sink): boolean {
+  const args = cmd.argv.slice(1);
+  const at = args.findIndex((a) => !a.text.startsWith("-"));
+  const bin = args[at];
+  if (bin === undefined || bin.unknown !== null || bin.text.includes("/") || !("list" in cmd.dirs)) return false;
+  for (const start of new Set([...cmd.dirs.list, s.root])) {
+    for (let d = start; d === s.root || d.startsWith(s.root + "/"); d = d.slice(0, d.lastIndexOf("/"))) {
+      const path = `${d}/node_modules/.bin/${bin.text}`;
+      if (s.readText(path) === null) continue;
+      s.relative([path], [""]);
+      s.folder(field(`${d}/node_modules/${bin.text}`), "package", cmd.dirs);
+      s.relative(["package.json", ".npmrc"], [d]);
+      for (const a of args.slice(at + 1)) dataWord(a, cmd, s);
+      return true;
+    }
+  }
+  if (name === "npx" && args.slice(0, at).some((a) => a.text === "--no-install" || a.text === "--no")) {
+    s.markUnpinnable(`npx --no-install ${construct(bin.text)} (not in a node_modules/.bin of the root)`);
+    return true;
+  }
+  return false;
+}
 
 /** Notes a program that downloads what it runs. */
 function noteFetch(program: string, next: string | undefined, s: Sink): boolean {
   if (FETCHERS.has(program)) {
     s.markFetch(program);
+    // What it runs is fetched at run time (SPEC §3.5 r4): unpinnable (curl and wget only download).
+    if (program !== "curl" && program !== "wget") s.markUnpinnable(`${program} (fetches the code it runs)`);
     return true;
   }
   if (next !== undefined && FETCHING_SUBCOMMANDS[program]?.has(next)) {
     s.markFetch(`${program} ${next}`);
+    s.markUnpinnable(`${program} ${next} (fetches the code it runs)`);
     return true;
   }
   return false;
@@ -254,7 +305,10 @@ function unwrap(name: string, spec: { values: string[]; operands?: number }, cmd
       break;
     }
     if (name === "env" && /^[A-Za-z_]\w*=/.test(w)) {
-      env.set(w.slice(0, w.indexOf("=")), { values: [w.slice(w.indexOf("=") + 1)], unknown: argv[i].unknown });
+      // `env NAME=value cmd`: decided like every other way of setting it (SPEC §3.5 r4).
+      const value: Value = { values: [w.slice(w.indexOf("=") + 1)], unknown: argv[i].unknown };
+      env.set(w.slice(0, w.indexOf("=")), value);
+      assignedValue(w.slice(0, w.indexOf("=")), value, { ...cmd, dirs }, s);
       continue;
     }
     if (name === "env" && (w === "-i" || w === "--ignore-environment" || w === "-")) {
@@ -283,7 +337,8 @@ function unwrap(name: string, spec: { values: string[]; operands?: number }, cmd
     if (name === "env" && (opt === "-S" || opt === "--split-string")) {
       // `env -S 'sh x.sh'`: the string is split into the command's words.
       if (value.unknown !== null) s.markUnpinnable(value.unknown);
-      return { ...cmd, argv: [...s.split(value.text), ...argv.slice(i + 1)], env, dirs };
+      // Read again as `env WORDS…`: the string's own `NAME=value` words are assignments of env's.
+      return { ...cmd, argv: [field("env"), ...s.split(value.text), ...argv.slice(i + 1)], env, dirs };
     }
     if (opt === "-C" && name === "env" || opt === "--chdir" || (name === "sudo" && opt === "-D")) {
       dirs = value.unknown !== null ? { unknown: value.unknown } : s.dirsAt(value.text, dirs);
@@ -331,9 +386,12 @@ function builtin(name: string, args: Field[], cmd: Command, s: Sink): boolean {
       for (const a of args) {
         const m = /^([A-Za-z_]\w*)=/.exec(a.text);
         if (m) {
-          const value = a.text.slice(m[0].length);
-          s.assign(m[1], { values: [value], unknown: nameref ? `${name} -n ${m[1]}` : a.unknown });
-          assignedWords(value, cmd, s, m[1]);
+          const value: Value = {
+            values: [a.text.slice(m[0].length)],
+            unknown: nameref ? `${name} -n ${m[1]}` : a.unknown,
+          };
+          s.assign(m[1], value);
+          assignedValue(m[1], value, cmd, s);
         }
       }
       return true;
@@ -352,6 +410,7 @@ function builtin(name: string, args: Field[], cmd: Command, s: Sink): boolean {
       if (file === undefined) return true;
       if (file.unknown !== null) s.markUnpinnable(`${name} ${file.unknown}`);
       s.path(file, "run", cmd.dirs);
+      s.shellScript(file, cmd.dirs, args.slice(1), "source");
       if (!file.text.includes("/")) lookupProgram(file, cmd, s);
       return true;
     }
@@ -372,6 +431,7 @@ function builtin(name: string, args: Field[], cmd: Command, s: Sink): boolean {
       for (const a of args) {
         const eq = a.text.indexOf("=");
         if (eq <= 0) continue;
+        s.define(a.text.slice(0, eq));
         if (a.unknown !== null) s.markUnpinnable(a.unknown);
         s.nested(a.text.slice(eq + 1));
       }

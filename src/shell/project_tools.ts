@@ -41,6 +41,8 @@ export function runPackageScript(script: Field, cmd: Command, s: Sink): void {
   }
   for (const start of new Set([...cmd.dirs.list, s.root])) {
     for (let dir = start; dir === s.root || dir.startsWith(s.root + "/"); dir = dir.slice(0, dir.lastIndexOf("/"))) {
+      // `.npmrc` changes how scripts run (`script-shell`, `node-options`): pinned, a later one `added`.
+      s.relative([".npmrc"], [dir]);
       const text = s.readText(`${dir}/package.json`);
       if (text === null) continue;
       s.relative(["package.json"], [dir]);

@@ -38,7 +38,16 @@ export interface Sink {
   path(f: Field, role: "run" | "data", dirs: Dirs, suffixes?: readonly string[]): void;
   /** Candidate texts relative to each base (`""`: the text is absolute). */
   relative(texts: readonly string[], bases: readonly string[]): void;
-  folder(f: Field, why: PinFolder["why"], dirs: Dirs, names?: string[]): void;
+  folder(f: Field, why: PinFolder["why"], dirs: Dirs, names?: string[], of?: string): void;
+  /** Notes a function or alias the command defines: calling it runs what was read of its body. */
+  define(name: string): void;
+  isDefined(name: string): boolean;
+  /** Whether a bare program name resolves, along the PATH the command runs with, to a file inside the root. */
+  resolvesInRoot(prog: Field, cmd: Command): boolean;
+  /** A shell script run or sourced: its text read by the same reader (or its folder's code, the fallback). */
+  shellScript(f: Field, dirs: Dirs, args: Field[], how: "run" | "source"): void;
+  /** A script whose closure its language's model gives (no script-folder fallback for it). */
+  modelledScript(f: Field, dirs: Dirs): void;
   markUnpinnable(what: string): void;
   markFetch(what: string): void;
   nested(

@@ -8,6 +8,7 @@
  * a one-shot dispatch keeps a hook's beside its file hashes in the home (src/trust/pin_cache.ts).
  * @module
  */
+import { inheritedLoaders } from "./loader_vars.ts";
 import { sha256Hex } from "../util/sha256.ts";
 import type { CommandReading, ReadContext, ReaderFs } from "./shell_reader.ts";
 
@@ -79,7 +80,7 @@ export function depsHold(deps: readonly ReadDep[], fs: ReaderFs = diskView): boo
 /** The key of a reading: everything it depends on but the disk. */
 export function readingKey(command: string, ctx: Omit<ReadContext, "fs">): string {
   const vars = Object.keys(ctx.vars).sort().map((k) => [k, ctx.vars[k]]);
-  const env = ["PATH", "PYTHONPATH", "CDPATH"].map((k) => ctx.env[k] ?? null);
+  const env = ["PATH", "PYTHONPATH", "CDPATH", ...inheritedLoaders(ctx.env)].map((k) => [k, ctx.env[k] ?? null]);
   return sha256Hex(encoder.encode(JSON.stringify([command, ctx.root, ctx.cwd, vars, ctx.home, env])));
 }
 
@@ -95,8 +96,10 @@ export function keptReadingOf(v: unknown): KeptReading | null {
     ) &&
     r !== undefined && strings(r.files) && Array.isArray(r.folders) &&
     r.folders.every((f) =>
-      typeof f?.path === "string" && ["token", "package", "find"].includes(f.why) && strings(f.names)
+      typeof f?.path === "string" && ["token", "package", "find", "python"].includes(f.why) && strings(f.names) &&
+      (f.of === undefined || typeof f.of === "string")
     ) &&
-    (r.unpinnable === null || typeof r.unpinnable === "string") && (r.fetch === null || typeof r.fetch === "string");
+    strings(r.modelled) && (r.unpinnable === null || typeof r.unpinnable === "string") &&
+    (r.fetch === null || typeof r.fetch === "string");
   return ok ? k as KeptReading : null;
 }

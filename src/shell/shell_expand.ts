@@ -26,6 +26,11 @@ export const MAX_ALTERNATIVES = 16;
 const MAX_CONSTRUCT = 80;
 const GIT_TOPLEVEL = /^\s*git\s+rev-parse\s+--show-toplevel\s*$/;
 const PWD = /^\s*pwd(?:\s+-[LP])?\s*$/;
+/** `dirname "$0"`: the folder of the running script (SPEC §3.5 r4: a script's own text is read). */
+const DIRNAME0 = /^\s*dirname\s+(?:--\s+)?"?\$(?:0|\{0\})"?\s*$/;
+/** `cd "$(dirname "$0")" && pwd`: the same folder, absolute. */
+const CD_DIRNAME0 =
+  /^\s*cd\s+(?:--\s+)?"?\$\(\s*dirname\s+(?:--\s+)?"?\$(?:0|\{0\})"?\s*\)"?\s*(?:&&|;)\s*pwd(?:\s+-P)?\s*$/;
 
 /** The shell's state as far as the reader follows it. */
 export type State = {
@@ -44,9 +49,12 @@ export type State = {
  * event (the root stands for the cwd then), so at dispatch what the root resolves stays in the set
  * and only what the run's cwd adds is new (SPEC §3.5 r3).
  */
+/** `$0` of the hook's own shell: `sh`, `bash` or `$SHELL` as the runner starts it — its folder is not known. */
+const TOP_ZERO: Field = known("sh");
+
 export function initialState(ctx: ReadContext): State {
   const dirs = ctx.cwd === ctx.root ? [ctx.root] : [ctx.cwd, ctx.root];
-  return { vars: new Map(), dirs: { list: dirs }, stack: [], args: [], argsUnknown: null, zero: known("sh") };
+  return { vars: new Map(), dirs: { list: dirs }, stack: [], args: [], argsUnknown: null, zero: TOP_ZERO };
 }
 
 export function copyState(s: State): State {
@@ -172,6 +180,15 @@ export abstract class Expander {
       case "sub": {
         if (!part.proc && GIT_TOPLEVEL.test(part.body)) return { values: [this.ctx.root], unknown: null };
         if (!part.proc && PWD.test(part.body)) return dirsValue(st.dirs);
+        if (!part.proc && (DIRNAME0.test(part.body) || CD_DIRNAME0.test(part.body))) {
+          const zero = st.zero.text;
+          const dir = zero.includes("/") ? zero.slice(0, zero.lastIndexOf("/")) || "/" : ".";
+          if (st.zero.unknown !== null) return { values: [""], unknown: st.zero.unknown };
+          if (st.zero === TOP_ZERO) return { values: [""], unknown: construct(part.raw) };
+          if (!CD_DIRNAME0.test(part.body) || dir.startsWith("/")) return { values: [dir], unknown: null };
+          const at = "list" in st.dirs ? st.dirs.list.map((d) => dir === "." ? d : `${d}/${dir}`) : null;
+          return at === null ? { values: [""], unknown: construct(part.raw) } : { values: uniq(at), unknown: null };
+        }
         // A subshell: what it changes stays inside.
         this.read(part.body, copyState(st), depth + 1);
         return { values: [""], unknown: construct(part.raw) };

@@ -20,8 +20,10 @@
  */
 import { lex, MAX_NESTING, type Part, type Token, type Word } from "./shell_syntax.ts";
 import { expandGlob, quoteGlob, unquoteGlob } from "./glob.ts";
+import { inheritedLoaders, loaderVariable } from "./loader_vars.ts";
+import { assignmentOf, CLOSERS, KEYWORDS, normalPath, OPENERS, REDIRECTS } from "./shell_words.ts";
 import {
-  assignedWords,
+  assignedValue,
   type Command,
   type Dirs,
   type PipeFrom,
@@ -68,8 +70,17 @@ export type ReadContext = {
   fs: ReaderFs;
 };
 
-/** A folder whose code files the command may run: named by a word, a package run, or `find … -exec`. */
-export type PinFolder = { path: string; why: "token" | "package" | "find"; names: string[] };
+/**
+ * A folder whose code the command may run: named by a word, a package run, `find … -exec` (its code
+ * files), or `python` — a Python script's directory, `sys.path[0]` (its Python modules only, SPEC §3.5 r4).
+ */
+export type PinFolder = {
+  path: string;
+  why: "token" | "package" | "find" | "python";
+  names: string[];
+  /** Whose closure it is, for people (`.mind/check.py`, `PYTHONPATH`). */
+  of?: string;
+};
 
 /** What the command runs. */
 export type CommandReading = {
@@ -80,37 +91,30 @@ export type CommandReading = {
   unpinnable: string | null;
   /** What makes the command fetch from the network at run time (`npx`, `curl`, `a URL`), or null. */
   fetch: string | null;
+  /**
+   * Candidate paths of scripts whose closure a language model gave (SPEC §3.5 r4 precision): the
+   * script-folder fallback is not applied to them.
+   */
+  modelled: string[];
 };
-
-const KEYWORDS = new Set([
-  "if",
-  "then",
-  "elif",
-  "else",
-  "fi",
-  "while",
-  "until",
-  "do",
-  "done",
-  "for",
-  "select",
-  "case",
-  "esac",
-  "{",
-  "}",
-  "!",
-  "[[",
-  "function",
-]);
-const OPENERS = new Set(["if", "while", "until", "{", "select"]);
-const CLOSERS = new Set(["fi", "done", "}"]);
-const REDIRECTS = new Set(["<", ">", ">>", ">|", "<>", "<&", ">&", "&>", "&>>", "<<", "<<-", "<<<"]);
 
 /** Reads `command` (SPEC §3.5 r3). Never throws on any text. */
 export function readCommand(command: string, ctx: ReadContext): CommandReading {
   const r = new Reader(ctx);
-  r.read(command, initialState(ctx), 0);
-  return { files: r.files, folders: r.folders, unpinnable: r.unpinnable, fetch: r.fetch };
+  const st = initialState(ctx);
+  // The loader variables the hook inherits are judged against the environment it runs with (SPEC §3.5 r4).
+  for (const name of inheritedLoaders(ctx.env)) {
+    const value = { values: [ctx.env[name]!], unknown: null };
+    loaderVariable(name, value, st.dirs, {
+      argv: [],
+      env: new Map(),
+      stdin: { kind: "none" },
+      dirs: st.dirs,
+      xargs: null,
+    }, r);
+  }
+  r.read(command, st, 0);
+  return { files: r.files, folders: r.folders, unpinnable: r.unpinnable, fetch: r.fetch, modelled: r.modelled };
 }
 
 /** A command line names at most this many candidates; glob words list at most this many folders. */
@@ -124,6 +128,7 @@ type Redirect = { op: string; word: Word; here?: { parts: Part[] | null } };
 class Reader extends Expander implements Sink {
   readonly files: string[] = [];
   readonly folders: PinFolder[] = [];
+  readonly modelled: string[] = [];
   unpinnable: string | null = null;
   fetch: string | null = null;
   readonly #seen = new Set<string>();
@@ -182,6 +187,7 @@ class Reader extends Expander implements Sink {
           if (close?.t === "op" && close.op === ")") {
             // `name() { …; }`: a function definition, its body read as commands that may run — with
             // arguments nobody knows (`$1` is what a call passes).
+            this.define(words[0].raw.replace(/^function$/, ""));
             words = [];
             st.argsUnknown ??= "$1 of a function";
             i++;
@@ -236,6 +242,8 @@ class Reader extends Expander implements Sink {
         }
       } else if (kw === "function") {
         st.argsUnknown ??= "$1 of a function";
+        const fname = tokens[i + 1];
+        if (fname?.t === "word") this.define(fname.w.raw.replace(/\(\)$/, ""));
         i++;
       }
     }
@@ -306,9 +314,7 @@ class Reader extends Expander implements Sink {
       const value = this.valueOf(a.parts, st, depth, words[k].raw);
       const prev = a.append ? this.lookup(a.name, st) : null;
       env.set(a.name, prev ? join(prev, value) : value);
-      for (const v of value.values) {
-        assignedWords(v, { argv: [], env, stdin, dirs: st.dirs, xargs: null }, this, a.name);
-      }
+      assignedValue(a.name, value, { argv: [], env, stdin, dirs: st.dirs, xargs: null }, this);
     }
     const saved = [this.#st, this.#cond, this.#depth] as const;
     [this.#st, this.#cond, this.#depth] = [st, cond, depth];
@@ -375,10 +381,7 @@ class Reader extends Expander implements Sink {
       this.markUnpinnable(`more than ${MAX_CANDIDATES} words that may name files`);
       return;
     }
-    // `.` segments and doubled slashes are the same file to the kernel (`..` is left to it: links).
-    const path = raw.includes("/.") || raw.includes("//")
-      ? raw.replace(/\/(?:\.(?=\/|$))+/g, "").replace(/\/{2,}/g, "/")
-      : raw;
+    const path = normalPath(raw);
     if (this.#seen.has(path)) return;
     this.#seen.add(path);
     this.files.push(path);
@@ -414,19 +417,92 @@ class Reader extends Expander implements Sink {
     for (const t of texts) for (const s of suffixes) this.addRelative(t + s, dirs);
   }
 
+  readonly #defined = new Set<string>();
+
+  define(name: string): void {
+    this.#defined.add(name);
+  }
+
+  isDefined(name: string): boolean {
+    return this.#defined.has(name);
+  }
+
+  resolvesInRoot(prog: Field, cmd: Command): boolean {
+    const path = this.variable(cmd, "PATH");
+    if (path.unknown !== null) return false;
+    for (const value of path.values) {
+      for (const entry of value.split(":")) {
+        const dirs = this.dirsAt(entry === "" ? "." : entry, cmd.dirs);
+        if (!("list" in dirs)) continue;
+        for (const d of dirs.list) {
+          if (d !== this.ctx.root && !d.startsWith(this.ctx.root + "/")) continue;
+          if (this.ctx.fs.list(d)?.includes(prog.text)) return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** A script whose closure its language's model gives: its candidate paths skip the folder fallback. */
+  modelledScript(f: Field, dirs: Dirs): void {
+    const texts = this.globMatches(f, dirs) ?? [f.text];
+    for (const t of texts) {
+      if (t === "") continue;
+      if (t.startsWith("/")) this.modelled.push(normalPath(t));
+      else {
+        for (const d of uniq([this.ctx.root, ...("list" in dirs ? dirs.list : [])])) {
+          this.modelled.push(normalPath(`${d}/${t}`));
+        }
+      }
+    }
+  }
+
+  readonly #scripts = new Set<string>();
+
+  /**
+   * A shell script run (`sh x.sh`, `./x.sh`) or sourced (`. x.sh`): its own text is read by this reader
+   * (SPEC §3.5 r4), so what it sources or runs is its closure. A script whose text cannot be read to
+   * the end (a construct the reader cannot resolve) falls back to the code files of its folder and below.
+   */
+  shellScript(f: Field, dirs: Dirs, args: Field[], how: "run" | "source"): void {
+    if (f.unknown !== null || !("list" in dirs)) return;
+    const paths = f.text.startsWith("/") ? [f.text] : uniq([...dirs.list, this.ctx.root].map((d) => `${d}/${f.text}`));
+    for (const raw of paths) {
+      const path = normalPath(raw);
+      const text = this.ctx.fs.readText(path);
+      if (text === null) continue;
+      if (this.#scripts.has(path)) continue;
+      this.#scripts.add(path);
+      const before = this.unpinnable;
+      this.unpinnable = null;
+      // A script run by a new shell sees none of this shell's variables but the environment's (the
+      // reader keeps no export marks: it sees none, so what it reads of them is unknown).
+      const st = how === "source"
+        ? this.#st
+        : { ...copyState(this.#st), vars: new Map(), args, argsUnknown: null, zero: f };
+      this.read(text, st, this.#depth + 1);
+      const failed = this.unpinnable;
+      this.unpinnable = before;
+      if (failed === null) this.modelled.push(path);
+      else this.folders.push({ path: path.slice(0, path.lastIndexOf("/")), why: "package", names: [] });
+    }
+  }
+
   /** Candidate texts, each relative to the given bases (or absolute). */
   relative(texts: readonly string[], bases: readonly string[]): void {
     for (const b of bases) for (const t of texts) this.addFile(b === "" ? t : `${b}/${t}`);
   }
 
-  folder(f: Field, why: PinFolder["why"], dirs: Dirs, names: string[] = []): void {
+  folder(f: Field, why: PinFolder["why"], dirs: Dirs, names: string[] = [], of?: string): void {
     const texts = this.globMatches(f, dirs) ?? [f.text];
     for (const t of texts) {
       if (t === "") continue;
       const bases = t.startsWith("/")
         ? [t]
         : [`${this.ctx.root}/${t}`, ...("list" in dirs ? dirs.list : []).map((d) => `${d}/${t}`)];
-      for (const path of uniq(bases)) this.folders.push({ path, why, names });
+      for (const path of uniq(bases)) {
+        this.folders.push(of === undefined ? { path, why, names } : { path, why, names, of });
+      }
     }
   }
 
@@ -512,20 +588,4 @@ class Reader extends Expander implements Sink {
   get root(): string {
     return this.ctx.root;
   }
-}
-
-/** `NAME=value` / `NAME+=value` at the start of a word (NAME unquoted), with the value's parts. */
-function assignmentOf(w: Word): { name: string; append: boolean; parts: Part[] } | null {
-  const first = w.parts[0];
-  if (first?.k !== "lit" || first.q) return null;
-  const m = /^([A-Za-z_]\w*)(\+?)=/.exec(first.text);
-  if (!m) return null;
-  const rest = first.text.slice(m[0].length);
-  const parts: Part[] = rest === "" ? w.parts.slice(1) : [{ k: "lit", text: rest, q: false }, ...w.parts.slice(1)];
-  // `~` right after `=` is the home too.
-  if (rest.startsWith("~") && (rest.length === 1 || rest[1] === "/")) {
-    parts[0] = { k: "lit", text: rest.slice(1), q: false };
-    parts.unshift({ k: "tilde", user: "" });
-  }
-  return { name: m[1], append: m[2] === "+", parts };
 }

@@ -71,7 +71,12 @@ const pins = (...files: string[]): Outcome => ({ files, folders: [], unpinnable:
 
 /** Checks every case of a rule. */
 function cases(table: [string, Outcome, Parameters<typeof read>[1]?][]): void {
-  for (const [command, want, opts] of table) assertEquals(read(command, opts), want, command);
+  const bad: string[] = [];
+  for (const [command, want, opts] of table) {
+    const got = read(command, opts);
+    if (JSON.stringify(got) !== JSON.stringify(want)) bad.push(`${JSON.stringify(command)} => ${JSON.stringify(got)}`);
+  }
+  assertEquals(bad, []);
 }
 
 Deno.test("reader grammar: $PWD, ${PWD}, $(pwd), the root variables and $(git rev-parse --show-toplevel)", () => {
@@ -151,35 +156,67 @@ Deno.test("reader grammar: sh -c / bash -c strings are commands ($0, $1 from the
 
 Deno.test("reader grammar: interpreters resolve their script as they do", () => {
   cases([
-    ["node .claude/hooks/guard", pins(".claude/hooks/guard.js")],
+    ["node .claude/hooks/guard", pins(".claude/hooks/guard.js", "package.json")],
     ["node .claude/hooks/app", pins(".claude/hooks/app/package.json", ".claude/hooks/app/lib/start.js")],
-    ["node -r ./.mind/setup.js .mind/x", pins(".mind/setup.js", ".mind/x.js")],
-    ["node --import=./.mind/setup.js -e 'x'", pins(".mind/setup.js")],
+    ["node -r ./.mind/setup.js .mind/x", pins(".mind/setup.js", ".mind/x.js", "package.json")],
+    ["node --import=./.mind/setup.js -e 'x'", pins(".mind/setup.js", "package.json")],
     ["cd .mind && python3 -m guard", { ...pins(".mind/guard.py"), folders: ["guard:package", ".mind/guard:package"] }],
     ["python3 -m guard", { ...pins(), folders: ["guard:package"] }, { pythonPath: "" }],
     ["PYTHONPATH=.mind python3 -m guard", {
-      ...pins(".mind/guard.py"),
-      folders: ["guard:package", ".mind/guard:package"],
+      files: [".mind/guard.py"],
+      folders: [".mind:python", "guard:package", ".mind/guard:package"],
+      unpinnable: null,
+      fetch: null,
     }],
     ["python3 -m helpers.run", {
-      ...pins("lib/helpers/run.py", "lib/helpers/__init__.py"),
-      folders: ["helpers/run:package", "lib/helpers/run:package"],
+      files: ["lib/helpers/run.py", "lib/helpers/__init__.py"],
+      folders: ["lib:python", "helpers/run:package", "lib/helpers/run:package"],
+      unpinnable: null,
+      fetch: null,
     }, { pythonPath: "lib" }],
-    ["python3 .mind/pkg", { ...pins(".mind/pkg/__main__.py"), folders: [".mind/pkg:package"] }],
-    ["python3 -u -W ignore .mind/x.py --flag", { ...pins(".mind/x.py"), folders: [".mind/x.py:package"] }],
-    ["python3 -c 'import x'", pins()],
+    ["python3 .mind/pkg", { ...pins(".mind/pkg/__main__.py"), folders: [".mind/pkg:package", ".mind:python"] }],
+    ["python3 -u -W ignore .mind/x.py --flag", {
+      ...pins(".mind/x.py"),
+      folders: [".mind/x.py:package", ".mind:python"],
+    }],
+    ["python3 -c 'import x'", { files: [], folders: [".:python"], unpinnable: null, fetch: null }],
     ["uv run --directory .mind python -m guard", {
       ...pins(".mind/guard.py"),
       folders: ["guard:package", ".mind/guard:package"],
     }],
-    ["uv run .mind/x.py", { ...pins(".mind/x.py"), folders: [".mind/x.py:package"] }],
-    ["deno run -A .mind/x.ts", pins(".mind/x.ts")],
-    ["deno .mind/x.ts", pins(".mind/x.ts")],
-    ["deno task check", pins("deno.json", ".mind/x.ts")],
-    ["bun .mind/x.ts", pins(".mind/x.ts")],
-    ["tsx .mind/x", pins(".mind/x.js", ".mind/x.ts")],
-    ["ts-node --project tsconfig.json .mind/x.ts", pins(".mind/x.ts")],
-    ["ruby -w -I lib .mind/x.py", pins(".mind/x.py")],
+    ["uv run .mind/x.py", { ...pins(".mind/x.py"), folders: [".mind/x.py:package", ".mind:python"] }],
+    ["deno run -A .mind/x.ts", {
+      files: ["deno.json", ".mind/x.ts", "package.json"],
+      folders: [],
+      unpinnable: null,
+      fetch: null,
+    }],
+    ["deno .mind/x.ts", {
+      files: ["deno.json", ".mind/x.ts", "package.json"],
+      folders: [],
+      unpinnable: null,
+      fetch: null,
+    }],
+    ["deno task check", {
+      files: ["deno.json", ".mind/x.ts", "package.json"],
+      folders: [],
+      unpinnable: null,
+      fetch: null,
+    }],
+    ["bun .mind/x.ts", { files: [".mind/x.ts", "package.json"], folders: [], unpinnable: null, fetch: null }],
+    ["tsx .mind/x", {
+      files: [".mind/x.js", ".mind/x.ts", "package.json"],
+      folders: [],
+      unpinnable: null,
+      fetch: null,
+    }],
+    ["ts-node --project tsconfig.json .mind/x.ts", {
+      files: [".mind/x.ts", "package.json"],
+      folders: [],
+      unpinnable: null,
+      fetch: null,
+    }],
+    ["ruby -w -I lib .mind/x.py", { files: [".mind/x.py"], folders: ["lib:package"], unpinnable: null, fetch: null }],
     ["bash --rcfile .mind/env.sh -i", pins(".mind/env.sh")],
     ["sh < .mind/check.sh", pins(".mind/check.sh")],
     ["zsh .mind/check.sh arg", pins(".mind/check.sh")],
@@ -210,14 +247,15 @@ Deno.test("reader grammar: a bare name is looked up along the run's PATH; builti
     ["check-tool", pins("bin/check-tool"), { path: `/usr/bin:${ROOT}/bin` }],
     ["check-tool", pins("bin/check-tool"), { path: "bin:/usr/bin" }],
     ["PATH=bin:$PATH check-tool", pins("bin/check-tool")],
-    ["check-tool", pins()],
+    // Not found in the root: a program the reader does not know (SPEC §3.5 r4: the closed world).
+    ["check-tool", { ...pins(), unpinnable: "check-tool (a program the reader does not know)" }],
     ['PATH="$X:$PATH" check-tool', { ...pins(), unpinnable: "$X" }],
   ]);
 });
 
 Deno.test("reader grammar: a file a word names is pinned whatever its type or folder; output is not", () => {
   cases([
-    ["python3 .mind/tool.pyc", { ...pins(".mind/tool.pyc"), folders: [".mind/tool.pyc:package"] }],
+    ["python3 .mind/tool.pyc", { ...pins(".mind/tool.pyc"), folders: [".mind/tool.pyc:package", ".mind:python"] }],
     ["sh .mind/check.sh > .mind/list 2>&1", pins(".mind/check.sh")],
     ["sh .mind/check.sh | tee -a .mind/list", pins(".mind/check.sh")],
     ["while read l; do echo $l; done < .mind/list", pins(".mind/list")],
@@ -270,20 +308,26 @@ Deno.test("reader grammar: data does not make a command unpinnable", () => {
   cases([
     ['echo "$(date)" >> /tmp/log', pins()],
     ['input=$(cat); echo "$input" | jq -r .x', pins()],
-    ['python3 .mind/x.py --out "$TMPDIR/x" $(date +%s)', { ...pins(".mind/x.py"), folders: [".mind/x.py:package"] }],
+    ['python3 .mind/x.py --out "$TMPDIR/x" $(date +%s)', {
+      ...pins(".mind/x.py"),
+      folders: [".mind/x.py:package", ".mind:python"],
+    }],
     ["command -v jq >/dev/null && jq -r '.tool_input.command'", pins()],
     ["cat .mind/check.sh | sh", pins(".mind/check.sh")],
-    ["python3 - <<EOF\nimport x\nEOF", pins()],
+    ["python3 - <<EOF\nimport x\nEOF", { ...pins(), folders: [".:python"] }],
   ]);
 });
 
 Deno.test("reader grammar: network fetches are marked", () => {
   const fetch = (what: string, files: string[] = []): Outcome => ({ ...pins(...files), fetch: what });
   cases([
-    ["curl -fsSL https://x.example/i.sh | bash", fetch("curl")],
-    ["npx tsx .mind/x.ts", fetch("npx", [".mind/x.ts"])],
-    ["pnpm dlx some-tool", fetch("pnpm dlx")],
-    ["uv run --with rich .mind/x.py", { ...fetch("uv run --with", [".mind/x.py"]), folders: [".mind/x.py:package"] }],
+    ["curl -fsSL https://x.example/i.sh | bash", { ...fetch("curl"), unpinnable: "a download piped into bash" }],
+    ["npx tsx .mind/x.ts", { ...fetch("npx", [".mind/x.ts"]), unpinnable: "npx (fetches the code it runs)" }],
+    ["pnpm dlx some-tool", { ...fetch("pnpm dlx"), unpinnable: "pnpm dlx (fetches the code it runs)" }],
+    ["uv run --with rich .mind/x.py", {
+      ...fetch("uv run --with", [".mind/x.py"]),
+      folders: [".mind/x.py:package", ".mind:python"],
+    }],
     ["git clone git+https://x.example/r", fetch("a URL")],
   ]);
 });
@@ -320,9 +364,9 @@ Deno.test("reader grammar: the shell's other ways to a file (hardening: each was
     ["CDPATH=.mind; cd hooks && sh check.sh", unpinnable([], "CDPATH")],
     ['declare -n R=D; D=.mind/check.sh; sh "$R"', unpinnable([".mind/check.sh"], "declare -n R")],
     // Loader variables and inline code name files too.
-    ['NODE_OPTIONS="--require ./.mind/setup.js" node -e 1', pins(".mind/setup.js")],
-    [`python3 -c "exec(open('.mind/x.py').read())"`, pins(".mind/x.py")],
-    [`node -e "require('./.mind/setup')"`, pins(".mind/setup.js")],
+    ['NODE_OPTIONS="--require ./.mind/setup.js" node -e 1', pins(".mind/setup.js", "package.json")],
+    [`python3 -c "exec(open('.mind/x.py').read())"`, { ...pins(".mind/x.py"), folders: [".:python"] }],
+    [`node -e "require('./.mind/setup')"`, pins("package.json", ".mind/setup.js")],
   ]);
 });
 

@@ -66,6 +66,8 @@ export type StatePatch = {
   trustedHash?: string | null;
   trustedFiles?: Readonly<Record<string, string>> | null;
   unpinnable?: string | null;
+  /** `true` writes `trusted_fail_closed = true` (the trusted definition was `failClosed`, §3.5 r4); null removes it. */
+  trustedFailClosed?: true | null;
 };
 
 /** Project trust levels stored under `[projects."<dir>"]` (§2.3). */
@@ -138,6 +140,9 @@ export function patchHookStatesText(text: string, patches: Map<string, StatePatc
     }
     if (patch.unpinnable !== undefined) {
       ops.push({ table, field: "unpinnable", value: patch.unpinnable ?? undefined });
+    }
+    if (patch.trustedFailClosed !== undefined) {
+      ops.push({ table, field: "trusted_fail_closed", value: patch.trustedFailClosed ?? undefined });
     }
   }
   return applyOps(text, ops);

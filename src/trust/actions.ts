@@ -112,12 +112,15 @@ export function samePlan(a: TrustPlan, b: TrustPlan): boolean {
 /** The patch an action writes for one hook (a trust writes what `item` recorded). */
 export function patchFor(action: TrustAction, h: ActionHook, item?: TrustItem): StatePatch {
   switch (action) {
-    case "trust":
+    case "trust": {
+      // A guard the user said must not fail open keeps saying so once changed (SPEC §3.5 r4).
+      const trustedFailClosed = h.handler.failClosed === true ? true : null;
       return item?.files
-        ? { trustedHash: item.hash, trustedFiles: item.files, unpinnable: item.unpinnable }
-        : { trustedHash: item?.hash ?? hookHash(h) };
+        ? { trustedHash: item.hash, trustedFiles: item.files, unpinnable: item.unpinnable, trustedFailClosed }
+        : { trustedHash: item?.hash ?? hookHash(h), trustedFailClosed };
+    }
     case "untrust":
-      return { trustedHash: null, trustedFiles: null, unpinnable: null };
+      return { trustedHash: null, trustedFiles: null, unpinnable: null, trustedFailClosed: null };
     case "enable":
       return { enabled: true };
     case "disable":

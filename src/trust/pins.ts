@@ -24,6 +24,7 @@
  * @module
  */
 import { readingKey } from "../shell/reading_cache.ts";
+import { inheritedLoaders } from "../shell/loader_vars.ts";
 import type { CommandReading } from "../shell/shell_reader.ts";
 import { LAYER_FOLDERS, type PinScope, SKIPPED_FOLDERS } from "./pin_scope.ts";
 import { matchSegment } from "../shell/glob.ts";
@@ -83,6 +84,8 @@ export type PinSet =
     fetch: string | null;
     unpinnable: string | null;
     contents: Map<string, Uint8Array>;
+    /** Why each pinned file is in the hook's closure (SPEC §3.5 r4), for people; absent for a set built by hand. */
+    why?: Record<string, string>;
   }
   | { ok: false; error: string; fetch: string | null; unpinnable: string | null };
 
@@ -117,11 +120,22 @@ export type PinOptions = RunPlace & {
 
 /** The variables of this process the reader reads (the hook gets the same). */
 export function processEnv(): Record<string, string | undefined> {
-  try {
-    return { PATH: Deno.env.get("PATH"), PYTHONPATH: Deno.env.get("PYTHONPATH"), CDPATH: Deno.env.get("CDPATH") };
-  } catch {
-    return {};
+  const out: Record<string, string | undefined> = {};
+  for (const name of ["PATH", "PYTHONPATH", "CDPATH"]) {
+    try {
+      out[name] = Deno.env.get(name);
+    } catch {
+      // not readable here: unknown to the reader
+    }
   }
+  try {
+    // The loader variables the hook inherits (SPEC §3.5 r4): judged against the environment it runs with.
+    const all = Deno.env.toObject();
+    for (const name of inheritedLoaders(all)) out[name] = all[name];
+  } catch {
+    // a sandbox that lets only some names be read: those above
+  }
+  return out;
 }
 
 /** The files `scope`'s hook pins now, hashed. Never throws: a file-system failure is an error value. */
@@ -140,11 +154,21 @@ export async function currentPins(scope: PinScope, opts: PinOptions = {}): Promi
     const namedFolder = (rel: string) => {
       if (scope.kind === "project" && LAYER_FOLDERS.includes(rel.split("/")[0])) addTree(rel);
     };
+    const modelled = new Set(reading.modelled);
+    const pythonTrees = new Map<string, string>(); // rel → whose sys.path it is
+    // Why each file is in the hook's closure, for `list` and `review` (SPEC §3.5 r4): the first reason found.
+    const why = new Map<string, string>();
+    const because = (rel: string, reason: string) => {
+      if (!why.has(rel)) why.set(rel, reason);
+    };
     for (const candidate of reading.files) {
       const link = namedLink(scope, candidate);
       // A link the command names is pinned by where it points too: pointing it at another program
       // (`.venv/bin/python` → `/bin/sh`) changes what runs the pinned script.
-      if (link !== null) links.set(link.rel, link.target);
+      if (link !== null) {
+        links.set(link.rel, link.target);
+        because(link.rel, "a link the command names");
+      }
       const hit = insideRoot(scope, candidate);
       if (hit === null) continue;
       if (hit.kind === "folder") {
@@ -153,7 +177,11 @@ export async function currentPins(scope: PinScope, opts: PinOptions = {}): Promi
       }
       // A file the command names is pinned whatever its type or folder (SPEC §3.5 r3).
       found.set(hit.rel, `${scope.root}/${hit.rel}`);
+      because(hit.rel, modelled.has(candidate) ? "a script the command runs" : "named by the command");
       const top = hit.rel.split("/")[0];
+      // The script-folder rule is the fallback (SPEC §3.5 r4): a script whose closure its language's
+      // model gave pins that closure, not every code file beside it.
+      if (modelled.has(candidate)) continue;
       if (scope.kind === "project" && LAYER_FOLDERS.includes(top) && hit.rel.includes("/")) {
         addTree(hit.rel.slice(0, hit.rel.lastIndexOf("/")));
       }
@@ -162,13 +190,29 @@ export async function currentPins(scope: PinScope, opts: PinOptions = {}): Promi
       const hit = insideRoot(scope, f.path);
       if (hit?.kind !== "folder") continue;
       if (f.why === "token") namedFolder(hit.rel);
+      else if (f.why === "python") pythonTrees.set(hit.rel, pythonTrees.get(hit.rel) ?? f.of ?? "a Python script");
       else addTree(hit.rel, f.names);
     }
     const names = [...trees.values()].flat();
-    const walked = walkTrees(scope, outermost([...trees.keys()]), names, found, links);
+    const walked = walkTrees(
+      scope,
+      outermost([...trees.keys()]),
+      (path, name) => treeFile(path, name, names),
+      { found, links, why, because: (tree) => `code of ${tree === "" ? "the root" : tree + "/"}` },
+    ) ??
+      walkTrees(scope, outermost([...pythonTrees.keys()]), pythonModule, {
+        found,
+        links,
+        why,
+        because: (tree) => `sys.path of ${pythonTrees.get(tree) ?? tree}`,
+      });
+    for (const rel of [...found.keys(), ...links.keys()]) because(rel, "in the hook's closure");
     if (walked !== null) return { ok: false, error: walked, fetch, unpinnable };
     if (found.size + links.size > MAX_PINNED_FILES) return { ok: false, error: tooMany(), fetch, unpinnable };
-    return await hashAll(found, links, opts, fetch, unpinnable);
+    const set = await hashAll(found, links, opts, fetch, unpinnable);
+    return set.ok
+      ? { ...set, why: Object.fromEntries([...why].filter(([rel]) => Object.hasOwn(set.files, rel))) }
+      : set;
   } catch (e) {
     return { ok: false, error: `cannot read its files: ${errorText(e)}`, fetch, unpinnable };
   }
@@ -270,20 +314,34 @@ function treeFile(path: string, name: string, names: readonly string[]): boolean
   return isCodeFile(path, name) || names.some((p) => matchSegment(p, name));
 }
 
-/** Walks the trees into `found` and `links`; returns an error sentence when a bound is passed. */
+/** Whether a file in a Python script's directory can be imported as a module (SPEC §3.5 r4). */
+function pythonModule(_path: string, name: string): boolean {
+  return /\.(?:py|pyw|so|pyd)$/i.test(name);
+}
+
+/** Walks the trees into `found` and `links`, keeping the files `pick` takes; an error sentence when a bound is passed. */
 function walkTrees(
   scope: PinScope,
   trees: string[],
-  names: readonly string[],
-  found: Map<string, string>,
-  links: Map<string, string>,
+  pick: (path: string, name: string) => boolean,
+  into: {
+    found: Map<string, string>;
+    links: Map<string, string>;
+    why: Map<string, string>;
+    because: (tree: string) => string;
+  },
 ): string | null {
+  const { found, links } = into;
+  /** The first reason a file was found for is the one shown. */
+  const noted = (rel: string, tree: string) => {
+    if (!into.why.has(rel)) into.why.set(rel, into.because(tree));
+  };
   let folders = 0;
-  const stack: { rel: string; depth: number }[] = trees.map((rel) => ({ rel, depth: 0 }));
+  const stack: { rel: string; depth: number; tree: string }[] = trees.map((rel) => ({ rel, depth: 0, tree: rel }));
   // Folders reached through links are walked once (a link loop ends here).
   const seen = new Set(trees);
   while (stack.length > 0) {
-    const { rel, depth } = stack.pop()!;
+    const { rel, depth, tree } = stack.pop()!;
     if (++folders > MAX_FOLDERS || depth > MAX_DEPTH) {
       return `more than ${MAX_FOLDERS} folders, or folders deeper than ${MAX_DEPTH}, to pin`;
     }
@@ -294,7 +352,7 @@ function walkTrees(
       const child = rel === "" ? e.name : `${rel}/${e.name}`;
       if (e.isDirectory) {
         if (!SKIPPED_FOLDERS.has(e.name) && !scope.excludedFolders.has(child)) {
-          stack.push({ rel: child, depth: depth + 1 });
+          stack.push({ rel: child, depth: depth + 1, tree });
         }
         continue;
       }
@@ -302,19 +360,22 @@ function walkTrees(
       if (e.isSymlink) {
         // Pinned by where it points; what it leads to inside the root is pinned (or walked) too.
         links.set(child, Deno.readLinkSync(`${scope.root}/${child}`));
+        noted(child, tree);
         const target = insideTarget(scope, `${scope.root}/${child}`);
         const targetPath = `${scope.root}/${target?.rel}`;
         if (
-          target?.kind === "file" && !excluded(scope, target.rel) && treeFile(targetPath, basename(target.rel), names)
+          target?.kind === "file" && !excluded(scope, target.rel) && pick(targetPath, basename(target.rel))
         ) {
           found.set(target.rel, targetPath);
+          noted(target.rel, tree);
         }
         if (target?.kind === "folder" && !seen.has(target.rel) && !excluded(scope, `${target.rel}/x`)) {
           seen.add(target.rel);
-          stack.push({ rel: target.rel, depth: depth + 1 });
+          stack.push({ rel: target.rel, depth: depth + 1, tree });
         }
-      } else if (e.isFile && treeFile(`${scope.root}/${child}`, e.name, names)) {
+      } else if (e.isFile && pick(`${scope.root}/${child}`, e.name)) {
         found.set(child, `${scope.root}/${child}`);
+        noted(child, tree);
       }
       if (found.size + links.size > MAX_PINNED_FILES) return tooMany();
     }

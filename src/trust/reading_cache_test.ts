@@ -38,7 +38,7 @@ Deno.test("kept readings: the look-ups a reading made decide whether it still ho
   assertEquals([depsHold(glob.deps, fs), depsHold(script.deps, fs)], [false, false]);
   // A command that looks nothing up holds whatever the disk does.
   const plain = recordingView(fs);
-  readCommand("sh s/a.sh", { ...CTX, fs: plain.fs });
+  readCommand("cat s/a.sh", { ...CTX, fs: plain.fs });
   assertEquals(plain.deps, []);
 });
 
@@ -47,7 +47,7 @@ Deno.test("kept readings: the key holds everything but the disk; damaged entries
   assertEquals(key === readingKey("sh x", { ...CTX, cwd: "/r/sub" }), false);
   assertEquals(key === readingKey("sh x", { ...CTX, env: { PATH: "/r/bin" } }), false);
   assertEquals(key === readingKey("sh x", { ...CTX, env: { PATH: "/usr/bin", HOME: "/h" } }), true);
-  const reading = { files: ["/r/x"], folders: [], unpinnable: null, fetch: null };
+  const reading = { files: ["/r/x"], folders: [], unpinnable: null, fetch: null, modelled: [] };
   assertEquals(keptReadingOf({ key, deps: [], reading }), { key, deps: [], reading });
   for (
     const bad of [null, { key }, { key, deps: [{}], reading }, { key, deps: [], reading: { ...reading, files: [1] } }]
@@ -60,7 +60,7 @@ Deno.test("kept readings: the key holds everything but the disk; damaged entries
 });
 
 Deno.test("kept readings: a hook's own cache keeps a few, the oldest dropped first", () => {
-  const reading = { files: [], folders: [], unpinnable: null, fetch: null };
+  const reading = { files: [], folders: [], unpinnable: null, fetch: null, modelled: [] };
   const cache = new FileHashCache({}, 2);
   for (const key of ["a", "b", "c"]) cache.storeReading(key, [], reading);
   assertEquals([cache.reading("a"), cache.reading("b"), cache.reading("c")], [null, reading, reading]);

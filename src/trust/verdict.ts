@@ -38,6 +38,11 @@ export type TrustVerdict = {
   readonly skip: SkipReason | null;
   /** Its pin check, when its pins were checked. */
   readonly pins: PinOutcome | null;
+  /**
+   * The block reason of a guard trusted as `failClosed` that is skipped as modified (SPEC §3.5 r4:
+   * it denies on an event that can block instead of being skipped in silence), else null.
+   */
+  readonly changedGuard: string | null;
 };
 
 /**
@@ -52,6 +57,10 @@ export type AssessedHook = HashedHook & {
   readonly trustedHash: string | null;
   /** Its pin facts, or null when it has no pin scope (only whether there are any is read here). */
   readonly pins: unknown;
+  /** Whether the definition trusted was `failClosed` (SPEC §3.5 r4); absent: no. */
+  readonly trustedFailClosed?: boolean;
+  /** The file that holds the hook (real path), named when its definition changed. */
+  readonly sourcePath?: string;
 };
 
 /** What of the catalog a verdict depends on. */
@@ -94,7 +103,32 @@ export function verdictOf(ctx: TrustContext, h: AssessedHook, pins: PinChecks = 
     ? pinReason
     : null;
   const skip = skipOf(status, h.enabled, ctx.bypassTrust);
-  return { status, definitionStatus, modifiedReason, skip, pins: pin };
+  const changedGuard = skip === "modified" && h.trustedFailClosed === true ? changedGuardReason(h, pin) : null;
+  return { status, definitionStatus, modifiedReason, skip, pins: pin, changedGuard };
+}
+
+/**
+ * Why a changed `failClosed` guard blocks (SPEC §3.5 r4): `hook <key> changed since you trusted it
+ * (<path> changed): review it` — the file that holds its definition when that changed, else the first
+ * pinned file that changed, was removed or added, or why its pins could not be read.
+ */
+export function changedGuardReason(h: AssessedHook, pin: PinOutcome | null): string {
+  const first = pin?.check.changes[0];
+  const what = definitionStatusOf(h) === "modified"
+    ? `${shownPath(h)} changed`
+    : first !== undefined
+    ? `${first.path} ${first.change}`
+    : pin !== null && !pin.current.ok
+    ? `its files cannot be read: ${pin.current.error}`
+    : (pin?.check.reason ?? UNCHECKED).replace(/^modified: /, "");
+  return `hook ${h.key} changed since you trusted it (${what}): review it`;
+}
+
+/** The file holding a hook's definition, relative to its pin root when inside it. */
+function shownPath(h: AssessedHook): string {
+  const path = h.sourcePath ?? h.key;
+  const root = (h.pins as { scope?: { root?: unknown } } | null)?.scope?.root;
+  return typeof root === "string" && path.startsWith(root + "/") ? path.slice(root.length + 1) : path;
 }
 
 /**
