@@ -10,7 +10,7 @@
  */
 import { parseEventText } from "../engine/input.ts";
 import { engineDispatch } from "../engine/dispatch.ts";
-import { type EngineOptions, resolveSettings } from "../engine/settings.ts";
+import { type EngineOptions, resolveSettings, withoutMissingHome } from "../engine/settings.ts";
 import { ADAPTERS, type Host, HOST_DISPLAY_NAMES } from "./hosts.ts";
 import type { DispatchIo, EventInput, Printed } from "../engine/types.ts";
 import type { AnyCatalog } from "../config/discovery.ts";
@@ -52,7 +52,10 @@ export async function adaptText(
     const parsed = parseEventText(text);
     if (!parsed.ok) return { stdout: null, problem: parsed.error };
     // The delegating host runs its own project layer itself (SPEC §2.8: no double runs).
-    const settings = { ...resolveSettings(options, Deno.env.toObject(), Deno.cwd()), delegatingHost: host };
+    const settings = {
+      ...await withoutMissingHome(resolveSettings(options, Deno.env.toObject(), Deno.cwd()), options.home),
+      delegatingHost: host,
+    };
     const mapped = adapter.mapInput(parsed.value, settings.processCwd, event);
     if (mapped.kind === "error") return { stdout: null, problem: mapped.message };
     if (mapped.kind === "ignore") return { stdout: null, problem: null };

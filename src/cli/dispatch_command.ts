@@ -7,7 +7,7 @@
 import { type ParsedArgs, UsageError } from "../util/args.ts";
 import { parseEventText } from "../engine/input.ts";
 import { engineDispatch } from "../engine/dispatch.ts";
-import { fromCliValues, resolveSettings } from "../engine/settings.ts";
+import { fromCliValues, resolveSettings, withoutMissingHome } from "../engine/settings.ts";
 import { writeAll, writeStdout } from "../util/stdio.ts";
 import type { RunIo } from "../sandbox/launch.ts";
 import { HOSTS, isHost } from "../adapter/host_names.ts";
@@ -105,7 +105,11 @@ export async function dispatchAnswer(
   }
   const parsed = parseEventText(new TextDecoder().decode(await w.stdin()));
   if (!parsed.ok) throw new UsageError(parsed.error);
-  const settings = resolveSettings(fromCliValues(options), Deno.env.toObject(), Deno.cwd());
+  const engineOptions = fromCliValues(options);
+  const settings = await withoutMissingHome(
+    resolveSettings(engineOptions, Deno.env.toObject(), Deno.cwd()),
+    engineOptions.home,
+  );
   // --explain: the engine keeps a trace (and loads its module) only when asked.
   const explain = options.explain === true;
   const io = { explain, strangers: w.strangers, warnings: w.warnings, ...(w.catalog ? { catalog: w.catalog } : {}) };

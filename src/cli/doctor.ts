@@ -10,7 +10,7 @@
  */
 import { type ParsedArgs, UsageError } from "../util/args.ts";
 import { cliSettings } from "./context.ts";
-import { configOptionsOf, searchStart } from "../engine/settings.ts";
+import { configOptionsOf, homeNamedBy, searchStart } from "../engine/settings.ts";
 import { type HookHandler, loadCatalog } from "../config/discovery.ts";
 import { formatWarning } from "../config/warnings.ts";
 import { join } from "../util/paths.ts";
@@ -196,7 +196,12 @@ export async function doctorCommand({ options, positionals }: ParsedArgs): Promi
     out.push("", "trust");
     // A home that does not exist (a typo in --home) trusts nothing: said, not silently empty.
     if (!(await Deno.stat(catalog.home).then((i) => i.isDirectory, () => false))) {
-      out.push(`  ${(await import("../review/catalog_view.ts")).homeMissingLine(catalog.home)}`);
+      out.push(`  ${
+        (await import("../review/catalog_view.ts")).homeMissingLine(
+          catalog.home,
+          homeNamedBy(options.home as string | undefined, settings.env),
+        )
+      }`);
     }
     const store = catalog.trustStoreProblem;
     if (store !== null) {

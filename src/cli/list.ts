@@ -11,7 +11,7 @@
 import { writeStdout } from "../util/stdio.ts";
 import { type ParsedArgs, UsageError } from "../util/args.ts";
 import { cliSettings } from "./context.ts";
-import { configOptionsOf, searchStart } from "../engine/settings.ts";
+import { configOptionsOf, homeNamedBy, searchStart } from "../engine/settings.ts";
 import { loadCatalog } from "../config/discovery.ts";
 import { formatWarning } from "../config/warnings.ts";
 import { handlerModule } from "../config/handler_types/registry.ts";
@@ -29,8 +29,11 @@ import { terminalLines } from "../util/terminal_text.ts";
 import { peoplePath } from "../review/display.ts";
 import { duplicateCopies } from "../engine/matching.ts";
 
-/** The text form of the list, safe for a terminal (SPEC §15). */
-export function renderList(view: CatalogView): string {
+/**
+ * The text form of the list, safe for a terminal (SPEC §15). `homeNamedBy`: which of `--home` and
+ * `MIND_HOME` chose the home (null: the default), for the line of a home that does not exist.
+ */
+export function renderList(view: CatalogView, homeNamedBy: "--home" | "MIND_HOME" | null = null): string {
   const out: string[] = [];
   const copies = duplicateCopies(view.hooks.map((h) => h.handler));
   const count = view.hooks.length;
@@ -42,7 +45,7 @@ export function renderList(view: CatalogView): string {
   out.push(`${count} hook${count === 1 ? "" : "s"}: ${parts.join(", ")}`);
   // Problems first (SPEC §6, §14): what lost hooks, then the project, then what needs review.
   for (const p of view.problems) out.push(`problem: ${p}`);
-  if (view.homeMissing) out.push(homeMissingLine(view.home));
+  if (view.homeMissing) out.push(homeMissingLine(view.home, homeNamedBy));
   out.push(...projectLines(view));
   if (!view.hooksEnabled) out.push("hooks are turned off ([features] hooks = false): no hook runs");
   if (view.managedOnly) out.push("managed policy (allow_managed_hooks_only): only managed hooks are loaded");
@@ -166,7 +169,9 @@ export async function listCommand({ options, positionals }: ParsedArgs): Promise
   if (!loaded.ok) throw new UsageError(loaded.error);
   const catalog = loaded.value;
   const view = await buildView(catalog);
-  const text = options.json ? JSON.stringify(listData(view), null, 2) + "\n" : renderList(view);
+  const text = options.json
+    ? JSON.stringify(listData(view), null, 2) + "\n"
+    : renderList(view, homeNamedBy(options.home as string | undefined, settings.env));
   await writeStdout(text);
   return 0;
 }

@@ -12,12 +12,12 @@
  * without something it needs; nothing on stdout); 2 internal error.
  * @module
  */
-import { MissingArgument, UsageError } from "../util/args.ts";
+import { hoistLeadingOptions, MissingArgument, UsageError } from "../util/args.ts";
 import { COMMANDS, parseCommand, unknownCommand } from "./commands.ts";
 import { insideSandbox, runInSandbox } from "../sandbox/launch.ts";
 import { isHost } from "../adapter/host_names.ts";
 import { messageLine, sanitize } from "../util/terminal_text.ts";
-import { NO_HOME, resolveHome } from "../engine/settings.ts";
+import { engineCliOptions, NO_HOME, resolveHome } from "../engine/settings.ts";
 import denoJson from "../../deno.json" with { type: "json" };
 
 /** The version printed by `--version` (from deno.json, the one place it is kept). */
@@ -28,7 +28,8 @@ const help = () => import("./help.ts");
 
 /** Runs the CLI with `args`; returns the exit code. Never throws. */
 export async function main(args: string[]): Promise<number> {
-  const [name, ...rest] = args;
+  // The common options may come before the command too (`mind-hooks --home X list`), as git takes them.
+  const [name, ...rest] = commandFirst(args);
   try {
     if (name === undefined) {
       // Called with nothing to do: a usage error like any other, so the help goes where errors go.
@@ -109,6 +110,11 @@ function checkHome(name: string, declared: Record<string, unknown>, options: Rec
   if (!Object.hasOwn(declared, "home")) return;
   const given = typeof options.home === "string" ? options.home : undefined;
   if (resolveHome(given, Deno.env.toObject()) === null && name !== "dispatch") throw new UsageError(NO_HOME);
+}
+
+/** `args` with the common options written before the command moved after it (the sandbox re-runs the same). */
+function commandFirst(args: readonly string[]): string[] {
+  return hoistLeadingOptions(args, engineCliOptions());
 }
 
 /** True for `dispatch --protocol <host>`, where the host reads our exit code as its own. */

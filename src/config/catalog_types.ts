@@ -69,7 +69,14 @@ export type ConfigOptions = {
  * Discovery options of a dispatch, whose home may be missing (SPEC §1 r3: no home is never the cwd):
  * then only the managed and CLI layers load, and nothing is written.
  */
-export type HomelessConfigOptions = Omit<ConfigOptions, "home"> & { home: string | null };
+export type HomelessConfigOptions = Omit<ConfigOptions, "home"> & {
+  home: string | null;
+  /** The home `--home`/`$MIND_HOME` named, which does not exist (then `home` is null): said, never created. */
+  missingHome?: MissingHome;
+};
+
+/** A home that was named (`--home`, `$MIND_HOME`) but does not exist. */
+export type MissingHome = { path: string; namedBy: "--home" | "MIND_HOME" };
 
 /** The project found from cwd. */
 export type ProjectInfo = {

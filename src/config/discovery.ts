@@ -12,7 +12,7 @@
 import type { HookKey, Layer } from "../schema/handler.ts";
 import { collectHandlers, type DiscoveredHandler } from "./handlers.ts";
 import { loadConfigFile } from "./files.ts";
-import { NO_HOME_DISPATCH, outsideRootWarning, type Warning, warning } from "./warnings.ts";
+import { homeMissingDispatch, NO_HOME_DISPATCH, outsideRootWarning, type Warning, warning } from "./warnings.ts";
 import {
   checkHooksJsonRoot,
   checkLayerFile,
@@ -53,6 +53,7 @@ export type {
   HomelessConfigOptions,
   HookHandler,
   HookState,
+  MissingHome,
   ProjectInfo,
 } from "./catalog_types.ts";
 import type {
@@ -171,7 +172,13 @@ export async function loadCatalog(opts: HomelessConfigOptions): Promise<Result<A
   const discovered: DiscoveredHandler[] = [];
   const home = opts.home;
   const userConfigPath = home === null ? null : join(home, "config.toml");
-  if (home === null) warnings.push(warning("W_NO_HOME", NO_HOME_DISPATCH, "home"));
+  if (home === null) {
+    warnings.push(
+      opts.missingHome
+        ? warning("W_HOME_MISSING", homeMissingDispatch(opts.missingHome.path, opts.missingHome.namedBy), "home")
+        : warning("W_NO_HOME", NO_HOME_DISPATCH, "home"),
+    );
+  }
 
   const overrides = buildOverrides(opts.overrides ?? []);
   if (!overrides.ok) return fail(overrides.error);

@@ -12,6 +12,21 @@ export const NO_HOME = "no home: set MIND_HOME or HOME, or pass --home DIR";
 /** What a dispatch without a home says (`W_NO_HOME`, in `warnings` and `systemMessages`). */
 export const NO_HOME_DISPATCH = `${NO_HOME} (only managed and command-line hooks were loaded, and nothing was written)`;
 
+/**
+ * What a dispatch says when the home it was told to use (`--home`, `$MIND_HOME`) does not exist
+ * (`W_HOME_MISSING`): a typo must not quietly become a new, empty home, so nothing is created or
+ * written there and only the managed and command-line hooks load.
+ */
+export function homeMissingDispatch(home: string, namedBy: string): string {
+  return `mind-hooks: the home ${home} (${namedBy}) does not exist: only managed and command-line hooks were loaded, and nothing was written — fix ${namedBy}, or create the folder to use it`;
+}
+
+/** The `systemMessages` line of a dispatch that ran without a home (missing or not found), or null. */
+export function homelessLine(home: string | null, warnings: readonly Warning[]): string | null {
+  if (home !== null) return null;
+  return warnings.find((w) => w.code === "W_HOME_MISSING")?.message ?? NO_HOME_DISPATCH;
+}
+
 /** The stable warning codes. */
 export const WARNING_CODES = {
   W_PARSE: "a configuration file does not parse; its hooks are not loaded",
@@ -61,6 +76,7 @@ export const WARNING_CODES = {
   W_FOREIGN_USER_SETTINGS:
     "~/.claude or ~/.codex defines more than hooks (MCP servers, feature switches): that host's own, not read by mind",
   W_NO_HOME: "no home was found (MIND_HOME, --home, HOME): only managed and command-line hooks were loaded",
+  W_HOME_MISSING: "the home --home or MIND_HOME names does not exist: nothing is created or written there",
   W_SPILL_REFUSED: "the spill folder is a symlink, not a folder or another user's; large outputs are not saved",
   W_HTTP_URL_NOT_ALLOWED: "an http hook's URL matches none of the managed allowed_http_hook_urls; the hook is dropped",
   W_NO_MODEL: "a prompt hook needs the user's [hooks.model]; without one it does not run",

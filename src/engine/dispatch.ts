@@ -8,6 +8,7 @@
  */
 import { type AnyCatalog, loadCatalog } from "../config/discovery.ts";
 import { isStrangerRefusal, strangerWrote } from "../config/fast_path_guard.ts";
+import { homelessLine } from "../config/warnings.ts";
 import { EVENTS } from "../events/registry.ts";
 import type { DispatchResult } from "../schema/result.ts";
 import { failSafeResult } from "./fail_safe.ts";
@@ -171,7 +172,13 @@ async function executeStages(
   const ran = await runHandlers(ev, catalog, d, selected.runs, selected.selection.where);
   lap("run");
   const warnings = [...catalog.warnings, ...ev.warnings, ...selected.selection.warnings, ...ran.warnings];
-  const settled: Settled = { problems, noHome: catalog.home === null, ran, asyncResults, warnings };
+  const settled: Settled = {
+    problems,
+    noHome: homelessLine(catalog.home, catalog.warnings),
+    ran,
+    asyncResults,
+    warnings,
+  };
   const spiller = spillerOf(d, String(ev.input.session_id));
   let folded: Folded | undefined;
   // From here on the handlers' effects are known: an internal failure must not lose a deny (SPEC §15).

@@ -4,6 +4,7 @@
  * @module
  */
 import type { AnyCatalog } from "../config/discovery.ts";
+import { homelessLine } from "../config/warnings.ts";
 import type { EventName } from "../events/names.ts";
 import { EVENTS } from "../events/registry.ts";
 import { NO_DECISION } from "../events/types.ts";
@@ -61,7 +62,10 @@ export function hooksOffResult(
   return resultOf(ev.event, {
     decision: NO_DECISION,
     additionalContext: [],
-    systemMessages: systemMessages({ ...quietFacts(EVENTS[ev.event]), noHome: catalog.home === null }),
+    systemMessages: systemMessages({
+      ...quietFacts(EVENTS[ev.event]),
+      noHome: homelessLine(catalog.home, catalog.warnings),
+    }),
     asyncResults,
     envFile: null,
     runs: [],

@@ -6,7 +6,6 @@
  */
 import type { AnyCatalog, HookHandler } from "../config/discovery.ts";
 import { problemLines } from "../config/problems.ts";
-import { NO_HOME_DISPATCH } from "../config/warnings.ts";
 import type { EventModule, HandlerOutcome } from "../events/types.ts";
 import { effectOf } from "./fold.ts";
 import type { Dispatching, EventInput, HandlerRun, Settled } from "./types.ts";
@@ -19,8 +18,8 @@ export const ENGINE_FAILED =
 export type MessageFacts = {
   /** The configuration problems that lost hooks (SPEC §6): they come first, they explain what did not run. */
   readonly problems: readonly string[];
-  /** The dispatch has no home (SPEC §1 r3): said whatever ran. */
-  readonly noHome: boolean;
+  /** The line of a dispatch without a home (none found, or the named one missing; SPEC §1 r3), said whatever ran; else null. */
+  readonly noHome: string | null;
   /** The `W_CWD_MISSING` line, or null. */
   readonly cwdMissing: string | null;
   /** Why the async hooks could not be started, or null. */
@@ -40,7 +39,7 @@ export type MessageFacts = {
 export function systemMessages(f: MessageFacts): string[] {
   return [
     ...f.problems,
-    ...(f.noHome ? [NO_HOME_DISPATCH] : []),
+    ...(f.noHome !== null ? [f.noHome] : []),
     ...(f.cwdMissing !== null ? [f.cwdMissing] : []),
     ...(f.asyncFailed !== null ? [f.asyncFailed] : []),
     ...hookLines(f.module, f.runs),
@@ -60,7 +59,7 @@ export function settledFacts(s: Settled, module: EventModule): MessageFacts {
 export function quietFacts(module: EventModule): MessageFacts {
   return {
     problems: [],
-    noHome: false,
+    noHome: null,
     cwdMissing: null,
     asyncFailed: null,
     module,

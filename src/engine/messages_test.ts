@@ -39,7 +39,7 @@ Deno.test("messages: every kind of line, in the one order", () => {
   const facts = {
     ...quietFacts(EVENTS.PreToolUse),
     problems: ["problem"],
-    noHome: true,
+    noHome: NO_HOME_DISPATCH,
     cwdMissing: "cwd missing",
     asyncFailed: "async failed",
     runs,

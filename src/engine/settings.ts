@@ -5,7 +5,7 @@
  * eight options here, and {@link resolveSettings} applies the same defaults to each.
  * @module
  */
-import type { ConfigOptions, HomelessConfigOptions } from "../config/discovery.ts";
+import type { ConfigOptions, HomelessConfigOptions, MissingHome } from "../config/discovery.ts";
 export { NO_HOME } from "../config/warnings.ts";
 import { absolute, isAbsolutePath, join, osUserHome } from "../util/paths.ts";
 import { type OptionSpec, UsageError } from "../util/args.ts";
@@ -116,11 +116,35 @@ export type EngineSettings = {
    * project layer is not loaded (SPEC §2.8).
    */
   delegatingHost?: string;
+  /** Set (with `home` null) when the home `--home`/`$MIND_HOME` named does not exist: dispatch says so, creates nothing. */
+  missingHome?: MissingHome;
 };
 
 /** The OS temp dir, as the environment names it. */
 function osTempDir(env: Env): string {
   return env.TMPDIR ?? env.TEMP ?? env.TMP ?? (Deno.build.os === "windows" ? "C:\\Windows\\Temp" : "/tmp");
+}
+
+/** Which of `--home` (`given`) and `$MIND_HOME` chose the home, or null when it is the default `~/.mind`. */
+export function homeNamedBy(given: string | undefined, env: Env): "--home" | "MIND_HOME" | null {
+  return given !== undefined ? "--home" : env.MIND_HOME !== undefined ? "MIND_HOME" : null;
+}
+
+/**
+ * A dispatch's settings when the home `--home` or `$MIND_HOME` named does not exist: run as without a
+ * home (nothing created or written; a typo never becomes a new, empty home) and say so (`W_HOME_MISSING`).
+ * The default `~/.mind` of a new user is not a typo: it is made when something is first written.
+ */
+export async function withoutMissingHome(settings: EngineSettings, given: string | undefined): Promise<EngineSettings> {
+  const namedBy = homeNamedBy(given, settings.env);
+  if (settings.home === null || namedBy === null) return settings;
+  try {
+    await Deno.stat(settings.home);
+    return settings;
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) return settings;
+  }
+  return { ...settings, home: null, missingHome: { path: settings.home, namedBy } };
 }
 
 /**
@@ -184,6 +208,7 @@ export function configOptionsOf(settings: EngineSettings, searchFrom: string): H
     bypassTrust: settings.bypassTrust,
     env: settings.env,
     ...(settings.delegatingHost !== undefined ? { delegatingHost: settings.delegatingHost } : {}),
+    ...(settings.missingHome !== undefined ? { missingHome: settings.missingHome } : {}),
   };
 }
 

@@ -240,8 +240,8 @@ export type Folded = {
 export type Settled = {
   /** The configuration problem lines (SPEC §6). */
   readonly problems: readonly string[];
-  /** The dispatch has no home (SPEC §1 r3). */
-  readonly noHome: boolean;
+  /** The line of a dispatch without a home (none found, or the named one missing; SPEC §1 r3), else null. */
+  readonly noHome: string | null;
   readonly ran: Ran;
   /** The async results that were waiting for the session (SPEC §7.2). */
   readonly asyncResults: readonly AsyncResult[];

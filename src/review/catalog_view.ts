@@ -329,9 +329,13 @@ async function isDirectory(path: string): Promise<boolean> {
   }
 }
 
-/** The line of a home that does not exist (a mistyped `--home` or `MIND_HOME`, or a new user's). */
-export function homeMissingLine(home: string): string {
-  return `the home ${home} does not exist: nothing is trusted and no user hook is loaded from it (a typo in --home or MIND_HOME?)`;
+/**
+ * The line of a home that does not exist: a mistyped `--home` or `MIND_HOME` (`namedBy`, the one that
+ * chose it), or a new user's default `~/.mind` (null), which a first trust creates.
+ */
+export function homeMissingLine(home: string, namedBy: "--home" | "MIND_HOME" | null): string {
+  const base = `the home ${home} does not exist: nothing is trusted and no user hook is loaded from it`;
+  return namedBy === null ? `${base} (the first trust creates it)` : `${base} (a typo in ${namedBy}?)`;
 }
 
 /** One hook as data (`list --json`). */

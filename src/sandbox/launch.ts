@@ -28,7 +28,8 @@
 import { buildPlan, type PlanFacts, resolveFacts, type SandboxPlan, workerPermissions } from "./plan.ts";
 import type { SandboxNeeded, StrangerFiles } from "../config/fast_path_guard.ts";
 import { readStdinBytes, readStdinBytesSync } from "../util/stdio.ts";
-import type { ParsedArgs } from "../util/args.ts";
+import { hoistLeadingOptions, type ParsedArgs } from "../util/args.ts";
+import { engineCliOptions } from "../engine/settings.ts";
 import { setLauncherPathFacts } from "../util/path_facts.ts";
 import type { SandboxNeeds } from "./needs.ts";
 import type { Reach } from "./reach.ts";
@@ -283,7 +284,7 @@ async function launch(
     await decide();
   }
   // The Worker runs the command line again, which takes its command from the process arguments: they must be these.
-  if (Deno.args[0] !== name) {
+  if (hoistLeadingOptions(Deno.args, engineCliOptions())[0] !== name) {
     throw new Error("the sandbox re-runs main.ts with the process arguments; call main() only from main.ts");
   }
   let plan = await buildPlan(input);

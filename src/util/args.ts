@@ -101,3 +101,26 @@ export function parseArgs(
   }
   return { options, positionals };
 }
+
+/**
+ * Moves the options of `spec` written before the command (`mind-hooks --home X list`, as git takes
+ * `git -C DIR status`) to just after it: `[command, ...those options, ...the rest]`. Only options of
+ * `spec` (with their values) are taken; the first other word is the command. When what precedes the
+ * command is not such an option (`--help`, `--version`, an unknown option), `args` is returned as it
+ * is, so that those keep their own meaning and errors.
+ */
+export function hoistLeadingOptions(args: readonly string[], spec: Record<string, OptionSpec>): string[] {
+  const byShort = new Map(Object.entries(spec).filter(([, s]) => s.short).map(([n, s]) => [s.short!, n]));
+  let i = 0;
+  while (i < args.length && args[i].startsWith("-") && args[i] !== "-" && args[i] !== "--") {
+    const arg = args[i];
+    const long = arg.startsWith("--");
+    const name = long ? arg.slice(2).split("=", 1)[0] : byShort.get(arg.slice(1, 2));
+    const s = name !== undefined && Object.hasOwn(spec, name) ? spec[name] : undefined;
+    if (!s || name === "help") return [...args];
+    const inline = long ? arg.includes("=") : arg.length > 2;
+    i += s.type === "string" && !inline ? 2 : 1;
+  }
+  if (i === 0 || i >= args.length) return [...args];
+  return [args[i], ...args.slice(0, i), ...args.slice(i + 1)];
+}

@@ -1,0 +1,59 @@
+/**
+ * The screens a new user reads after connecting an agent (issue 36): each says what will happen.
+ * End-to-end through the real CLI in temp homes.
+ */
+import { assert, assertEquals, assertStringIncludes } from "./helpers/assert.ts";
+import { cmd, event, group, makeHome, makeProject, runCli, writeHooksJson } from "./helpers/cli.ts";
+import { join } from "../src/util/paths.ts";
+
+Deno.test("common options: taken before the command too (mind-hooks --home X list), as git takes them", async () => {
+  await using home = await makeHome();
+  const before = await runCli(["--home", home.path, "list"]);
+  assertEquals(before.code, 0, before.stderr);
+  const after = await runCli(["list", "--home", home.path]);
+  assertEquals(before.stdout, after.stdout);
+  const inline = await runCli([`--home=${home.path}`, "-c", "features.hooks=false", "list", "--json"]);
+  assertEquals(inline.code, 0, inline.stderr);
+  assertEquals(inline.json().hooksEnabled, false);
+  // A command's own option still belongs after it; --help keeps its meaning.
+  const own = await runCli(["--json", "list", "--home", home.path]);
+  assertEquals(own.code, 1);
+  assertStringIncludes(own.stderr, "unknown option --json");
+  const help = await runCli(["--help"]);
+  assertStringIncludes(help.stdout, "before or after COMMAND");
+});
+
+Deno.test("--home naming a folder that does not exist: dispatch creates nothing and says so", async () => {
+  await using parent = await makeHome();
+  const typo = join(parent.path, "typo", "home");
+  const input = JSON.stringify(event("SessionStart"));
+  const res = await runCli([
+    "dispatch",
+    "--home",
+    typo,
+    "-c",
+    'hooks.SessionStart=[{hooks=[{type="command",command="echo hi"}]}]',
+  ], {
+    stdin: input,
+  });
+  assertEquals(res.code, 0, res.stderr);
+  const out = res.json();
+  assert(out.warnings.some((w: { code: string }) => w.code === "W_HOME_MISSING"), res.stdout);
+  assert(
+    out.systemMessages.some((m: string) => m.includes(`the home ${typo} (--home) does not exist`)),
+    res.stdout,
+  );
+  // Nothing was made: not the home, not its parent.
+  assertEquals(await Deno.stat(join(parent.path, "typo")).then(() => true, () => false), false);
+  // MIND_HOME is named the same way.
+  const env = await runCli(["dispatch"], { stdin: input, env: { MIND_HOME: typo } });
+  assertStringIncludes(env.stdout, "(MIND_HOME) does not exist");
+  // The default home of a new user is not a typo: no such word.
+  await using user = await makeHome();
+  const fresh = await runCli(["list"], { env: { HOME: user.path } });
+  assertEquals(fresh.code, 0, fresh.stderr);
+  assert(!fresh.stdout.includes("typo"), fresh.stdout);
+  assertStringIncludes(fresh.stdout, "the first trust creates it");
+  const named = await runCli(["list", "--home", typo]);
+  assertStringIncludes(named.stdout, "(a typo in --home?)");
+});
