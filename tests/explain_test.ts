@@ -55,42 +55,52 @@ Deno.test("dispatch --explain: one line per hook of the event, matched or not; s
   assertEquals(pretty.stdout, JSON.stringify(pretty.json(), null, 2) + "\n");
   assertEquals(untimed(pretty.json()), untimed(plain.json()));
 
-  const key = (g: number) => `project:${file}:PreToolUse:${g}:0`;
+  // Keys as their shortest telling tails, paths relative to the project or with ~ (as list and review
+  // show them): a line fits 100 columns instead of wrapping (issue 36).
+  const key = (g: number) => `.mind/hooks.json:PreToolUse:${g}:0`;
   const files: [string, string, string][] = [
     ["managed", "/nonexistent/mind-hooks-tests/requirements.toml", "absent"],
     ["user", toml, "0 hooks"],
     ["user", `${home.path}/hooks.json`, "absent"],
     // The user's own Claude Code, Codex and Gemini CLI hooks (SPEC §2.8 r3), under the tests' HOME (no folder).
-    ["claude-user", "/nonexistent/mind-hooks-tests/home/.claude/settings.json", "absent"],
-    ["codex-user", "/nonexistent/mind-hooks-tests/home/.codex/config.toml", "absent"],
-    ["codex-user", "/nonexistent/mind-hooks-tests/home/.codex/hooks.json", "absent"],
-    ["gemini-user", "/nonexistent/mind-hooks-tests/home/.gemini/settings.json", "absent"],
-    ["project", `${project.mindDir}/config.toml`, "absent"],
-    ["project", file, "5 hooks"],
+    ["claude-user", "~/.claude/settings.json", "absent"],
+    ["codex-user", "~/.codex/config.toml", "absent"],
+    ["codex-user", "~/.codex/hooks.json", "absent"],
+    ["gemini-user", "~/.gemini/settings.json", "absent"],
+    ["project", `.mind/config.toml`, "absent"],
+    ["project", ".mind/hooks.json", "5 hooks"],
     // A trusted project's foreign layers are looked for too (SPEC §2.8).
-    ["claude-project", `${project.path}/.claude/settings.json`, "absent"],
-    ["claude-project", `${project.path}/.claude/settings.local.json`, "absent"],
-    ["codex-project", `${project.path}/.codex/config.toml`, "absent"],
-    ["codex-project", `${project.path}/.codex/hooks.json`, "absent"],
-    ["gemini-project", `${project.path}/.gemini/settings.json`, "absent"],
+    ["claude-project", `.claude/settings.json`, "absent"],
+    ["claude-project", `.claude/settings.local.json`, "absent"],
+    ["codex-project", `.codex/config.toml`, "absent"],
+    ["codex-project", `.codex/hooks.json`, "absent"],
+    ["gemini-project", `.gemini/settings.json`, "absent"],
   ];
   const width = Math.max(...files.map(([, p]) => p.length));
   const layerWidth = Math.max(...files.map(([l]) => l.length));
   const lines = explained.stderr.replace(/ in \d+ ms/g, " in N ms")
     .replace(/(parse|catalog|select|verdict|pins|run|fold|finish) [\d.]+ ms/g, "$1 T").split("\n");
+  // At most one wrap at 100 columns (the absolute keys made lines of 200+ characters).
+  for (const l of lines.slice(3)) assert(l.length <= 100 || l.includes(home.path), `wraps at 100 columns: ${l}`);
   assertEquals(lines, [
     "mind-hooks dispatch --explain · PreToolUse · matchers tested against exec_command, Bash",
     `project ${project.path}: trusted`,
     "files:",
     ...files.map(([layer, path, what]) => `  ${layer.padEnd(layerWidth)} ${path.padEnd(width)}  ${what}`),
     "hooks of PreToolUse: 4 (2 ran, 1 matched but not run, 1 not matched)",
-    `  ${key(0)} ("No rm -rf") · matcher "Bash": matched · trusted · blocked in N ms · exit 0, JSON: deny "no rm"`,
-    `  ${key(1)} · matcher "Edit": not matched · trusted · not run`,
-    `  ${key(2)} · matches every call · modified · not run (modified)`,
-    `  ${key(3)} · matcher "Bash": matched · trusted · failed in N ms · exit 3`,
+    `  ${key(0)} ("No rm -rf")`,
+    `      matcher "Bash": matched · trusted · blocked in N ms · exit 0, JSON: deny "no rm"`,
+    `  ${key(1)}`,
+    `      matcher "Edit": not matched · trusted · not run`,
+    `  ${key(2)}`,
+    `      matches every call · modified · not run (modified)`,
+    `  ${key(3)}`,
+    `      matcher "Bash": matched · trusted · failed in N ms · exit 3`,
     `result: deny "no rm"; 2 system messages, 0 warnings`,
     "answered in-process (no daemon answered)",
-    "stages: parse T · catalog T · select T · verdict T · pins T · run T · fold T · finish T",
+    // Four stages a line: the eight on one line would wrap at 100 columns.
+    "stages: parse T · catalog T · select T · verdict T",
+    "        pins T · run T · fold T · finish T",
     "",
   ]);
 });
@@ -105,10 +115,10 @@ Deno.test("dispatch --explain: hooks turned off, no hook for the event, an untru
   const untrusted = (await runCli(["dispatch", "--explain", ...base], { stdin: stop })).stderr;
   assert(untrusted.includes(`project ${project.path}: NOT trusted, its .mind/ files are not read`), untrusted);
   assert(
-    /:Stop:0:0 · no matcher \(the event has none\) · untrusted · not run \(untrusted\)\n/.test(untrusted),
+    /:Stop:0:0\n {6}no matcher \(the event has none\) · untrusted · not run \(untrusted\)\n/.test(untrusted),
     untrusted,
   );
-  assert(untrusted.includes(`${project.mindDir}/hooks.json   not read\n`), untrusted);
+  assert(/ \.mind\/hooks\.json +not read\n/.test(untrusted), untrusted);
   const none = (await runCli(["dispatch", "--explain", ...base], {
     stdin: JSON.stringify(event("SessionStart", { cwd: project.path })),
   })).stderr;

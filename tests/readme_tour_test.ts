@@ -89,8 +89,11 @@ Deno.test({
       assertStringIncludes(step(3), ".mind/hooks.json:PreToolUse:0:0  python3 .mind/check_tool.py");
       const denied = JSON.parse(step(4));
       assertEquals([denied.decision, denied.reason, denied.runs[0].key], ["deny", "rm -rf is not allowed", key]);
-      // --explain: the trace on stderr, one line for the hook.
-      assertStringIncludes(tourStep(stderr, 4), `${key} · matcher "Bash": matched · trusted`);
+      // --explain: the trace on stderr, the hook's key tail, then what happened to it.
+      assertStringIncludes(
+        tourStep(stderr, 4),
+        `.mind/hooks.json:PreToolUse:0:0\n      matcher "Bash": matched · trusted`,
+      );
       const modified = JSON.parse(step(5));
       assertEquals(
         [modified.decision, modified.runs[0].status, modified.runs[0].reason, modified.systemMessages],

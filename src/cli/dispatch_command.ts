@@ -9,6 +9,7 @@ import { parseEventText } from "../engine/input.ts";
 import { engineDispatch } from "../engine/dispatch.ts";
 import { fromCliValues, resolveSettings, withoutMissingHome } from "../engine/settings.ts";
 import { writeAll, writeStdout } from "../util/stdio.ts";
+import { osUserHome } from "../util/paths.ts";
 import type { RunIo } from "../sandbox/launch.ts";
 import { HOSTS, isHost } from "../adapter/host_names.ts";
 import { type SandboxNeeded, sandboxNeeded, type StrangerFiles } from "../config/fast_path_guard.ts";
@@ -122,5 +123,10 @@ export async function dispatchAnswer(
   if (!explain || !trace) return { stdout, stderr: "", code: 0, ...off };
   // On stderr, so stdout stays exactly the result.
   const { renderTrace } = await import("./explain.ts");
-  return { stdout, stderr: renderTrace(trace, result, { times, daemon: w.daemon }), code: 0, ...off };
+  return {
+    stdout,
+    stderr: renderTrace(trace, result, { times, daemon: w.daemon }, osUserHome(settings.env)),
+    code: 0,
+    ...off,
+  };
 }

@@ -2,18 +2,21 @@
  * `dispatch --explain`: the trace of one dispatch (src/engine/trace.ts) as lines for people, on
  * stderr: the files read, layer by layer, then one line per hook of the event — matched or not —
  * with its key, matcher result, trust status, outcome, duration and how its output was read, and
- * the decision. stdout keeps the exact result.
+ * the decision. stdout keeps the exact result. Paths show as `list` and `review` show them (relative to
+ * the project root, or with `~`), keys as their shortest telling tails, names capped: a line fits a
+ * terminal instead of wrapping two or three times (`--json` of `list` keeps the absolute forms).
  * @module
  */
 import type { DispatchTrace, HandlerTrace } from "../engine/trace.ts";
 import type { DispatchResult } from "../schema/result.ts";
 import type { StageTimes } from "../engine/types.ts";
-import { terminalLines } from "../util/terminal_text.ts";
+import { capped, terminalLines } from "../util/terminal_text.ts";
+import { keyTails, type PathContext, peoplePath } from "../review/display.ts";
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
-/** What happened to one handler, after its key: matcher, trust, outcome, reading. */
-function handlerLine(t: HandlerTrace, hooksOff: boolean): string {
+/** What happened to one handler: its key (and name) on a line, then matcher, trust, outcome, reading below it. */
+function handlerLine(t: HandlerTrace, hooksOff: boolean, key: string): string {
   const parts = [
     hooksOff
       ? "not matched (hooks are off)"
@@ -29,8 +32,8 @@ function handlerLine(t: HandlerTrace, hooksOff: boolean): string {
     parts.push(ran);
     if (t.reading !== null) parts.push(t.reading);
   }
-  const name = t.name === null ? "" : ` (${JSON.stringify(t.name)})`;
-  return `  ${t.key}${name} · ${parts.join(" · ")}`;
+  const name = t.name === null ? "" : ` (${JSON.stringify(capped(t.name, 40))})`;
+  return `  ${key}${name}\n      ${parts.join(" · ")}`;
 }
 
 /** The decision of a result in one line. */
@@ -48,8 +51,15 @@ function decisionLine(r: DispatchResult): string {
   return `result: ${decided}; ${extra.join(", ")}`;
 }
 
-/** The trace as terminal-safe text (every line sanitised, SPEC §15). */
-export function renderTrace(trace: DispatchTrace, result: DispatchResult, how?: HowAnswered): string {
+/** The trace as terminal-safe text (every line sanitised, SPEC §15); `userHome` shows as `~`. */
+export function renderTrace(
+  trace: DispatchTrace,
+  result: DispatchResult,
+  how?: HowAnswered,
+  userHome: string | null = null,
+): string {
+  const ctx: PathContext = { projectRoot: trace.project?.root ?? null, userHome };
+  const tails = keyTails(trace.handlers.map((t) => t.key), ctx);
   const out: string[] = [];
   const event = trace.event ?? result.hook_event_name;
   const subjects = trace.subjects === null ? "" : ` · matchers tested against ${trace.subjects.join(", ")}`;
@@ -60,7 +70,7 @@ export function renderTrace(trace: DispatchTrace, result: DispatchResult, how?: 
   }
   if (trace.project) {
     out.push(
-      `project ${trace.project.root}: ${
+      `project ${peoplePath(trace.project.root, { projectRoot: null, userHome })}: ${
         trace.project.trusted ? "trusted" : "NOT trusted, its .mind/ files are not read (mind-hooks project trust)"
       }`,
     );
@@ -68,12 +78,13 @@ export function renderTrace(trace: DispatchTrace, result: DispatchResult, how?: 
   if (trace.managedOnly) out.push("managed policy: only managed hooks are loaded");
   if (trace.bypassTrust) out.push("--dangerously-bypass-hook-trust: every enabled hook runs, trusted or not");
   out.push("files:");
-  const width = Math.max(0, ...trace.files.map((f) => f.path.length));
+  const shown = trace.files.map((f) => peoplePath(f.path, ctx));
+  const width = Math.max(0, ...shown.map((p) => p.length));
   const layerWidth = Math.max(8, ...trace.files.map((f) => (f.layer ?? "-").length));
-  for (const f of trace.files) {
+  trace.files.forEach((f, i) => {
     const what = f.state === "read" ? plural(f.hooks, "hook") : f.state;
-    out.push(`  ${(f.layer ?? "-").padEnd(layerWidth)} ${f.path.padEnd(width)}  ${what}`);
-  }
+    out.push(`  ${(f.layer ?? "-").padEnd(layerWidth)} ${shown[i].padEnd(width)}  ${what}`);
+  });
   const ran = trace.handlers.filter((t) => t.outcome !== null).length;
   const skipped = trace.handlers.filter((t) => t.match !== "not matched" && t.skipped !== null).length;
   const unmatched = trace.handlers.filter((t) => t.match === "not matched").length;
@@ -84,7 +95,9 @@ export function renderTrace(trace: DispatchTrace, result: DispatchResult, how?: 
     out.push(
       `hooks of ${event}: ${trace.handlers.length} (${ran} ran, ${skipped} matched but not run, ${unmatched} not matched)`,
     );
-    for (const t of trace.handlers) out.push(handlerLine(t, !trace.hooksEnabled));
+    for (const t of trace.handlers) {
+      out.push(...handlerLine(t, !trace.hooksEnabled, tails.get(t.key) ?? t.key).split("\n"));
+    }
   }
   out.push(decisionLine(result));
   if (how) out.push(...howLines(how));

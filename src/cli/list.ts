@@ -25,7 +25,10 @@ import {
   unpinnableMark,
 } from "../review/catalog_view.ts";
 import { COVERAGE_NOTE } from "../review/coverage.ts";
-import { terminalLines } from "../util/terminal_text.ts";
+import { capped, terminalLines } from "../util/terminal_text.ts";
+
+/** The longest name `list` shows (in code points, `…` included). */
+const NAME_MAX = 60;
 import { peoplePath } from "../review/display.ts";
 import { duplicateCopies } from "../engine/matching.ts";
 
@@ -64,7 +67,8 @@ export function renderList(view: CatalogView, homeNamedBy: "--home" | "MIND_HOME
     out.push("", `${g.layer}  ${file}${g.hooks[0].plugin ? `  (plugin ${g.hooks[0].plugin})` : ""}`);
     for (const h of g.hooks) {
       const run = handlerModule(h.handler.handler).listPrefix + h.summary +
-        (h.name === null ? "" : `  name: ${JSON.stringify(h.name)}`);
+        // A name is a label beside what runs: capped, so a long one never pushes the command out of sight.
+        (h.name === null ? "" : `  name: ${JSON.stringify(capped(h.name, NAME_MAX))}`);
       out.push(`  ${h.tail}`);
       out.push(
         `    ${h.event}  matcher: ${h.matcher === null ? "(all)" : JSON.stringify(h.matcher)}  ${run}`,

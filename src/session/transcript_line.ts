@@ -182,7 +182,8 @@ function tornMarker(line: string): string {
 function summarize(payload: Record<string, unknown>): string {
   for (const key of ["content", "text", "message"]) {
     if (typeof payload[key] === "string") {
-      return oneLine(payload[key], SUMMARY_MAX);
+      // A message's line breaks are prose, not command separators: a summary reads them as spaces.
+      return oneLine(payload[key].replace(/[\r\n]+/g, " "), SUMMARY_MAX);
     }
   }
   const json = JSON.stringify(payload);

@@ -15,21 +15,41 @@
  */
 
 /**
- * Control characters (C0, DEL, C1), bidi controls (U+061C, U+200E/F, U+202A–202E, U+2066–2069)
- * and the Unicode line and paragraph separators (U+2028/2029).
+ * What a terminal would act on or not show: control characters (C0, DEL, C1), the Unicode format
+ * characters (Cf: bidi controls, zero-width space and joiners, U+FEFF, U+2060, the soft hyphen, tags…),
+ * every default-ignorable code point (variation selectors, Hangul fillers, U+034F…), the line and
+ * paragraph separators, spaces other than U+0020 (a no-break space looks like a space but is part of a
+ * shell word; U+2800 too) and lone surrogates.
  */
-// deno-lint-ignore no-control-regex -- control characters are exactly what is matched
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const UNSAFE =
+  /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Default_Ignorable_Code_Point}\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\u2800]/gu;
 
-/** Replaces every character a terminal would act on (see {@link UNSAFE}) with a visible escape. */
+/**
+ * A real line break shows as `␤` (U+2424, the symbol for newline): never as `\n`, which a command may
+ * hold literally (`printf 'a\n'`) and which means something else to a shell. A `␤` already in a text is
+ * left as it is, so that sanitising twice changes nothing (it can only show a break that is not there).
+ */
+export const LINE_BREAK_MARK = "\u2424";
+
+/**
+ * Replaces every character a terminal would act on or hide (see {@link UNSAFE}) with a visible escape
+ * (`\x1b`, `\u200b`, `\u{e0041}`; a line break `␤`, a tab `\t`, a carriage return `\r`).
+ */
 export function sanitize(text: string): string {
   return text.replace(UNSAFE, (c) => {
-    if (c === "\n") return "\\n";
+    if (c === "\n") return LINE_BREAK_MARK;
     if (c === "\t") return "\\t";
     if (c === "\r") return "\\r";
-    const code = c.charCodeAt(0);
-    return code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
+    const code = c.codePointAt(0)!;
+    if (code <= 0xff) return `\\x${code.toString(16).padStart(2, "0")}`;
+    return code <= 0xffff ? `\\u${code.toString(16).padStart(4, "0")}` : `\\u{${code.toString(16)}}`;
   });
+}
+
+/** Cuts `text` to `max` code points, marking a cut with `…` (SPEC §14 r3: a cut is always marked). */
+export function capped(text: string, max: number): string {
+  const chars = [...text];
+  return chars.length > max ? chars.slice(0, max - 1).join("") + "…" : text;
 }
 
 /** Sanitises each of `lines` and joins them with line breaks: the form every command prints. */
@@ -37,9 +57,13 @@ export function terminalLines(lines: readonly string[]): string {
   return lines.map(sanitize).join("\n");
 }
 
-/** A text as one short line: whitespace runs (line breaks included) become one space; cut at `max` code points with `…`. */
+/**
+ * A text as one short line: runs of spaces and tabs become one space; cut at `max` code points with `…`.
+ * Line breaks stay, for {@link sanitize} to show as `␤` (or JSON to quote): a line break in a command
+ * separates commands, so it is never shown as a space; nor is a no-break or zero-width space.
+ */
 export function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, " ").trim();
+  const flat = text.replace(/[ \t]+/g, " ").trim();
   // Walks at most `max` code points: a 10 MB payload is not made into an array of 10 M strings.
   let count = 0;
   let end = 0;
