@@ -161,6 +161,7 @@ Deno.test(
         "pinError",
         "unpinnable",
         "fetch",
+        "hostRuns",
         "statusMessage",
         "timeout",
         "async",

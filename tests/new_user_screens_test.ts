@@ -6,6 +6,29 @@ import { assert, assertEquals, assertStringIncludes } from "./helpers/assert.ts"
 import { cmd, event, group, makeHome, makeProject, runCli, writeHooksJson } from "./helpers/cli.ts";
 import { join } from "../src/util/paths.ts";
 
+/** An OS user's home holding a Claude Code settings file with one guard of its own; a mind home; a work folder. */
+async function claudeUser() {
+  const os = await Deno.realPath(await Deno.makeTempDir({ prefix: "mind-hooks-osuser-" }));
+  await Deno.mkdir(join(os, ".claude"));
+  await Deno.writeTextFile(
+    join(os, ".claude", "settings.json"),
+    JSON.stringify({ hooks: { PreToolUse: [group([cmd("python3 ~/.claude/guard.py")], "Bash")] } }),
+  );
+  const home = await makeHome();
+  const work = join(os, "work");
+  await Deno.mkdir(work);
+  return {
+    os,
+    home: home.path,
+    work,
+    env: { HOME: os, MIND_TEMP_DIR: join(home.path, "spill") },
+    async [Symbol.asyncDispose]() {
+      await home.cleanup();
+      await Deno.remove(os, { recursive: true }).catch(() => {});
+    },
+  };
+}
+
 Deno.test("common options: taken before the command too (mind-hooks --home X list), as git takes them", async () => {
   await using home = await makeHome();
   const before = await runCli(["--home", home.path, "list"]);
@@ -85,4 +108,45 @@ Deno.test("invisible characters: list and dispatch --explain show them; a long n
   for (const c of [...hidden]) assert(!explain.stderr.includes(c), `U+${c.codePointAt(0)!.toString(16)} printed raw`);
   assertStringIncludes(explain.stderr, "guard\\u200b\\ufeff\\u2060\\xad");
   assert(!explain.stderr.includes("n".repeat(100)), "the long name is capped in --explain too");
+});
+
+Deno.test("after install claude: mind-hooks' own entries are recognised quietly — one line, not one per event", async () => {
+  await using u = await claudeUser();
+  for (const command of ["mind-hooks", "/opt/mind tools/bin/mind-hooks"]) {
+    const install = await runCli(["install", "claude", "--user", "--command", command, "--force"], {
+      env: u.env,
+    });
+    assertEquals(install.code, 0, install.stderr);
+    const opts = { env: u.env, cwd: u.work };
+    const count = (text: string) => text.split("W_DELEGATING_HOOK").length - 1;
+    const list = await runCli(["list", "--home", u.home], opts);
+    assertEquals(count(list.stdout), 1, list.stdout);
+    const data = (await runCli(["list", "--json", "--home", u.home], opts)).json();
+    assertEquals(data.hooks.filter((h: { layer: string }) => h.layer === "claude-user").length, 1);
+    const validate = await runCli(["validate", "--home", u.home], opts);
+    assert(count(validate.stdout + validate.stderr) <= 1, validate.stderr);
+    const doctor = await runCli(["doctor", "--home", u.home], opts);
+    assert(count(doctor.stdout) <= 1, doctor.stdout);
+    const dispatched = await runCli(["dispatch", "--home", u.home], {
+      ...opts,
+      stdin: JSON.stringify(event("PreToolUse", { cwd: u.work })),
+    });
+    assertEquals(count(dispatched.stdout), 1, dispatched.stdout);
+  }
+});
+
+Deno.test("list: the hooks of a host's own settings say that host runs them itself (a per-layer fact)", async () => {
+  await using u = await claudeUser();
+  const list = await runCli(["list", "--home", u.home], { env: u.env, cwd: u.work });
+  assertEquals(list.code, 0, list.stderr);
+  assertStringIncludes(list.stdout, "Claude Code runs these itself; each status below applies when mind");
+  assertStringIncludes(list.stdout, "status: untrusted (for mind; Claude Code runs it itself)");
+  const data = (await runCli(["list", "--json", "--home", u.home], { env: u.env, cwd: u.work })).json();
+  assertEquals(data.hooks.map((h: { layer: string; hostRuns: string | null }) => [h.layer, h.hostRuns]), [
+    ["claude-user", "claude"],
+  ]);
+  // A hook of mind's own layers is mind's alone.
+  await writeHooksJson(u.home, { Stop: [group([cmd("echo mine")])] });
+  const both = (await runCli(["list", "--json", "--home", u.home], { env: u.env, cwd: u.work })).json();
+  assertEquals(both.hooks.find((h: { layer: string }) => h.layer === "user").hostRuns, null);
 });

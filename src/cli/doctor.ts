@@ -13,7 +13,7 @@ import { cliSettings } from "./context.ts";
 import { configOptionsOf, homeNamedBy, searchStart } from "../engine/settings.ts";
 import { type HookHandler, loadCatalog } from "../config/discovery.ts";
 import { formatWarning } from "../config/warnings.ts";
-import { join } from "../util/paths.ts";
+import { dirname, join } from "../util/paths.ts";
 import { sandboxPlan } from "../sandbox/launch.ts";
 import { type Grant, type SandboxPlan, workerPermissions } from "../sandbox/plan.ts";
 import { terminalLines } from "../util/terminal_text.ts";
@@ -51,11 +51,15 @@ function outcome(what: string, e: unknown): ProbeResult {
   return { what, denied: false, detail: `not denied by the sandbox (${e instanceof Error ? e.name : String(e)})` };
 }
 
-/** A path that no grant of `plan` covers, under `base`. */
+/** A path that no grant of `plan` covers, under `base` (or, when a grant covers `base` itself, beside the grant). */
 function outside(plan: SandboxPlan, base: string, name: string): string {
   const granted = (g: Grant, p: string) =>
     g === true || (Array.isArray(g) && g.some((x) => p === x || p.startsWith(x.endsWith("/") ? x : x + "/")));
+  // A temp dir inside the home (granted) would make every name below it granted: the loop below would
+  // never end. Climb out of the grant first.
+  while ((granted(plan.read, base) || granted(plan.write, base)) && dirname(base) !== base) base = dirname(base);
   let p = join(base, name);
+  if (plan.read === true || plan.write === true) return p; // everything is granted: no path is outside
   for (let i = 0; granted(plan.read, p) || granted(plan.write, p); i++) p = join(base, `${name}-${i}`);
   return p;
 }

@@ -65,6 +65,10 @@ export function renderList(view: CatalogView, homeNamedBy: "--home" | "MIND_HOME
   for (const g of view.groups) {
     const file = g.file === null ? g.source : peoplePath(g.file, view.paths);
     out.push("", `${g.layer}  ${file}${g.hooks[0].plugin ? `  (plugin ${g.hooks[0].plugin})` : ""}`);
+    const host = g.hooks[0].hostRuns;
+    if (host !== null) {
+      out.push(`  ${host} runs these itself; each status below applies when mind or another host runs them`);
+    }
     for (const h of g.hooks) {
       const run = handlerModule(h.handler.handler).listPrefix + h.summary +
         // A name is a label beside what runs: capped, so a long one never pushes the command out of sight.
@@ -80,9 +84,9 @@ export function renderList(view: CatalogView, homeNamedBy: "--home" | "MIND_HOME
         ? ` (${h.modifiedReason})`
         : "";
       out.push(
-        `    status: ${h.status}${why}  enabled: ${h.enabled ? "yes" : "no"}  coverage: ${h.coverage}${
-          h.line !== null ? `  line: ${h.line}` : ""
-        }`,
+        `    status: ${h.status}${why}${
+          h.hostRuns !== null ? ` (for mind; ${h.hostRuns} runs it itself)` : ""
+        }  enabled: ${h.enabled ? "yes" : "no"}  coverage: ${h.coverage}${h.line !== null ? `  line: ${h.line}` : ""}`,
       );
       const original = copies.get(h.key);
       if (original !== undefined) out.push(`    duplicate of ${original}: an identical Claude hook, run once with it`);

@@ -49,6 +49,19 @@ export function jsonFilesOf(dir: string, prefix = ""): FileNames {
   }
 }
 
+/**
+ * The host that runs a layer's hooks itself, or null (SPEC §2.8): a foreign layer is that host's own
+ * settings, which it reads and runs whatever mind says (trust shown for them applies when mind, or
+ * another host delegating to mind, runs them). A per-layer fact of {@link LAYOUT}, keyed by host: a
+ * layer added there is covered.
+ */
+export function layerHost(layer: Layer): ForeignLayer | null {
+  for (const host of Object.keys(LAYOUT) as ForeignLayer[]) {
+    if (LAYOUT[host].layer === layer || LAYOUT[host].userLayer === layer) return host;
+  }
+  return null;
+}
+
 const MIND_FILES: FileNames = [["config.toml", "toml"], ["hooks.json", "json"]];
 
 /** How each foreign layer is laid out. */

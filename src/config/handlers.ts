@@ -95,6 +95,8 @@ export function collectHandlers(
 ): { handlers: DiscoveredHandler[]; warnings: Warning[] } {
   const handlers: DiscoveredHandler[] = [];
   const warnings: Warning[] = [];
+  /** The events of mind-hooks' own delegating entries met (skipped). */
+  const own: EventName[] = [];
   if (hooks === undefined) return { handlers, warnings };
   const base = src.path ?? ["hooks"];
   if (!isObject(hooks)) {
@@ -122,7 +124,18 @@ export function collectHandlers(
       );
       continue;
     }
-    groups.forEach((group, gi) => collectGroup(name, group, gi, [...base, name, gi], src, handlers, warnings));
+    groups.forEach((group, gi) => collectGroup(name, group, gi, [...base, name, gi], src, handlers, warnings, own));
+  }
+  // mind-hooks' own entries are recognised quietly: one informational line for the file, not one per entry
+  // (after `install claude`, eleven warnings would bury the one that matters).
+  if (own.length > 0) {
+    warnings.push(warning(
+      "W_DELEGATING_HOOK",
+      `${own.length} mind-hooks entr${own.length === 1 ? "y" : "ies"} (what mind-hooks install wrote): the host hands ${
+        own.length === 1 ? "that event" : "those events"
+      } to mind-hooks, so mind does not run ${own.length === 1 ? "it" : "them"} itself`,
+      src.keyPath,
+    ));
   }
   return { handlers, warnings };
 }
@@ -135,6 +148,7 @@ function collectGroup(
   src: HooksSource,
   out: DiscoveredHandler[],
   warnings: Warning[],
+  own: EventName[],
 ): void {
   const where = `${event}[${gi}]`;
   const at = (...rel: (string | number)[]) => ({ path: [...path, ...rel] });
@@ -212,11 +226,7 @@ function collectGroup(
     const name = (raw as JsonObject).name as string | undefined;
     const commandText = handlerModule(result).commandText(result, "linux");
     if (src.skipDelegation && commandText !== null && isDelegation(commandText)) {
-      warnings.push(warning(
-        "W_DELEGATING_HOOK",
-        `${where}.hooks[${hi}]: this host's mind-hooks entry is not run by mind itself (it would run every hook twice)`,
-        src.keyPath,
-      ));
+      own.push(event);
       return;
     }
     out.push({

@@ -66,7 +66,7 @@ export const WARNING_CODES = {
   W_IF_NEVER_MATCHES: "a Claude-dialect `if` on an event without a tool call: the handler never runs",
   W_PLUGIN_MANIFESTS:
     "a plugin has hooks in both its .codex-plugin and .claude-plugin manifests; the Codex one is used",
-  W_DELEGATING_HOOK: "a foreign layer's mind-hooks delegating entry is not run by mind itself",
+  W_DELEGATING_HOOK: "a foreign layer's mind-hooks delegating entries (one line per file) are not run by mind itself",
   W_PLUGIN_NO_HOOKS: "an enabled plugin has no hooks",
   W_IF_BUDGET:
     "the if filters of one dispatch passed their 50 ms budget (or a file rule was too costly): the rest counted as matched",

@@ -23,7 +23,10 @@ import {
 import { writeProjectTrust } from "../state/state_writer.ts";
 import type { TrustedDefinition } from "../trust/trusted_store.ts";
 import { changeTexts, type FileText } from "./change_texts.ts";
+import { contentFiles, pinnedPath, readPinnedTexts, type ShownFile } from "./pin_contents.ts";
 import { trustStoreRefusal } from "../config/problems.ts";
+import { isProjectRooted } from "../config/pinning.ts";
+import { EVENTS } from "../events/registry.ts";
 import { buildView, type CatalogView, type HookView } from "./catalog_view.ts";
 import type { Key } from "./keys.ts";
 import { lastRuns, type LogRecord } from "../log/observation.ts";
@@ -42,6 +45,17 @@ export type Confirmation = {
   top: number;
   /** What it shows was re-read because the disk changed after it was first shown. */
   changed: boolean;
+};
+
+/** What `z` undoes: the last `d`, `e` or `u` of one hook (by key). */
+export type Undo = { key: string; tail: string; action: TrustAction };
+
+/** The action that undoes `action`: a re-trust goes through the confirmation like any trust. */
+const INVERSE: Readonly<Record<TrustAction, TrustAction>> = {
+  trust: "untrust",
+  untrust: "trust",
+  enable: "disable",
+  disable: "enable",
 };
 
 /** A line for the message bar. */
@@ -90,6 +104,10 @@ export class ReviewApp {
   currentFiles = new Map<string, Map<string, FileText>>();
   /** The trust waiting for `y` or `n`, or null. */
   confirm: Confirmation | null = null;
+  /** The content of pinned files shown before a trust, by absolute path (read again on reload). */
+  pinnedTexts = new Map<string, ShownFile>();
+  /** The last `d`, `e` or `u`, which `z` undoes (a stray key must not silently unguard a tool), or null. */
+  undo: Undo | null = null;
   /** Set when the user quits: the exit code. */
   exitCode: number | null = null;
   /** `r` on a hook awaiting trust: its recorded events replayed with it trusted (§16; null: nothing recorded). */
@@ -153,6 +171,12 @@ export class ReviewApp {
     const texts = await changeTexts(this.catalog.home, this.view.hooks);
     this.trustedCopies = texts.trustedCopies;
     this.currentFiles = texts.currentFiles;
+    // The pinned files of the hooks that need review, shown before they are trusted (each read once).
+    this.pinnedTexts = new Map();
+    await readPinnedTexts(
+      this.view.hooks.flatMap((h) => contentFiles(h).map(([rel]) => pinnedPath(h.handler.pins!.scope.root, rel))),
+      this.pinnedTexts,
+    );
   }
 
   /** Re-reads everything from disk; the selection follows its entry. */
@@ -256,6 +280,8 @@ export class ReviewApp {
         return await this.#hookAction("enable");
       case "d":
         return await this.#hookAction("disable");
+      case "z":
+        return await this.#undo();
       case "A":
         return await this.#trustAll();
       case "p":
@@ -449,8 +475,18 @@ export class ReviewApp {
       };
       return;
     }
+    await this.#readPlanFiles(plan);
     this.confirm = { keys, plan, top: 0, changed: false };
     this.message = null;
+  }
+
+  /** Reads the content of the files `plan` pins that are not read yet (the confirmation shows them). */
+  async #readPlanFiles(plan: TrustPlan<HookHandler>): Promise<void> {
+    const paths = plan.items.flatMap((i) => {
+      const root = i.handler.pins?.scope.root;
+      return root === undefined || i.files === null ? [] : Object.keys(i.files).map((rel) => pinnedPath(root, rel));
+    });
+    await readPinnedTexts(paths, this.pinnedTexts);
   }
 
   /**
@@ -478,6 +514,8 @@ export class ReviewApp {
       this.catalog = fresh;
       this.view = await buildView(fresh);
       this.#relist(this.entry === undefined ? undefined : entryId(this.entry));
+      this.pinnedTexts = new Map();
+      await this.#readPlanFiles(plan);
       this.confirm = { keys: shown.keys, plan, top: 0, changed: true };
       this.message = { text: "changed on disk since it was shown: nothing written; read it again", kind: "error" };
       return;
@@ -548,7 +586,40 @@ export class ReviewApp {
     }
     const past = { trust: "trusted", untrust: "untrusted", enable: "enabled", disable: "disabled" }[action];
     await this.reload();
-    this.message = { text: `${past} ${h.tail}`, kind: "info" };
+    this.undo = { key: h.key, tail: h.tail, action };
+    // A guard (a hook on an event that can block) no longer guarding is said as such, in red: a stray
+    // key must never quietly let the tool calls it stops through.
+    const unguarded = EVENTS[h.event].canBlock && (action === "disable" || action === "untrust");
+    this.message = unguarded
+      ? {
+        text: `${past} ${h.tail}: this ${h.event} guard no longer runs, nothing it would block is stopped — z undoes`,
+        kind: "error",
+      }
+      : { text: `${past} ${h.tail} (z undoes)`, kind: "info" };
+  }
+
+  /** `z`: undoes the last `d`, `e` or `u` (a re-trust asks first, as every trust does). */
+  async #undo(): Promise<void> {
+    const last = this.undo;
+    if (last === null) {
+      this.message = { text: "nothing to undo (z undoes the last d, e or u)", kind: "info" };
+      return;
+    }
+    this.undo = null;
+    const idx = this.list.entries.findIndex((e) => e.kind === "hook" && e.hook.key === last.key);
+    if (idx < 0) {
+      this.message = { text: `cannot undo: ${last.tail} is no longer listed`, kind: "error" };
+      return;
+    }
+    this.#move(idx);
+    const inverse = INVERSE[last.action];
+    if (inverse === "trust") return await this.#openConfirm([last.key]);
+    await this.#hookAction(inverse);
+    // Undoing is not itself undone by z (it would toggle forever): the message says what happened.
+    this.undo = null;
+    if (this.message?.text.endsWith(" (z undoes)")) {
+      this.message = { text: this.message.text.replace(" (z undoes)", " (undone)"), kind: "info" };
+    }
   }
 
   /** `A`: ask before trusting every hook that needs review. */
@@ -585,8 +656,9 @@ export class ReviewApp {
       this.message = { text: `untrusted project ${shown}: its hooks are no longer loaded`, kind: "info" };
       return;
     }
-    // Said from what was loaded, so the message and the header count agree.
-    const own = this.view.hooks.filter((h) => h.layer === "project");
+    // Said from what was loaded, so the message and the header count agree: every layer of the project
+    // (.mind/ and the foreign ones, .claude/, .codex/, …), not .mind/ alone.
+    const own = this.view.hooks.filter((h) => isProjectRooted(h.layer));
     const pending = own.filter((h) => h.status === "untrusted" || h.status === "modified").length;
     const broken = this.view.dropped.some((w) => w.source.startsWith(`${p.root}/`));
     const what = own.length === 0

@@ -27,6 +27,8 @@ import { type ChangeGroup, changeGroups, pinShares } from "./change_groups.ts";
 import { type ProjectLayerHooks, projectLayerHooks } from "../config/project_hooks.ts";
 import { commandFetch } from "../trust/command_files.ts";
 import { handlerModule, handlerSummary as summaryOf } from "../config/handler_types/registry.ts";
+import { layerHost } from "../config/foreign_layout.ts";
+import { HOST_DISPLAY_NAMES } from "../adapter/host_names.ts";
 
 /** One hook as shown. */
 export type HookView = {
@@ -69,7 +71,17 @@ export type HookView = {
   verdict: TrustVerdict;
   /** The warnings about this hook: its handler's values, or its group's own fields (its matcher). */
   warnings: Warning[];
+  /**
+   * The host that runs this hook itself whatever its status here (a `.claude/settings.json` hook: Claude
+   * Code), by display name, or null. Its status applies when mind, or another host through mind, runs it.
+   */
+  hostRuns: string | null;
 };
+
+/** What `list` and `review` say of a hook its own host runs itself (see {@link HookView.hostRuns}). */
+export function hostRunsText(host: string): string {
+  return `${host} runs it itself (its own settings); the status here applies when mind or another host runs it`;
+}
 
 /** One pinned file as shown: `pinned` holds, the three changes, or `unpinned` (would be pinned by a trust). */
 export type PinnedFileView = {
@@ -186,6 +198,12 @@ function pinnedView(h: HookHandler, v: TrustVerdict): PinnedView | null {
   return { files, error: null, unrecorded: false, unpinnable };
 }
 
+/** The display name of the host that runs a layer's hooks itself, or null. */
+function hostRunsOf(layer: Layer): string | null {
+  const host = layerHost(layer);
+  return host === null ? null : HOST_DISPLAY_NAMES[host];
+}
+
 /** What makes a command hook fetch from the network at run time (SPEC §3.5), or null. */
 function fetchOf(h: HookHandler): string | null {
   const command = handlerModule(h.handler).commandText(h.handler, "linux");
@@ -271,6 +289,7 @@ export async function buildView(catalog: Catalog, positions = new PositionIndex(
       handler: h,
       verdict,
       warnings: [],
+      hostRuns: hostRunsOf(h.layer),
     };
   }));
   const shares = pinShares(hooks);
@@ -367,6 +386,8 @@ export function hookData(v: HookView): Record<string, unknown> {
     pinError: v.pinned?.error ?? null,
     unpinnable: v.pinned?.unpinnable ?? null,
     fetch: v.fetch,
+    // The host that runs it itself whatever its status here (its `--protocol` name), or null.
+    hostRuns: layerHost(v.layer),
     statusMessage: h.statusMessage ?? null,
     timeout: h.timeout,
     // Whether it runs in the background (SessionEnd never does, whatever is written).

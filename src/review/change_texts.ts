@@ -4,8 +4,9 @@
  * added files as they are now — or why a text cannot be shown (too large, binary, unreadable).
  * @module
  */
-import { COPY_FILE_MAX, readTrusted, type TrustedDefinition } from "../trust/trusted_store.ts";
+import { readTrusted, type TrustedDefinition } from "../trust/trusted_store.ts";
 import type { HookView } from "./catalog_view.ts";
+import { readShownFile } from "./pin_contents.ts";
 
 /** A pinned file's text now (for a diff), or why it cannot be shown. */
 export type FileText = { text: string | null; unavailable: string | null };
@@ -39,14 +40,8 @@ export async function changeTexts(home: string, hooks: readonly HookView[]): Pro
   return out;
 }
 
-/** A file's text for a diff: UTF-8 text up to the copy size, else why it is not shown. */
+/** A file's text for a diff: UTF-8 text up to the copy size, else why it is not shown (the one reader). */
 async function readText(path: string): Promise<FileText> {
-  try {
-    const info = await Deno.stat(path);
-    if (info.size > COPY_FILE_MAX) return { text: null, unavailable: `over ${COPY_FILE_MAX / 1024} KiB` };
-    const text = new TextDecoder("utf-8", { fatal: true }).decode(await Deno.readFile(path));
-    return text.includes("\0") ? { text: null, unavailable: "a binary file" } : { text, unavailable: null };
-  } catch (e) {
-    return { text: null, unavailable: e instanceof TypeError ? "a binary file" : "unreadable" };
-  }
+  const { text, unavailable } = await readShownFile(path);
+  return { text, unavailable };
 }

@@ -20,6 +20,7 @@ import { summaryLines, trustSummary } from "./trust_summary.ts";
 import { unpinnableMark } from "./catalog_view.ts";
 import { hookHash } from "../trust/hash.ts";
 import { handlerModule, handlerSummary } from "../config/handler_types/registry.ts";
+import { contentRows } from "./pin_contents.ts";
 
 /** The renderer's row helpers. */
 export type RowKit = {
@@ -106,6 +107,9 @@ export function confirmRows(app: ReviewApp, width: number, kit: RowKit): { rows:
         files.forEach(([path, hash], j) =>
           rows.push(...kit.field(j === 0 ? "  Pins" : "", `${path}  ${shortHash(hash)}`, width))
         );
+        // What the trust covers, not only its names: each file's content, once per set (SPEC §14).
+        const root = h.pins?.scope.root;
+        if (root !== undefined) rows.push(...contentRows(app.pinnedTexts, root, files, width, kit));
       }
     }
     // Said before the user answers (SPEC §3.5 r3): trust covers only the files listed.

@@ -55,6 +55,9 @@ function hookRow(h: HookView, selected: boolean, member: boolean, cols: ReturnTy
     ...(member ? [{ text: cell(h.event, cols.event), styles: fill }] : []),
     { text: cell(matcher, cols.matcher), styles: fill },
     { text: sanitize(h.summary), styles: h.enabled ? fill : [...fill, "dim"] },
+    ...(h.hostRuns === null
+      ? []
+      : [{ text: `  · ${h.hostRuns} runs it itself`, styles: [...fill, "yellow"] as Style[] }]),
     // The name is the hook's own claim about itself: after what runs, never in its place.
     ...(h.name === null ? [] : [{ text: `  · ${sanitize(h.name)}`, styles: [...fill, "dim"] as Style[] }]),
   ];
@@ -73,7 +76,12 @@ function paintRow(app: ReviewApp, r: ListRow, cols: ReturnType<typeof columns>):
       const file = g?.file ?? r.source;
       const plugin = g?.hooks[0]?.plugin ? `  (plugin ${g.hooks[0].plugin})` : "";
       const shown = sanitize(file === "cli-override" ? "-c overrides" : peoplePath(file, app.view.paths));
-      return [{ text: `── ${g ? `${g.layer}  ` : ""}${shown}${plugin}`, styles: ["dim", "bold"] }];
+      // A host's own settings: that host runs them whatever their status here (SPEC §2.8).
+      const host = g?.hooks[0]?.hostRuns ?? null;
+      return [
+        { text: `── ${g ? `${g.layer}  ` : ""}${shown}${plugin}`, styles: ["dim", "bold"] },
+        ...(host === null ? [] : [{ text: `  ${host} runs these itself`, styles: ["yellow"] as Style[] }]),
+      ];
     }
     case "event":
       return [{ text: `  ${r.event}`, styles: ["bold"] }, { text: ` — ${EVENTS[r.event].meaning}`, styles: ["dim"] }];

@@ -10,13 +10,14 @@
 import { formatWarning, type Warning } from "../config/warnings.ts";
 import type { LogRecord } from "../log/observation.ts";
 import type { ReviewApp } from "./app.ts";
-import type { HookView } from "./catalog_view.ts";
+import { type HookView, hostRunsText } from "./catalog_view.ts";
 import type { ChangeGroup } from "./change_groups.ts";
 import { field, type Row, text } from "./rows.ts";
 import { join } from "../util/paths.ts";
 import { handlerModule } from "../config/handler_types/registry.ts";
 import { COVERAGE_TEXT } from "./coverage.ts";
 import { changeRows, pinnedRows } from "./pins_view.ts";
+import { contentFiles, contentRows } from "./pin_contents.ts";
 import { peoplePath, timeAndAge } from "./display.ts";
 import { STATUS_STYLE } from "./list_pane.ts";
 import type { RowKit } from "./confirm.ts";
@@ -29,7 +30,7 @@ export const KEYS: readonly [string, string, "trust"?][] = [
   ["Enter ← →", "open / close a change group (the hooks a file change modified)"],
   ["PgUp/PgDn", "page the details; Home / End their top / end; [ ] one line"],
   ["t / u", "trust the selected hook or group (it asks first) / untrust it", "trust"],
-  ["e / d", "enable / disable it (a disabled hook keeps its trust)", "trust"],
+  ["e / d / z", "enable / disable it (it keeps its trust) / undo the last d, e or u", "trust"],
   ["A", "trust every hook that needs review (it asks first)", "trust"],
   ["p", "trust or untrust the project (its .mind/, .claude/, .codex/)", "trust"],
   ["w", "the warnings; w or Esc returns to the hook"],
@@ -172,6 +173,8 @@ export function hookDetails(app: ReviewApp, h: HookView, width: number, kit: Row
   rows.push(...field("Key", h.tail, width));
   rows.push(...field("File", h.place, width));
   rows.push(...field("Layer", h.plugin ? `${h.layer} (plugin ${h.plugin})` : h.layer, width));
+  // Its own host runs it whatever its status here (SPEC §2.8): said at the top, before the status.
+  if (h.hostRuns !== null) rows.push(...field("Runs", hostRunsText(h.hostRuns), width, ["yellow", "bold"]));
   rows.push(...field("Event", h.event, width));
   rows.push(...field("Matcher", h.matcher === null ? "(none: matches everything)" : JSON.stringify(h.matcher), width));
   if (h.name !== null) rows.push(...field("Name", `${h.name}  (its own label; what runs is the command)`, width));
@@ -202,6 +205,13 @@ export function hookDetails(app: ReviewApp, h: HookView, width: number, kit: Row
   rows.push(...field("Trusted", h.layer === "managed" ? "(managed: no state)" : h.trustedHash ?? "(none)", width));
   rows.push(...pinnedRows(h, width, kit));
   rows.push(...hookExtraRows(app, h, width));
+  // Before it is trusted: what its pinned files say, not only their names (SPEC §14); last, as the
+  // longest part (PgDn / End reach it).
+  const shown = contentFiles(h);
+  if (shown.length > 0) {
+    rows.push([], ...kit.text("What its pinned files hold (PgDn pages):", width, ["bold"]));
+    rows.push(...contentRows(app.pinnedTexts, h.handler.pins!.scope.root, shown, width, kit));
+  }
   // A modified hook's details open at the change (SPEC §14): what changed first, then the rest.
   const change = changeRows(app, h, width, kit);
   return change.length > 0 ? [...change, [], ...rows] : rows;
