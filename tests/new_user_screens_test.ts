@@ -3,7 +3,7 @@
  * End-to-end through the real CLI in temp homes.
  */
 import { assert, assertEquals, assertStringIncludes } from "./helpers/assert.ts";
-import { cmd, event, group, makeHome, makeProject, runCli, writeHooksJson } from "./helpers/cli.ts";
+import { cmd, event, group, makeHome, runCli, writeHooksJson } from "./helpers/cli.ts";
 import { join } from "../src/util/paths.ts";
 
 /** An OS user's home holding a Claude Code settings file with one guard of its own; a mind home; a work folder. */
@@ -149,4 +149,61 @@ Deno.test("list: the hooks of a host's own settings say that host runs them itse
   await writeHooksJson(u.home, { Stop: [group([cmd("echo mine")])] });
   const both = (await runCli(["list", "--json", "--home", u.home], { env: u.env, cwd: u.work })).json();
   assertEquals(both.hooks.find((h: { layer: string }) => h.layer === "user").hostRuns, null);
+});
+
+Deno.test("doctor: the checks first, the permission table last; nothing to fix says the warnings; a broken trust store has one fix", async () => {
+  await using home = await makeHome();
+  const bare = await Deno.realPath(await Deno.makeTempDir({ prefix: "mind-bare-" }));
+  try {
+    const hermetic = { HOME: bare, PATH: "/usr/bin:/bin" };
+    await writeHooksJson(home.path, { Stop: [group([cmd("true", { colour: "blue" })])] });
+    assertEquals((await runCli(["trust", "--all", "--home", home.path], { cwd: bare, env: hermetic })).code, 0);
+    const ok = await runCli(["doctor", "--home", home.path], { cwd: bare, env: hermetic });
+    assertEquals(ok.code, 0, ok.stdout);
+    const lines = ok.stdout.trimEnd().split("\n");
+    assertEquals(lines[0], "configuration");
+    assert(lines.indexOf("sandbox") > lines.indexOf("hosts"), ok.stdout);
+    assertEquals(lines.at(-1), "nothing to fix; 1 warning(s) to read: mind-hooks list");
+    // A trust store that does not parse: one fix, the file's, and no other that disagrees with it.
+    await Deno.writeTextFile(join(home.path, "config.toml"), "[hooks\nstate = 1\n");
+    const bad = await runCli(["doctor", "--home", home.path], { cwd: bare, env: hermetic });
+    assertEquals(bad.code, 1);
+    const fixes = bad.stdout.split("\n").filter((l) => l.startsWith("fix:"));
+    assertEquals(fixes.length, 1, bad.stdout);
+    assertStringIncludes(fixes[0], "config.toml");
+    assert(!fixes[0].includes("still loads"), fixes[0]);
+  } finally {
+    await Deno.remove(bare, { recursive: true });
+  }
+});
+
+Deno.test("logs --status and --event filter the runs; a wrong value is a usage error", async () => {
+  await using home = await makeHome();
+  await writeHooksJson(home.path, {
+    PreToolUse: [group([cmd("exit 3")], "Bash")],
+    Stop: [group([cmd("true")])],
+  });
+  assertEquals((await runCli(["trust", "--all", "--home", home.path])).code, 0);
+  for (const ev of [event("PreToolUse", { tool_name: "Bash" }), event("Stop")]) {
+    assertEquals((await runCli(["dispatch", "--home", home.path], { stdin: JSON.stringify(ev) })).code, 0);
+  }
+  const runs = (args: string[]) =>
+    runCli(["logs", "--json", "--home", home.path, ...args]).then((r) =>
+      r.stdout.trim().split("\n").filter((l) => l !== "").map((l) => JSON.parse(l)).filter((x) => x.kind === "run")
+    );
+  assertEquals((await runs(["--status", "failed"])).map((r) => r.event), ["PreToolUse"]);
+  assertEquals((await runs(["--event", "Stop"])).map((r) => r.status), ["completed"]);
+  assertEquals((await runs(["--status", "failed,completed"])).length, 2);
+  const none = await runCli(["logs", "--home", home.path, "--event", "Stop", "--status", "failed"]);
+  assertEquals(none.code, 1);
+  assertStringIncludes(none.stderr, "--status failed --event Stop");
+  const bad = await runCli(["logs", "--home", home.path, "--status", "ok"]);
+  assertEquals(bad.code, 1);
+  assertStringIncludes(bad.stderr, "--status ok: expected completed, blocked, failed, skipped, started");
+});
+
+Deno.test("mind-hooks explain points at dispatch --explain", async () => {
+  const r = await runCli(["explain"]);
+  assertEquals(r.code, 1);
+  assertStringIncludes(r.stderr, "did you mean mind-hooks dispatch --explain < event.json");
 });

@@ -165,19 +165,27 @@ JSON object.`,
   }],
   ["logs", {
     about: "what hooks did: the observation log",
-    usage: "[--follow] [--session ID] [--key KEY] [--since TIME] [--json]",
+    usage: "[--follow] [--session ID] [--key KEY] [--event EVENT] [--status S] [--since TIME] [--json]",
     help: `Prints the observation log: one line per hook run (time, event, status, duration,
 key, exit code, reason, session) and per configuration warning, oldest first,
 from $MIND_HOME/logs/hooks.jsonl and its rotated files. --json prints the records
 as JSON lines. --follow keeps printing new records until interrupted.
 
---key takes a hook's key or any tail of it (PreToolUse:0:0); --since an ISO-8601
-time (2026-01-02T10:00:00Z) or a duration back from now (30s, 10m, 2h, 1d, 1w).`,
+--key takes a hook's key or any tail of it (PreToolUse:0:0); --event an event name;
+--status one or more run statuses (failed,blocked); --since an ISO-8601 time
+(2026-01-02T10:00:00Z) or a duration back from now (30s, 10m, 2h, 1d, 1w).`,
     options: {
       home: ENGINE.home,
       follow: { type: "boolean", short: "f", about: "keep printing new records" },
       session: { ...SESSION, about: "only this session's records" },
       key: { type: "string", value: "text", arg: "KEY", about: "only this hook's runs (a key or a tail of one)" },
+      event: { type: "string", value: "text", arg: "EVENT", about: "only runs of this event (PreToolUse)" },
+      status: {
+        type: "string",
+        value: "text",
+        arg: "STATUS",
+        about: "only runs with this status: completed, blocked, failed, skipped, started (or several, a,b)",
+      },
       since: {
         type: "string",
         value: "text",
@@ -403,10 +411,10 @@ decision then and now; exit 1 when a decision changed.
   ["doctor", {
     about: "the sandbox's permission set, proven; checks",
     usage: "",
-    help: `Prints the permission set this engine runs with and proves it by trying, inside
-the sandbox, a read and a write outside it and a network connection: each must be
-denied. Then checks the hook shell, the configuration files and the trust state,
-and prints what to fix. Exit 0: nothing to fix; 1: see the lines marked "fix:".`,
+    help: `Checks the configuration files, the trust state, the agent hosts and the hook
+shell; then prints the permission set this engine runs with and proves it by trying,
+inside the sandbox, a read and a write outside it and a network connection: each must
+be denied. Ends with what to fix. Exit 0: nothing to fix; 1: see the lines marked "fix:".`,
     options: COMMON_OPTIONS,
     sandbox: { reads: "config", engine: true, mcp: "net", pins: "trusted-project", args: "host-checks" },
     load: async () => (await import("./doctor.ts")).doctorCommand,
@@ -522,10 +530,17 @@ export function unknownCommand(name: string): UsageError {
       `unknown option ${name}${didYouMean(name, TOP_LEVEL_OPTIONS, (n) => n)} (see mind-hooks --help)`,
     );
   }
-  return new UsageError(
-    `unknown command ${JSON.stringify(name)}${didYouMean(name, publicCommandNames())} (see mind-hooks --help)`,
-  );
+  const hint = Object.hasOwn(OPTION_COMMANDS, name)
+    ? ` — did you mean ${OPTION_COMMANDS[name]}?`
+    : didYouMean(name, publicCommandNames());
+  return new UsageError(`unknown command ${JSON.stringify(name)}${hint} (see mind-hooks --help)`);
 }
+
+/** Words people type as a command that are an option of one (`mind-hooks explain`: `dispatch --explain`). */
+const OPTION_COMMANDS: Readonly<Record<string, string>> = {
+  explain: "mind-hooks dispatch --explain < event.json (why each hook ran or not)",
+  why: "mind-hooks dispatch --explain < event.json (why each hook ran or not)",
+};
 
 /** The words of `entry` as a sentence's list: `trust, untrust or status`. */
 export function wordList(words: readonly string[]): string {

@@ -1,9 +1,10 @@
 /**
- * `mind-hooks doctor [options]` (SPEC §15): prints the effective permission set of this run and
- * proves it — inside the sandbox it tries a read and a write outside the granted paths and a network
- * connection, each of which Deno must refuse — then checks the hook shell, the configuration files
- * (parse errors), the trust state (hooks needing review) and the four hosts (src/cli/doctor_hosts.ts:
- * installed, delegating, `--sync` in step, their launcher running), and prints what to fix.
+ * `mind-hooks doctor [options]` (SPEC §15): checks what a user comes for first — the configuration
+ * files (parse errors), the trust state (hooks needing review), the four hosts (src/cli/doctor_hosts.ts:
+ * installed, delegating, `--sync` in step, their launcher running) and the hook shell — then prints the
+ * effective permission set of this run and proves it (inside the sandbox it tries a read and a write
+ * outside the granted paths and a network connection, each of which Deno must refuse), and ends with
+ * what to fix, one line each (or "nothing to fix", with the warnings still to read).
  *
  * Exit 0 when nothing needs fixing, 1 when something does (each item is printed with its fix).
  * @module
@@ -132,16 +133,9 @@ async function checkShell(env: Record<string, string | undefined>): Promise<{ li
   }
 }
 
-/** Runs the command; returns the exit code. */
-export async function doctorCommand({ options, positionals }: ParsedArgs): Promise<number> {
-  if (positionals.length > 0) throw new UsageError(`doctor takes no arguments (got ${JSON.stringify(positionals[0])})`);
-  const settings = cliSettings(options);
-  const env = settings.env;
-  const fixes: string[] = [];
-  const out: string[] = [];
+/** The sandbox's lines: the permission set of this run (a Worker's), then its proof. */
+async function sandboxSection(out: string[], fixes: string[], args: ParsedArgs): Promise<void> {
   const plan = sandboxPlan();
-
-  out.push("sandbox");
   if (!plan) {
     out.push("  NOT sandboxed: MIND_HOOKS_SANDBOX=off (or not started through main.ts); the engine holds");
     out.push("  the whole static permission set of deno.json");
@@ -151,7 +145,7 @@ export async function doctorCommand({ options, positionals }: ParsedArgs): Promi
     out.push(...permissionLines(plan));
     for (const n of plan.notes) out.push(`  note: ${n}`);
     const { sandboxReason } = await import("../sandbox/launch.ts");
-    const why = await sandboxReason(plan, { options, positionals });
+    const why = await sandboxReason(plan, args);
     if (why) out.push(`  dispatch from ${plan.facts.searchFrom} runs in the sandbox: ${why}`);
     else {
       out.push(
@@ -165,13 +159,19 @@ export async function doctorCommand({ options, positionals }: ParsedArgs): Promi
       if (!r.denied) fixes.push(`the sandbox let "${r.what}" through: report this as a security bug`);
     }
   }
+}
 
-  out.push("", "hook shell");
-  const shell = await checkShell(env);
-  out.push(`  ${shell.line}`);
-  if (shell.fix) fixes.push(shell.fix);
-
-  out.push("", "configuration");
+/** Runs the command; returns the exit code. */
+export async function doctorCommand({ options, positionals }: ParsedArgs): Promise<number> {
+  if (positionals.length > 0) throw new UsageError(`doctor takes no arguments (got ${JSON.stringify(positionals[0])})`);
+  const settings = cliSettings(options);
+  const env = settings.env;
+  const fixes: string[] = [];
+  const out: string[] = [];
+  let warnings = 0;
+  // What a user comes for first: the configuration, the trust, the hosts, the shell; the sandbox's
+  // permission table (a line of every granted path) and its proof last.
+  out.push("configuration");
   const loaded = await loadCatalog(configOptionsOf(settings, searchStart(settings)));
   if (!loaded.ok) {
     out.push(`  -c: ${loaded.error}`);
@@ -185,6 +185,8 @@ export async function doctorCommand({ options, positionals }: ParsedArgs): Promi
     );
     for (const w of broken) {
       out.push(`  ${formatWarning(w)}`);
+      // The trust store's own file has one fix, said under trust (SPEC §6): not a second one that disagrees.
+      if (catalog.trustStoreProblem !== null && w.source === catalog.userConfigPath) continue;
       fixes.push(`fix ${w.source}${w.line ? `:${w.line}` : ""} (${w.code}); the rest of the configuration still loads`);
     }
     // Which layers the hooks come from, the other hosts' own (SPEC §2.8) among them.
@@ -195,6 +197,7 @@ export async function doctorCommand({ options, positionals }: ParsedArgs): Promi
     const { isUnrunnableHostHook } = await import("../engine/session_notice.ts");
     for (const w of catalog.warnings.filter(isUnrunnableHostHook)) out.push(`  not run: ${formatWarning(w)}`);
     if (other > 0) out.push(`  ${other} other warning(s): see mind-hooks list`);
+    warnings = other;
     if (!catalog.hooksEnabled) out.push("  hooks are turned off ([features] hooks = false)");
 
     out.push("", "trust");
@@ -245,9 +248,19 @@ export async function doctorCommand({ options, positionals }: ParsedArgs): Promi
   out.push(...hosts.lines);
   fixes.push(...hosts.fixes);
 
+  out.push("", "hook shell");
+  const shell = await checkShell(env);
+  out.push(`  ${shell.line}`);
+  if (shell.fix) fixes.push(shell.fix);
+
+  out.push("", "sandbox");
+  await sandboxSection(out, fixes, { options, positionals });
+
   out.push("");
-  if (fixes.length === 0) out.push("nothing to fix");
-  else for (const f of fixes) out.push(`fix: ${f}`);
+  // Nothing to fix is not "nothing to see": the warnings are said with it.
+  if (fixes.length === 0) {
+    out.push(warnings > 0 ? `nothing to fix; ${warnings} warning(s) to read: mind-hooks list` : "nothing to fix");
+  } else for (const f of fixes) out.push(`fix: ${f}`);
   // One entry per line, each sanitised whole: paths and warnings come from the input (SPEC §15).
   console.log(terminalLines(out));
   return fixes.length === 0 ? 0 : 1;

@@ -1,11 +1,12 @@
 /**
- * `mind-hooks logs [--follow] [--session ID] [--key K] [--since T] [--json]`: the observation log
+ * `mind-hooks logs [--follow] [--session ID] [--key K] [--event E] [--status S] [--since T] [--json]`: the observation log
  * (`$MIND_HOME/logs/hooks.jsonl` and its rotated files, SPEC §12) for people — a `── DAY · session ID`
  * line where the day or the session changes, then one record per hook run (local time of day, status,
  * duration, the key's tail — its event is in it —, reason) and per warning, fitted to the terminal's width (80 columns when stdout is not a terminal; what does not
  * fit goes on indented lines below, never cut) — or, with `--json`, the records as JSON lines (ISO
  * times, full keys). `--follow` keeps printing new records (across rotations) until interrupted.
- * `--key` takes a full key or any tail of one (`PreToolUse:0:0`); `--since` an ISO-8601 time or a
+ * `--key` takes a full key or any tail of one (`PreToolUse:0:0`); `--event` an event, `--status` run
+ * statuses (`failed,blocked`); `--since` an ISO-8601 time or a
  * duration back from now (`10m`, `2h`, `1d`). Like grep, a filter that selects nothing says so on
  * stderr and exits 1.
  * @module
@@ -16,13 +17,25 @@ import { logFiles, logPath, type LogRecord, parseLogLine } from "../log/observat
 import { keyHasTail } from "../trust/hash.ts";
 import { followFile, printFile } from "../util/follow.ts";
 import { dirname } from "../util/paths.ts";
+import { EVENT_NAMES, isEventName } from "../events/names.ts";
 import { localTime, loneKeyTail } from "../review/display.ts";
 import { displayPath } from "../config/problems.ts";
 import { displayWidth, wrap } from "../review/text.ts";
 import { sanitize } from "../util/terminal_text.ts";
 
 /** What selects a record. */
-export type LogFilter = { session?: string; key?: string; since?: number };
+export type LogFilter = {
+  session?: string;
+  key?: string;
+  since?: number;
+  /** Only runs whose status is one of these (`--status failed,blocked`). */
+  status?: ReadonlySet<string>;
+  /** Only runs of this event (`--event PreToolUse`). */
+  event?: string;
+};
+
+/** The statuses a run is logged with (the dispatch result's `runs[].status`), for `--status`. */
+export const RUN_STATUSES: readonly string[] = ["completed", "blocked", "failed", "skipped", "started"];
 
 const UNITS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 
@@ -38,11 +51,16 @@ export function parseSince(text: string, now: number): number | null {
   return Number.isNaN(t) ? null : t;
 }
 
-/** True when `r` is selected by `f`. A key filter selects runs only; a session filter, what that session logged. */
+/**
+ * True when `r` is selected by `f`. The key, status and event filters select runs only; a session
+ * filter, what that session logged.
+ */
 export function selects(r: LogRecord, f: LogFilter): boolean {
   if (f.since !== undefined && !(Date.parse(r.timestamp) >= f.since)) return false;
   if (f.session !== undefined && r.session_id !== f.session) return false;
   if (f.key !== undefined && (r.kind !== "run" || !keyHasTail(r.key, f.key))) return false;
+  if (f.status !== undefined && (r.kind !== "run" || !f.status.has(r.status))) return false;
+  if (f.event !== undefined && (r.kind !== "run" || r.event !== f.event)) return false;
   return true;
 }
 
@@ -158,6 +176,19 @@ export async function logsCommand({ options, positionals }: ParsedArgs): Promise
     }
     filter.since = since;
   }
+  if (options.status !== undefined) {
+    const wanted = String(options.status).split(",").map((s) => s.trim());
+    const bad = wanted.find((s) => !RUN_STATUSES.includes(s));
+    if (bad !== undefined) {
+      throw new UsageError(`--status ${bad}: expected ${RUN_STATUSES.join(", ")} (or several, a,b)`);
+    }
+    filter.status = new Set(wanted);
+  }
+  if (options.event !== undefined) {
+    const event = String(options.event);
+    if (!isEventName(event)) throw new UsageError(`--event ${event}: not an event (${EVENT_NAMES.join(", ")})`);
+    filter.event = event;
+  }
   const asJson = options.json === true;
   const { home, env } = cliSettings(options);
   const fmt: RecordFormat = { userHome: env.HOME ?? env.USERPROFILE ?? null, width: terminalWidth() };
@@ -190,7 +221,7 @@ export async function logsCommand({ options, positionals }: ParsedArgs): Promise
   if (!any && !filtered) console.error(`no hook has run yet (${live} does not exist)`);
   else if (filtered && matched === 0) {
     // Like grep: a search that selects nothing says so and exits 1 (nothing else failed).
-    const given = (["session", "key", "since"] as const).filter((k) => options[k] !== undefined)
+    const given = (["session", "key", "since", "status", "event"] as const).filter((k) => options[k] !== undefined)
       .map((k) => `--${k} ${options[k]}`).join(" ");
     console.error(
       sanitize(`no log entry matched ${given}${any ? "" : ` (no hook has run yet: ${live} does not exist)`}`),

@@ -60,6 +60,18 @@ Deno.test("logs: filters and the line for people", () => {
     ],
     [true, false, false, true, false, true, false],
   );
+  // --status and --event select runs (issue 36: the columns the help lists can be filtered on).
+  assertEquals(
+    [
+      selects(run, { status: new Set(["failed", "blocked"]) }),
+      selects(run, { status: new Set(["completed"]) }),
+      selects(warn, { status: new Set(["failed"]) }),
+      selects(run, { event: "PreToolUse" }),
+      selects(run, { event: "Stop" }),
+      selects(warn, { event: "PreToolUse" }),
+    ],
+    [true, false, false, true, false, false],
+  );
   // Local time of day (the day and the session open each group of records), the key's tail,
   // fitted to 80 columns: what does not fit goes on indented lines.
   const at = (iso: string) => localTime(iso, true).slice(11);
