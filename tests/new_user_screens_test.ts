@@ -207,3 +207,18 @@ Deno.test("mind-hooks explain points at dispatch --explain", async () => {
   assertEquals(r.code, 1);
   assertStringIncludes(r.stderr, "did you mean mind-hooks dispatch --explain < event.json");
 });
+
+Deno.test("docs: review.md's try-it copies into a folder of its own; README's undo uses what the tour installed", async () => {
+  const repoRoot = new URL("../", import.meta.url).pathname;
+  const readme = await Deno.readTextFile(`${repoRoot}README.md`);
+  const review = await Deno.readTextFile(`${repoRoot}docs/review.md`);
+  // The folders the tour makes (mkdir, or cd into a new one).
+  const tourFolders = new Set([...readme.matchAll(/mkdir (?:-p )?(~\/[\w.-]+)/g)].map((m) => m[1]));
+  assert(tourFolders.has("~/my-repo"), [...tourFolders].join(", "));
+  const copies = [...review.matchAll(/^cp -r \S+ (~\/[\w.-]+)/gm)].map((m) => m[1]);
+  assert(copies.length > 0, "review.md has its try-it line");
+  for (const to of copies) assert(!tourFolders.has(to), `review.md copies into ${to}, which the tour made`);
+  // The tour runs Deno as npx -y deno@…; a bare `deno` is never installed by it.
+  const undo = readme.slice(readme.indexOf("To undo the tour"));
+  assert(!/[`\s]deno task/.test(undo.slice(0, 300)), undo.slice(0, 300));
+});

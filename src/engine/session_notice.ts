@@ -1,6 +1,7 @@
 /**
  * What a session start says about the hooks that will not run (SPEC §6 r3), so that a user hears about a
- * guard before the call it fails to guard: one line naming up to three hooks in reach — of any event —
+ * guard before the call it fails to guard: one line naming up to three hooks in reach — of any event, the
+ * guards (hooks on events that can block) first —
  * that are untrusted, modified (their definition, or a pinned file) or refused for another trust reason,
  * by event, matcher and command, with the why; and one line for an untrusted project that has hooks,
  * naming its folders and how many hooks they hold.
@@ -23,6 +24,7 @@ import { claudeIdentity } from "./matching.ts";
 import { FOREIGN_LAYERS, LAYOUT } from "../config/foreign_layout.ts";
 import type { Warning } from "../config/warnings.ts";
 import { DIALECTS } from "../dialect/registry.ts";
+import { EVENTS } from "../events/registry.ts";
 
 /** How many hooks the line names; the rest are counted. */
 export const NAMED_AT_MOST = 3;
@@ -84,7 +86,12 @@ export function hookLabel(h: HookHandler): string {
 export function reviewNotice(hooks: readonly { hook: HookHandler; why: string }[]): string | null {
   if (hooks.length === 0) return null;
   const n = hooks.length;
-  const named = hooks.slice(0, NAMED_AT_MOST).map((x) => `${hookLabel(x.hook)} (${shown(x.why, 120)})`);
+  // Guards first (hooks on events that can block): a guard that will not run is the one that matters;
+  // configuration order within each (a stable sort).
+  const guardsFirst = [...hooks].sort((a, b) =>
+    Number(EVENTS[b.hook.event].canBlock) - Number(EVENTS[a.hook.event].canBlock)
+  );
+  const named = guardsFirst.slice(0, NAMED_AT_MOST).map((x) => `${hookLabel(x.hook)} (${shown(x.why, 120)})`);
   const more = n > NAMED_AT_MOST ? ` and ${n - NAMED_AT_MOST} more` : "";
   return `mind-hooks: ${n} hook${n === 1 ? "" : "s"} will not run until reviewed — ${
     named.join(", ")

@@ -38,6 +38,20 @@ Deno.test("review notice: one hook, three, and more than three (counted)", () =>
   );
 });
 
+Deno.test("review notice: the guards (events that can block) are named first, in file order within each", () => {
+  const hooks = [
+    { hook: hook("SessionStart", null, "sh banner.sh"), why: "untrusted" },
+    { hook: hook("PostCompact", null, "sh note.sh"), why: "untrusted" },
+    { hook: hook("Notification", null, "sh ping.sh"), why: "untrusted" },
+    { hook: hook("PreToolUse", "Bash", "python3 guard.py"), why: "untrusted" },
+    { hook: hook("Stop", null, "sh tests.sh"), why: "modified" },
+  ];
+  assertEquals(
+    reviewNotice(hooks),
+    `mind-hooks: 5 hooks will not run until reviewed — PreToolUse Bash "python3 guard.py" (untrusted), Stop "sh tests.sh" (modified), SessionStart "sh banner.sh" (untrusted) and 2 more: run mind-hooks review`,
+  );
+});
+
 Deno.test("project notice: its folders, counted or not", () => {
   assertEquals(
     projectNotice("/src/repo", [{ folder: ".mind", hooks: 2 }, { folder: ".claude", hooks: 1 }]),

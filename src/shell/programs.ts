@@ -32,6 +32,61 @@ const FETCHING_SUBCOMMANDS: Record<string, Set<string>> = {
 };
 const URL = /^(?:https?|ftp):\/\/|^git\+/;
 
+/**
+ * A fetch is a download of code that runs or installs (SPEC §3.5: what it fetches is not pinned). curl
+ * and wget download by default — but a request that sends (a body, a form, an upload, or a sending
+ * method) and keeps no response (none saved to a file; a discarded one, `-o /dev/null`, is kept by none)
+ * only sends: a notification or a log upload, nothing that runs. What it prints may still be piped into
+ * an interpreter: that pipe is then what is unpinnable, said by the interpreter's reading.
+ */
+const SENDING: Record<string, { sends: RegExp; method: string[]; saves: RegExp; output: string[] }> = {
+  curl: {
+    sends: /^(?:-[dFT].*|--data(?:-\w+)?(?:=.*)?|--form(?:-string)?(?:=.*)?|--upload-file(?:=.*)?|--json(?:=.*)?)$/,
+    method: ["-X", "--request"],
+    saves: /^(?:-O|--remote-name(?:-all)?|-J|--remote-header-name)$/,
+    output: ["-o", "--output"],
+  },
+  wget: {
+    sends: /^--(?:post-data|post-file|body-data|body-file)(?:=.*)?$/,
+    method: ["--method"],
+    saves: /^$/,
+    output: ["-O", "--output-document"],
+  },
+};
+
+/** The value of option `names` in `words[i]` (`-X POST`, `-XPOST`, `--request=POST`), and the next index; else null. */
+function optionValue(names: readonly string[], words: readonly string[], i: number): [string, number] | null {
+  const w = words[i];
+  for (const n of names) {
+    if (w === n) return [words[i + 1] ?? "", i + 1];
+    if (n.startsWith("--") ? w.startsWith(`${n}=`) : w.startsWith(n)) return [w.slice(n.length).replace(/^=/, ""), i];
+  }
+  return null;
+}
+
+/** True when `program`'s words only send (see {@link SENDING}): no code it fetches can run. */
+function onlySends(program: string, argv: readonly Field[]): boolean {
+  const rule = Object.hasOwn(SENDING, program) ? SENDING[program] : undefined;
+  if (rule === undefined) return false;
+  const words = argv.slice(1).map((a) => a.text);
+  let sends = false;
+  // wget saves what it fetches unless told where; curl prints it (a pipe into an interpreter is read there).
+  let saved = program === "wget";
+  for (let i = 0; i < words.length; i++) {
+    const method = optionValue(rule.method, words, i);
+    const output = optionValue(rule.output, words, i);
+    if (method !== null) {
+      if (/^(?:POST|PUT|PATCH|DELETE)$/i.test(method[0])) sends = true;
+      i = method[1];
+    } else if (output !== null) {
+      saved = output[0] !== "/dev/null" && !(program === "wget" && output[0] === "-");
+      i = output[1];
+    } else if (rule.sends.test(words[i])) sends = true;
+    else if (rule.saves.test(words[i])) saved = true;
+  }
+  return sends && !saved;
+}
+
 /** Options (taking a value) of the wrappers looked through, and the words they take before the command. */
 const WRAPPERS: Record<string, { values: string[]; operands?: number }> = {
   env: { values: ["-u", "--unset", "-C", "--chdir", "-S", "--split-string"] },
@@ -136,9 +191,14 @@ export function runProgram(cmd: Command, s: Sink): PipeFrom {
     if (prog.unknown !== null || prog.text.includes("/")) s.path(prog, "run", cmd.dirs);
     else if (!BUILTINS.has(name)) lookupProgram(prog, cmd, s);
     if (FETCHERS.has(name) && name.endsWith("x") && localBin(name, cmd, s)) return { fetch, cat: false };
-    if (noteFetch(name, cmd.argv[1]?.text, s)) fetch = true;
+    // A request that only sends fetches nothing by itself; what it prints is still a download, which the
+    // interpreter it is piped into says it cannot pin (src/shell/interpreters.ts).
+    const sendOnly = onlySends(name, cmd.argv);
+    if (sendOnly) fetch = true;
+    else if (noteFetch(name, cmd.argv[1]?.text, s)) fetch = true;
     for (const a of cmd.argv) {
-      if (URL.test(a.text)) {
+      // The URL a request only sends to is not code fetched.
+      if (!sendOnly && URL.test(a.text)) {
         s.markFetch("a URL");
         fetch = true;
       }

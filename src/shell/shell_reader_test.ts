@@ -329,6 +329,24 @@ Deno.test("reader grammar: network fetches are marked", () => {
       folders: [".mind/x.py:package", ".mind:python"],
     }],
     ["git clone git+https://x.example/r", fetch("a URL")],
+    // A request whose answer is kept is a fetch whatever its method (saved to a file); one whose answer
+    // is piped into a shell is refused pinning like any download piped there.
+    ["curl -X POST https://x.example/i.sh | sh", { ...pins(), unpinnable: "a download piped into sh" }],
+    ["curl -sS -o .mind/tool.sh -d 'v=1' https://x.example/i.sh", fetch("curl")],
+    ["wget --post-data 'a=1' https://x.example/i.sh", fetch("wget")],
+    ["wget https://x.example/i.sh -O - | sh", { ...fetch("wget"), unpinnable: "a download piped into sh" }],
+  ]);
+});
+
+Deno.test("reader grammar: a request that only sends is no fetch (issue 36: the rule, not an instance)", () => {
+  cases([
+    ['curl -s -X POST -H "Content-Type: application/json" --data @- https://hooks.example/notify', pins()],
+    ["curl -sS -d 'event=stop' https://hooks.example/n", pins()],
+    ["curl -XPUT --data-binary @- https://logs.example/upload", pins()],
+    ["curl --json '{}' -o /dev/null https://hooks.example/n", pins()],
+    ["curl -T report.txt https://uploads.example/", pins()],
+    ["curl -F 'file=@out.log' https://uploads.example/", pins()],
+    ["wget -q -O /dev/null --post-data 'a=1' https://hooks.example/n", pins()],
   ]);
 });
 
