@@ -25,8 +25,7 @@ import type { TrustedDefinition } from "../trust/trusted_store.ts";
 import { changeTexts, type FileText } from "./change_texts.ts";
 import { contentFiles, pinnedPath, readPinnedTexts, type ShownFile } from "./pin_contents.ts";
 import { trustStoreRefusal } from "../config/problems.ts";
-import { isProjectRooted } from "../config/pinning.ts";
-import { EVENTS } from "../events/registry.ts";
+import { actionDone, actionRefusal, INVERSE, type Message, projectHooksWords, type Undo } from "./hook_keys.ts";
 import { buildView, type CatalogView, type HookView } from "./catalog_view.ts";
 import type { Key } from "./keys.ts";
 import { lastRuns, type LogRecord } from "../log/observation.ts";
@@ -47,19 +46,8 @@ export type Confirmation = {
   changed: boolean;
 };
 
-/** What `z` undoes: the last `d`, `e` or `u` of one hook (by key). */
-export type Undo = { key: string; tail: string; action: TrustAction };
-
-/** The action that undoes `action`: a re-trust goes through the confirmation like any trust. */
-const INVERSE: Readonly<Record<TrustAction, TrustAction>> = {
-  trust: "untrust",
-  untrust: "trust",
-  enable: "disable",
-  disable: "enable",
-};
-
 /** A line for the message bar. */
-export type Message = { text: string; kind: "info" | "error" };
+export type { Message } from "./hook_keys.ts";
 
 /** Loads the catalog again (from disk, with the same options as at start). */
 export type CatalogLoader = () => Promise<Result<Catalog>>;
@@ -537,41 +525,9 @@ export class ReviewApp {
 
   async #hookAction(action: TrustAction): Promise<void> {
     const h = this.current;
-    const group = this.currentGroup;
-    if (group) {
-      this.message = {
-        text: `this entry stands for ${group.keys.length} hooks: Enter lists them (then ${
-          action[0]
-        } acts on one), t re-trusts them all`,
-        kind: "info",
-      };
-      return;
-    }
-    if (!h) {
-      this.message = { text: "no hook selected", kind: "error" };
-      return;
-    }
-    if (h.layer === "managed") {
-      this.message = {
-        text: "managed hooks (requirements.toml) are read-only: always trusted and enabled; nothing written",
-        kind: "error",
-      };
-      return;
-    }
-    const already = {
-      trust: h.status === "trusted",
-      untrust: h.status === "untrusted",
-      enable: h.enabled,
-      disable: !h.enabled,
-    }[action];
-    if (already) {
-      const state = { trust: "trusted", untrust: "not trusted", enable: "enabled", disable: "disabled" }[action];
-      this.message = { text: `already ${state}: nothing to change`, kind: "info" };
-      return;
-    }
-    const refusal = this.#storeRefusal();
-    if (refusal !== null) {
-      this.message = { text: refusal, kind: "error" };
+    const refused = actionRefusal(action, h, this.currentGroup, this.#storeRefusal());
+    if (refused !== null || h === undefined) {
+      this.message = refused;
       return;
     }
     const resolved = resolveKeys(this.catalog, [h.key]);
@@ -584,18 +540,9 @@ export class ReviewApp {
       this.message = { text: res.error, kind: "error" };
       return;
     }
-    const past = { trust: "trusted", untrust: "untrusted", enable: "enabled", disable: "disabled" }[action];
     await this.reload();
     this.undo = { key: h.key, tail: h.tail, action };
-    // A guard (a hook on an event that can block) no longer guarding is said as such, in red: a stray
-    // key must never quietly let the tool calls it stops through.
-    const unguarded = EVENTS[h.event].canBlock && (action === "disable" || action === "untrust");
-    this.message = unguarded
-      ? {
-        text: `${past} ${h.tail}: this ${h.event} guard no longer runs, nothing it would block is stopped — z undoes`,
-        kind: "error",
-      }
-      : { text: `${past} ${h.tail} (z undoes)`, kind: "info" };
+    this.message = actionDone(action, h);
   }
 
   /** `z`: undoes the last `d`, `e` or `u` (a re-trust asks first, as every trust does). */
@@ -656,16 +603,7 @@ export class ReviewApp {
       this.message = { text: `untrusted project ${shown}: its hooks are no longer loaded`, kind: "info" };
       return;
     }
-    // Said from what was loaded, so the message and the header count agree: every layer of the project
-    // (.mind/ and the foreign ones, .claude/, .codex/, …), not .mind/ alone.
-    const own = this.view.hooks.filter((h) => isProjectRooted(h.layer));
-    const pending = own.filter((h) => h.status === "untrusted" || h.status === "modified").length;
-    const broken = this.view.dropped.some((w) => w.source.startsWith(`${p.root}/`));
-    const what = own.length === 0
-      ? `none of its hooks is loaded${broken ? ": its files have problems (the ✗ lines)" : ""}`
-      : pending === 0
-      ? `its ${own.length === 1 ? "hook is" : `${own.length} hooks are`} trusted already`
-      : `${pending} of its hooks need${pending === 1 ? "s" : ""} review (t trusts one, A all)`;
-    this.message = { text: `trusted project ${shown}: ${what}`, kind: "info" };
+    // Said from what was loaded, so the message and the header count agree.
+    this.message = { text: `trusted project ${shown}: ${projectHooksWords(this.view, p.root)}`, kind: "info" };
   }
 }

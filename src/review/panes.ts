@@ -30,7 +30,7 @@ export const KEYS: readonly [string, string, "trust"?][] = [
   ["Enter ← →", "open / close a change group (the hooks a file change modified)"],
   ["PgUp/PgDn", "page the details; Home / End their top / end; [ ] one line"],
   ["t / u", "trust the selected hook or group (it asks first) / untrust it", "trust"],
-  ["e / d / z", "enable / disable it (it keeps its trust) / undo the last d, e or u", "trust"],
+  ["e / d / z", "enable / disable (trust kept) / undo the last d, e or u", "trust"],
   ["A", "trust every hook that needs review (it asks first)", "trust"],
   ["p", "trust or untrust the project (its .mind/, .claude/, .codex/)", "trust"],
   ["w", "the warnings; w or Esc returns to the hook"],
