@@ -23,9 +23,18 @@ import {
 import { writeProjectTrust } from "../state/state_writer.ts";
 import type { TrustedDefinition } from "../trust/trusted_store.ts";
 import { changeTexts, type FileText } from "./change_texts.ts";
-import { contentFiles, pinnedPath, readPinnedTexts, type ShownFile } from "./pin_contents.ts";
+import { planPaths, readPinnedTexts, reviewPaths, type ShownFile } from "./pin_contents.ts";
 import { trustStoreRefusal } from "../config/problems.ts";
-import { actionDone, actionRefusal, INVERSE, type Message, projectHooksWords, type Undo } from "./hook_keys.ts";
+import {
+  actionDone,
+  actionRefusal,
+  INVERSE,
+  type Message,
+  nothingToUndo,
+  projectHooksWords,
+  type Undo,
+  undoneMessage,
+} from "./hook_keys.ts";
 import { buildView, type CatalogView, type HookView } from "./catalog_view.ts";
 import type { Key } from "./keys.ts";
 import { lastRuns, type LogRecord } from "../log/observation.ts";
@@ -161,10 +170,7 @@ export class ReviewApp {
     this.currentFiles = texts.currentFiles;
     // The pinned files of the hooks that need review, shown before they are trusted (each read once).
     this.pinnedTexts = new Map();
-    await readPinnedTexts(
-      this.view.hooks.flatMap((h) => contentFiles(h).map(([rel]) => pinnedPath(h.handler.pins!.scope.root, rel))),
-      this.pinnedTexts,
-    );
+    await readPinnedTexts(reviewPaths(this.view.hooks), this.pinnedTexts);
   }
 
   /** Re-reads everything from disk; the selection follows its entry. */
@@ -463,18 +469,9 @@ export class ReviewApp {
       };
       return;
     }
-    await this.#readPlanFiles(plan);
+    await readPinnedTexts(planPaths(plan), this.pinnedTexts);
     this.confirm = { keys, plan, top: 0, changed: false };
     this.message = null;
-  }
-
-  /** Reads the content of the files `plan` pins that are not read yet (the confirmation shows them). */
-  async #readPlanFiles(plan: TrustPlan<HookHandler>): Promise<void> {
-    const paths = plan.items.flatMap((i) => {
-      const root = i.handler.pins?.scope.root;
-      return root === undefined || i.files === null ? [] : Object.keys(i.files).map((rel) => pinnedPath(root, rel));
-    });
-    await readPinnedTexts(paths, this.pinnedTexts);
   }
 
   /**
@@ -503,7 +500,7 @@ export class ReviewApp {
       this.view = await buildView(fresh);
       this.#relist(this.entry === undefined ? undefined : entryId(this.entry));
       this.pinnedTexts = new Map();
-      await this.#readPlanFiles(plan);
+      await readPinnedTexts(planPaths(plan), this.pinnedTexts);
       this.confirm = { keys: shown.keys, plan, top: 0, changed: true };
       this.message = { text: "changed on disk since it was shown: nothing written; read it again", kind: "error" };
       return;
@@ -548,14 +545,10 @@ export class ReviewApp {
   /** `z`: undoes the last `d`, `e` or `u` (a re-trust asks first, as every trust does). */
   async #undo(): Promise<void> {
     const last = this.undo;
-    if (last === null) {
-      this.message = { text: "nothing to undo (z undoes the last d, e or u)", kind: "info" };
-      return;
-    }
     this.undo = null;
-    const idx = this.list.entries.findIndex((e) => e.kind === "hook" && e.hook.key === last.key);
-    if (idx < 0) {
-      this.message = { text: `cannot undo: ${last.tail} is no longer listed`, kind: "error" };
+    const idx = last === null ? -1 : this.list.entries.findIndex((e) => e.kind === "hook" && e.hook.key === last.key);
+    if (last === null || idx < 0) {
+      this.message = nothingToUndo(last);
       return;
     }
     this.#move(idx);
@@ -564,9 +557,7 @@ export class ReviewApp {
     await this.#hookAction(inverse);
     // Undoing is not itself undone by z (it would toggle forever): the message says what happened.
     this.undo = null;
-    if (this.message?.text.endsWith(" (z undoes)")) {
-      this.message = { text: this.message.text.replace(" (z undoes)", " (undone)"), kind: "info" };
-    }
+    this.message = undoneMessage(this.message);
   }
 
   /** `A`: ask before trusting every hook that needs review. */

@@ -81,6 +81,20 @@ export function actionDone(action: TrustAction, h: HookView): Message {
     : { text: `${PAST[action]} ${h.tail} (z undoes)`, kind: "info" };
 }
 
+/** What `z` says when it has nothing to undo (`last` null), or when the hook it would undo is gone. */
+export function nothingToUndo(last: Undo | null): Message {
+  return last === null
+    ? { text: "nothing to undo (z undoes the last d, e or u)", kind: "info" }
+    : { text: `cannot undo: ${last.tail} is no longer listed`, kind: "error" };
+}
+
+/** The message of an action `z` just undid: it says so (and is not itself undone by `z`). */
+export function undoneMessage(m: Message | null): Message | null {
+  return m !== null && m.text.endsWith(" (z undoes)")
+    ? { text: m.text.replace(" (z undoes)", " (undone)"), kind: "info" }
+    : m;
+}
+
 /** What a project just trusted holds: its hooks of every layer (`.mind/`, `.claude/`, `.codex/`, …), not `.mind/` alone. */
 export function projectHooksWords(view: CatalogView, root: string): string {
   const own = view.hooks.filter((h) => isProjectRooted(h.layer));

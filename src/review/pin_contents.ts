@@ -12,6 +12,8 @@
 import { COPY_FILE_MAX } from "../trust/trusted_store.ts";
 import { sha256 } from "../trust/pins.ts";
 import type { HookView } from "./catalog_view.ts";
+import type { TrustPlan } from "../trust/actions.ts";
+import type { HookHandler } from "../config/discovery.ts";
 import type { Row } from "./rows.ts";
 import type { RowKit } from "./confirm.ts";
 
@@ -45,6 +47,19 @@ export async function readPinnedTexts(paths: Iterable<string>, into: Map<string,
   const wanted = [...new Set(paths)].filter((p) => !into.has(p));
   const read = await Promise.all(wanted.map(readShownFile));
   wanted.forEach((p, i) => into.set(p, read[i]));
+}
+
+/** The pinned files (absolute paths) whose content the details of `hooks` show. */
+export function reviewPaths(hooks: readonly HookView[]): string[] {
+  return hooks.flatMap((h) => contentFiles(h).map(([rel]) => pinnedPath(h.handler.pins!.scope.root, rel)));
+}
+
+/** The files (absolute paths) a trust `plan` pins: what its confirmation shows. */
+export function planPaths(plan: TrustPlan<HookHandler>): string[] {
+  return plan.items.flatMap((i) => {
+    const root = i.handler.pins?.scope.root;
+    return root === undefined || i.files === null ? [] : Object.keys(i.files).map((rel) => pinnedPath(root, rel));
+  });
 }
 
 /** The absolute path of a pinned file `rel` under a hook's pin root. */
