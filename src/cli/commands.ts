@@ -180,12 +180,7 @@ as JSON lines. --follow keeps printing new records until interrupted.
       session: { ...SESSION, about: "only this session's records" },
       key: { type: "string", value: "text", arg: "KEY", about: "only this hook's runs (a key or a tail of one)" },
       event: { type: "string", value: "text", arg: "EVENT", about: "only runs of this event (PreToolUse)" },
-      status: {
-        type: "string",
-        value: "text",
-        arg: "STATUS",
-        about: "only runs with this status: completed, blocked, failed, skipped, started (or several, a,b)",
-      },
+      status: { type: "string", value: "text", arg: "STATUS", about: "only runs with this status (failed,blocked)" },
       since: {
         type: "string",
         value: "text",
@@ -536,11 +531,9 @@ export function unknownCommand(name: string): UsageError {
   return new UsageError(`unknown command ${JSON.stringify(name)}${hint} (see mind-hooks --help)`);
 }
 
+const EXPLAIN = "mind-hooks dispatch --explain < event.json (why each hook ran or not)";
 /** Words people type as a command that are an option of one (`mind-hooks explain`: `dispatch --explain`). */
-const OPTION_COMMANDS: Readonly<Record<string, string>> = {
-  explain: "mind-hooks dispatch --explain < event.json (why each hook ran or not)",
-  why: "mind-hooks dispatch --explain < event.json (why each hook ran or not)",
-};
+const OPTION_COMMANDS: Readonly<Record<string, string>> = { explain: EXPLAIN, why: EXPLAIN };
 
 /** The words of `entry` as a sentence's list: `trust, untrust or status`. */
 export function wordList(words: readonly string[]): string {

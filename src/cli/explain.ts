@@ -124,6 +124,8 @@ export function howLines(how: HowAnswered): string[] {
   const ms = (v: number | null) => v === null ? "-" : `${v < 10 ? v.toFixed(2) : v.toFixed(1)} ms`;
   return [
     how.daemon ? "answered by the daemon (warm)" : "answered in-process (no daemon answered)",
-    `stages: ${STAGES.map((s) => `${s} ${ms(how.times[s])}`).join(" · ")}`,
+    // Four stages a line: the eight on one line would wrap at 100 columns.
+    `stages: ${STAGES.slice(0, 4).map((s) => `${s} ${ms(how.times[s])}`).join(" · ")}`,
+    `        ${STAGES.slice(4).map((s) => `${s} ${ms(how.times[s])}`).join(" · ")}`,
   ];
 }
