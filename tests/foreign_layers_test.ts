@@ -154,7 +154,10 @@ Deno.test("foreign layers: a host's own mind-hooks entry is skipped; adapter mod
     await trustAll(home.path, repo.root);
     const r = await dispatch(home.path, bash(repo.root));
     assertEquals(r.runs.length, 4);
-    assertEquals(r.warnings.filter((w) => w.code === "W_DELEGATING_HOOK").length, 2);
+    // Both recognised, and said once for the file (issue 36: one line, not one per entry).
+    const said = r.warnings.filter((w) => w.code === "W_DELEGATING_HOOK");
+    assertEquals(said.length, 1);
+    assertStringIncludes(said[0].message, "2 mind-hooks entries");
 
     // Claude Code runs .claude/ itself: through the adapter only the codex-project hooks (and mind's) run.
     const claudeInput = {
