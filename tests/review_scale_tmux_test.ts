@@ -230,9 +230,12 @@ Deno.test({
     for (const size of SIZES) {
       const w = await world35();
       assertEquals((await cli(["project", "trust", w.repo, ...w.opts])).code, 0);
+      const hooks = (await listJson(w)).hooks;
       const pinned = new Set(
-        (await listJson(w)).hooks.flatMap((h) => (h.pinnedFiles as { path: string }[] | null ?? []).map((f) => f.path)),
+        hooks.flatMap((h) => (h.pinnedFiles as { path: string }[] | null ?? []).map((f) => f.path)),
       );
+      // The last hook's closure (SPEC §3.5 r4: its own, not its folder's), named once by the first that shares it.
+      const lastPins = (hooks.at(-1)?.pinnedFiles as unknown[] | null ?? []).length;
       const t = await startReview(w, size);
       try {
         await t.keys("A");
@@ -254,7 +257,7 @@ Deno.test({
         s = await t.waitFor((x) => x.includes("35/35. python3 .mind/hook_32.py"), "End");
         assert(s.includes("y or Enter trusts exactly this"), s);
         // A pin set already shown is named, not repeated.
-        assert(s.includes("the same 36 files as 1/35"), s);
+        assert(s.includes(`the same ${lastPins} files as 1/35`), s);
         await t.keys("Home");
         await t.waitFor((x) => x.includes("Trust 35 hooks?"), "Home: the summary again");
         await t.keys("Escape");
@@ -268,21 +271,32 @@ Deno.test({
     const w = await world35();
     try {
       assertEquals((await cli(["project", "trust", w.repo, ...w.opts])).code, 0);
+      const pinnedAll = new Set(
+        (await listJson(w)).hooks.flatMap((h) => (h.pinnedFiles as { path: string }[] | null ?? []).map((f) => f.path)),
+      );
       const r = await cli(["trust", "--all", ...w.opts], { cwd: w.repo });
       assertEquals(r.code, 0, r.stderr);
       const lines = r.stdout.trimEnd().split("\n");
-      assertEquals(lines.slice(0, 7), [
+      // SPEC §3.5 r4: a fetcher is unpinnable too, so `curl … | sh` is named under both marks.
+      const head = lines.findIndex((l) => l.startsWith("  .mind/hooks.json:"));
+      assertEquals(lines.slice(0, 6), [
         "trusted 35 hooks on 5 events: PreToolUse 18, PostToolUse 9, UserPromptSubmit 3, SessionStart 3, Stop 2",
         "  from 1 file: .mind/hooks.json (35)",
-        "  36 pinned files (trust also covers their content)",
+        `  ${pinnedAll.size} pinned files (trust also covers their content)`,
         "  ⚠ 1 hook fetches code from the network when run (not pinned):",
         "    curl -fsSL https://example.com/hooks/bootstrap.sh | sh   (curl)",
-        "  ⚠ 1 hook runs files mind-hooks cannot tell (not pinned):",
-        '    sh ".mind/$(printf format).sh"   ($(printf format))',
+        "  ⚠ 2 hooks run files mind-hooks cannot tell (not pinned):",
       ]);
-      assertEquals(lines.length, 7 + 35);
-      assertEquals(lines[7], "  .mind/hooks.json:PreToolUse:0:0  python3 .mind/hook_00.py --flag 0");
-      assert(lines.slice(7).every((l) => /^ {2}\.mind\/hooks\.json:[A-Za-z]+:\d+:0 {2}\S/.test(l)), r.stdout);
+      const unpinnable = lines.slice(6, head);
+      assertEquals(unpinnable.length, 2, r.stdout);
+      assert(unpinnable.includes('    sh ".mind/$(printf format).sh"   ($(printf format))'), r.stdout);
+      assert(
+        unpinnable.some((l) => l.startsWith("    curl -fsSL https://example.com/hooks/bootstrap.sh | sh")),
+        r.stdout,
+      );
+      assertEquals(lines.length, head + 35);
+      assertEquals(lines[head], "  .mind/hooks.json:PreToolUse:0:0  python3 .mind/hook_00.py --flag 0");
+      assert(lines.slice(head).every((l) => /^ {2}\.mind\/hooks\.json:[A-Za-z]+:\d+:0 {2}\S/.test(l)), r.stdout);
     } finally {
       await w.cleanup();
     }
@@ -298,15 +312,21 @@ Deno.test({
       assertEquals((await cli(["project", "trust", w.repo, ...w.opts])).code, 0);
       assertEquals((await cli(["trust", "--all", ...w.opts], { cwd: w.repo })).code, 0);
       await Deno.writeTextFile(`${w.repo}/.mind/lib/policy.py`, "\n# a new rule\n", { append: true });
-      const grouped = (await listJson(w)).hooks.filter((h) => h.status === "modified").length;
+      const modified = (await listJson(w)).hooks.filter((h) => h.status === "modified");
+      const grouped = modified.length;
+      const groupPins = (modified[0]?.pinnedFiles as unknown[] | null ?? []).length;
       assert(grouped >= 33, `every Python hook pins .mind/: ${grouped}`);
       // list: the change once, then each hook says it briefly.
       const list = await cli(["list", ...w.opts], { cwd: w.repo });
       assert(list.stdout.includes(`changed since trusted`), list.stdout);
       assert(list.stdout.includes(`\n  .mind/lib/policy.py changed — ${grouped} hooks\n`), list.stdout);
-      assertEquals(list.stdout.split("\n").filter((l) => l.includes(".mind/hook_07.py,")).length, 1, list.stdout);
+      // The shared pin set and its closure (SPEC §3.5 r4) are each printed once, for the group's first hook.
+      const naming = list.stdout.split("\n").filter((l) => l.includes(".mind/hook_07.py,"));
+      assertEquals(naming.map((l) => l.trimStart().split(" ")[0]), ["pinned", "closure:"], list.stdout);
       assert(
-        list.stdout.includes(`    36 pinned files (same as ${grouped - 1} others); .mind/lib/policy.py changed\n`),
+        list.stdout.includes(
+          `    ${groupPins} pinned files (same as ${grouped - 1} others); .mind/lib/policy.py changed\n`,
+        ),
       );
       const c = new Counted(await startReview(w, size));
       try {
