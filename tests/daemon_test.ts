@@ -305,8 +305,17 @@ Deno.test("daemon: a trusted project's hook runs in its warm sandbox Worker, wit
     // The same answer in-process (the launcher's own sandbox Worker).
     const off = await explainedIn(p.home.path, p.project.path, { MIND_HOOKS_DAEMON: "off", MIND_TEST_VAR: "two" });
     assertEquals([off.daemon, off.result.systemMessages], [false, ["var=two"]]);
+    // A same-size edit of the project's hook, its mtime kept: the Worker's warm configuration sees it.
+    const file = join(p.project.mindDir, "hooks.json");
+    const { mtime } = Deno.statSync(file);
+    Deno.writeTextFileSync(file, Deno.readTextFileSync(file).replace("var=", "vaR="));
+    Deno.utimeSync(file, mtime!, mtime!);
+    const edited = await explainedIn(p.home.path, p.project.path, ON);
+    assertEquals(edited.daemon, true);
+    assertEquals(edited.result.runs.map((r: { status: string }) => r.status), ["skipped"]);
+    assertStringIncludes(edited.result.runs[0].reason, "modified");
     const status = await runCli(["daemon", "status", "--home", p.home.path, "--json"], { env: ON });
-    assertEquals(status.json().events, 2);
+    assertEquals(status.json().events, 3);
   } finally {
     await stop(p.home.path);
   }

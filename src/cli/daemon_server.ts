@@ -268,21 +268,28 @@ async function answers(path: string): Promise<boolean> {
  * process's environment and cwd (the client's while its event runs). Never returns: the daemon ends it.
  */
 async function warmWorker(): Promise<number> {
+  // Its configuration kept warm with `serve`'s reload rules, as the daemon's own thread keeps the user's.
+  const cache = new CatalogCache();
   const post = (m: WarmReply) => (self as unknown as { postMessage(m: unknown): void }).postMessage(m);
   self.addEventListener("message", (e) => {
     const m = (e as MessageEvent<WarmRequest>).data;
     if (m.type === "kill") killRunning().catch(() => {});
-    else warmAnswer(m.args, m.stdin).then(post);
+    else warmAnswer(cache, m.args, m.stdin).then(post);
   });
   post({ type: "ready" });
   return await new Promise<number>(() => {});
 }
 
 /** One event in the warm Worker, as the in-process sandboxed dispatch answers it; `failed`: hand it back. */
-async function warmAnswer(args: string[], stdin: Uint8Array): Promise<WarmReply> {
+async function warmAnswer(cache: CatalogCache, args: string[], stdin: Uint8Array): Promise<WarmReply> {
   try {
     const parsed = parseCommand("dispatch", COMMANDS.get("dispatch")!, args);
-    const printed = await dispatchAnswer(parsed, { stdin: () => Promise.resolve(stdin), warnings: [], daemon: true });
+    const printed = await dispatchAnswer(parsed, {
+      stdin: () => Promise.resolve(stdin),
+      warnings: [],
+      daemon: true,
+      catalog: (opts) => opts.home === null ? loadCatalog(opts) : cache.get({ ...opts, home: opts.home }),
+    });
     if (sandboxNeeded(printed)) return { type: "failed" };
     const { stdout, stderr, code } = printed;
     return { type: "answer", stdout, stderr, code, daemonOff: printed.daemonOff === true };
