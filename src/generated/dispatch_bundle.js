@@ -3,7 +3,7 @@
 // deno-lint-ignore-file
 // @ts-nocheck
 // built-with: deno 2.9.6
-// inputs-sha256: 755e0dd111dc4a9729dd12bdb8cd48aba09f802e17c8ec131f1ec9113fe2fa80
+// inputs-sha256: eb5edac4f66b38bf9156a887bbea6572c34e4c6984e264dfb84297182b301bc6
 // input: deno.json
 // input: deno.lock
 // input: src/adapter/claude.ts
