@@ -7,8 +7,8 @@
  *
  * - D1 warm: a no-match dispatch answered by the daemon, vs hello (≤ 1.3×)
  * - D2 warm: one trivial trusted project hook, dispatch − the hook bare, vs hello (≤ 1.3×); a
- *   project's hook is a stranger's, so the daemon hands it back to the in-process dispatch (the
- *   sandbox Worker): the row measures what a user gets. D2u: the same hook in the user layer.
+ *   project's hook is a stranger's: the daemon runs it in its warm sandbox Worker of that project's
+ *   plan (src/sandbox/warm.ts). D2u: the same hook in the user layer.
  * - D3 warm: 1,000 trusted handlers, no match, vs D1 (≤ 1.1×)
  * - C1 cold (no daemon): no-match vs hello (≤ 2.0×); C2: one trivial project hook over the bare hook,
  *   vs hello (≤ 3.0×); C3: 64 hooks × sleep 0.2 s vs one such hook (≤ 1.5×)
@@ -187,7 +187,7 @@ function rows(
     ],
     [
       "D2",
-      "daemon warm: one trivial trusted project hook (handed back: the sandbox Worker), dispatch − the hook bare, vs hello",
+      "daemon warm: one trivial trusted project hook (its warm sandbox Worker), dispatch − the hook bare, vs hello",
       `${ratio(over("D2"), hello)} (${ms(m("D2"))} − ${ms(m("bare"))})`,
       "≤ 1.3×",
       over("D2") / hello <= 1.3,

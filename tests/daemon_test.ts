@@ -3,8 +3,9 @@
  * started for the next event), a stale socket, a non-socket or another user's socket (never used, one
  * warning), another version or build (it exits), `MIND_HOOKS_DAEMON=off` and `[hooks] daemon = false`
  * (none started), a client killed mid-event (its hooks die), the client's environment reaching the
- * hook, and a same-size configuration edit seen by the next event. `dispatch --explain` says who
- * answered. Every daemon a test starts is stopped by it (and exits anyway when its home is removed).
+ * hook, and a same-size configuration edit seen by the next event. A trusted project's hooks (a
+ * stranger's) run in the daemon's warm sandbox Worker, with each client's environment, under the
+ * plan's narrowed permissions, and die with their client. `dispatch --explain` says who answered. Every daemon a test starts is stopped by it (and exits anyway when its home is removed).
  */
 import { join } from "node:path";
 import { assert, assertEquals, assertStringIncludes } from "./helpers/assert.ts";
@@ -14,6 +15,7 @@ import {
   group,
   type Json,
   makeHome,
+  makeProject,
   PYTHON,
   runCli,
   spawnCli,
@@ -261,5 +263,91 @@ Deno.test("daemon: [hooks] daemon = false written while one runs: it answers tha
     assertEquals(next.daemon, false);
   } finally {
     await stop(home.path);
+  }
+});
+
+/** A home whose trusted project (its `.mind/hooks.json`) holds `hooks` on PreToolUse Bash, all trusted. */
+async function projectWith(hooks: Json[]) {
+  const home = await makeHome();
+  const project = await makeProject();
+  await writeHooksJson(project.mindDir, { PreToolUse: [group(hooks, "Bash")] });
+  const r = await runCli(["project", "trust", project.path, "--home", home.path]);
+  assertEquals(r.code, 0, r.stderr);
+  await trustAll(home.path, project.path);
+  return {
+    home,
+    project,
+    async [Symbol.asyncDispose]() {
+      await project.cleanup();
+      await home.cleanup();
+    },
+  };
+}
+
+/** `dispatch --explain` of a Bash PreToolUse in `cwd`, with `env`. */
+async function explainedIn(home: string, cwd: string, env: Record<string, string | undefined>) {
+  const ev = event("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" }, cwd });
+  const r = await runCli(["dispatch", "--home", home, "--explain"], { stdin: JSON.stringify(ev), env });
+  assertEquals(r.code, 0, r.stderr);
+  // deno-lint-ignore no-explicit-any
+  return { result: r.json<any>(), daemon: r.stderr.includes("answered by the daemon") };
+}
+
+Deno.test("daemon: a trusted project's hook runs in its warm sandbox Worker, with each client's environment", async () => {
+  await using p = await projectWith([cmd(SAY_VAR)]);
+  assertEquals((await runCli(["daemon", "start", "--home", p.home.path], { env: ON })).code, 0);
+  try {
+    for (const value of ["one", "two"]) {
+      const got = await explainedIn(p.home.path, p.project.path, { ...ON, MIND_TEST_VAR: value });
+      assertEquals([got.daemon, got.result.systemMessages], [true, [`var=${value}`]]);
+      assertEquals(got.result.runs.map((r: { layer: string }) => r.layer), ["project"]);
+    }
+    // The same answer in-process (the launcher's own sandbox Worker).
+    const off = await explainedIn(p.home.path, p.project.path, { MIND_HOOKS_DAEMON: "off", MIND_TEST_VAR: "two" });
+    assertEquals([off.daemon, off.result.systemMessages], [false, ["var=two"]]);
+    // A same-size edit of the project's hook, its mtime kept: the Worker's warm configuration sees it.
+    const file = join(p.project.mindDir, "hooks.json");
+    const { mtime } = Deno.statSync(file);
+    Deno.writeTextFileSync(file, Deno.readTextFileSync(file).replace("var=", "vaR="));
+    Deno.utimeSync(file, mtime!, mtime!);
+    const edited = await explainedIn(p.home.path, p.project.path, ON);
+    assertEquals(edited.daemon, true);
+    assertEquals(edited.result.runs.map((r: { status: string }) => r.status), ["skipped"]);
+    assertStringIncludes(edited.result.runs[0].reason, "modified");
+    const status = await runCli(["daemon", "status", "--home", p.home.path, "--json"], { env: ON });
+    assertEquals(status.json().events, 3);
+  } finally {
+    await stop(p.home.path);
+  }
+});
+
+Deno.test("daemon: a client killed mid-event has its project hook (in the warm Worker) killed at once", async () => {
+  const pidDir = await makeHome();
+  const pidFile = join(pidDir.path, "hook.pid");
+  await using p = await projectWith([cmd(`echo $$ > ${pidFile}; sleep 30; echo '{}'`)]);
+  try {
+    assertEquals((await runCli(["daemon", "start", "--home", p.home.path], { env: ON })).code, 0);
+    try {
+      const client = await spawnCli(["dispatch", "--home", p.home.path], { env: ON });
+      const w = client.stdin.getWriter();
+      const ev = event("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" }, cwd: p.project.path });
+      await w.write(new TextEncoder().encode(JSON.stringify(ev)));
+      await w.close();
+      await until(() => {
+        try {
+          return Deno.readTextFileSync(pidFile).trim() !== "";
+        } catch {
+          return false;
+        }
+      }, "the hook's start");
+      const pid = Number(Deno.readTextFileSync(pidFile).trim());
+      client.kill("SIGKILL");
+      await client.output();
+      await until(() => !alive(pid), "the hook's end", 10_000);
+    } finally {
+      await stop(p.home.path);
+    }
+  } finally {
+    await pidDir.cleanup();
   }
 });

@@ -449,9 +449,9 @@ const CASES: Case[] = [
 /** The paths a case runs on, the reference first. */
 function pathsOf(c: Case): PathName[] {
   const paths = PATHS.filter((p) => !c.except?.[p]);
-  // A trusted project is never on the fast path: the sandboxed run is the reference there. Nor does the
-  // daemon answer its events: a stranger's matched hook is handed back to an in-process dispatch (the
-  // sandbox Worker), so only the user-layer cases prove the daemon's answers.
+  // A trusted project is never on the fast path: the sandboxed run is the reference there. Its hooks
+  // are strangers': the daemon answers them in its warm sandbox Worker (`sandbox-daemon`), the
+  // user-layer daemon paths have no project to run there.
   return c.placement === "project" ? paths.filter((p) => !["fast", "daemon", "claude-daemon"].includes(p)) : paths;
 }
 

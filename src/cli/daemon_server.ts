@@ -8,9 +8,10 @@
  * Events run one at a time: the process's environment and cwd are the client's while its event runs
  * (every reader of `Deno.env` and `Deno.cwd()` — the runner, the pins' PATH, MCP tokens — sees the
  * client's, as in-process), so a second event that arrives meanwhile is answered `busy` and its client
- * dispatches in-process. An event a stranger's hook matched is handed back the same way (the fast
- * path's guard): it runs in-process, in the sandbox Worker. A client that goes away mid-event has its
- * hooks' process groups killed at once. The daemon exits after {@link IDLE_MS} without events, on
+ * dispatches in-process. An event a stranger's hook matched (the fast path's guard) runs in a warm
+ * sandbox Worker of the plan the launcher would give it (src/sandbox/warm.ts); when that plan cannot
+ * be made or the Worker fails, it is handed back the same way: it runs in-process, in a new sandbox
+ * Worker. A client that goes away mid-event has its hooks' process groups killed at once. The daemon exits after {@link IDLE_MS} without events, on
  * `daemon stop`, when its socket is removed or replaced, when a client of another version or build
  * asks (that client starts the new one), and after answering an event whose configuration says
  * `[hooks] daemon = false`.
@@ -35,7 +36,8 @@ import {
 } from "../daemon/client.ts";
 import { COMMANDS, parseCommand } from "./commands.ts";
 import { dispatchAnswer } from "./dispatch_command.ts";
-import type { RunIo } from "../sandbox/launch.ts";
+import { dispatchPlan, insideSandbox, type RunIo } from "../sandbox/launch.ts";
+import { type WarmAnswer, WarmPool, type WarmReply, type WarmRequest } from "../sandbox/warm.ts";
 
 /** Without an event for this long, the daemon exits. */
 export const IDLE_MS = 15 * 60 * 1000;
@@ -44,6 +46,8 @@ const WATCH_MS = 1000;
 
 /** Runs the daemon of `--home` until it exits. */
 export async function daemonServeCommand({ options }: ParsedArgs, io: RunIo): Promise<number> {
+  // The same command line in one of its warm sandbox Workers: it answers the daemon's events there.
+  if (insideSandbox()) return await warmWorker();
   const home = resolveHome(typeof options.home === "string" ? options.home : undefined, Deno.env.toObject());
   if (home === null) throw new UsageError(NO_HOME);
   const code = await new Daemon(home).run();
@@ -66,6 +70,7 @@ function setEnvironment(env: Record<string, string>): void {
 class Daemon {
   readonly #home: string;
   readonly #cache = new CatalogCache();
+  readonly #warm = new WarmPool();
   readonly #started = Date.now();
   readonly #build = buildId();
   readonly #own = Deno.env.toObject();
@@ -133,6 +138,7 @@ class Daemon {
         // gone already
       }
     }
+    this.#warm.close();
     try {
       this.#listener?.close();
     } catch {
@@ -198,7 +204,9 @@ class Daemon {
     let running = true;
     // The client sends nothing more: the end of its connection means it was killed. Its hooks go too.
     reader.next().then(() => {}, () => {}).finally(() => {
-      if (running) killRunning().catch(() => {});
+      if (!running) return;
+      killRunning().catch(() => {});
+      this.#warm.kill();
     });
     const handBack = { reply: { type: "sandbox" } as Reply, off: false };
     try {
@@ -219,11 +227,15 @@ class Daemon {
         daemon: true,
         catalog: (opts) => opts.home === null ? loadCatalog(opts) : this.#cache.get({ ...opts, home: opts.home }),
       });
-      if (sandboxNeeded(printed)) return handBack;
-      const reply: Reply = { type: "answer", stdout: printed.stdout, stderr: printed.stderr, code: printed.code };
-      return { reply, off: printed.daemonOff === true };
+      const answer: WarmAnswer | null = sandboxNeeded(printed)
+        ? await this.#warm.answer(await dispatchPlan("dispatch", entry.sandbox, parsed, bytes), req.args, bytes)
+        : { ...printed, daemonOff: printed.daemonOff === true };
+      if (answer === null) return handBack;
+      const reply: Reply = { type: "answer", stdout: answer.stdout, stderr: answer.stderr, code: answer.code };
+      return { reply, off: answer.daemonOff };
     } catch {
-      // A usage error or an internal one: the in-process dispatch says it exactly as it would.
+      // A usage error or an internal one, or a plan that cannot be made: the in-process dispatch says
+      // it exactly as it would.
       return handBack;
     } finally {
       running = false;
@@ -247,5 +259,41 @@ async function answers(path: string): Promise<boolean> {
     }
   } catch {
     return false;
+  }
+}
+
+/**
+ * The daemon's warm sandbox Worker (src/sandbox/warm.ts): answers each event with the one `dispatch`
+ * body, parsing strangers' files and running their hooks under this Worker's plan, with the
+ * process's environment and cwd (the client's while its event runs). Never returns: the daemon ends it.
+ */
+async function warmWorker(): Promise<number> {
+  // Its configuration kept warm with `serve`'s reload rules, as the daemon's own thread keeps the user's.
+  const cache = new CatalogCache();
+  const post = (m: WarmReply) => (self as unknown as { postMessage(m: unknown): void }).postMessage(m);
+  self.addEventListener("message", (e) => {
+    const m = (e as MessageEvent<WarmRequest>).data;
+    if (m.type === "kill") killRunning().catch(() => {});
+    else warmAnswer(cache, m.args, m.stdin).then(post);
+  });
+  post({ type: "ready" });
+  return await new Promise<number>(() => {});
+}
+
+/** One event in the warm Worker, as the in-process sandboxed dispatch answers it; `failed`: hand it back. */
+async function warmAnswer(cache: CatalogCache, args: string[], stdin: Uint8Array): Promise<WarmReply> {
+  try {
+    const parsed = parseCommand("dispatch", COMMANDS.get("dispatch")!, args);
+    const printed = await dispatchAnswer(parsed, {
+      stdin: () => Promise.resolve(stdin),
+      warnings: [],
+      daemon: true,
+      catalog: (opts) => opts.home === null ? loadCatalog(opts) : cache.get({ ...opts, home: opts.home }),
+    });
+    if (sandboxNeeded(printed)) return { type: "failed" };
+    const { stdout, stderr, code } = printed;
+    return { type: "answer", stdout, stderr, code, daemonOff: printed.daemonOff === true };
+  } catch {
+    return { type: "failed" };
   }
 }

@@ -67,7 +67,13 @@ function exitCode(r: number | SandboxNeeded): number {
 export const SANDBOX_WORKER_NAME = "mind-hooks-sandbox";
 
 /** Messages from the launcher to the Worker. */
-type InitMessage = { mode: "run" | "plan-mcp"; plan: SandboxPlan; stdin: Uint8Array | null };
+type InitMessage = {
+  mode: "run" | "plan-mcp";
+  plan: SandboxPlan;
+  stdin: Uint8Array | null;
+  /** The dispatch's own arguments when the process's are not its (the warm daemon's planning pass). */
+  args?: ParsedArgs;
+};
 /** Messages from the Worker to the launcher. */
 type ReplyMessage =
   | { type: "done"; code: number }
@@ -111,8 +117,9 @@ export async function runInSandbox(
   if (insideSandbox()) return await runInside(args, run);
   if (sandboxDisabled()) return exitCode(await run(processIo(null)));
   // The warm daemon (SPEC §13 r4): every event it serves takes the fast path's guard.
-  if (needs.resident) return exitCode(await run(processIo(null, "refuse")));
   workerModule = mainModule;
+  // Its warm Workers for strangers' hooks (src/sandbox/warm.ts) run this same module.
+  if (needs.resident) return exitCode(await run(processIo(null, "refuse")));
   return await launch(name, needs, args, run);
 }
 
@@ -134,7 +141,7 @@ async function runInside(args: ParsedArgs, run: (io: RunIo) => Promise<number | 
   currentPlan = init.plan;
   setLauncherPathFacts(init.plan.facts.pathFacts ?? {});
   if (init.mode === "plan-mcp") {
-    const found = await (await import("./mcp_plan.ts")).mcpNeeds(init.plan, args);
+    const found = await (await import("./mcp_plan.ts")).mcpNeeds(init.plan, init.args ?? args);
     post({ type: "mcp", ...found });
     return 0;
   }
@@ -183,7 +190,8 @@ export function workerOptions(plan: SandboxPlan): WorkerOptions {
   };
 }
 
-function startWorker(plan: SandboxPlan): Worker {
+/** Starts a sandbox Worker of `plan` on the command line's module (the warm daemon keeps some, src/sandbox/warm.ts). */
+export function startWorker(plan: SandboxPlan): Worker {
   return new Worker(workerModule, workerOptions(plan));
 }
 
@@ -200,15 +208,43 @@ function converse(worker: Worker, init: InitMessage): Promise<ReplyMessage> {
 }
 
 /** The MCP part of the plan, found by loading the configuration inside a read-only sandbox. */
-async function planMcp(plan: SandboxPlan): Promise<{ hosts: string[]; programs: string[] }> {
+async function planMcp(plan: SandboxPlan, args?: ParsedArgs): Promise<{ hosts: string[]; programs: string[] }> {
   const readOnly: SandboxPlan = { ...plan, write: false, run: false, net: false };
   const worker = startWorker(readOnly);
   try {
-    const reply = await converse(worker, { mode: "plan-mcp", plan: readOnly, stdin: null });
+    const reply = await converse(worker, { mode: "plan-mcp", plan: readOnly, stdin: null, ...(args ? { args } : {}) });
     return reply.type === "mcp" ? { hosts: reply.hosts, programs: reply.programs } : { hosts: [], programs: [] };
   } finally {
     worker.terminate();
   }
+}
+
+/**
+ * The plan the launcher would run this dispatch (the command `name`)'s Worker with (after the fast path handed it over),
+ * for `args` and the event `stdin`, with this process's environment and cwd (the warm daemon sets
+ * them to its client's): what is in reach, the pinned files' root, the MCP planning pass.
+ */
+export async function dispatchPlan(
+  name: string,
+  needs: SandboxNeeds,
+  args: ParsedArgs,
+  stdin: Uint8Array,
+): Promise<SandboxPlan> {
+  const env = Deno.env.toObject();
+  const input = {
+    command: name,
+    needs,
+    args,
+    env,
+    processCwd: Deno.cwd(),
+    eventCwd: eventCwd(stdin),
+    pinRoots: [] as string[],
+  };
+  const facts = resolveFacts(input);
+  const r = await (await import("./reach.ts")).reach(facts, args, env, { anyProject: needs.pins === "any-project" });
+  input.pinRoots = r.pinRoot !== null ? [r.pinRoot] : [];
+  const plan = await buildPlan(input);
+  return r.mcp ? await buildPlan({ ...input, mcp: await planMcp(plan, args) }) : plan;
 }
 
 /**

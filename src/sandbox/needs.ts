@@ -47,7 +47,8 @@ export type SandboxNeeds = {
   /**
    * Runs in the launcher's thread with the process's permissions, like the dispatch fast path (the
    * warm daemon and its control command): each event it serves takes the fast path's guard
-   * (`strangers: "refuse"`), and one a stranger's hook matched is handed back to an in-process dispatch.
+   * (`strangers: "refuse"`), and one a stranger's hook matched runs in a warm sandbox Worker of its
+   * plan (src/sandbox/warm.ts), or is handed back to an in-process dispatch.
    */
   resident?: boolean;
   /** What its own arguments add. */

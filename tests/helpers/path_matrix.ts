@@ -11,7 +11,9 @@
  *   layer; every dispatch step must have been answered by it (its `daemon status` counts them);
  * - `claude`, `codex`, `gemini`, `copilot`: `dispatch --protocol <host>` with the host's own input
  *   (its captured fixtures, fixtures/adapter/<host>/), the hooks in the user layer;
- * - `claude-daemon`: `dispatch --protocol claude` answered by the daemon, like `daemon`.
+ * - `claude-daemon`: `dispatch --protocol claude` answered by the daemon, like `daemon`;
+ * - `sandbox-daemon`: the CLI `dispatch` answered by the daemon, the hooks in a trusted project's
+ *   `.mind/` (strangers' hooks: its warm sandbox Worker), like `sandbox` and `daemon` at once.
  *
  * Results are compared whole after normalising only what must differ between two runs: the folders
  * of each run (`<home>`, `<temp>`, `<cwd>`, the layer's `<hooks.json>`, so a key's layer and path),
@@ -36,7 +38,16 @@ export const HOSTS = ["claude", "codex", "gemini", "copilot"] as const;
 /** One host. */
 export type MatrixHost = typeof HOSTS[number];
 /** Every path of the matrix. */
-export const PATHS = ["fast", "sandbox", "serve", "mod", "daemon", ...HOSTS, "claude-daemon"] as const;
+export const PATHS = [
+  "fast",
+  "sandbox",
+  "serve",
+  "mod",
+  "daemon",
+  ...HOSTS,
+  "claude-daemon",
+  "sandbox-daemon",
+] as const;
 /** One path. */
 export type PathName = typeof PATHS[number];
 
@@ -48,7 +59,7 @@ export function hostOf(path: PathName): MatrixHost | null {
 
 /** Whether the home's warm daemon answers a path's dispatches. */
 function viaDaemon(path: PathName): boolean {
-  return path === "daemon" || path === "claude-daemon";
+  return path === "daemon" || path === "claude-daemon" || path === "sandbox-daemon";
 }
 
 type Json = Record<string, unknown>;
@@ -268,7 +279,7 @@ async function setUp(c: Case, path: PathName): Promise<{ run: PathRun; dirs: Tem
   const home = await makeHome();
   const tempDir = await makeHome();
   const dirs = [home, tempDir];
-  const inProject = path === "sandbox" || c.placement === "project";
+  const inProject = path === "sandbox" || path === "sandbox-daemon" || c.placement === "project";
   let cwd: string;
   let layerDir: string;
   let filesDir: string;
