@@ -204,3 +204,40 @@ Deno.test({
   const after = await run();
   assertEquals([after.status, after.reason], ["skipped", "modified: .mind/init.sh changed"]);
 });
+
+Deno.test({
+  name: "closed world: an inherited loader variable binds only the programs that read it (npx's npm_config_*)",
+  ignore: WINDOWS,
+}, async () => {
+  await using r = await repo({
+    ".mind/check.sh": "echo ok\n",
+    ".mind/check.py": "X = 1\n",
+    ".mind/guard.js": "#!/usr/bin/env node\n",
+    "lib/pre.js": "module.exports = 1;\n",
+    "lib/evil.so": "\n",
+    "package.json": '{"scripts":{"check":"sh .mind/check.sh"}}',
+  });
+  // What `npx` puts in the environment of everything it starts (CI runs the suite through it).
+  const npx = {
+    npm_config_cafile: "/etc/ssl/certs/ca-certificates.crt",
+    npm_config_local_prefix: r.root,
+    npm_config_user_agent: "npm/11 node/v20 linux x64 workspaces/false",
+    GIT_CONFIG_PARAMETERS: "'core.pager'='less'",
+  };
+  // Programs that read neither npm's nor git's configuration are pinned as without them.
+  for (const command of ["sh .mind/check.sh", "python3 .mind/check.py", "cat .mind/check.sh"]) {
+    const p = await pinsOf(r.root, command, npx);
+    assertEquals([command, p.unpinnable, p.ok && Object.keys(p.files).length > 0], [command, null, true]);
+  }
+  // npm reads its configuration from the environment, which the reader does not model: named.
+  assertEquals(
+    (await pinsOf(r.root, "npm run check", npx)).unpinnable,
+    "npm_config_cafile (configuration in the environment the reader does not model)",
+  );
+  // A script run by its path is read by the interpreter its #! names: node reads NODE_OPTIONS.
+  const node = await pinsOf(r.root, ".mind/guard.js", { NODE_OPTIONS: "--require ./lib/pre.js" });
+  assertEquals(node.ok && Object.keys(node.files).includes("lib/pre.js"), true, JSON.stringify(node));
+  // The hook's own shell and the dynamic loader read theirs whatever it runs.
+  const pre = await pinsOf(r.root, "cat .mind/check.sh", { LD_PRELOAD: "lib/evil.so" });
+  assertEquals(pre.ok && Object.keys(pre.files).includes("lib/evil.so"), true, JSON.stringify(pre));
+});

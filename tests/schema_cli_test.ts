@@ -100,7 +100,8 @@ Deno.test("schema config: usable as $schema for a hooks.json, and it catches mis
     ["command handler without command", { hooks: { Stop: [{ hooks: [{ type: "command" }] }] } }],
     ["empty command", { hooks: { Stop: [{ hooks: [{ type: "command", command: "" }] }] } }],
     ["mcp_tool without server", { hooks: { Stop: [{ hooks: [{ type: "mcp_tool", tool: "t" }] }] } }],
-    ["unsupported handler type", { hooks: { Stop: [{ hooks: [{ type: "prompt", prompt: "p" }] }] } }],
+    ["unsupported handler type", { hooks: { Stop: [{ hooks: [{ type: "agent", prompt: "p" }] }] } }],
+    ["prompt handler without prompt", { hooks: { Stop: [{ hooks: [{ type: "prompt" }] }] } }],
     ["timeout of zero", { hooks: { Stop: [{ hooks: [{ type: "command", command: "x", timeout: 0 }] }] } }],
     ["group without hooks", { hooks: { Stop: [{ matcher: "x" }] } }],
   ];

@@ -70,6 +70,25 @@ export function loaderKind(name: string): LoaderKind | null {
   return null;
 }
 
+/**
+ * The programs that read a loader variable (SPEC §3.5 r4), or null when every program does: the hook's
+ * own shell reads `BASH_ENV`/`ENV`/`ZDOTDIR`, and the dynamic loader `LD_*`/`DYLD_*`, whatever it runs.
+ * An inherited variable is judged only where the command runs one of its readers: `npm_config_cafile`,
+ * which `npx` puts in the environment of everything it starts, steers npm, not `python3 check.py`.
+ */
+export function readersOf(name: string): RegExp | null {
+  if (/^(?:PYTHON|VIRTUAL_ENV$)/.test(name)) return /^(?:python[\d.]*|pip\d?|pipx|uv|uvx|poetry|pdm|hatch|pytest)$/;
+  if (/^NODE_/.test(name)) {
+    return /^(?:node|nodejs|npm|npx|pnpm|pnpx|yarn|corepack|tsx|ts-node|bun|bunx|deno|jest|vitest|mocha)$/;
+  }
+  if (/^npm_config_/i.test(name)) return /^(?:npm|npx|pnpm|pnpx|yarn|corepack|node-gyp)$/;
+  if (/^PERL/.test(name)) return /^(?:perl|cpan|cpanm|prove)$/;
+  if (/^RUBY/.test(name)) return /^(?:ruby|gem|bundle|bundler|irb|rake)$/;
+  if (name === "JAVA_TOOL_OPTIONS") return /^(?:java|javac|jshell|mvn|gradle|sbt|kotlin)$/;
+  if (/^GIT_/.test(name)) return /^git$/;
+  return null;
+}
+
 /** The loader variables of an environment the hook inherits (their names, sorted), for the reading's key. */
 export function inheritedLoaders(env: Readonly<Record<string, string | undefined>>): string[] {
   return Object.keys(env).filter((k) => env[k] && loaderKind(k) !== null).sort();

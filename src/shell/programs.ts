@@ -215,6 +215,7 @@ export function runProgram(cmd: Command, s: Sink): PipeFrom {
   const prog = cmd.argv[0];
   const name = basename(prog.text).replace(/\.exe$/i, "");
   const args = cmd.argv.slice(1);
+  s.programRuns(name);
   if (builtin(name, args, cmd, s)) return { fetch, cat: false };
   if (readInterpreter(name, args, cmd, s)) return { fetch, cat: false };
   if (packageScript(name, args, cmd, s)) return { fetch, cat: false };
@@ -250,6 +251,11 @@ function knownProgram(prog: Field, name: string, args: Field[], cmd: Command, s:
       // A script run by its path: a shell script's text is read (a `#!` naming another interpreter, or a
       // binary, keeps the script-folder fallback).
       const head = s.readText(absolute(prog, cmd, s));
+      // The interpreter its `#!` names reads the loader variables of its family (`#!/usr/bin/env node`).
+      const interpreter = /^#!\s*(\S+)(?:\s+(?:-S\s+)?(\S+))?/.exec(head ?? "");
+      if (interpreter !== null) {
+        s.programRuns(basename(interpreter[1]) === "env" ? basename(interpreter[2] ?? "") : basename(interpreter[1]));
+      }
       const shell = /^#!\s*\/(?:usr\/)?bin\/(?:env\s+)?(?:ba|da|k|z)?sh\b/.test(head ?? "");
       if (head !== null && (shell || (!head.startsWith("#!") && !head.startsWith("\x7fELF")))) {
         s.shellScript(prog, cmd.dirs, args, "run");

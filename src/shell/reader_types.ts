@@ -49,6 +49,11 @@ export interface Sink {
   /** A script whose closure its language's model gives (no script-folder fallback for it). */
   modelledScript(f: Field, dirs: Dirs): void;
   markUnpinnable(what: string): void;
+  /**
+   * Notes a program the command runs (its name, or the interpreter a script's `#!` names): the loader
+   * variables it inherits that this program reads are judged now (src/shell/loader_vars.ts `readersOf`).
+   */
+  programRuns(name: string): void;
   markFetch(what: string): void;
   nested(
     text: string,

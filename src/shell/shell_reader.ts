@@ -20,7 +20,7 @@
  */
 import { lex, MAX_NESTING, type Part, type Token, type Word } from "./shell_syntax.ts";
 import { expandGlob, quoteGlob, unquoteGlob } from "./glob.ts";
-import { inheritedLoaders, loaderVariable } from "./loader_vars.ts";
+import { inheritedLoaders, loaderVariable, readersOf } from "./loader_vars.ts";
 import { assignmentOf, CLOSERS, KEYWORDS, normalPath, OPENERS, REDIRECTS } from "./shell_words.ts";
 import {
   assignedValue,
@@ -102,17 +102,9 @@ export type CommandReading = {
 export function readCommand(command: string, ctx: ReadContext): CommandReading {
   const r = new Reader(ctx);
   const st = initialState(ctx);
-  // The loader variables the hook inherits are judged against the environment it runs with (SPEC §3.5 r4).
-  for (const name of inheritedLoaders(ctx.env)) {
-    const value = { values: [ctx.env[name]!], unknown: null };
-    loaderVariable(name, value, st.dirs, {
-      argv: [],
-      env: new Map(),
-      stdin: { kind: "none" },
-      dirs: st.dirs,
-      xargs: null,
-    }, r);
-  }
+  // The loader variables the hook inherits are judged against the environment it runs with (SPEC §3.5 r4):
+  // those every program reads now, the others where the command runs a program that reads them.
+  r.inherit(inheritedLoaders(ctx.env).map((name) => ({ name, value: ctx.env[name]! })), st.dirs);
   r.read(command, st, 0);
   return { files: r.files, folders: r.folders, unpinnable: r.unpinnable, fetch: r.fetch, modelled: r.modelled };
 }
@@ -418,6 +410,37 @@ class Reader extends Expander implements Sink {
   }
 
   readonly #defined = new Set<string>();
+  /** Inherited loader variables not judged yet, with the directories of the hook's start. */
+  #inherited: { name: string; value: string; readers: RegExp }[] = [];
+  #startDirs: Dirs = { list: [] };
+
+  /** Takes the inherited loader variables: judged now when every program reads them, else when one runs. */
+  inherit(vars: readonly { name: string; value: string }[], dirs: Dirs): void {
+    this.#startDirs = dirs;
+    for (const v of vars) {
+      const readers = readersOf(v.name);
+      if (readers === null) this.#judgeInherited(v.name, v.value);
+      else this.#inherited.push({ ...v, readers });
+    }
+  }
+
+  programRuns(name: string): void {
+    const now = this.#inherited.filter((v) => v.readers.test(name));
+    if (now.length === 0) return;
+    this.#inherited = this.#inherited.filter((v) => !v.readers.test(name));
+    for (const v of now) this.#judgeInherited(v.name, v.value);
+  }
+
+  #judgeInherited(name: string, value: string): void {
+    const dirs = this.#startDirs;
+    loaderVariable(name, { values: [value], unknown: null }, dirs, {
+      argv: [],
+      env: new Map(),
+      stdin: { kind: "none" },
+      dirs,
+      xargs: null,
+    }, this);
+  }
 
   define(name: string): void {
     this.#defined.add(name);
