@@ -435,7 +435,8 @@ const CASES: Case[] = [
     command: "curl -s -X POST http://localhost:9999/ahp/event -d @-",
     files: [],
     pinned: [],
-    fetch: "curl",
+    // It only sends the event; nothing it receives is run (issue 36: a send is not a fetch).
+    fetch: null,
   },
   {
     source: "a public 'Advanced Hooks' README (.claude/settings.json example)",

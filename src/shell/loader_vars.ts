@@ -156,3 +156,36 @@ function optionFiles(name: string, text: string, cmd: Command, s: Sink): void {
     if (!/^[./]/.test(text)) s.path(field(`node_modules/${text}`), "run", cmd.dirs, suffixes);
   }
 }
+
+/**
+ * The loader variables a hook inherits, for one reading: those every program reads are judged at once,
+ * the others the first time the command runs a program that reads them ({@link readersOf}).
+ */
+export class InheritedLoaders {
+  #pending: { name: string; value: string; readers: RegExp }[] = [];
+  readonly #dirs: Dirs;
+  readonly #sink: Sink;
+
+  constructor(vars: readonly { name: string; value: string }[], dirs: Dirs, sink: Sink) {
+    this.#dirs = dirs;
+    this.#sink = sink;
+    for (const v of vars) {
+      const readers = readersOf(v.name);
+      if (readers === null) this.#judge(v.name, v.value);
+      else this.#pending.push({ ...v, readers });
+    }
+  }
+
+  /** A program the command runs: the pending variables it reads are judged now. */
+  programRuns(name: string): void {
+    const now = this.#pending.filter((v) => v.readers.test(name));
+    if (now.length === 0) return;
+    this.#pending = this.#pending.filter((v) => !v.readers.test(name));
+    for (const v of now) this.#judge(v.name, v.value);
+  }
+
+  #judge(name: string, value: string): void {
+    const cmd: Command = { argv: [], env: new Map(), stdin: { kind: "none" }, dirs: this.#dirs, xargs: null };
+    loaderVariable(name, { values: [value], unknown: null }, this.#dirs, cmd, this.#sink);
+  }
+}

@@ -20,7 +20,7 @@
  */
 import { lex, MAX_NESTING, type Part, type Token, type Word } from "./shell_syntax.ts";
 import { expandGlob, quoteGlob, unquoteGlob } from "./glob.ts";
-import { inheritedLoaders, loaderVariable, readersOf } from "./loader_vars.ts";
+import { InheritedLoaders, inheritedLoaders, loaderVariable } from "./loader_vars.ts";
 import { assignmentOf, CLOSERS, KEYWORDS, normalPath, OPENERS, REDIRECTS } from "./shell_words.ts";
 import {
   assignedValue,
@@ -410,36 +410,16 @@ class Reader extends Expander implements Sink {
   }
 
   readonly #defined = new Set<string>();
-  /** Inherited loader variables not judged yet, with the directories of the hook's start. */
-  #inherited: { name: string; value: string; readers: RegExp }[] = [];
-  #startDirs: Dirs = { list: [] };
+  /** The loader variables the hook inherits (src/shell/loader_vars.ts), judged as the programs that read them run. */
+  #inherited: InheritedLoaders | null = null;
 
   /** Takes the inherited loader variables: judged now when every program reads them, else when one runs. */
   inherit(vars: readonly { name: string; value: string }[], dirs: Dirs): void {
-    this.#startDirs = dirs;
-    for (const v of vars) {
-      const readers = readersOf(v.name);
-      if (readers === null) this.#judgeInherited(v.name, v.value);
-      else this.#inherited.push({ ...v, readers });
-    }
+    this.#inherited = new InheritedLoaders(vars, dirs, this);
   }
 
   programRuns(name: string): void {
-    const now = this.#inherited.filter((v) => v.readers.test(name));
-    if (now.length === 0) return;
-    this.#inherited = this.#inherited.filter((v) => !v.readers.test(name));
-    for (const v of now) this.#judgeInherited(v.name, v.value);
-  }
-
-  #judgeInherited(name: string, value: string): void {
-    const dirs = this.#startDirs;
-    loaderVariable(name, { values: [value], unknown: null }, dirs, {
-      argv: [],
-      env: new Map(),
-      stdin: { kind: "none" },
-      dirs,
-      xargs: null,
-    }, this);
+    this.#inherited?.programRuns(name);
   }
 
   define(name: string): void {
