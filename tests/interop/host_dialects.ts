@@ -1,12 +1,14 @@
 /**
  * Gemini CLI and Copilot CLI repositories with mind as the host (SPEC §2.8 r4, issue 33), against the real
- * CLIs: the same repository — real public hooks (github/awesome-copilot's session logger, vendored in
- * fixtures/thirdparty/) and the small guards of fixtures/host_hooks/ — runs once under the real host, its
- * hooks registered as that host registers them, and once with mind-hooks reading them as its
- * `gemini-project` / `copilot-project` layer (`dispatch` with mind's own events, as mind's agent sends
- * them). Compared: the decision, what reaches the model, and the files the hooks write.
+ * CLIs: the same repository — real public hooks vendored in fixtures/thirdparty/ (github/awesome-copilot's
+ * session logger and tool guardian; Gemini CLI's own documented block-secrets guard and tool logger) and the
+ * small guards of fixtures/host_hooks/ — runs once under the real host, its hooks registered as that host
+ * registers them, and once with mind-hooks reading them as its `gemini-project` / `copilot-project` layer
+ * (`dispatch` with mind's own events, as mind's agent sends them). Compared: the decision, what reaches the
+ * model, and the files the hooks write.
  *
- * Part of `deno task test:interop`; skipped, with the reason printed, when a host's package is missing.
+ * Part of `deno task test:interop`; skipped, with the reason printed, when a host's package is missing (the
+ * Gemini documentation case also when jq is, which its hooks need).
  * @module
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
@@ -253,5 +255,131 @@ Deno.test(
     };
     const d = await dispatchWith(["dispatch", "--home", viaMind.mind], env, viaMind.work, JSON.stringify(event));
     assertEquals([JSON.parse(d.stdout).decision, JSON.parse(d.stdout).reason], ["deny", "hook exited with code 1"]);
+  },
+);
+
+/** Gemini CLI's own documented example hooks (google-gemini/gemini-cli, Apache-2.0, vendored unchanged). */
+const GEMINI_DOCS = `${REPO}/fixtures/thirdparty/google-gemini-cli`;
+/** Both example hooks read their input with jq, as the guide says they do. */
+const jqMissing = (await new Deno.Command("sh", { args: ["-c", "command -v jq"], stdout: "null" }).output()).success
+  ? null
+  : "jq is not on PATH (the documented example hooks read their input with it)";
+if (jqMissing && !skipReasons.gemini) console.log(`gemini documentation hooks interop skipped: ${jqMissing}`);
+
+/** The repository as Gemini CLI's hooks guide has its users set it up: both scripts, both settings snippets. */
+async function layGeminiDocs(work: string): Promise<void> {
+  await Deno.mkdir(`${work}/.gemini/hooks`, { recursive: true });
+  for (const f of ["log-tools.sh", "block-secrets.sh"]) {
+    await Deno.copyFile(`${GEMINI_DOCS}/hooks/${f}`, `${work}/.gemini/hooks/${f}`);
+    await Deno.chmod(`${work}/.gemini/hooks/${f}`, 0o755);
+  }
+  // The two documented snippets in one `.gemini/settings.json`, as a user following both sections has it.
+  const hooks: Record<string, unknown> = {};
+  for (const f of ["secret-scanner.json", "tool-logger.json"]) {
+    Object.assign(hooks, JSON.parse(await Deno.readTextFile(`${GEMINI_DOCS}/settings/${f}`)).hooks);
+  }
+  await Deno.writeTextFile(`${work}/.gemini/settings.json`, JSON.stringify({ hooks }, null, 2));
+}
+
+/** The two writes the model asks for: one whose content names a secret, one harmless. */
+const WRITES = {
+  secret: { file: "config.env", content: "api_key=abc123\n" },
+  harmless: { file: "notes.txt", content: "hello from the model\n" },
+} as const;
+const SECRET_REASON = "Security Policy: Potential secret detected in content.";
+/** The guard's `systemMessage`: shown to the user, not the model. */
+const SECRET_NOTICE = "🔒 Security scanner blocked operation";
+
+/** The logger's lines in `.gemini/tool-log.txt`, without their `[$(date)] ` prefix. */
+async function toolLog(work: string): Promise<string[]> {
+  const text = await Deno.readTextFile(`${work}/.gemini/tool-log.txt`).catch(() => "");
+  return text.split("\n").filter((l) => l !== "").map((l) => l.replace(/^\[[^\]]*\] /, ""));
+}
+
+/** Which of the two files exist, with their contents. */
+async function targets(work: string): Promise<Record<string, string | null>> {
+  const out: Record<string, string | null> = {};
+  for (const w of Object.values(WRITES)) out[w.file] = await Deno.readTextFile(`${work}/${w.file}`).catch(() => null);
+  return out;
+}
+
+Deno.test(
+  {
+    name:
+      "gemini repo: Gemini CLI's documented block-secrets guard and tool logger (vendored) deny a secret, allow a harmless write and log it, under Gemini CLI and under mind",
+    ignore: skipReasons.gemini !== null || jqMissing !== null,
+    sanitizeResources: false,
+    sanitizeOps: false,
+  },
+  async () => {
+    // The real Gemini CLI in a trusted workspace, one run per write (the model asks for one write_file call).
+    const native = await makeRunDirs("gemini", "docs-native");
+    await layGeminiDocs(native.work);
+    const told: Record<string, string> = {};
+    const shown: Record<string, string> = {};
+    for (const [kind, w] of Object.entries(WRITES)) {
+      const r = await runHost("gemini", native, {
+        command: "",
+        finalText: FINAL,
+        prompt: `Write ${w.file}, then stop.`,
+        numbered: true,
+        trustWorkspace: true,
+        tool: { name: "write_file", args: { file_path: `${native.work}/${w.file}`, content: w.content } },
+      });
+      told[kind] = toldModel(r);
+      shown[kind] = r.stdout + r.stderr;
+      assert(r.code === 0, `gemini exited ${r.code}\n${r.stderr.slice(-2000)}`);
+    }
+
+    // mind as the host: the same repository as its gemini-project layer, the agent's Write calls dispatched;
+    // an allowed write is carried out (as mind's agent does) and reported with PostToolUse.
+    const viaMind = await makeRunDirs("gemini", "docs-mind");
+    await layGeminiDocs(viaMind.work);
+    const env = hostEnv("gemini", viaMind);
+    for (const args of [["project", "trust", viaMind.work], ["trust", "--all", "--cwd", viaMind.work]]) {
+      const t = await cli([...args, "--home", viaMind.mind], env, viaMind.work);
+      assertEquals(t.code, 0, t.stderr);
+    }
+    const dispatch = async (event: Record<string, unknown>) => {
+      const d = await dispatchWith(["dispatch", "--home", viaMind.mind], env, viaMind.work, JSON.stringify(event));
+      assertEquals(d.code, 0, d.stderr);
+      return JSON.parse(d.stdout);
+    };
+    const base = { session_id: "interop-gemini-docs", transcript_path: null, cwd: viaMind.work, model: "m" };
+    const decided: Record<string, { decision: unknown; reason: unknown; systemMessages: unknown }> = {};
+    for (const [kind, w] of Object.entries(WRITES)) {
+      const call = {
+        ...base,
+        turn_id: `t-${kind}`,
+        permission_mode: "default",
+        tool_name: "Write",
+        tool_use_id: `call-${kind}`,
+        tool_input: { file_path: `${viaMind.work}/${w.file}`, content: w.content },
+      };
+      const pre = await dispatch({ ...call, hook_event_name: "PreToolUse" });
+      decided[kind] = { decision: pre.decision, reason: pre.reason, systemMessages: pre.systemMessages };
+      if (pre.decision === "deny") continue;
+      await Deno.writeTextFile(`${viaMind.work}/${w.file}`, w.content);
+      const post = await dispatch({ ...call, hook_event_name: "PostToolUse", tool_response: { success: true } });
+      assertEquals(post.decision, null, JSON.stringify(post));
+    }
+
+    // The decision: the secret is refused by both, the harmless write is not.
+    assertEquals(decided.secret, { decision: "deny", reason: SECRET_REASON, systemMessages: [SECRET_NOTICE] });
+    // `{"decision": "allow"}` on BeforeTool lets the call go on as usual (Gemini CLI acts only on deny, block
+    // and ask there): no decision of mind's either, so the agent's own permission rules still apply.
+    assertEquals(decided.harmless, { decision: null, reason: null, systemMessages: [] });
+    // What reaches the model: Gemini CLI's block words with the hook's reason; the harmless write succeeds.
+    assert(told.secret.includes(`Tool execution blocked: ${SECRET_REASON}`), told.secret.slice(-2000));
+    assert(!told.harmless.includes("Tool execution blocked"), told.harmless.slice(-2000));
+    // The guard's systemMessage is the user's, not the model's: Gemini CLI prints it, mind returns it as such.
+    assert(shown.secret.includes(`Hook system message: ${SECRET_NOTICE}`), shown.secret.slice(-2000));
+    assert(!told.secret.includes(SECRET_NOTICE), told.secret.slice(-2000));
+    // The files: the secret is written by neither, the harmless file by both, and the logger's line alike.
+    const expected = { [WRITES.secret.file]: null, [WRITES.harmless.file]: WRITES.harmless.content };
+    assertEquals(await targets(native.work), expected);
+    assertEquals(await targets(viaMind.work), expected);
+    assertEquals(await toolLog(native.work), ["Tool executed: write_file"]);
+    assertEquals(await toolLog(viaMind.work), await toolLog(native.work));
   },
 );
