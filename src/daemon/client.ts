@@ -14,6 +14,17 @@ import denoJson from "../../deno.json" with { type: "json" };
 /** How long the client waits for the daemon to accept an event before it dispatches in-process. */
 export const ANSWER_MS = 50;
 
+/**
+ * How long this client waits for the daemon: {@link ANSWER_MS}, or `MIND_HOOKS_DAEMON_WAIT_MS` (a whole
+ * number of milliseconds, 1 to 60,000) for a machine so busy that the daemon cannot accept in 50 ms — and
+ * for tests that must know the daemon answered, which would otherwise depend on the machine's load.
+ */
+export function answerMs(env: Record<string, string | undefined>): number {
+  const text = env.MIND_HOOKS_DAEMON_WAIT_MS;
+  const n = text !== undefined && /^\d{1,5}$/.test(text) ? Number(text) : NaN;
+  return n >= 1 && n <= 60_000 ? n : ANSWER_MS;
+}
+
 /** The socket of a home's daemon, and its folder (0700; the socket 0600). */
 export function socketPath(home: string): { dir: string; path: string } {
   const dir = `${home.replace(/\/+$/, "")}/run`;
@@ -208,15 +219,16 @@ export async function viaDaemon(args: string[]): Promise<number | null> {
     [handoff.miss, handoff.warning] = state === "absent" ? ["absent", null] : ["untrusted", state];
     return null;
   }
+  const wait = answerMs(env);
   const started = performance.now();
-  const conn = await within(Deno.connect({ transport: "unix", path }).catch(() => null), ANSWER_MS);
+  const conn = await within(Deno.connect({ transport: "unix", path }).catch(() => null), wait);
   if (conn === null) {
     // Refused at once: nothing listens (a stale socket). Not in time: it is there, but slow.
-    handoff.miss = performance.now() - started < ANSWER_MS ? "absent" : "slow";
+    handoff.miss = performance.now() - started < wait ? "absent" : "slow";
     return null;
   }
   try {
-    return await exchange(conn, handoff, { args, env, stdin });
+    return await exchange(conn, handoff, { args, env, stdin }, wait);
   } finally {
     try {
       conn.close();
@@ -231,6 +243,7 @@ async function exchange(
   conn: Deno.Conn,
   handoff: Handoff,
   { args, env, stdin }: { args: string[]; env: Record<string, string>; stdin: Uint8Array },
+  wait: number,
 ): Promise<number | null> {
   const reader = new LineReader(conn);
   const request: Request = {
@@ -242,7 +255,7 @@ async function exchange(
     env,
     stdin: new TextDecoder().decode(stdin),
   };
-  const first = await within(send(conn, request).then(() => reader.next()), ANSWER_MS).catch(() => null);
+  const first = await within(send(conn, request).then(() => reader.next()), wait).catch(() => null);
   if (first === null || first.type !== "accepted") {
     handoff.miss = first?.type === "mismatch" ? "mismatch" : first === null ? "slow" : "slow";
     return null;

@@ -71,6 +71,9 @@ function baseEnv(): Record<string, string> {
   // No warm daemon (SPEC §13 r4) is started by a test's dispatch unless the test asks for one
   // (`MIND_HOOKS_DAEMON: undefined`): each would outlive its test until its home is removed.
   env.MIND_HOOKS_DAEMON = "off";
+  // A test that asks for the daemon must know it answered, whatever the machine's load: the client waits
+  // up to 10 s instead of 50 ms before it runs in-process (SPEC §15: deterministic on a busy machine).
+  env.MIND_HOOKS_DAEMON_WAIT_MS = "10000";
   return env;
 }
 
