@@ -199,26 +199,34 @@ Deno.test("daemon: a client killed mid-event has its hook's process group killed
   await trustAll(home.path);
   assertEquals((await runCli(["daemon", "start", "--home", home.path], { env: ON })).code, 0);
   try {
-    const client = await spawnCli(["dispatch", "--home", home.path], { env: ON });
-    const w = client.stdin.getWriter();
-    await w.write(new TextEncoder().encode(JSON.stringify(bash())));
-    await w.close();
-    await until(() => {
-      try {
-        return Deno.readTextFileSync(pidFile).trim() !== "";
-      } catch {
-        return false;
-      }
-    }, "the hook's start");
-    const pid = Number(Deno.readTextFileSync(pidFile).trim());
-    client.kill("SIGKILL");
-    await client.output();
-    // The hook sleeps 30 s: its end well before proves it was killed when its client went away.
-    await until(() => !alive(pid), "the hook's end", 10_000);
+    await killClientMidEvent(home.path, bash(), pidFile);
   } finally {
     await stop(home.path);
   }
 });
+
+/**
+ * Sends `ev` through a `dispatch` client, kills the client once the hook wrote its pid to `pidFile`, and
+ * waits for that hook to end: the hook sleeps 30 s, so its end well before proves it was killed when its
+ * client went away.
+ */
+async function killClientMidEvent(home: string, ev: Json, pidFile: string): Promise<void> {
+  const client = await spawnCli(["dispatch", "--home", home], { env: ON });
+  const w = client.stdin.getWriter();
+  await w.write(new TextEncoder().encode(JSON.stringify(ev)));
+  await w.close();
+  await until(() => {
+    try {
+      return Deno.readTextFileSync(pidFile).trim() !== "";
+    } catch {
+      return false;
+    }
+  }, "the hook's start");
+  const pid = Number(Deno.readTextFileSync(pidFile).trim());
+  client.kill("SIGKILL");
+  await client.output();
+  await until(() => !alive(pid), "the hook's end", 10_000);
+}
 
 function alive(pid: number): boolean {
   try {
@@ -328,22 +336,8 @@ Deno.test("daemon: a client killed mid-event has its project hook (in the warm W
   try {
     assertEquals((await runCli(["daemon", "start", "--home", p.home.path], { env: ON })).code, 0);
     try {
-      const client = await spawnCli(["dispatch", "--home", p.home.path], { env: ON });
-      const w = client.stdin.getWriter();
       const ev = event("PreToolUse", { tool_name: "Bash", tool_input: { command: "ls" }, cwd: p.project.path });
-      await w.write(new TextEncoder().encode(JSON.stringify(ev)));
-      await w.close();
-      await until(() => {
-        try {
-          return Deno.readTextFileSync(pidFile).trim() !== "";
-        } catch {
-          return false;
-        }
-      }, "the hook's start");
-      const pid = Number(Deno.readTextFileSync(pidFile).trim());
-      client.kill("SIGKILL");
-      await client.output();
-      await until(() => !alive(pid), "the hook's end", 10_000);
+      await killClientMidEvent(p.home.path, ev, pidFile);
     } finally {
       await stop(p.home.path);
     }
