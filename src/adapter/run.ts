@@ -12,11 +12,10 @@ import { parseEventText } from "../engine/input.ts";
 import { engineDispatch } from "../engine/dispatch.ts";
 import { type EngineOptions, resolveSettings, withoutMissingHome } from "../engine/settings.ts";
 import { ADAPTERS, type Host, HOST_DISPLAY_NAMES } from "./hosts.ts";
-import type { DispatchIo, EventInput, Printed } from "../engine/types.ts";
+import type { DispatchIo, EventInput, Printed, SandboxNeeded } from "../engine/types.ts";
 import type { AnyCatalog } from "../config/discovery.ts";
 import type { JsonObject } from "../util/json.ts";
 import { messageLine, sanitize, terminalLines } from "../util/terminal_text.ts";
-import type { SandboxNeeded } from "../config/fast_path_guard.ts";
 import { EVENTS } from "../events/registry.ts";
 
 /**
@@ -27,14 +26,14 @@ export type AdapterOutcome = {
   stdout: JsonObject | null;
   problem: string | null;
   warning?: string | null;
-  /** On the fast path: why the run goes to the sandbox Worker (nothing was answered). */
-  sandbox?: string;
+  /** On the fast path: the run goes to the sandbox Worker, with what was prepared (nothing was answered). */
+  sandbox?: SandboxNeeded;
   /** The configuration switched the daemon off (`[hooks] daemon = false`). */
   daemonOff?: true;
 };
 
 /** What the command line or the daemon plugs into an adapted dispatch (src/engine/types.ts says each). */
-export type AdapterPlugs = Pick<DispatchIo, "strangers" | "warnings" | "catalog">;
+export type AdapterPlugs = Pick<DispatchIo, "strangers" | "warnings" | "catalog" | "prepared">;
 
 /**
  * Runs one adapted dispatch on `text` (the host's stdin); `event` is `dispatch --event` (the host's name of
@@ -69,7 +68,7 @@ export async function adaptText(
       hostFields: mapped.sent,
       ...plug,
     });
-    if (!outcome.ok && outcome.sandbox) return { stdout: null, problem: null, sandbox: outcome.error };
+    if (!outcome.ok && outcome.sandbox) return { stdout: null, problem: null, sandbox: outcome.sandbox };
     if (!outcome.ok) return { stdout: null, problem: outcome.error };
     const hints = outcome.hostHints;
     return {
@@ -120,7 +119,7 @@ export async function adapterAnswer(
     return { stdout: "", stderr: reportLine(host, why) + "\n", code: 0 };
   }
   const outcome = await adaptText(host, text, options, event, plug);
-  if (outcome.sandbox !== undefined) return { sandbox: outcome.sandbox };
+  if (outcome.sandbox !== undefined) return outcome.sandbox;
   const stderr: string[] = [];
   if (outcome.problem !== null) stderr.push(reportLine(host, outcome.problem));
   const stdout = outcome.stdout !== null ? JSON.stringify(outcome.stdout) + "\n" : "";

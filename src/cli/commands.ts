@@ -14,7 +14,7 @@ import { TRANSCRIPT_EVENTS } from "../session/transcript_events.ts";
 import { didYouMean } from "../util/suggest.ts";
 import type { RunIo } from "../sandbox/launch.ts";
 import type { SandboxNeeds } from "../sandbox/needs.ts";
-import type { SandboxNeeded } from "../config/fast_path_guard.ts";
+import type { SandboxNeeded } from "../engine/types.ts";
 
 /**
  * A command's body: the parsed command line and the run's I/O in, the exit code out — or, on the

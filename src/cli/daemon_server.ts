@@ -21,7 +21,7 @@ import type { ParsedArgs } from "../util/args.ts";
 import { UsageError } from "../util/args.ts";
 import { NO_HOME, resolveHome } from "../engine/settings.ts";
 import { loadCatalog } from "../config/discovery.ts";
-import { sandboxNeeded } from "../config/fast_path_guard.ts";
+import { sandboxNeeded } from "../engine/types.ts";
 import { CatalogCache } from "../serve/config_cache.ts";
 import { killRunning } from "../runner/running.ts";
 import {

@@ -12,9 +12,9 @@ import { writeAll, writeStdout } from "../util/stdio.ts";
 import { osUserHome } from "../util/paths.ts";
 import type { RunIo } from "../sandbox/launch.ts";
 import { HOSTS, isHost } from "../adapter/host_names.ts";
-import { type SandboxNeeded, sandboxNeeded, type StrangerFiles } from "../config/fast_path_guard.ts";
+import type { StrangerFiles } from "../config/fast_path_guard.ts";
 import { type Warning, warning } from "../config/warnings.ts";
-import type { DispatchIo, Printed } from "../engine/types.ts";
+import { type DispatchIo, type Printed, type Ready, type SandboxNeeded, sandboxNeeded } from "../engine/types.ts";
 
 /**
  * Ends the process on SIGTERM/SIGINT, after killing the process groups of the hooks it runs: they
@@ -46,6 +46,7 @@ async function dispatchOnce(args: ParsedArgs, io: RunIo): Promise<number | Sandb
     strangers: io.strangers,
     warnings: client?.warning ? [warning("W_DAEMON_SOCKET", client.warning, client.home ?? "")] : [],
     daemon: false,
+    ...(io.prepared ? { prepared: io.prepared } : {}),
   });
   if (sandboxNeeded(printed)) return printed;
   try {
@@ -72,6 +73,8 @@ export type DispatchWith = {
   daemon: boolean;
   /** The daemon's warm catalogs; absent: loaded for this event. */
   catalog?: DispatchIo["catalog"];
+  /** In the sandbox Worker: what the launcher's fast path prepared for this event (see DispatchIo). */
+  prepared?: Ready;
 };
 
 /**
@@ -93,7 +96,12 @@ export async function dispatchAnswer(
     // Adapter mode: the host's own hook stdin/stdout (src/adapter/), loaded only when asked for.
     const { adapterAnswer } = await import("../adapter/run.ts");
     const event = typeof options.event === "string" ? options.event : undefined;
-    const plug = { strangers: w.strangers, warnings: w.warnings, ...(w.catalog ? { catalog: w.catalog } : {}) };
+    const plug = {
+      strangers: w.strangers,
+      warnings: w.warnings,
+      ...(w.catalog ? { catalog: w.catalog } : {}),
+      ...(w.prepared ? { prepared: w.prepared } : {}),
+    };
     return await adapterAnswer(options.protocol, w.stdin, fromCliValues(options), event, plug);
   }
   if (options.protocol !== undefined && options.protocol !== "mind") {
@@ -113,9 +121,15 @@ export async function dispatchAnswer(
   );
   // --explain: the engine keeps a trace (and loads its module) only when asked.
   const explain = options.explain === true;
-  const io = { explain, strangers: w.strangers, warnings: w.warnings, ...(w.catalog ? { catalog: w.catalog } : {}) };
+  const io = {
+    explain,
+    strangers: w.strangers,
+    warnings: w.warnings,
+    ...(w.catalog ? { catalog: w.catalog } : {}),
+    ...(w.prepared ? { prepared: w.prepared } : {}),
+  };
   const outcome = await engineDispatch(parsed.value, settings, io);
-  if (!outcome.ok && outcome.sandbox) return { sandbox: outcome.error };
+  if (!outcome.ok && outcome.sandbox) return outcome.sandbox;
   if (!outcome.ok) throw new UsageError(outcome.error);
   const { result, trace, times } = outcome;
   const stdout = (options.pretty ? JSON.stringify(result, null, 2) : JSON.stringify(result)) + "\n";

@@ -7,8 +7,8 @@
  * so the run itself checks again, as data: discovery with `strangerFiles: "refuse"` parses no plugin
  * and no `--hooks-file` and reports {@link StrangerRefusal} instead; the dispatch, after matching,
  * reports it for a matched hook a stranger wrote ({@link strangerWrote}), before anything is run,
- * written, logged or taken. Engine, CLI and adapter pass it up as their outcome ({@link SandboxNeeded}),
- * and the launcher runs the command again in the Worker.
+ * written, logged or taken. Engine, CLI and adapter pass it up as their outcome (`SandboxNeeded`, in
+ * src/engine/types.ts, with what the fast path prepared), and the launcher hands it to the Worker.
  * @module
  */
 import type { Layer } from "../schema/handler.ts";
@@ -16,9 +16,6 @@ import { USER_SIDE_LAYERS } from "./layer_files.ts";
 
 /** Whether a run may parse strangers' files it was not told about (plugins, `--hooks-file`) and run strangers' hooks. */
 export type StrangerFiles = "parse" | "refuse";
-
-/** The outcome of a command that stopped on the fast path: the launcher runs it again in the Worker. */
-export type SandboxNeeded = { readonly sandbox: string };
 
 /** Discovery's failure on the fast path: it parsed nothing of `what` (a failed `Result`, marked). */
 export type StrangerRefusal = { readonly ok: false; readonly error: string; readonly sandbox: true };
@@ -45,9 +42,4 @@ export function isStrangerRefusal(failure: { readonly ok: false; readonly error:
 export function strangerWrote(h: { layer: Layer; sourcePath: string }): boolean {
   if (USER_SIDE_LAYERS.has(h.layer) || h.layer === "managed") return false;
   return !(h.layer === "cli" && h.sourcePath === "cli-override");
-}
-
-/** Whether a command's outcome is {@link SandboxNeeded} rather than what it printed. */
-export function sandboxNeeded<T extends object>(outcome: T | SandboxNeeded): outcome is SandboxNeeded {
-  return typeof (outcome as Partial<SandboxNeeded>).sandbox === "string";
 }

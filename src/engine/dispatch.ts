@@ -46,9 +46,10 @@ export async function engineDispatch(
   settings: EngineSettings,
   io: DispatchIo = {},
 ): Promise<EngineDispatchOutcome> {
-  const p = await prepare(raw, settings, io);
+  // The sandbox Worker goes on from what the launcher's fast path prepared for this event.
+  const p = io.prepared ?? await prepare(raw, settings, io);
   if (p.kind === "invalid") return { ok: false, error: p.error };
-  if (p.kind === "sandbox") return { ok: false, error: p.error, sandbox: true };
+  if (p.kind === "sandbox") return { ok: false, error: p.needs.sandbox, sandbox: p.needs };
   if (p.kind === "answered") {
     return {
       ok: true,
@@ -63,9 +64,10 @@ export async function engineDispatch(
   // The fast path's one stop (src/config/fast_path_guard.ts): after matching, before anything is run,
   // written, logged or taken, a stranger's matched hook sends the whole run to the sandbox Worker.
   if (io.strangers === "refuse" && p.strangers.length > 0) {
-    return { ok: false, error: `a hook a stranger wrote matched (${p.strangers[0].key})`, sandbox: true };
+    const why = `a hook a stranger wrote matched (${p.strangers[0].key})`;
+    return { ok: false, error: why, sandbox: { sandbox: why, prepared: handoffOf(p) } };
   }
-  const x = await execute(p, settings, io);
+  const x = await execute(await decide(p, settings, io), settings, io);
   // Recorded events (SPEC §16): one field test when off; the module loads only when the user records.
   if (p.catalog.record && p.catalog.home !== null) {
     await recordDispatch(p.catalog.home, p.catalog.record, raw, x.result);
@@ -105,7 +107,11 @@ export async function prepare(raw: unknown, settings: EngineSettings, io: Dispat
   const opts = configOptionsOf(settings, settings.cwd ?? String(ev.input.cwd));
   const loaded = await (io.catalog ?? loadCatalog)(refuse ? { ...opts, strangerFiles: "refuse" } : opts);
   lap("catalog");
-  if (!loaded.ok) return { kind: isStrangerRefusal(loaded) ? "sandbox" : "invalid", error: loaded.error };
+  if (!loaded.ok) {
+    return isStrangerRefusal(loaded)
+      ? { kind: "sandbox", needs: { sandbox: loaded.error, prepared: null } }
+      : { kind: "invalid", error: loaded.error };
+  }
   const catalog = loaded.value;
   const d = await dispatchingOf(settings, io, trace);
   const selection = await selectStage(ev, catalog, d);
@@ -113,12 +119,33 @@ export async function prepare(raw: unknown, settings: EngineSettings, io: Dispat
   const strangers = (selection?.matched ?? []).filter(strangerWrote).map((h) => ({ key: h.key, layer: h.layer }));
   if (trace) trace.files = await (await import("./trace.ts")).traceFiles(catalog, settings);
   const ready = { kind: "ready" as const, event: ev, catalog, selection, strangers, runs: null, trace, times };
-  if (selection === null || (refuse && strangers.length > 0)) return ready;
-  const pins = await matchedPins(selection, catalog);
+  // The fast path stops here on a stranger's matched hook: its pins are read in the sandbox Worker.
+  return refuse && strangers.length > 0 ? ready : await decide(ready, settings, io);
+}
+
+/**
+ * The pins and verdict stages of what {@link prepare} selected, when they are still to be decided (the
+ * fast path stopped before them, and the sandbox Worker goes on from there). Reads only.
+ */
+async function decide(ready: Ready, settings: EngineSettings, io: DispatchIo): Promise<Ready> {
+  if (ready.selection === null || ready.runs !== null) return ready;
+  const times = { ...ready.times };
+  const lap = stageClock(times);
+  const d = await dispatchingOf(settings, io, ready.trace);
+  const pins = await matchedPins(ready.selection, ready.catalog);
   lap("pins");
-  const runs = decideVerdicts(selection, catalog, d, pins);
+  const runs = decideVerdicts(ready.selection, ready.catalog, d, pins);
   lap("verdict");
-  return { ...ready, runs };
+  return { ...ready, runs, times };
+}
+
+/**
+ * What the fast path hands the sandbox Worker: plain data (the catalog's Sets and RegExps clone; a
+ * front end's file hash cache, a class, stays behind: the Worker hashes what it checks).
+ */
+function handoffOf(ready: Ready): Ready {
+  const { pinCache: _, ...catalog } = ready.catalog;
+  return { ...ready, catalog };
 }
 
 /** Appends the event as received and its decision to the session's recording (src/session/recording.ts). */

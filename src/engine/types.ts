@@ -85,6 +85,12 @@ export type DispatchIo = {
    * added but a filled `transcript_path` (§5) and the §5 tool form of `tool_name`/`tool_input`.
    */
   readonly hostFields?: JsonObject;
+  /**
+   * What the fast path prepared for this very event in the launcher's thread (the sandbox Worker's
+   * handoff, {@link SandboxNeeded}): the dispatch goes on from it (pins, verdict, execute) instead of
+   * reading the event and the configuration again.
+   */
+  readonly prepared?: Ready;
 };
 
 /** What the stages of one dispatch read besides the event and the catalog. */
@@ -183,7 +189,20 @@ export type Prepared =
     readonly trace?: DispatchTrace;
   }
   | { readonly kind: "invalid"; readonly error: string }
-  | { readonly kind: "sandbox"; readonly error: string };
+  | { readonly kind: "sandbox"; readonly needs: SandboxNeeded };
+
+/**
+ * A run that needs the sandbox Worker (the one shape in which engine, adapters, CLI, daemon and launcher
+ * say that a stranger's hook matched or a stranger's file is in reach): why, and what the fast path
+ * prepared (plain data, structured-cloneable), which the Worker goes on from; null when the fast path
+ * refused to parse a stranger's file (a plugin, a `--hooks-file`) and the Worker must read it.
+ */
+export type SandboxNeeded = { readonly sandbox: string; readonly prepared: Ready | null };
+
+/** Whether a command's outcome is {@link SandboxNeeded} rather than what it printed. */
+export function sandboxNeeded<T extends object>(outcome: T | SandboxNeeded): outcome is SandboxNeeded {
+  return typeof (outcome as Partial<SandboxNeeded>).sandbox === "string";
+}
 
 /** What `execute` returns, by value. */
 export type Executed = {
@@ -197,7 +216,7 @@ export type Executed = {
 /**
  * One dispatch's outcome: the result with the event and catalog it came from (no catalog when the
  * event was refused before any configuration was read), the host hints and the trace; or the input's
- * one problem; or on the fast path that the run needs the sandbox Worker.
+ * one problem; or on the fast path that the run needs the sandbox Worker (`error` says why).
  */
 export type EngineDispatchOutcome =
   | {
@@ -209,7 +228,7 @@ export type EngineDispatchOutcome =
     trace?: DispatchTrace;
     times: StageTimes;
   }
-  | { ok: false; error: string; sandbox?: true };
+  | { ok: false; error: string; sandbox?: SandboxNeeded };
 
 /** What the run stage gives the later ones. */
 export type Ran = {

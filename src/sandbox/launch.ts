@@ -26,7 +26,8 @@
  * @module
  */
 import { buildPlan, type PlanFacts, resolveFacts, type SandboxPlan, workerPermissions } from "./plan.ts";
-import type { SandboxNeeded, StrangerFiles } from "../config/fast_path_guard.ts";
+import type { StrangerFiles } from "../config/fast_path_guard.ts";
+import type { Ready, SandboxNeeded } from "../engine/types.ts";
 import { readStdinBytes, readStdinBytesSync } from "../util/stdio.ts";
 import { hoistLeadingOptions, type ParsedArgs } from "../util/args.ts";
 import { engineCliOptions } from "../engine/settings.ts";
@@ -47,6 +48,8 @@ export type RunIo = {
    * running a hook a stranger wrote; the launcher then runs it in the Worker. Absent: it does all of them.
    */
   strangers?: StrangerFiles;
+  /** In the Worker: what the launcher's fast path prepared for this event (the dispatch goes on from it). */
+  prepared?: Ready;
 };
 
 /** The I/O of a command that runs in this very thread of the process (on the fast path: `strangers`). */
@@ -71,6 +74,8 @@ type InitMessage = {
   mode: "run" | "plan-mcp";
   plan: SandboxPlan;
   stdin: Uint8Array | null;
+  /** What the fast path prepared for this event ({@link SandboxNeeded}); absent: the Worker reads it all. */
+  prepared?: Ready;
   /** The dispatch's own arguments when the process's are not its (the warm daemon's planning pass). */
   args?: ParsedArgs;
 };
@@ -146,6 +151,7 @@ async function runInside(args: ParsedArgs, run: (io: RunIo) => Promise<number | 
     return 0;
   }
   const io: RunIo = {
+    ...(init.prepared ? { prepared: init.prepared } : {}),
     stdin: () => init.stdin ? Promise.resolve(init.stdin) : readStdinBytes(),
     // A Worker cannot end the process, and `Deno.exit` would end only the Worker and lose the code:
     // the launcher exits the process, and this thread blocks until it does.
@@ -279,6 +285,27 @@ export function runStart(needs: SandboxNeeds, reached: Reach, env: Record<string
   return { thread: "launcher", net: reached.mcp };
 }
 
+/**
+ * The Worker a run that starts on the fast path may need: started beside it, on another core, when a
+ * trusted project's hook may match (a stranger's file is in reach and no MCP planning pass comes
+ * first), so that its start is not paid after the fast path stops on one (issue 32). Used only when
+ * the plan made after the fast path is the same; ended unused otherwise.
+ */
+type EarlyWorker = { plan: SandboxPlan; worker: Worker };
+
+function startEarly(plan: SandboxPlan): EarlyWorker | null {
+  try {
+    return { plan, worker: startWorker(plan) };
+  } catch {
+    return null; // the Worker is started again below, where its failure is said
+  }
+}
+
+/** The same grants: the early Worker may run the plan made after the fast path. */
+function samePlan(a: SandboxPlan, b: SandboxPlan): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
 async function launch(
   name: string,
   needs: SandboxNeeds,
@@ -309,15 +336,23 @@ async function launch(
   const reached = await decide();
   const mcp = reached.mcp;
   const start = runStart(needs, reached, env);
+  let prepared: Ready | null = null;
+  let early: EarlyWorker | null = null;
   if (start.thread === "launcher") {
     // The fast path (SECURITY.md): the Worker's start (~20 ms, as much as the runtime's own) is not paid.
     if (!start.net) await Deno.permissions.revoke({ name: "net" });
+    if (reached.sandbox !== null && !mcp) early = startEarly(await buildPlan(input));
     const done = await run(processIo(stdin, "refuse"));
-    if (typeof done === "number") return done;
+    if (typeof done === "number") {
+      early?.worker.terminate();
+      return done;
+    }
     // A stranger's hook matched, or discovery met a plugin or `--hooks-file` the decision did not
-    // foresee: nothing ran and nothing was written. Run it again, in the Worker, with the grants of
-    // what is in reach now (a project trusted meanwhile: its pinned files).
-    await decide();
+    // foresee: nothing ran and nothing was written. The Worker goes on from what the fast path
+    // prepared, with the grants of what is in reach now — or, when that changed meanwhile (a project
+    // trusted or a plugin configured since), reads it all again itself.
+    const again = await decide();
+    if (JSON.stringify(again) === JSON.stringify(reached)) prepared = done.prepared;
   }
   // The Worker runs the command line again, which takes its command from the process arguments: they must be these.
   if (hoistLeadingOptions(Deno.args, engineCliOptions())[0] !== name) {
@@ -328,16 +363,21 @@ async function launch(
     plan = await buildPlan({ ...input, mcp: await planMcp(plan) });
   }
   let worker: Worker;
-  try {
-    worker = startWorker(plan);
-  } catch (e) {
-    throw new Error(
-      `cannot start the sandbox (${
-        e instanceof Error ? e.message : String(e)
-      }); run with deno.json's "unstable": ["worker-options"], or set MIND_HOOKS_SANDBOX=off`,
-    );
+  if (early !== null && samePlan(early.plan, plan)) {
+    worker = early.worker;
+  } else {
+    early?.worker.terminate();
+    try {
+      worker = startWorker(plan);
+    } catch (e) {
+      throw new Error(
+        `cannot start the sandbox (${
+          e instanceof Error ? e.message : String(e)
+        }); run with deno.json's "unstable": ["worker-options"], or set MIND_HOOKS_SANDBOX=off`,
+      );
+    }
   }
-  const reply = await converse(worker, { mode: "run", plan, stdin });
+  const reply = await converse(worker, { mode: "run", plan, stdin, ...(prepared ? { prepared } : {}) });
   if (reply.type === "exit") Deno.exit(reply.code);
   worker.terminate();
   return reply.type === "done" ? reply.code : 2;
