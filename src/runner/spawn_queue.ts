@@ -4,7 +4,9 @@
  * matching hooks under a 256-descriptor limit (macOS's default) all run, later, rather than fail
  * with "Too many open files" and lose a guard's decision.
  *
- * How many run at once comes from this process's own limits, read once: open files
+ * How many run at once comes from this process's own limits, read once, when a second handler asks
+ * for a slot while one runs (every limit allows one: a dispatch of one hook, the common one, reads
+ * nothing and spawns no probe): open files
  * (`RLIMIT_NOFILE`) and processes (`RLIMIT_NPROC`). Deno has no `getrlimit`: Linux's
  * `/proc/self/limits` is read, else `ulimit -n` and `ulimit -u` of a `/bin/sh` child (which
  * inherits them), else a conservative default. Each running handler holds {@link FDS_PER_HANDLER}
@@ -91,19 +93,27 @@ export function isResourceShortage(e: unknown): boolean {
   return /too many open files|resource temporarily unavailable|os error (23|24|11)\b/i.test(text);
 }
 
-/** A counting semaphore handing out slots first come, first served. */
+/**
+ * A counting semaphore handing out slots first come, first served. Its size is a number, or found
+ * when first needed: the first slot is given without it (every size is at least 1).
+ */
 export class SpawnQueue {
-  #limit: number;
+  #limit: number | null;
+  readonly #findLimit: () => Promise<number>;
+  #found: Promise<number> | null = null;
+  /** Runs asking for a slot while the size is being found (they keep their order). */
+  #asking = 0;
   #running = 0;
   readonly #waiting: (() => void)[] = [];
   readonly #released: (() => void)[] = [];
 
-  constructor(limit: number) {
-    this.#limit = Math.max(1, limit);
+  constructor(limit: number | (() => Promise<number>)) {
+    this.#limit = typeof limit === "number" ? Math.max(1, limit) : null;
+    this.#findLimit = typeof limit === "number" ? () => Promise.resolve(limit) : limit;
   }
 
-  /** How many slots there are. */
-  get limit(): number {
+  /** How many slots there are; null while not yet needed. */
+  get limit(): number | null {
     return this.#limit;
   }
 
@@ -112,10 +122,35 @@ export class SpawnQueue {
     return this.#running;
   }
 
+  /** The size, found once. */
+  async #size(): Promise<number> {
+    if (this.#limit === null) {
+      this.#asking++;
+      try {
+        this.#limit ??= Math.max(1, await (this.#found ??= this.#findLimit()));
+      } finally {
+        this.#asking--;
+      }
+    }
+    return this.#limit;
+  }
+
+  /** Takes a slot, once one is free. */
+  async #take(): Promise<void> {
+    // Alone, a run needs no size: every limit allows one.
+    if (this.#limit === null && this.#running === 0 && this.#asking === 0 && this.#waiting.length === 0) {
+      this.#running++;
+      return;
+    }
+    const limit = await this.#size();
+    if (this.#running >= limit || this.#waiting.length > 0) {
+      await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    } else this.#running++;
+  }
+
   /** Runs `fn` in a slot, once one is free. */
   async run<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.#running >= this.#limit) await new Promise<void>((resolve) => this.#waiting.push(resolve));
-    else this.#running++;
+    await this.#take();
     try {
       return await fn();
     } finally {
@@ -144,9 +179,10 @@ export class SpawnQueue {
   }
 }
 
-let shared: Promise<SpawnQueue> | undefined;
+let shared: SpawnQueue | undefined;
 
-/** This process's one queue, sized from its limits on first use. */
+/** This process's one queue, sized from its limits when a second run asks for a slot. */
 export function spawnQueue(): Promise<SpawnQueue> {
-  return shared ??= readProcessLimits().then((limits) => new SpawnQueue(concurrencyFor(limits)));
+  shared ??= new SpawnQueue(async () => concurrencyFor(await readProcessLimits()));
+  return Promise.resolve(shared);
 }

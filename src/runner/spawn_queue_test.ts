@@ -79,3 +79,32 @@ Deno.test("spawn queue: a spawn refused for want of descriptors waits for anothe
   assert(isResourceShortage(new Error("Resource temporarily unavailable (os error 11)")));
   assert(!isResourceShortage(new Error("No such file or directory (os error 2)")));
 });
+
+Deno.test("spawn queue: a lone run reads no limit; a second one finds it once, and the order is kept", async () => {
+  let asked = 0;
+  const q = new SpawnQueue(() => {
+    asked++;
+    return new Promise((r) => setTimeout(() => r(2), 5));
+  });
+  await q.run(() => Promise.resolve("one"));
+  assertEquals([asked, q.limit], [0, null]);
+  let now = 0;
+  let peak = 0;
+  const order: number[] = [];
+  const done = await Promise.all(Array.from({ length: 8 }, (_, i) =>
+    q.run(async () => {
+      order.push(i);
+      peak = Math.max(peak, ++now);
+      await new Promise((r) => setTimeout(r, 1));
+      now--;
+      return i;
+    })));
+  assertEquals([done, order, peak, asked, q.limit, q.running], [
+    Array.from({ length: 8 }, (_, i) => i),
+    Array.from({ length: 8 }, (_, i) => i),
+    2,
+    1,
+    2,
+    0,
+  ]);
+});

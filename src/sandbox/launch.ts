@@ -18,8 +18,11 @@
  * Which commands, and what each is granted, come from the needs its entry in the command table
  * declares (src/sandbox/needs.ts); where a run starts is one pure decision ({@link runStart}): a
  * dispatch may start on the fast path, in this thread, and comes back with {@link SandboxNeeded}
- * (having written nothing) when a stranger's hook matched or a plugin or `--hooks-file` appeared;
- * then it runs again in the Worker (src/config/fast_path_guard.ts, SECURITY.md).
+ * (having written nothing) when a stranger's hook matched or a plugin or `--hooks-file` appeared
+ * (src/config/fast_path_guard.ts, SECURITY.md). Then the Worker runs it: when a stranger's hook
+ * matched, it goes on from what the fast path prepared (the event read, the configuration loaded,
+ * the hooks selected: {@link preparedAgrees}) to the pins, the verdict and the run; when a plugin or
+ * `--hooks-file` appeared, it reads everything itself.
  *
  * `MIND_HOOKS_SANDBOX=off` runs commands without the Worker (measurement and diagnosis only;
  * `doctor` says so loudly).
@@ -286,24 +289,19 @@ export function runStart(needs: SandboxNeeds, reached: Reach, env: Record<string
 }
 
 /**
- * The Worker a run that starts on the fast path may need: started beside it, on another core, when a
- * trusted project's hook may match (a stranger's file is in reach and no MCP planning pass comes
- * first), so that its start is not paid after the fast path stops on one (issue 32). Used only when
- * the plan made after the fast path is the same; ended unused otherwise.
+ * Whether what the fast path prepared was read from what `reached` planned the Worker for: the same
+ * trusted project (or none), no plugin, and no MCP server or network hook (http, prompt) a plan made
+ * without the network would miss. Then the Worker goes on from it under that plan; otherwise (the
+ * configuration changed since the decision) what is in reach is decided again and the Worker reads it
+ * all itself.
  */
-type EarlyWorker = { plan: SandboxPlan; worker: Worker };
-
-function startEarly(plan: SandboxPlan): EarlyWorker | null {
-  try {
-    return { plan, worker: startWorker(plan) };
-  } catch {
-    return null; // the Worker is started again below, where its failure is said
-  }
-}
-
-/** The same grants: the early Worker may run the plan made after the fast path. */
-function samePlan(a: SandboxPlan, b: SandboxPlan): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+export function preparedAgrees(reached: Reach, prepared: Ready): boolean {
+  const c = prepared.catalog;
+  const root = c.project?.trusted ? c.project.root : null;
+  if (root !== reached.pinRoot || reached.workerFirst !== null || c.plugins.length > 0) return false;
+  if (reached.mcp) return true;
+  const servers = c.mcpServers.userSide.size + c.mcpServers.project.size + c.mcpServers.plugins.size;
+  return servers === 0 && c.model === null && c.handlers.every((h) => h.handler.type === "command");
 }
 
 async function launch(
@@ -337,22 +335,18 @@ async function launch(
   const mcp = reached.mcp;
   const start = runStart(needs, reached, env);
   let prepared: Ready | null = null;
-  let early: EarlyWorker | null = null;
   if (start.thread === "launcher") {
     // The fast path (SECURITY.md): the Worker's start (~20 ms, as much as the runtime's own) is not paid.
     if (!start.net) await Deno.permissions.revoke({ name: "net" });
-    if (reached.sandbox !== null && !mcp) early = startEarly(await buildPlan(input));
     const done = await run(processIo(stdin, "refuse"));
-    if (typeof done === "number") {
-      early?.worker.terminate();
-      return done;
-    }
+    if (typeof done === "number") return done;
     // A stranger's hook matched, or discovery met a plugin or `--hooks-file` the decision did not
     // foresee: nothing ran and nothing was written. The Worker goes on from what the fast path
-    // prepared, with the grants of what is in reach now — or, when that changed meanwhile (a project
-    // trusted or a plugin configured since), reads it all again itself.
-    const again = await decide();
-    if (JSON.stringify(again) === JSON.stringify(reached)) prepared = done.prepared;
+    // prepared when it agrees with the decision (issue 32: read once); else, the configuration
+    // changed meanwhile (a project trusted, a plugin configured), it runs with the grants of what is
+    // in reach now and reads it all itself.
+    if (done.prepared !== null && preparedAgrees(reached, done.prepared)) prepared = done.prepared;
+    else await decide();
   }
   // The Worker runs the command line again, which takes its command from the process arguments: they must be these.
   if (hoistLeadingOptions(Deno.args, engineCliOptions())[0] !== name) {
@@ -363,19 +357,14 @@ async function launch(
     plan = await buildPlan({ ...input, mcp: await planMcp(plan) });
   }
   let worker: Worker;
-  if (early !== null && samePlan(early.plan, plan)) {
-    worker = early.worker;
-  } else {
-    early?.worker.terminate();
-    try {
-      worker = startWorker(plan);
-    } catch (e) {
-      throw new Error(
-        `cannot start the sandbox (${
-          e instanceof Error ? e.message : String(e)
-        }); run with deno.json's "unstable": ["worker-options"], or set MIND_HOOKS_SANDBOX=off`,
-      );
-    }
+  try {
+    worker = startWorker(plan);
+  } catch (e) {
+    throw new Error(
+      `cannot start the sandbox (${
+        e instanceof Error ? e.message : String(e)
+      }); run with deno.json's "unstable": ["worker-options"], or set MIND_HOOKS_SANDBOX=off`,
+    );
   }
   const reply = await converse(worker, { mode: "run", plan, stdin, ...(prepared ? { prepared } : {}) });
   if (reply.type === "exit") Deno.exit(reply.code);
