@@ -35,6 +35,7 @@ import { readStdinBytes, readStdinBytesSync } from "../util/stdio.ts";
 import { hoistLeadingOptions, type ParsedArgs } from "../util/args.ts";
 import { engineCliOptions } from "../engine/settings.ts";
 import { setLauncherPathFacts } from "../util/path_facts.ts";
+import { handlerModule } from "../config/handler_types/registry.ts";
 import type { SandboxNeeds } from "./needs.ts";
 import type { Reach } from "./reach.ts";
 
@@ -301,7 +302,10 @@ export function preparedAgrees(reached: Reach, prepared: Ready): boolean {
   if (root !== reached.pinRoot || reached.workerFirst !== null || c.plugins.length > 0) return false;
   if (reached.mcp) return true;
   const servers = c.mcpServers.userSide.size + c.mcpServers.project.size + c.mcpServers.plugins.size;
-  return servers === 0 && c.model === null && c.handlers.every((h) => h.handler.type === "command");
+  return servers === 0 && c.model === null && c.handlers.every((h) => {
+    const m = handlerModule(h.handler);
+    return m.netReach(h.handler, c.model).length === 0 && m.mcpServer(h.handler) === null;
+  });
 }
 
 async function launch(

@@ -1,9 +1,11 @@
 /**
  * Where a run starts ({@link runStart}): the one decision of the launcher, from the command's declared
- * needs and what is in reach.
+ * needs and what is in reach; and whether the Worker goes on from what the fast path prepared
+ * ({@link preparedAgrees}).
  */
 import { assertEquals } from "../../tests/helpers/assert.ts";
-import { runStart } from "./launch.ts";
+import { preparedAgrees, runStart } from "./launch.ts";
+import type { Ready } from "../engine/types.ts";
 import type { Reach } from "./reach.ts";
 import type { SandboxNeeds } from "./needs.ts";
 
@@ -25,4 +27,52 @@ Deno.test("runStart: a command that reads no event first always runs in the Work
   const { event: _, ...list } = dispatch;
   assertEquals(runStart(list, nothing, {}), { thread: "worker" });
   assertEquals(runStart({ reads: "nothing" }, nothing, {}), { thread: "worker" });
+});
+
+/** What the fast path prepared, reduced to what {@link preparedAgrees} reads. */
+function preparedWith(catalog: Record<string, unknown>, handlerTypes: Record<string, unknown>[] = []): Ready {
+  const noServers = { userSide: new Map(), project: new Map(), plugins: new Map() };
+  return {
+    kind: "ready",
+    catalog: {
+      project: null,
+      plugins: [],
+      model: null,
+      mcpServers: noServers,
+      handlers: handlerTypes.map((handler) => ({ handler })),
+      ...catalog,
+    },
+  } as unknown as Ready;
+}
+
+Deno.test("preparedAgrees: the Worker goes on from the fast path's reading only when it is what the plan was made for", () => {
+  const trustedP = { project: { root: "/p", trusted: true } };
+  const command = { type: "command", command: "true" };
+  const http = { type: "http", url: "https://hooks.example:8443/x" };
+  const cases: [string, Reach, Ready, boolean][] = [
+    ["the same trusted project", project, preparedWith(trustedP, [command]), true],
+    ["no project on either side", nothing, preparedWith({}, [command]), true],
+    ["an untrusted project read is none", nothing, preparedWith({ project: { root: "/p", trusted: false } }), true],
+    // The configuration changed between the decision and the fast path's reading: decided again.
+    ["a project trusted meanwhile", nothing, preparedWith(trustedP, [command]), false],
+    ["another project", project, preparedWith({ project: { root: "/q", trusted: true } }), false],
+    ["a plugin configured meanwhile", project, preparedWith({ ...trustedP, plugins: [{ name: "x" }] }), false],
+    // A network the plan made without it would miss (SPEC §2.2 r4): decided again, with the planning pass.
+    ["an http hook, no network planned", project, preparedWith(trustedP, [command, http]), false],
+    ["an http hook, the network planned", { ...project, mcp: true }, preparedWith(trustedP, [http]), true],
+    ["the model prompt hooks ask", project, preparedWith({ ...trustedP, model: { url: "http://m" } }), false],
+    [
+      "an MCP server",
+      project,
+      preparedWith({
+        ...trustedP,
+        mcpServers: { userSide: new Map([["s", {}]]), project: new Map(), plugins: new Map() },
+      }),
+      false,
+    ],
+  ];
+  assertEquals(
+    cases.map(([what, reached, prepared]) => [what, preparedAgrees(reached, prepared)]),
+    cases.map(([what, , , agrees]) => [what, agrees]),
+  );
 });

@@ -1,0 +1,107 @@
+/**
+ * The sandbox Worker goes on from what the launcher's fast path prepared (issue 32: the event read and
+ * the configuration loaded once): a trusted project's matching hook runs in the Worker, which reads no
+ * hooks file again. `strace` is the oracle of what the process opened: each hooks file is opened twice
+ * in all — its text searched by the decision of what is in reach (src/sandbox/reach.ts), parsed by the
+ * fast path — and not a third time by the Worker; on the mind protocol and on a host's. Skipped, saying
+ * so, where strace is not installed.
+ */
+import { assertEquals } from "./helpers/assert.ts";
+import { cmd, event, group, makeHome, makeProject, REPO, testEnv, trustAll, writeHooksJson } from "./helpers/cli.ts";
+import { runCli } from "./helpers/cli.ts";
+import { join } from "node:path";
+
+async function straceWorks(): Promise<boolean> {
+  if (Deno.build.os !== "linux") return false;
+  try {
+    const out = await new Deno.Command("strace", { args: ["-qq", "-e", "trace=openat", "true"], stderr: "null" })
+      .output();
+    return out.success;
+  } catch {
+    return false;
+  }
+}
+
+const STRACE = await straceWorks();
+if (!STRACE) console.log("sandbox_handoff_test: skipped: strace is not installed (or cannot trace here)");
+
+/** Runs `dispatch ARGS` with `stdin` under strace; the exit code, stdout and every path opened (with repeats). */
+async function tracedDispatch(
+  args: string[],
+  stdin: string,
+): Promise<{ code: number; stdout: string; opened: string[] }> {
+  const log = await Deno.makeTempFile({ prefix: "mind-handoff-strace-" });
+  try {
+    const child = new Deno.Command("strace", {
+      args: [
+        "-f",
+        "-qq",
+        "-e",
+        "trace=open,openat",
+        "-o",
+        log,
+        Deno.execPath(),
+        "run",
+        "-q",
+        "-P",
+        "--no-prompt",
+        "--config",
+        join(REPO, "deno.json"),
+        join(REPO, "main.ts"),
+        "dispatch",
+        ...args,
+      ],
+      env: testEnv(),
+      clearEnv: true,
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const w = child.stdin.getWriter();
+    await w.write(new TextEncoder().encode(stdin));
+    await w.close();
+    const out = await child.output();
+    const opened = [...(await Deno.readTextFile(log)).matchAll(/open(?:at)?\((?:[A-Z_]+, )?"([^"]*)"/g)].map((m) =>
+      m[1]
+    );
+    return { code: out.code, stdout: new TextDecoder().decode(out.stdout), opened };
+  } finally {
+    await Deno.remove(log);
+  }
+}
+
+Deno.test({
+  name: "sandbox handoff: a trusted project's hook runs in the Worker, which reads no hooks file again",
+  ignore: !STRACE,
+  fn: async () => {
+    await using home = await makeHome();
+    await using proj = await makeProject();
+    await writeHooksJson(home.path, { PostToolUse: [group([cmd("true")], "Edit")] });
+    await writeHooksJson(proj.mindDir, {
+      PreToolUse: [group([cmd("echo project-hook-ran >&2")], "exec_command|Bash")],
+    });
+    assertEquals((await runCli(["project", "trust", proj.path, "--home", home.path])).code, 0);
+    assertEquals((await trustAll(home.path, proj.path)).code, 0);
+    const files = [join(home.path, "hooks.json"), join(proj.mindDir, "hooks.json")];
+    const count = (opened: string[]) => files.map((f) => opened.filter((p) => p === f).length);
+
+    const mind = await tracedDispatch(["--home", home.path], JSON.stringify(event("PreToolUse", { cwd: proj.path })));
+    const claudeEvent = {
+      session_id: "s-handoff",
+      transcript_path: join(proj.path, "t.jsonl"),
+      cwd: proj.path,
+      hook_event_name: "PreToolUse",
+      tool_name: "Bash",
+      tool_input: { command: "ls" },
+      tool_use_id: "u1",
+      permission_mode: "default",
+    };
+    const claude = await tracedDispatch(["--home", home.path, "--protocol", "claude"], JSON.stringify(claudeEvent));
+    assertEquals(
+      [mind.code, JSON.parse(mind.stdout).runs.map((r: { status: string }) => r.status), count(mind.opened)],
+      [0, ["completed"], [2, 2]],
+    );
+    // Claude Code reads its answer from stdout: nothing to say for a hook that decided nothing.
+    assertEquals([claude.code, claude.stdout, count(claude.opened)], [0, "", [2, 2]]);
+  },
+});
