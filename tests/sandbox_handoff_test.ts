@@ -105,3 +105,54 @@ Deno.test({
     assertEquals([claude.code, claude.stdout, count(claude.opened)], [0, "", [2, 2]]);
   },
 });
+
+Deno.test({
+  name: "sandbox handoff: through the warm daemon, its sandbox Worker reads no hooks file either",
+  ignore: !STRACE,
+  fn: async () => {
+    await using home = await makeHome();
+    await using proj = await makeProject();
+    await writeHooksJson(proj.mindDir, { PreToolUse: [group([cmd("true")], "exec_command|Bash")] });
+    assertEquals((await runCli(["project", "trust", proj.path, "--home", home.path])).code, 0);
+    assertEquals((await trustAll(home.path, proj.path)).code, 0);
+    const on = { MIND_HOOKS_DAEMON: undefined };
+    assertEquals((await runCli(["daemon", "start", "--home", home.path], { env: on })).code, 0);
+    const log = await Deno.makeTempFile({ prefix: "mind-handoff-daemon-strace-" });
+    let tracer: Deno.ChildProcess | null = null;
+    try {
+      const status = await runCli(["daemon", "status", "--home", home.path, "--json"], { env: on });
+      const pid = String(status.json().pid);
+      tracer = new Deno.Command("strace", {
+        args: ["-f", "-qq", "-e", "trace=open,openat", "-o", log, "-p", pid],
+        stdout: "null",
+        stderr: "null",
+      }).spawn();
+      // strace writes nothing until it has attached: an open by the daemon is the sign (its status answer stats only).
+      await new Promise((r) => setTimeout(r, 500));
+      const ev = JSON.stringify(event("PreToolUse", { cwd: proj.path }));
+      const r = await runCli(["dispatch", "--home", home.path, "--explain"], { stdin: ev, env: on });
+      assertEquals([r.code, r.stderr.includes("answered by the daemon")], [0, true], r.stderr);
+      tracer.kill("SIGINT");
+      await tracer.status;
+      tracer = null;
+      const opened = [...(await Deno.readTextFile(log)).matchAll(/open(?:at)?\((?:[A-Z_]+, )?"([^"]*)"/g)]
+        .map((m) => m[1]);
+      // The daemon's Worker starts for this first event (it loads the command line's module): from then on,
+      // the project's hooks file is not opened again (the daemon's plan and fast path read it before).
+      const workerStart = opened.findIndex((p) => p.endsWith("dispatch_bundle.js"));
+      const hooksFile = join(proj.mindDir, "hooks.json");
+      assertEquals(
+        [r.json().runs.map((x: { status: string }) => x.status), workerStart > 0, opened.indexOf(hooksFile) >= 0],
+        [["completed"], true, true],
+      );
+      assertEquals(opened.slice(workerStart).filter((p) => p === hooksFile), []);
+    } finally {
+      if (tracer) {
+        tracer.kill("SIGINT");
+        await tracer.status;
+      }
+      await runCli(["daemon", "stop", "--home", home.path], { env: on });
+      await Deno.remove(log);
+    }
+  },
+});

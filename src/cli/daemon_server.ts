@@ -21,7 +21,7 @@ import type { ParsedArgs } from "../util/args.ts";
 import { UsageError } from "../util/args.ts";
 import { NO_HOME, resolveHome } from "../engine/settings.ts";
 import { loadCatalog } from "../config/discovery.ts";
-import { sandboxNeeded } from "../engine/types.ts";
+import { type Ready, sandboxNeeded } from "../engine/types.ts";
 import { CatalogCache } from "../serve/config_cache.ts";
 import { killRunning } from "../runner/running.ts";
 import {
@@ -227,9 +227,11 @@ class Daemon {
         daemon: true,
         catalog: (opts) => opts.home === null ? loadCatalog(opts) : this.#cache.get({ ...opts, home: opts.home }),
       });
-      const answer: WarmAnswer | null = sandboxNeeded(printed)
-        ? await this.#warm.answer(await dispatchPlan("dispatch", entry.sandbox, parsed, bytes), req.args, bytes)
-        : { ...printed, daemonOff: printed.daemonOff === true };
+      let answer: WarmAnswer | null;
+      if (sandboxNeeded(printed)) {
+        const { plan, prepared } = await dispatchPlan("dispatch", entry.sandbox, parsed, bytes, printed.prepared);
+        answer = await this.#warm.answer(plan, req.args, bytes, prepared);
+      } else answer = { ...printed, daemonOff: printed.daemonOff === true };
       if (answer === null) return handBack;
       const reply: Reply = { type: "answer", stdout: answer.stdout, stderr: answer.stderr, code: answer.code };
       return { reply, off: answer.daemonOff };
@@ -274,14 +276,22 @@ async function warmWorker(): Promise<number> {
   self.addEventListener("message", (e) => {
     const m = (e as MessageEvent<WarmRequest>).data;
     if (m.type === "kill") killRunning().catch(() => {});
-    else warmAnswer(cache, m.args, m.stdin).then(post);
+    else warmAnswer(cache, m.args, m.stdin, m.prepared).then(post);
   });
   post({ type: "ready" });
   return await new Promise<number>(() => {});
 }
 
-/** One event in the warm Worker, as the in-process sandboxed dispatch answers it; `failed`: hand it back. */
-async function warmAnswer(cache: CatalogCache, args: string[], stdin: Uint8Array): Promise<WarmReply> {
+/**
+ * One event in the warm Worker, as the in-process sandboxed dispatch answers it (going on from what the
+ * daemon's fast path `prepared`, with this Worker's file hash cache); `failed`: hand it back.
+ */
+async function warmAnswer(
+  cache: CatalogCache,
+  args: string[],
+  stdin: Uint8Array,
+  prepared: Ready | null,
+): Promise<WarmReply> {
   try {
     const parsed = parseCommand("dispatch", COMMANDS.get("dispatch")!, args);
     const printed = await dispatchAnswer(parsed, {
@@ -289,6 +299,7 @@ async function warmAnswer(cache: CatalogCache, args: string[], stdin: Uint8Array
       warnings: [],
       daemon: true,
       catalog: (opts) => opts.home === null ? loadCatalog(opts) : cache.get({ ...opts, home: opts.home }),
+      ...(prepared ? { prepared: { ...prepared, catalog: { ...prepared.catalog, pinCache: cache.pinCache } } } : {}),
     });
     if (sandboxNeeded(printed)) return { type: "failed" };
     const { stdout, stderr, code } = printed;

@@ -232,14 +232,16 @@ async function planMcp(plan: SandboxPlan, args?: ParsedArgs): Promise<{ hosts: s
 /**
  * The plan the launcher would run this dispatch (the command `name`)'s Worker with (after the fast path handed it over),
  * for `args` and the event `stdin`, with this process's environment and cwd (the warm daemon sets
- * them to its client's): what is in reach, the pinned files' root, the MCP planning pass.
+ * them to its client's): what is in reach, the pinned files' root, the MCP planning pass. With it,
+ * what the fast path prepared when the Worker may go on from it ({@link preparedAgrees}), else null.
  */
 export async function dispatchPlan(
   name: string,
   needs: SandboxNeeds,
   args: ParsedArgs,
   stdin: Uint8Array,
-): Promise<SandboxPlan> {
+  prepared: Ready | null,
+): Promise<{ plan: SandboxPlan; prepared: Ready | null }> {
   const env = Deno.env.toObject();
   const input = {
     command: name,
@@ -254,7 +256,8 @@ export async function dispatchPlan(
   const r = await (await import("./reach.ts")).reach(facts, args, env, { anyProject: needs.pins === "any-project" });
   input.pinRoots = r.pinRoot !== null ? [r.pinRoot] : [];
   const plan = await buildPlan(input);
-  return r.mcp ? await buildPlan({ ...input, mcp: await planMcp(plan, args) }) : plan;
+  const agreed = prepared !== null && preparedAgrees(r, prepared) ? prepared : null;
+  return { plan: r.mcp ? await buildPlan({ ...input, mcp: await planMcp(plan, args) }) : plan, prepared: agreed };
 }
 
 /**

@@ -18,6 +18,7 @@
  * @module
  */
 import type { SandboxPlan } from "./plan.ts";
+import type { Ready } from "../engine/types.ts";
 import { startWorker } from "./launch.ts";
 
 /** How many warm Workers the daemon keeps. */
@@ -25,7 +26,8 @@ export const WARM_BOUND = 4;
 
 /** What the daemon asks its warm Worker. */
 export type WarmRequest =
-  | { type: "event"; args: string[]; stdin: Uint8Array }
+  /** `prepared`: what the daemon's fast path prepared for the event, which the Worker goes on from. */
+  | { type: "event"; args: string[]; stdin: Uint8Array; prepared: Ready | null }
   /** The client went away mid-event: its hooks' process groups are killed. */
   | { type: "kill" };
 
@@ -81,15 +83,23 @@ export class WarmPool {
     return this.#slots.size;
   }
 
-  /** Runs one dispatch (`args`, `stdin`) in the Worker of `plan`; null: hand it back. */
-  async answer(plan: SandboxPlan, args: string[], stdin: Uint8Array): Promise<WarmAnswer | null> {
+  /**
+   * Runs one dispatch (`args`, `stdin`) in the Worker of `plan`, going on from what the fast path
+   * `prepared` when given; null: hand it back.
+   */
+  async answer(
+    plan: SandboxPlan,
+    args: string[],
+    stdin: Uint8Array,
+    prepared: Ready | null = null,
+  ): Promise<WarmAnswer | null> {
     const slot = this.#slot(plan);
     if (slot === null || !await slot.ready) return this.#drop(slot);
     this.#current = slot;
     try {
       const reply = await new Promise<WarmReply>((resolve) => {
         slot.pending = resolve;
-        slot.worker.postMessage({ type: "event", args, stdin } satisfies WarmRequest);
+        slot.worker.postMessage({ type: "event", args, stdin, prepared } satisfies WarmRequest);
       });
       if (reply.type !== "answer") return this.#drop(slot);
       const { stdout, stderr, code, daemonOff } = reply;

@@ -136,6 +136,11 @@ export class CatalogCache {
     this.#loadCatalog = load;
   }
 
+  /** The hashes of pinned files this cache keeps (a handed-over catalog checks its pins with it). */
+  get pinCache(): FileHashCache {
+    return this.#pinned;
+  }
+
   /** How many times a configuration was (re)loaded (diagnostics and tests). */
   get loads(): number {
     return this.#loads;

@@ -20,7 +20,7 @@
  */
 import { lex, MAX_NESTING, type Part, type Token, type Word } from "./shell_syntax.ts";
 import { expandGlob, quoteGlob, unquoteGlob } from "./glob.ts";
-import { InheritedLoaders, inheritedLoaders, loaderVariable } from "./loader_vars.ts";
+import { InheritedLoaders, inheritedLoaders } from "./loader_vars.ts";
 import { assignmentOf, CLOSERS, KEYWORDS, normalPath, OPENERS, REDIRECTS } from "./shell_words.ts";
 import {
   assignedValue,
