@@ -253,7 +253,9 @@ export async function dispatchPlan(
     pinRoots: [] as string[],
   };
   const facts = resolveFacts(input);
-  const r = await (await import("./reach.ts")).reach(facts, args, env, { anyProject: needs.pins === "any-project" });
+  // What the daemon's fast path read is what is in reach (its configuration kept fresh); else read.
+  const r = (needs.pins !== "any-project" && prepared !== null ? reachOfPrepared(prepared) : null) ??
+    await (await import("./reach.ts")).reach(facts, args, env, { anyProject: needs.pins === "any-project" });
   input.pinRoots = r.pinRoot !== null ? [r.pinRoot] : [];
   const plan = await buildPlan(input);
   const agreed = prepared !== null && preparedAgrees(r, prepared) ? prepared : null;
@@ -301,14 +303,36 @@ export function runStart(needs: SandboxNeeds, reached: Reach, env: Record<string
  */
 export function preparedAgrees(reached: Reach, prepared: Ready): boolean {
   const c = prepared.catalog;
-  const root = c.project?.trusted ? c.project.root : null;
-  if (root !== reached.pinRoot || reached.workerFirst !== null || c.plugins.length > 0) return false;
-  if (reached.mcp) return true;
+  if (trustedRoot(prepared) !== reached.pinRoot || reached.workerFirst !== null || c.plugins.length > 0) return false;
+  return reached.mcp || networkFree(prepared);
+}
+
+/** The trusted project's root of what the fast path read, or null. */
+function trustedRoot(prepared: Ready): string | null {
+  const p = prepared.catalog.project;
+  return p?.trusted ? p.root : null;
+}
+
+/** Whether nothing the fast path read reaches the network: no MCP server, no http or prompt hook, no model. */
+function networkFree(prepared: Ready): boolean {
+  const c = prepared.catalog;
   const servers = c.mcpServers.userSide.size + c.mcpServers.project.size + c.mcpServers.plugins.size;
   return servers === 0 && c.model === null && c.handlers.every((h) => {
     const m = handlerModule(h.handler);
     return m.netReach(h.handler, c.model).length === 0 && m.mcpServer(h.handler) === null;
   });
+}
+
+/**
+ * What is in reach of a run, read off what its fast path prepared (the warm daemon's, whose catalog
+ * is kept fresh by `serve`'s reload rules): the same answer {@link reach} gives from the files, without
+ * reading them again; null when it cannot be (a plugin, or the network to plan).
+ */
+export function reachOfPrepared(prepared: Ready): Reach | null {
+  if (prepared.catalog.plugins.length > 0 || !networkFree(prepared)) return null;
+  const root = trustedRoot(prepared);
+  const sandbox = root === null ? null : `a trusted project layer is in reach (${root})`;
+  return { sandbox, workerFirst: null, mcp: false, pinRoot: root };
 }
 
 async function launch(

@@ -4,7 +4,7 @@
  * ({@link preparedAgrees}).
  */
 import { assertEquals } from "../../tests/helpers/assert.ts";
-import { preparedAgrees, runStart } from "./launch.ts";
+import { preparedAgrees, reachOfPrepared, runStart } from "./launch.ts";
 import type { Ready } from "../engine/types.ts";
 import type { Reach } from "./reach.ts";
 import type { SandboxNeeds } from "./needs.ts";
@@ -74,5 +74,18 @@ Deno.test("preparedAgrees: the Worker goes on from the fast path's reading only 
   assertEquals(
     cases.map(([what, reached, prepared]) => [what, preparedAgrees(reached, prepared)]),
     cases.map(([what, , , agrees]) => [what, agrees]),
+  );
+});
+
+Deno.test("reachOfPrepared: what is in reach, read off the fast path's reading; none where a plugin or the network is", () => {
+  const trustedP = { project: { root: "/p", trusted: true } };
+  assertEquals(
+    [
+      reachOfPrepared(preparedWith(trustedP, [{ type: "command", command: "true" }])),
+      reachOfPrepared(preparedWith({ project: { root: "/p", trusted: false } })),
+      reachOfPrepared(preparedWith({ ...trustedP, plugins: [{ name: "x" }] })),
+      reachOfPrepared(preparedWith(trustedP, [{ type: "http", url: "https://h.example/x" }])),
+    ],
+    [project, nothing, null, null],
   );
 });

@@ -30,6 +30,7 @@ import { runDirectoryPaths } from "../engine/run_cwd.ts";
 import { type PathFacts, pathFactsOf } from "../util/path_facts.ts";
 import type { SandboxNeeds } from "./needs.ts";
 import { throwawayDir } from "../testing/throwaway.ts";
+import { SETSID } from "../runner/shell.ts";
 
 /** One permission of the plan: `true` = unrestricted, `false` = none, a list = only those. */
 export type Grant = boolean | string[];
@@ -497,10 +498,14 @@ export async function buildPlan(input: PlanInput): Promise<SandboxPlan> {
     plan.sys = ["uid"];
     plan.why.sys = "uid only: a spill folder owned by another user is refused";
     const stdioServers = needs.mcp === "net-and-programs" ? input.mcp?.programs ?? [] : [];
-    const programs = [...shells, selfProgram(), ...stdioServers];
+    // `setsid` starts the hook shell in a session of its own without forking the engine
+    // (src/runner/shell.ts): it and the shells are seen (stat) and run.
+    const session = (input.os ?? Deno.build.os) === "windows" ? [] : [SETSID];
+    for (const p of [...session, ...shells]) if (p.startsWith("/")) reads.add(p);
+    const programs = [...shells, ...session, selfProgram(), ...stdioServers];
     plan.run = [...new Set(programs)];
-    plan.why.run = "the hook shell, /bin/sh (process-group signals), this engine (the async runner)" +
-      (stdioServers.length ? ", configured stdio MCP commands" : "");
+    plan.why.run = "the hook shell, /bin/sh (process-group signals), setsid (the hook's session), this engine " +
+      "(the async runner)" + (stdioServers.length ? ", configured stdio MCP commands" : "");
     if (input.mcp?.hosts.length) {
       plan.net = [...new Set(input.mcp.hosts)];
       plan.why.net = "the hosts of configured HTTP MCP servers";
