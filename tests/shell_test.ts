@@ -8,6 +8,8 @@ import {
   DEFAULT_KILL_GRACE_MS,
   killPlan,
   killProcessTree,
+  sessionInvocation,
+  SETSID,
   type ShellInvocation,
 } from "../src/runner/shell.ts";
 import { ancestorDirs, currentPlatform, normalizeKeyPath } from "../src/util/paths.ts";
@@ -36,6 +38,31 @@ Deno.test("posix invocation: $SHELL -lc command, detached", () => {
     detached: true,
     windowsRawArguments: false,
   });
+});
+
+Deno.test("session invocation: through setsid where it and the shell are there, else Deno's own detached start", () => {
+  const login = buildShellInvocation({ platform: "posix", env: { SHELL: "/bin/zsh" }, command: "echo hi" });
+  const windows = buildShellInvocation({ platform: "windows", env: {}, command: "echo hi" });
+  const relative = { ...login, program: "zsh" };
+  const all = () => true;
+  assertEquals(
+    [
+      sessionInvocation(login, all),
+      // No setsid (macOS), or a shell that is not there (so that its absence stays a spawn error).
+      sessionInvocation(login, (p) => p !== SETSID),
+      sessionInvocation(login, (p) => p !== "/bin/zsh"),
+      // A shell named without a path, and cmd.exe (no session to lead), start as they are.
+      sessionInvocation(relative, all),
+      sessionInvocation(windows, all),
+    ],
+    [
+      { program: SETSID, args: ["/bin/zsh", "-lc", "echo hi"], detached: false, windowsRawArguments: false },
+      login,
+      login,
+      relative,
+      windows,
+    ],
+  );
 });
 
 Deno.test("posix invocation: /bin/sh when SHELL is unset or empty; name is case-sensitive", () => {
@@ -318,6 +345,63 @@ Deno.test({
       await child.stderr.cancel();
       await child.status;
     }
+  },
+});
+
+/** Whether `path` is a file here (what the runner asks before it starts a hook through setsid). */
+function isFile(path: string): boolean {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    return false;
+  }
+}
+
+Deno.test({
+  name: "posix: started through setsid, the hook's shell leads its own session and process group, under its own pid",
+  ignore: !HAS_PROC || !isFile(SETSID),
+  async fn() {
+    const inv = sessionInvocation(
+      buildShellInvocation({ platform: "posix", env: { SHELL: "/bin/sh" }, command: "echo ready; sleep 30" }),
+      isFile,
+    );
+    const child = spawn(inv);
+    try {
+      const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+      await reader.read(); // the shell runs: setsid() was called before it was started
+      reader.releaseLock();
+      const fields = Deno.readTextFileSync(`/proc/${child.pid}/stat`).replace(/^.*\) /, "").split(" ");
+      // state ppid pgrp session; the program is the shell (setsid execs it in place)
+      const comm = Deno.readTextFileSync(`/proc/${child.pid}/comm`).trim();
+      assertEquals([inv.program, comm, Number(fields[2]), Number(fields[3])], [SETSID, "sh", child.pid, child.pid]);
+    } finally {
+      await killProcessTree(child.pid, "posix", 100);
+      await child.stdout.cancel().catch(() => {});
+      await child.stderr.cancel();
+      await child.status;
+    }
+  },
+});
+
+Deno.test({
+  name: "posix: a kill sent the moment a hook started through setsid began (before setsid() ran) still ends it",
+  ignore: IS_WINDOWS || !isFile(SETSID),
+  async fn() {
+    const inv = sessionInvocation(
+      // Short: a hook that escaped the kill ends by itself (and the test says so, "exit 0").
+      buildShellInvocation({ platform: "posix", env: { SHELL: "/bin/sh" }, command: "sleep 2" }),
+      isFile,
+    );
+    const outcomes: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      const child = spawn(inv);
+      await killProcessTree(child.pid, "posix", 1000);
+      const status = await child.status;
+      await child.stdout.cancel();
+      await child.stderr.cancel();
+      outcomes.push(status.signal ?? `exit ${status.code}`);
+    }
+    assertEquals(outcomes, Array(20).fill("SIGTERM"));
   },
 });
 
