@@ -162,6 +162,12 @@ export function socketState(path: string): "socket" | "absent" | string {
 export class LineReader<T = Reply> {
   #buf = "";
   #decoder = new TextDecoder();
+  /**
+   * One buffer per reader, reused by each read (its reads are one after another): the daemon reads
+   * every connection twice (the request, then its end), and a buffer allocated per read was ~128 KB
+   * of garbage per event, which grew the daemon's memory to 158 MiB over 100,000 events.
+   */
+  #chunk = new Uint8Array(16 * 1024);
   constructor(private readonly conn: Deno.Conn) {}
 
   /** The next message, or null at the end of the connection. */
@@ -173,10 +179,9 @@ export class LineReader<T = Reply> {
         this.#buf = this.#buf.slice(nl + 1);
         return JSON.parse(line) as T;
       }
-      const chunk = new Uint8Array(64 * 1024);
-      const n = await this.conn.read(chunk);
+      const n = await this.conn.read(this.#chunk);
       if (n === null) return null;
-      this.#buf += this.#decoder.decode(chunk.subarray(0, n), { stream: true });
+      this.#buf += this.#decoder.decode(this.#chunk.subarray(0, n), { stream: true });
     }
   }
 }
