@@ -14,6 +14,7 @@
 import { assert, assertEquals } from "./helpers/assert.ts";
 import { dispatch, event, makeHome, REPO, writeHooksJson } from "./helpers/cli.ts";
 import { dirname, join, normalize } from "node:path";
+import { straceWorks, tracedCli } from "./helpers/strace.ts";
 
 const PARSER = "toml-eslint-parser";
 
@@ -81,38 +82,16 @@ Deno.test("lazy parser: nothing a dispatch run can load imports the TOML syntax 
   assertEquals((await reachable(["src/cli/main.ts"], ["./list.ts"])).packages.has(PARSER), true, "list");
 });
 
-const HAS_STRACE = Deno.build.os === "linux" &&
-  (await new Deno.Command("sh", { args: ["-c", "command -v strace"], stdout: "null" }).output()).success;
+const HAS_STRACE = await straceWorks();
 if (!HAS_STRACE) console.log("lazy_parser_test: the strace proof is skipped (no strace here)");
 
 /** The parser's code files that `mind-hooks ARGS` (every thread of it) opened, by strace. */
 async function parserFilesOpened(args: string[], stdin = ""): Promise<string[]> {
-  const log = await Deno.makeTempFile({ prefix: "mind-hooks-strace-" });
-  try {
-    const child = new Deno.Command("strace", {
-      args: ["-f", "-qq", "-e", "trace=openat", "-o", log, Deno.execPath(), "run", "-q", "-P", "--no-prompt"]
-        .concat(["--config", join(REPO, "deno.json"), join(REPO, "main.ts"), ...args]),
-      env: {
-        MIND_REQUIREMENTS: "/nonexistent/mind-hooks-tests/requirements.toml",
-        SHELL: "/bin/sh",
-        MIND_HOOKS_BUNDLE: "off",
-        // No warm daemon: strace -f would follow the one a dispatch starts, and wait for it.
-        MIND_HOOKS_DAEMON: "off",
-      },
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-    const w = child.stdin.getWriter();
-    await w.write(new TextEncoder().encode(stdin));
-    await w.close();
-    const out = await child.output();
-    assertEquals(out.code, 0, new TextDecoder().decode(out.stderr));
-    const opened = [...(await Deno.readTextFile(log)).matchAll(/openat\([^"]*"([^"]+)"/g)].map((m) => m[1]);
-    return opened.filter((p) => p.includes(`/${PARSER}/`) && /\.m?js$/.test(p));
-  } finally {
-    await Deno.remove(log).catch(() => {});
-  }
+  // From sources, so that each module is its own file; no warm daemon: strace -f would follow the one a dispatch
+  // starts, and wait for it.
+  const run = await tracedCli(args, stdin, { MIND_HOOKS_BUNDLE: "off", MIND_HOOKS_DAEMON: "off" });
+  assertEquals(run.code, 0, run.stderr);
+  return run.opened.filter((p) => p.includes(`/${PARSER}/`) && /\.m?js$/.test(p));
 }
 
 Deno.test({

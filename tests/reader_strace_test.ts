@@ -10,18 +10,7 @@ import { assertEquals } from "./helpers/assert.ts";
 import { currentPins } from "../src/trust/pins.ts";
 import { projectScope } from "../src/trust/pin_scope.ts";
 import { join } from "node:path";
-
-/** Is strace here (and usable: ptrace may be refused in a container)? */
-async function straceWorks(): Promise<boolean> {
-  if (Deno.build.os !== "linux") return false;
-  try {
-    const out = await new Deno.Command("strace", { args: ["-qq", "-e", "trace=execve", "true"], stderr: "null" })
-      .output();
-    return out.success;
-  } catch {
-    return false;
-  }
-}
+import { straceWorks } from "./helpers/strace.ts";
 
 const STRACE = await straceWorks();
 if (!STRACE) console.log("reader_strace_test: skipped: strace is not installed (or cannot trace here)");

@@ -7,68 +7,12 @@
  * so, where strace is not installed.
  */
 import { assertEquals } from "./helpers/assert.ts";
-import { cmd, event, group, makeHome, makeProject, REPO, testEnv, trustAll, writeHooksJson } from "./helpers/cli.ts";
-import { runCli } from "./helpers/cli.ts";
+import { cmd, event, group, makeHome, makeProject, runCli, trustAll, writeHooksJson } from "./helpers/cli.ts";
+import { openedPaths, straceWorks, tracedCli } from "./helpers/strace.ts";
 import { join } from "node:path";
-
-async function straceWorks(): Promise<boolean> {
-  if (Deno.build.os !== "linux") return false;
-  try {
-    const out = await new Deno.Command("strace", { args: ["-qq", "-e", "trace=openat", "true"], stderr: "null" })
-      .output();
-    return out.success;
-  } catch {
-    return false;
-  }
-}
 
 const STRACE = await straceWorks();
 if (!STRACE) console.log("sandbox_handoff_test: skipped: strace is not installed (or cannot trace here)");
-
-/** Runs `dispatch ARGS` with `stdin` under strace; the exit code, stdout and every path opened (with repeats). */
-async function tracedDispatch(
-  args: string[],
-  stdin: string,
-): Promise<{ code: number; stdout: string; opened: string[] }> {
-  const log = await Deno.makeTempFile({ prefix: "mind-handoff-strace-" });
-  try {
-    const child = new Deno.Command("strace", {
-      args: [
-        "-f",
-        "-qq",
-        "-e",
-        "trace=open,openat",
-        "-o",
-        log,
-        Deno.execPath(),
-        "run",
-        "-q",
-        "-P",
-        "--no-prompt",
-        "--config",
-        join(REPO, "deno.json"),
-        join(REPO, "main.ts"),
-        "dispatch",
-        ...args,
-      ],
-      env: testEnv(),
-      clearEnv: true,
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-    const w = child.stdin.getWriter();
-    await w.write(new TextEncoder().encode(stdin));
-    await w.close();
-    const out = await child.output();
-    const opened = [...(await Deno.readTextFile(log)).matchAll(/open(?:at)?\((?:[A-Z_]+, )?"([^"]*)"/g)].map((m) =>
-      m[1]
-    );
-    return { code: out.code, stdout: new TextDecoder().decode(out.stdout), opened };
-  } finally {
-    await Deno.remove(log);
-  }
-}
 
 Deno.test({
   name: "sandbox handoff: a trusted project's hook runs in the Worker, which reads no hooks file again",
@@ -85,7 +29,10 @@ Deno.test({
     const files = [join(home.path, "hooks.json"), join(proj.mindDir, "hooks.json")];
     const count = (opened: string[]) => files.map((f) => opened.filter((p) => p === f).length);
 
-    const mind = await tracedDispatch(["--home", home.path], JSON.stringify(event("PreToolUse", { cwd: proj.path })));
+    const mind = await tracedCli(
+      ["dispatch", "--home", home.path],
+      JSON.stringify(event("PreToolUse", { cwd: proj.path })),
+    );
     const claudeEvent = {
       session_id: "s-handoff",
       transcript_path: join(proj.path, "t.jsonl"),
@@ -96,7 +43,10 @@ Deno.test({
       tool_use_id: "u1",
       permission_mode: "default",
     };
-    const claude = await tracedDispatch(["--home", home.path, "--protocol", "claude"], JSON.stringify(claudeEvent));
+    const claude = await tracedCli(
+      ["dispatch", "--home", home.path, "--protocol", "claude"],
+      JSON.stringify(claudeEvent),
+    );
     assertEquals(
       [mind.code, JSON.parse(mind.stdout).runs.map((r: { status: string }) => r.status), count(mind.opened)],
       [0, ["completed"], [2, 2]],
@@ -135,8 +85,7 @@ Deno.test({
       tracer.kill("SIGINT");
       await tracer.status;
       tracer = null;
-      const opened = [...(await Deno.readTextFile(log)).matchAll(/open(?:at)?\((?:[A-Z_]+, )?"([^"]*)"/g)]
-        .map((m) => m[1]);
+      const opened = openedPaths(await Deno.readTextFile(log));
       // The daemon's Worker starts for this first event (it loads the command line's module): from then on,
       // the project's hooks file is not opened again (the daemon's plan and fast path read it before).
       const workerStart = opened.findIndex((p) => p.endsWith("dispatch_bundle.js"));

@@ -30,12 +30,12 @@ Deno.test("spawn queue: concurrency stays under the descriptor and process limit
   assert(concurrencyFor({ openFiles: 1024, processes: 4096 }) >= 64);
 });
 
-Deno.test("spawn queue: never more at once than its slots; every run ends; order kept", async () => {
-  const q = new SpawnQueue(3);
+/** Runs `n` short runs through `q` at once: what each returned, the order they started in, the most at once. */
+async function runMany(q: SpawnQueue, n: number): Promise<{ done: number[]; order: number[]; peak: number }> {
   let now = 0;
   let peak = 0;
   const order: number[] = [];
-  const done = await Promise.all(Array.from({ length: 20 }, (_, i) =>
+  const done = await Promise.all(Array.from({ length: n }, (_, i) =>
     q.run(async () => {
       order.push(i);
       peak = Math.max(peak, ++now);
@@ -43,6 +43,12 @@ Deno.test("spawn queue: never more at once than its slots; every run ends; order
       now--;
       return i;
     })));
+  return { done, order, peak };
+}
+
+Deno.test("spawn queue: never more at once than its slots; every run ends; order kept", async () => {
+  const q = new SpawnQueue(3);
+  const { done, order, peak } = await runMany(q, 20);
   assertEquals(done, Array.from({ length: 20 }, (_, i) => i));
   assertEquals(order, Array.from({ length: 20 }, (_, i) => i));
   assertEquals(peak, 3);
@@ -88,17 +94,7 @@ Deno.test("spawn queue: a lone run reads no limit; a second one finds it once, a
   });
   await q.run(() => Promise.resolve("one"));
   assertEquals([asked, q.limit], [0, null]);
-  let now = 0;
-  let peak = 0;
-  const order: number[] = [];
-  const done = await Promise.all(Array.from({ length: 8 }, (_, i) =>
-    q.run(async () => {
-      order.push(i);
-      peak = Math.max(peak, ++now);
-      await new Promise((r) => setTimeout(r, 1));
-      now--;
-      return i;
-    })));
+  const { done, order, peak } = await runMany(q, 8);
   assertEquals([done, order, peak, asked, q.limit, q.running], [
     Array.from({ length: 8 }, (_, i) => i),
     Array.from({ length: 8 }, (_, i) => i),
