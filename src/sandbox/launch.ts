@@ -37,7 +37,7 @@ import { engineCliOptions } from "../engine/settings.ts";
 import { setLauncherPathFacts } from "../util/path_facts.ts";
 import { handlerModule } from "../config/handler_types/registry.ts";
 import type { SandboxNeeds } from "./needs.ts";
-import type { Reach } from "./reach.ts";
+import { projectInReach, type Reach, reach } from "./reach.ts";
 
 /**
  * The I/O a command gets from the sandbox: its stdin (bytes the launcher may have read already), and
@@ -255,7 +255,7 @@ export async function dispatchPlan(
   const facts = resolveFacts(input);
   // What the daemon's fast path read is what is in reach (its configuration kept fresh); else read.
   const r = (needs.pins !== "any-project" && prepared !== null ? reachOfPrepared(prepared) : null) ??
-    await (await import("./reach.ts")).reach(facts, args, env, { anyProject: needs.pins === "any-project" });
+    await reach(facts, args, env, { anyProject: needs.pins === "any-project" });
   input.pinRoots = r.pinRoot !== null ? [r.pinRoot] : [];
   const plan = await buildPlan(input);
   const agreed = prepared !== null && preparedAgrees(r, prepared) ? prepared : null;
@@ -270,7 +270,7 @@ export async function dispatchPlan(
  * administrator's files are parsed.
  */
 export async function sandboxReason(plan: { facts: PlanFacts }, args: ParsedArgs): Promise<string | null> {
-  return (await (await import("./reach.ts")).reach(plan.facts, args, Deno.env.toObject())).sandbox;
+  return (await reach(plan.facts, args, Deno.env.toObject())).sandbox;
 }
 
 /** What `dispatch` says on stderr when its stdin is a terminal. */
@@ -331,7 +331,7 @@ function networkFree(prepared: Ready): boolean {
 export function reachOfPrepared(prepared: Ready): Reach | null {
   if (prepared.catalog.plugins.length > 0 || !networkFree(prepared)) return null;
   const root = trustedRoot(prepared);
-  const sandbox = root === null ? null : `a trusted project layer is in reach (${root})`;
+  const sandbox = root === null ? null : projectInReach(root);
   return { sandbox, workerFirst: null, mcp: false, pinRoot: root };
 }
 
@@ -357,7 +357,7 @@ async function launch(
     const r = needs.mcp !== undefined || needs.pins !== undefined
       // `review` can trust the project while it runs (p), and then pin its hooks' files (A, t): it
       // reads the project's tree from the start. What it reads is shown to the user, never run.
-      ? await (await import("./reach.ts")).reach(facts, args, env, { anyProject: needs.pins === "any-project" })
+      ? await reach(facts, args, env, { anyProject: needs.pins === "any-project" })
       : { sandbox: null, workerFirst: null, mcp: false, pinRoot: null };
     input.pinRoots = r.pinRoot !== null ? [r.pinRoot] : [];
     return r;

@@ -45,6 +45,11 @@ export type Reach = {
   pinRoot: string | null;
 };
 
+/** Why a run is sandboxed when a trusted project's layer is in reach. */
+export function projectInReach(root: string): string {
+  return `a trusted project layer is in reach (${root})`;
+}
+
 /**
  * Whether the user side trusts any project at all: when it trusts none, no project root can be
  * trusted (discovery's `projectTrustLevel` reads only these tables), so the root search is skipped.
@@ -176,6 +181,6 @@ export async function reach(
   let mcp = userSide.some((t) => definesServers(t) || usesNetwork(t));
   for (const f of [...strangers, ...hookFiles]) if (!mcp) mcp = await mentionsServers(f, true);
   const workerFirst = reasons[0] ?? null;
-  if (trusted) reasons.push(`a trusted project layer is in reach (${root})`);
+  if (trusted) reasons.push(projectInReach(root));
   return { sandbox: reasons[0] ?? null, workerFirst, mcp, pinRoot: trusted || opts.anyProject ? root : null };
 }
