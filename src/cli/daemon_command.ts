@@ -7,6 +7,7 @@
 import { type ParsedArgs, UsageError } from "../util/args.ts";
 import { NO_HOME, resolveHome } from "../engine/settings.ts";
 import { selfCommand } from "../session/async.ts";
+import { isVisibleFile, sessionInvocation } from "../runner/shell.ts";
 import { daemonOff, LineReader, type Reply, send, socketPath, socketState } from "../daemon/client.ts";
 
 /** How long `daemon start` waits for the new daemon to answer. */
@@ -38,12 +39,17 @@ export async function ask(home: string, request: { type: "stop" } | { type: "sta
  */
 export function spawnDaemon(home: string): void {
   const [program, ...args] = selfCommand();
-  const child = new Deno.Command(program, {
-    args: [...args, "__daemon", "--home", home],
+  // A session of its own, without a fork of this process (src/runner/shell.ts).
+  const inv = sessionInvocation(
+    { program, args: [...args, "__daemon", "--home", home], detached: true, windowsRawArguments: false },
+    isVisibleFile,
+  );
+  const child = new Deno.Command(inv.program, {
+    args: inv.args,
     stdin: "null",
     stdout: "null",
     stderr: "null",
-    detached: true,
+    detached: inv.detached,
   }).spawn();
   child.unref();
 }

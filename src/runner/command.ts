@@ -8,7 +8,7 @@
  * @module
  */
 import type { CommandSpec, RawCompletion } from "./types.ts";
-import { buildShellInvocation, killProcessTree, sessionInvocation } from "./shell.ts";
+import { buildShellInvocation, isVisibleFile, killProcessTree, sessionInvocation } from "./shell.ts";
 import { currentPlatform } from "../util/paths.ts";
 import { capture, CAPTURE_LIMIT, decodeUtf8 } from "./capture.ts";
 import { delay } from "../util/timer.ts";
@@ -34,15 +34,6 @@ export async function runCommand(spec: CommandSpec): Promise<RawCompletion> {
   });
 }
 
-/** Whether `path` is a file this run may see (a sandbox that cannot stat it: no). */
-function isFile(path: string): boolean {
-  try {
-    return Deno.statSync(path).isFile;
-  } catch {
-    return false;
-  }
-}
-
 /** Runs the command now (it holds a slot of `queue`). */
 async function runStarted(spec: CommandSpec, queue: SpawnQueue): Promise<RawCompletion> {
   const started = performance.now();
@@ -66,7 +57,7 @@ async function runStarted(spec: CommandSpec, queue: SpawnQueue): Promise<RawComp
       commandWindows: spec.commandWindows,
       shell: spec.shell,
     }),
-    isFile,
+    isVisibleFile,
   );
   let child: Deno.ChildProcess;
   try {

@@ -91,6 +91,15 @@ export function sessionInvocation(inv: ShellInvocation, exists: (path: string) =
   return { ...inv, program: SETSID, args: [inv.program, ...inv.args], detached: false };
 }
 
+/** Whether `path` is a file this process may see (a sandbox that cannot stat it: no): `sessionInvocation`'s `exists`. */
+export function isVisibleFile(path: string): boolean {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    return false;
+  }
+}
+
 /** How a POSIX hook command is started: the user's login shell (mind), or plain `/bin/sh -c` (Claude Code). */
 export type ShellKind = "login" | "sh";
 

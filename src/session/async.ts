@@ -15,7 +15,7 @@ import { writeFileAtomic } from "../util/atomic_file.ts";
 import { safeSessionSegment } from "../util/session_id.ts";
 import type { AsyncJob } from "../runner/types.ts";
 import type { AsyncResult } from "../schema/result.ts";
-import { killProcessTree, signalGroup, signalProcess } from "../runner/shell.ts";
+import { isVisibleFile, killProcessTree, sessionInvocation, signalGroup, signalProcess } from "../runner/shell.ts";
 
 /** At most this many async handlers run at once per session. */
 export const ASYNC_SLOTS = 8;
@@ -87,12 +87,19 @@ export function startDetachedAsync(
       // The runner checks the jobs' pins again (SPEC §3.5 r3): from the dispatch's cwd, its sandbox finds
       // (and may read) the same trusted project.
       const cwd = jobs.find((j) => j.pins)?.cwd;
-      const child = new Deno.Command(program, {
+      // A session of its own (it outlives this process and the host's process group), without a fork of it.
+      const inv = sessionInvocation({
+        program,
         args: [...args, "__async-run", "--home", home, ...(cwd !== undefined ? ["--cwd", cwd] : []), ...files],
+        detached: Deno.build.os !== "windows",
+        windowsRawArguments: false,
+      }, isVisibleFile);
+      const child = new Deno.Command(inv.program, {
+        args: inv.args,
         stdin: "null",
         stdout: "null",
         stderr: "null",
-        detached: Deno.build.os !== "windows",
+        detached: inv.detached,
       }).spawn();
       child.unref();
     } catch (e) {
