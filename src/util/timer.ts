@@ -6,12 +6,18 @@
  * Each chunk is an `AbortSignal.timeout`, not a `setTimeout`: in Deno 2.9 a process's (or Worker's)
  * first `setTimeout` costs 4–8 ms of CPU (its machinery is loaded then), on the path of every hook run
  * (its timeout), while `AbortSignal.timeout` costs 0.3 ms (docs/performance.md). Like a `setTimeout`,
- * it keeps the process alive while a listener waits, and no longer once the listener is removed.
+ * it keeps the process alive while a listener waits, and no longer once the listener is removed. It cannot
+ * be cleared, though: a cancelled one stays pending until its time. So each chunk is at most
+ * {@link CHUNK_MS}: a long-lived process (the daemon, `serve`) cancels a 600 s hook timeout for every
+ * hook it runs, and would otherwise keep each one's timer for ten minutes.
  * @module
  */
 
 /** The longest delay one timer honours. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** The longest chunk one delay waits at a time (what a cancelled delay leaves pending). */
+export const CHUNK_MS = 1000;
 
 /** A pending delay. */
 export type Delay = { promise: Promise<void>; cancel: () => void };
@@ -28,7 +34,7 @@ export function delay(ms: number): Delay {
     if (ms === Infinity) return;
     const due = performance.now() + (ms > 0 ? ms : 0);
     const wait = (chunk: number) => {
-      const signal = AbortSignal.timeout(Math.min(Math.max(0, Math.ceil(chunk)), MAX_TIMER_MS));
+      const signal = AbortSignal.timeout(Math.min(Math.max(0, Math.ceil(chunk)), CHUNK_MS));
       signal.addEventListener("abort", arm, { once: true });
       unlisten = () => signal.removeEventListener("abort", arm);
     };
