@@ -17,9 +17,9 @@ import {
   type Json,
   makeHome,
   REPO,
-  runCli,
   sessionId,
   trustAll,
+  trustProject,
   writeHooksJson,
 } from "./helpers/cli.ts";
 import { comparable, hostToolCall, viaCli, viaMod, viaProtocol, viaServe } from "./helpers/front_ends.ts";
@@ -46,9 +46,7 @@ async function askingProject() {
     join(proj, ".claude", "settings.json"),
     JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command }] }] } }, null, 2),
   );
-  const trust = await runCli(["project", "trust", proj, "--home", home.path]);
-  assertEquals(trust.code, 0, trust.stderr);
-  await trustAll(home.path, proj);
+  await trustProject(home.path, proj);
   return {
     home: home.path,
     proj,

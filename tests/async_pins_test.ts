@@ -17,9 +17,9 @@ import {
   makeHome,
   makeProject,
   REPO,
-  runCli,
   sessionId,
   trustAll,
+  trustProject,
   writeHooksJson,
 } from "./helpers/cli.ts";
 import { NOT_POSIX, sleep, waitFor } from "../fixtures/async/harness.ts";
@@ -35,8 +35,7 @@ async function queuedProject() {
     PostToolUse: [group(Array.from({ length: 8 }, () => cmd("sleep 2", { async: true })))],
     UserPromptSubmit: [group([cmd("sh .mind/late.sh", { async: true })])],
   });
-  assertEquals((await runCli(["project", "trust", proj.path, "--home", home.path])).code, 0);
-  await trustAll(home.path, proj.path);
+  await trustProject(home.path, proj.path);
   return {
     home: home.path,
     root: proj.path,

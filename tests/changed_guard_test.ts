@@ -17,7 +17,7 @@ import {
   PYTHON,
   runCli,
   shq,
-  trustAll,
+  trustProject,
   writeHooksJson,
 } from "./helpers/cli.ts";
 import { join } from "node:path";
@@ -53,8 +53,7 @@ async function guarded(failClosed = true): Promise<Guarded> {
     PreToolUse: [group([guard], "Bash"), group([cmd("sh .mind/hooks/lint.sh")], "Bash")],
     SessionStart: [group([guard])],
   });
-  assertEquals((await runCli(["project", "trust", proj.path, "--home", home.path])).code, 0);
-  assertEquals((await trustAll(home.path, proj.path)).code, 0);
+  await trustProject(home.path, proj.path);
   return {
     home: home.path,
     root: proj.path,

@@ -5,7 +5,7 @@
  * example ran changed repository code under the old trust on the round-3 reader.
  */
 import { assert, assertEquals } from "./helpers/assert.ts";
-import { cmd, dispatch, event, group, makeHome, makeProject, runCli, trustAll, writeHooksJson } from "./helpers/cli.ts";
+import { cmd, dispatch, event, group, makeHome, makeProject, trustProject, writeHooksJson } from "./helpers/cli.ts";
 import { comparePins, currentPins, type PinSet } from "../src/trust/pins.ts";
 import { projectScope } from "../src/trust/pin_scope.ts";
 import { join } from "node:path";
@@ -196,8 +196,7 @@ Deno.test({
   await using proj = await makeProject();
   await Deno.writeTextFile(join(proj.mindDir, "init.sh"), "true\n");
   await writeHooksJson(proj.mindDir, { Stop: [group([cmd("env BASH_ENV=.mind/init.sh bash -c :")])] });
-  assertEquals((await runCli(["project", "trust", proj.path, "--home", home.path])).code, 0);
-  assertEquals((await trustAll(home.path, proj.path)).code, 0);
+  await trustProject(home.path, proj.path);
   const run = async () => (await dispatch(home.path, event("Stop", { cwd: proj.path }))).runs[0];
   assertEquals((await run()).status, "completed");
   await Deno.writeTextFile(join(proj.mindDir, "init.sh"), "echo changed >&2\n");

@@ -20,6 +20,7 @@ import {
   runCli,
   spawnCli,
   trustAll,
+  trustProject,
   warningCodes,
   writeHooksJson,
 } from "./helpers/cli.ts";
@@ -279,9 +280,7 @@ async function projectWith(hooks: Json[]) {
   const home = await makeHome();
   const project = await makeProject();
   await writeHooksJson(project.mindDir, { PreToolUse: [group(hooks, "Bash")] });
-  const r = await runCli(["project", "trust", project.path, "--home", home.path]);
-  assertEquals(r.code, 0, r.stderr);
-  await trustAll(home.path, project.path);
+  await trustProject(home.path, project.path);
   return {
     home,
     project,

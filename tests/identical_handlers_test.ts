@@ -20,6 +20,7 @@ import {
   sessionId,
   shq,
   trustAll,
+  trustProject,
   writeHooksJson,
 } from "./helpers/cli.ts";
 import { comparable, viaCli, viaMod, viaProtocol, viaServe } from "./helpers/front_ends.ts";
@@ -52,9 +53,7 @@ async function twiceInstalled() {
     join(proj, ".claude/settings.local.json"),
     JSON.stringify({ hooks: { PostToolUse: [notify] } }, null, 2),
   );
-  const trust = await runCli(["project", "trust", proj, "--home", home.path]);
-  assertEquals(trust.code, 0, trust.stderr);
-  await trustAll(home.path, proj);
+  await trustProject(home.path, proj);
   return {
     home: home.path,
     proj,

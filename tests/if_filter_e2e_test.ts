@@ -7,7 +7,7 @@
  */
 import { join } from "node:path";
 import { assert, assertEquals } from "./helpers/assert.ts";
-import { cmd, event, group, type Json, makeHome, runCli, sessionId, trustAll } from "./helpers/cli.ts";
+import { cmd, event, group, type Json, makeHome, runCli, sessionId, trustAll, trustProject } from "./helpers/cli.ts";
 import { dispatchEveryPath } from "./helpers/every_path.ts";
 import { loadCatalog } from "../src/config/discovery.ts";
 import { matchingHandlers } from "../src/engine/matching.ts";
@@ -24,8 +24,7 @@ async function guardedRepo(rule = "Bash(rm *)") {
   const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "mind-hooks-if-" }));
   await Deno.mkdir(join(root, ".claude"));
   await Deno.writeTextFile(join(root, ".claude", "settings.json"), JSON.stringify({ hooks: guardHooks(rule) }));
-  assertEquals((await runCli(["project", "trust", root, "--home", home.path])).code, 0);
-  await trustAll(home.path, root);
+  await trustProject(home.path, root);
   return {
     home: home.path,
     root,

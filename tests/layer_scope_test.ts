@@ -12,8 +12,8 @@ import {
   group,
   makeHome,
   makeProject,
-  runCli,
   trustAll,
+  trustProject,
   writeConfigToml,
   writeHooksJson,
 } from "./helpers/cli.ts";
@@ -28,9 +28,7 @@ async function setup(userExtra: string, projectToml: string | null) {
   const proj = await makeProject();
   await writeConfigToml(home.path, USER_HOOK + userExtra);
   if (projectToml !== null) await writeConfigToml(proj.mindDir, projectToml);
-  const trusted = await runCli(["project", "trust", proj.path, "--home", home.path]);
-  assertEquals(trusted.code, 0, trusted.stderr);
-  await trustAll(home.path, proj.path);
+  await trustProject(home.path, proj.path);
   return {
     home,
     proj,

@@ -8,7 +8,7 @@
  */
 import { join } from "node:path";
 import { assertEquals } from "./helpers/assert.ts";
-import { cmd, event, group, makeHome, runCli, sessionId, shq, trustAll, writeHooksJson } from "./helpers/cli.ts";
+import { cmd, event, group, makeHome, sessionId, shq, trustAll, trustProject, writeHooksJson } from "./helpers/cli.ts";
 import { dispatchEveryPath } from "./helpers/every_path.ts";
 
 /** A guard that records where it ran and what cwd it was told, then denies. */
@@ -61,8 +61,7 @@ Deno.test("missing cwd: inside a trusted project the hooks run in the project ro
   const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "mind-hooks-cwd-proj-" }));
   try {
     await writeHooksJson(join(root, ".mind"), { PreToolUse: [group([cmd(recordingGuard(home.path))], "Bash")] });
-    assertEquals((await runCli(["project", "trust", root, "--home", home.path])).code, 0);
-    await trustAll(home.path, root);
+    await trustProject(home.path, root);
     const gone = join(root, "build", "tmp");
     const all = await dispatchEveryPath({ args: ["--home", home.path], input: bash(gone) });
     for (const [path, r] of Object.entries(all)) {

@@ -19,6 +19,7 @@ import {
   runCli,
   sessionId,
   trustAll,
+  trustProject,
   writeHooksJson,
 } from "./helpers/cli.ts";
 import { dispatchEveryPath } from "./helpers/every_path.ts";
@@ -48,8 +49,7 @@ Deno.test("nested foreign: an empty or permissions-only vendor/lib/.claude/ neve
   await writeHooksJson(join(repo, ".mind"), guard(DENY));
   const lib = join(repo, "vendor", "lib");
   await Deno.mkdir(join(lib, ".claude"), { recursive: true });
-  assertEquals((await runCli(["project", "trust", repo, "--home", home.path])).code, 0);
-  await trustAll(home.path, repo);
+  await trustProject(home.path, repo);
   const key = `project:${repo}/.mind/hooks.json:PreToolUse:0:0`;
   for (const variant of ["empty", "permissions only"]) {
     if (variant !== "empty") {
@@ -118,8 +118,7 @@ Deno.test("nested foreign: a .claude/ with hooks above a .mind/ root is not load
   await write(join(t.root, "plain", ".codex", "config.json"), {}); // no hooks file: not worth a word
   const repo = join(t.root, "plain", "repo");
   await writeHooksJson(join(repo, ".mind"), guard(context("repo")));
-  assertEquals((await runCli(["project", "trust", repo, "--home", home.path])).code, 0);
-  await trustAll(home.path, repo);
+  await trustProject(home.path, repo);
   const all = await dispatchEveryPath({ args: ["--home", home.path], input: bash(repo) });
   for (const [path, r] of Object.entries(all)) {
     assertEquals([path, r.additionalContext, r.warnings.map((w) => [w.code, w.message, w.source])], [path, ["repo"], [[

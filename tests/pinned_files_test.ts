@@ -18,6 +18,7 @@ import {
   runCli,
   shq,
   trustAll,
+  trustProject,
   writeHooksJson,
 } from "./helpers/cli.ts";
 import { join } from "node:path";
@@ -58,8 +59,7 @@ async function trustedProject(): Promise<
 > {
   const home = await makeHome();
   const p = await guardProject();
-  assertEquals((await runCli(["project", "trust", p.root, "--home", home.path])).code, 0);
-  await trustAll(home.path, p.root);
+  await trustProject(home.path, p.root);
   return {
     home: home.path,
     p,
@@ -127,8 +127,7 @@ Deno.test({
   await writeHooksJson(proj.mindDir, {
     PreToolUse: [group([cmd(`${shq(PYTHON)} scripts/check_tool.py`)], "Bash")],
   });
-  assertEquals((await runCli(["project", "trust", proj.path, "--home", home.path])).code, 0);
-  await trustAll(home.path, proj.path);
+  await trustProject(home.path, proj.path);
   assertEquals(await pinnedPaths(home.path, proj.path), ["scripts/check_tool.py"]);
   const run = async () => (await dispatch(home.path, toolEvent(proj.path), [], { env: PY_ENV })).runs[0];
   assertEquals([(await run()).status, (await run()).reason], ["completed", null]);

@@ -5,7 +5,7 @@
  * real CLI on real projects that are then deleted.
  */
 import { assertEquals } from "./helpers/assert.ts";
-import { cmd, group, makeHome, makeProject, runCli, trustAll, writeHooksJson } from "./helpers/cli.ts";
+import { cmd, group, makeHome, makeProject, runCli, trustProject, writeHooksJson } from "./helpers/cli.ts";
 import { join } from "node:path";
 import { keyFile } from "../src/cli/prune.ts";
 
@@ -32,8 +32,7 @@ Deno.test("prune: dry run by default; --yes removes the gone files' and projects
   await writeHooksJson(kept.mindDir, { Stop: [group([cmd("echo kept")])] });
   const userFile = await writeHooksJson(home.path, { Stop: [group([cmd("echo user")])] });
   for (const p of [gone.path, kept.path]) {
-    assertEquals((await runCli(["project", "trust", p, "--home", home.path])).code, 0);
-    await trustAll(home.path, p);
+    await trustProject(home.path, p);
   }
   const config = join(home.path, "config.toml");
   await Deno.writeTextFile(config, `# my settings\n${await Deno.readTextFile(config)}`);

@@ -7,7 +7,7 @@
  * so, where strace is not installed.
  */
 import { assertEquals } from "./helpers/assert.ts";
-import { cmd, event, group, makeHome, makeProject, runCli, trustAll, writeHooksJson } from "./helpers/cli.ts";
+import { cmd, event, group, makeHome, makeProject, runCli, trustProject, writeHooksJson } from "./helpers/cli.ts";
 import { openedPaths, straceWorks, tracedCli } from "./helpers/strace.ts";
 import { join } from "node:path";
 
@@ -24,8 +24,7 @@ Deno.test({
     await writeHooksJson(proj.mindDir, {
       PreToolUse: [group([cmd("echo project-hook-ran >&2")], "exec_command|Bash")],
     });
-    assertEquals((await runCli(["project", "trust", proj.path, "--home", home.path])).code, 0);
-    assertEquals((await trustAll(home.path, proj.path)).code, 0);
+    await trustProject(home.path, proj.path);
     const files = [join(home.path, "hooks.json"), join(proj.mindDir, "hooks.json")];
     const count = (opened: string[]) => files.map((f) => opened.filter((p) => p === f).length);
 
@@ -63,8 +62,7 @@ Deno.test({
     await using home = await makeHome();
     await using proj = await makeProject();
     await writeHooksJson(proj.mindDir, { PreToolUse: [group([cmd("true")], "exec_command|Bash")] });
-    assertEquals((await runCli(["project", "trust", proj.path, "--home", home.path])).code, 0);
-    assertEquals((await trustAll(home.path, proj.path)).code, 0);
+    await trustProject(home.path, proj.path);
     const on = { MIND_HOOKS_DAEMON: undefined };
     assertEquals((await runCli(["daemon", "start", "--home", home.path], { env: on })).code, 0);
     const log = await Deno.makeTempFile({ prefix: "mind-handoff-daemon-strace-" });

@@ -14,7 +14,7 @@ import {
   REPO,
   runCli,
   shq,
-  trustAll,
+  trustProject,
   writeHooksJson,
 } from "./helpers/cli.ts";
 import { buildPlan, loaderVariables } from "../src/sandbox/plan.ts";
@@ -332,9 +332,7 @@ Deno.test("doctor: a loader variable shows run as unrestricted and says why", as
 async function projectWithHook(home: string, command: string, extra: Record<string, unknown> = {}) {
   const proj = await makeProject();
   await writeHooksJson(proj.mindDir, { UserPromptSubmit: [group([cmd(command, extra)])] });
-  const t = await runCli(["project", "trust", proj.path, "--home", home]);
-  assertEquals(t.code, 0, t.stderr);
-  await trustAll(home, proj.path);
+  await trustProject(home, proj.path);
   return proj;
 }
 
@@ -496,8 +494,7 @@ Deno.test("HTTP MCP servers: their host (only) is granted net, and the engine re
     await writeHooksJson(proj.mindDir, {
       UserPromptSubmit: [group([{ type: "mcp_tool", server: "scan", tool: "text", timeout: 5 }])],
     });
-    assertEquals((await runCli(["project", "trust", proj.path, "--home", home.path])).code, 0);
-    await trustAll(home.path, proj.path);
+    await trustProject(home.path, proj.path);
     const doc = await runCli(["doctor", "--home", home.path], { cwd: proj.path });
     assertMatch(doc.stdout, new RegExp(`net {4}127\\.0\\.0\\.1:${port}\\n`));
     assertMatch(doc.stdout, /ok {3}connect 192\.0\.2\.1:80: denied by Deno/);
@@ -714,8 +711,7 @@ for (const protocol of ["mind", "claude"] as const) {
     await using home = await makeHome();
     await using proj = await makeProject();
     await writeHooksJson(proj.mindDir, { UserPromptSubmit: [group([cmd("echo from-the-project")])] });
-    assertEquals((await runCli(["project", "trust", proj.path, "--home", home.path])).code, 0);
-    await trustAll(home.path, proj.path);
+    await trustProject(home.path, proj.path);
     const trustedConfig = await Deno.readTextFile(join(home.path, "config.toml"));
     // Untrusted at decision time: the launcher decides on the fast path.
     assertEquals((await runCli(["project", "untrust", proj.path, "--home", home.path])).code, 0);
@@ -872,8 +868,7 @@ Deno.test("fast path: a trusted project's event that matches nothing is answered
   await using proj = await makeProject();
   await writeHooksJson(home.path, { UserPromptSubmit: [group([cmd("echo from-the-user")])] });
   await writeHooksJson(proj.mindDir, { Stop: [group([cmd("true")])] });
-  assertEquals((await runCli(["project", "trust", proj.path, "--home", home.path])).code, 0);
-  await trustAll(home.path, proj.path);
+  await trustProject(home.path, proj.path);
   // The launcher's own run says where it ran: "refuse" is the fast path; a run it hands over goes to the Worker.
   const probe = join(home.path, "probe.ts");
   await writeLauncherProbe(

@@ -17,7 +17,7 @@ import {
   makeProject,
   runCli,
   sessionId,
-  trustAll,
+  trustProject,
   writeHooksJson,
 } from "./helpers/cli.ts";
 import {
@@ -76,8 +76,7 @@ Deno.test("session start (r3): a trusted hook whose pinned file changed is named
   await using proj = await makeProject();
   await Deno.writeTextFile(join(proj.mindDir, "check_tool.sh"), "cat >/dev/null\n");
   await writeHooksJson(proj.mindDir, { PreToolUse: [group([cmd("sh .mind/check_tool.sh")], "Bash")] });
-  assertEquals((await runCli(["project", "trust", proj.path, "--home", home.path])).code, 0);
-  await trustAll(home.path, proj.path);
+  await trustProject(home.path, proj.path);
   const clean = await viaCli(home.path, start(proj.path));
   assertEquals(clean.systemMessages, []);
   await Deno.writeTextFile(join(proj.mindDir, "check_tool.sh"), "cat >/dev/null\necho changed\n");

@@ -16,6 +16,7 @@ import {
   sessionId,
   shq,
   trustAll,
+  trustProject,
   writeHooksJson,
 } from "./helpers/cli.ts";
 import { safeSessionSegment } from "../src/util/session_id.ts";
@@ -273,9 +274,7 @@ Deno.test({
         PostToolUse: [group([cmd(bigJsonHook("block", "PostToolUse"))])],
         Stop: [group([cmd(bigJsonHook("block", "Stop"), { additionalContextLimit: 100 })])],
       });
-      const trusted = await runCli(["project", "trust", project.path, "--home", home.path]);
-      assertEquals(trusted.code, 0, trusted.stderr);
-      await trustAll(home.path, project.path);
+      await trustProject(home.path, project.path);
       const sid = sessionId("sandbox-spill");
       const texts: string[] = [];
       for (const name of ["SessionStart", "PostToolUse", "Stop"] as const) {

@@ -364,6 +364,16 @@ export async function trustAll(home: string, cwd?: string, args: string[] = []):
   return res;
 }
 
+/**
+ * Trusts the project at `root` (`project trust`) and then every hook in reach from it (`trust --all`), as a user
+ * does before its hooks run; throws when either fails.
+ */
+export async function trustProject(home: string, root: string): Promise<void> {
+  const res = await runCli(["project", "trust", root, "--home", home]);
+  if (res.code !== 0) throw new Error(`project trust failed (${res.code}): ${res.stderr}`);
+  await trustAll(home, root);
+}
+
 /** One run record of a dispatch result (SPEC §9). */
 export type RunRecord = {
   key: string;
