@@ -77,6 +77,11 @@ export type DispatchWith = {
   prepared?: Ready;
 };
 
+/** What a front end plugs into the engine, when it has it: the daemon's warm catalogs, the fast path's handoff. */
+function pluggedIn(w: DispatchWith): Pick<DispatchIo, "catalog" | "prepared"> {
+  return { ...(w.catalog ? { catalog: w.catalog } : {}), ...(w.prepared ? { prepared: w.prepared } : {}) };
+}
+
 /**
  * What `dispatch` prints and exits with, for the parsed command line and its stdin: the one body of
  * the in-process command and the daemon. Throws the command's usage errors; on the fast path, having
@@ -96,12 +101,7 @@ export async function dispatchAnswer(
     // Adapter mode: the host's own hook stdin/stdout (src/adapter/), loaded only when asked for.
     const { adapterAnswer } = await import("../adapter/run.ts");
     const event = typeof options.event === "string" ? options.event : undefined;
-    const plug = {
-      strangers: w.strangers,
-      warnings: w.warnings,
-      ...(w.catalog ? { catalog: w.catalog } : {}),
-      ...(w.prepared ? { prepared: w.prepared } : {}),
-    };
+    const plug = { strangers: w.strangers, warnings: w.warnings, ...pluggedIn(w) };
     return await adapterAnswer(options.protocol, w.stdin, fromCliValues(options), event, plug);
   }
   if (options.protocol !== undefined && options.protocol !== "mind") {
@@ -121,13 +121,7 @@ export async function dispatchAnswer(
   );
   // --explain: the engine keeps a trace (and loads its module) only when asked.
   const explain = options.explain === true;
-  const io = {
-    explain,
-    strangers: w.strangers,
-    warnings: w.warnings,
-    ...(w.catalog ? { catalog: w.catalog } : {}),
-    ...(w.prepared ? { prepared: w.prepared } : {}),
-  };
+  const io = { explain, strangers: w.strangers, warnings: w.warnings, ...pluggedIn(w) };
   const outcome = await engineDispatch(parsed.value, settings, io);
   if (!outcome.ok && outcome.sandbox) return outcome.sandbox;
   if (!outcome.ok) throw new UsageError(outcome.error);

@@ -257,7 +257,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 async function signalLoneProcess(pid: number, signal: Deno.Signal | 0): Promise<boolean> {
   try {
     assertKillablePid(pid);
-    if (!tryDenoKill(pid, signal)) shellKillResult(await shellKill(pid, signal).output(), pid);
+    await sendSignalAsync(pid, signal);
     return true;
   } catch {
     return false;
@@ -331,7 +331,12 @@ function sendSignal(target: number, signal: Deno.Signal | 0): void {
  */
 async function signalGroupAsync(pid: number, signal: Deno.Signal | 0): Promise<void> {
   assertKillablePid(pid);
-  if (!tryDenoKill(-pid, signal)) shellKillResult(await shellKill(-pid, signal).output(), -pid);
+  await sendSignalAsync(-pid, signal);
+}
+
+/** {@linkcode sendSignal}, awaiting `/bin/sh`'s `kill` where it must send the signal. */
+async function sendSignalAsync(target: number, signal: Deno.Signal | 0): Promise<void> {
+  if (!tryDenoKill(target, signal)) shellKillResult(await shellKill(target, signal).output(), target);
 }
 
 /** True when no process of the group exists any more (ESRCH); zombies still count as existing. */
